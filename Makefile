@@ -1,0 +1,28 @@
+# Pitboard: everything runs from a local virtualenv in .venv (created on first use).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/pitboard demo
+
+lint: $(STAMP)
+	$(BIN)/ruff check firmware_py tests benchmarks
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/engine.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info firmware_py/*.egg-info .pytest_cache .mypy_cache .ruff_cache

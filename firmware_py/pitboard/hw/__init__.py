@@ -1,0 +1,1 @@
+"""Thin hardware edges: station inputs (gpiozero, MCP23017) and OLED displays (luma)."""
