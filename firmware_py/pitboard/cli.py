@@ -1,0 +1,139 @@
+"""The ``pitboard`` command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+from .bots import make_bot
+from .engine.race import Race
+from .engine.setup import MAX_CARS, RaceSetup
+from .engine.snapshot import race_to_dict
+from .narrate import narrate
+from .scenario import ScenarioError, load_scenario
+from .simulate import simulate
+from .trackfile import TrackFileError, load_track, track_names
+
+#: exit status for bad input (config, scenario, track files)
+EXIT_BAD_INPUT = 2
+
+
+def _cars(text: str) -> int:
+    n = int(text)
+    if not 1 <= n <= MAX_CARS:
+        raise argparse.ArgumentTypeError(f"cars must be 1..{MAX_CARS}")
+    return n
+
+
+def _positive(text: str) -> int:
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return n
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pitboard",
+        description="Pitboard: the digital pit wall for Heat: Pedal to the Metal.",
+    )
+    parser.add_argument("--version", action="version", version=f"pitboard {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    demo = sub.add_parser("demo", help="play a whole bot race and print it as text")
+    _race_options(demo, cars=4, laps=1)
+    demo.add_argument("--bot", choices=("heuristic", "random"), default="heuristic")
+
+    sc = sub.add_parser("scenario", help="run a scenario file (docs/scenarios.md)")
+    sc.add_argument("file")
+    sc.add_argument("--json", action="store_true",
+                    help="print the final state and event log as JSON")
+
+    sim = sub.add_parser("simulate", help="race bots many times: winner stats and speed")
+    _race_options(sim, cars=6, laps=None)
+    sim.add_argument("--races", type=_positive, default=100)
+    sim.add_argument("--bot", choices=("heuristic", "random"), default="heuristic")
+    sim.add_argument("--json", action="store_true")
+
+    sub.add_parser("tracks", help="list the tracks shipped with Pitboard")
+    return parser
+
+
+def _race_options(p: argparse.ArgumentParser, *, cars: int, laps: int | None) -> None:
+    p.add_argument("--track", default="usa",
+                   help=f"track name ({', '.join(track_names())}) or a .toml file")
+    p.add_argument("--cars", type=_cars, default=cars, help=f"1..{MAX_CARS}")
+    p.add_argument("--laps", type=_positive, default=laps,
+                   help="laps (default: the track's)" if laps is None else f"laps (default {laps})")
+    p.add_argument("--seed", type=int, default=1)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    track = load_track(args.track)
+    setup = RaceSetup(track=track.key, cars=args.cars, seed=args.seed, laps=args.laps,
+                      names=tuple(f"Bot {i + 1}" for i in range(args.cars)))
+    race = Race(setup, track=track)
+    bot = make_bot(args.bot, seed=args.seed)
+    print(f"{track.name}: {race.laps} lap(s), {args.cars} cars, seed {args.seed}")
+    shown = 0
+    while not race.over:
+        race.apply(bot.choose(race, race.pending().cars[0]))
+        for line in narrate(race.events[shown:], setup.name):
+            print(line)
+        shown = len(race.events)
+    return 0
+
+
+def cmd_scenario(args: argparse.Namespace) -> int:
+    scenario = load_scenario(args.file)
+    race = scenario.run()
+    if args.json:
+        json.dump(race_to_dict(race, events=True), sys.stdout, indent=1)
+        print()
+        return 0
+    for line in narrate(race.events, scenario.setup.name):
+        print(line)
+    pending = race.pending()
+    print(f"\nWaiting for: {pending.kind}" + (
+        f" from car {', '.join(map(str, pending.cars))}" if pending.cars else ""))
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    result = simulate(track=args.track, cars=args.cars, laps=args.laps, races=args.races,
+                      seed=args.seed, bot=args.bot)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=1))
+    else:
+        print(result.text())
+    return 0
+
+
+def cmd_tracks(args: argparse.Namespace) -> int:
+    for key in track_names():
+        t = load_track(key)
+        limits = ", ".join(str(c.limit) for c in t.corners)
+        print(f"{key:15} {t.name:15} {t.spaces} spaces, {t.laps} laps, corners {limits}")
+    return 0
+
+
+COMMANDS = {"demo": cmd_demo, "scenario": cmd_scenario, "simulate": cmd_simulate,
+            "tracks": cmd_tracks}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except (ScenarioError, TrackFileError) as exc:
+        print(f"pitboard: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:  # `pitboard demo | head`
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

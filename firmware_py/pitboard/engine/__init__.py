@@ -1,0 +1,34 @@
+"""The rules engine: the base game of Heat, pure and deterministic.
+
+Example::
+
+    >>> from pitboard.engine import Race, RaceSetup
+    >>> race = Race(RaceSetup(track="usa", cars=3, seed=42, laps=1))
+    >>> race.pending().kind
+    'plan'
+"""
+
+from .cards import CARD_TYPES, HEAT, STRESS, CardType
+from .decisions import (
+    Decision,
+    Discard,
+    IllegalDecision,
+    Pending,
+    Plan,
+    PlanRule,
+    React,
+    Slipstream,
+    decision_from_dict,
+    decision_to_dict,
+    parse_decision,
+)
+from .race import Car, Race
+from .setup import RaceSetup, StackedDeck
+from .snapshot import race_from_dict, race_to_dict, replay, undo
+
+__all__ = [
+    "CARD_TYPES", "HEAT", "STRESS", "Car", "CardType", "Decision", "Discard", "IllegalDecision",
+    "Pending", "Plan", "PlanRule", "Race", "RaceSetup", "React", "Slipstream", "StackedDeck",
+    "decision_from_dict", "decision_to_dict", "parse_decision", "race_from_dict", "race_to_dict",
+    "replay", "undo",
+]

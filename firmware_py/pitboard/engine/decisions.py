@@ -1,0 +1,227 @@
+"""Decisions a player makes, and what the race is waiting for.
+
+A decision is a small frozen value; the race log is a list of them, so *seed + log* replays a
+race. Each has a JSON form (``to_dict``/``decision_from_dict``) and a one-line text form
+(``str()``/``parse_decision``) used by scenario files and the console.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import check_codes
+
+PLAN = "plan"
+REACT = "react"
+SLIPSTREAM = "slipstream"
+DISCARD = "discard"
+OVER = "over"
+
+#: React actions (base game); Garage symbols will add more
+ADRENALINE = "adrenaline"
+BOOST = "boost"
+COOLDOWN = "cooldown"
+DONE = "done"
+REACT_ACTIONS = (ADRENALINE, BOOST, COOLDOWN, DONE)
+
+
+class IllegalDecision(ValueError):
+    """A decision that the rules do not allow now; the message says why in one line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """Steps 1–2: the gear to shift to and the cards to play face down.
+
+    Example::
+
+        Plan(car=0, gear=3, cards=("4", "4", "S"))
+    """
+
+    car: int
+    gear: int
+    cards: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"plan {self.car} gear {self.gear} cards {' '.join(self.cards) or '-'}"
+
+
+@dataclass(frozen=True, slots=True)
+class React:
+    """Step 4–5: use Adrenaline, Boost or Cooldown ``n``, or be done reacting.
+
+    Example::
+
+        React(car=2, action="cooldown", n=2)
+    """
+
+    car: int
+    action: str
+    n: int = 0
+
+    def __str__(self) -> str:
+        return f"react {self.car} {self.action}" + (f" {self.n}" if self.action == COOLDOWN else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Slipstream:
+    """Step 6: take the 2-space slipstream or not.
+
+    Example::
+
+        Slipstream(car=1, take=True)
+    """
+
+    car: int
+    take: bool
+
+    def __str__(self) -> str:
+        return f"slipstream {self.car} {'yes' if self.take else 'no'}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Step 8: cards to discard from hand (may be none).
+
+    Example::
+
+        Discard(car=0, cards=("0", "1"))
+    """
+
+    car: int
+    cards: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"discard {self.car} {' '.join(self.cards) or '-'}"
+
+
+Decision = Plan | React | Slipstream | Discard
+
+
+@dataclass(frozen=True, slots=True)
+class PlanRule:
+    """What a car may plan: the legal gears, each gear's shift cost, and the playable cards.
+
+    ``clogged`` lists the gears at which the hand cannot supply enough non-Heat cards; at those
+    gears every playable card must be played and the car will not move.
+    """
+
+    car: int
+    gear: int
+    gears: tuple[int, ...]
+    shift_cost: dict[int, int]
+    playable: tuple[str, ...]
+    clogged: tuple[int, ...]
+
+    def cards_needed(self, gear: int) -> int:
+        return min(gear, len(self.playable))
+
+    @property
+    def forced(self) -> bool:
+        """Exactly one legal plan: one gear, and no choice among the cards it plays."""
+        if len(self.gears) != 1:
+            return False
+        return self.gears[0] >= len(self.playable) or len(set(self.playable)) <= 1
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """What the race waits for.
+
+    ``cars`` are the cars that must decide (several at once while planning). ``options`` lists
+    every legal decision when they can be listed (react, slipstream); ``forced`` is true when
+    exactly one legal decision exists, so a UI may take it without asking.
+    """
+
+    kind: str
+    cars: tuple[int, ...] = ()
+    options: tuple[Decision, ...] = ()
+    plan_rules: dict[int, PlanRule] = field(default_factory=dict)
+    discardable: tuple[str, ...] = ()
+    forced: bool = False
+
+
+def decision_to_dict(d: Decision) -> dict[str, Any]:
+    if isinstance(d, Plan):
+        return {"kind": PLAN, "car": d.car, "gear": d.gear, "cards": list(d.cards)}
+    if isinstance(d, React):
+        out: dict[str, Any] = {"kind": REACT, "car": d.car, "action": d.action}
+        if d.action == COOLDOWN:
+            out["n"] = d.n
+        return out
+    if isinstance(d, Slipstream):
+        return {"kind": SLIPSTREAM, "car": d.car, "take": d.take}
+    return {"kind": DISCARD, "car": d.car, "cards": list(d.cards)}
+
+
+def decision_from_dict(data: Any) -> Decision:
+    """Build a decision from its JSON form; ValueError with a one-line reason if malformed."""
+    if not isinstance(data, dict):
+        raise ValueError("a decision must be a JSON object")
+    kind = data.get("kind")
+    car = data.get("car")
+    if not isinstance(car, int) or isinstance(car, bool):
+        raise ValueError("decision needs an integer 'car'")
+    if kind == PLAN:
+        gear, cards = data.get("gear"), data.get("cards")
+        if not isinstance(gear, int) or not isinstance(cards, list):
+            raise ValueError("plan needs 'gear' (integer) and 'cards' (list)")
+        check_codes(cards, "plan")
+        return Plan(car, gear, tuple(cards))
+    if kind == REACT:
+        action, n = data.get("action"), data.get("n", 0)
+        if action not in REACT_ACTIONS or not isinstance(n, int):
+            raise ValueError(f"react 'action' must be one of {', '.join(REACT_ACTIONS)}")
+        return React(car, action, n)
+    if kind == SLIPSTREAM:
+        take = data.get("take")
+        if not isinstance(take, bool):
+            raise ValueError("slipstream needs 'take' (true/false)")
+        return Slipstream(car, take)
+    if kind == DISCARD:
+        cards = data.get("cards")
+        if not isinstance(cards, list):
+            raise ValueError("discard needs 'cards' (list)")
+        check_codes(cards, "discard")
+        return Discard(car, tuple(cards))
+    raise ValueError(f"unknown decision kind {kind!r}")
+
+
+def parse_decision(text: str) -> Decision:
+    """Parse the one-line text form, e.g. ``plan 0 gear 2 cards 3 4`` or ``react 1 boost``.
+
+    ``-`` stands for no cards.
+    """
+    words = text.split()
+    if len(words) < 2:
+        raise ValueError("expected '<kind> <car> ...'")
+    kind, car_text, rest = words[0].lower(), words[1], words[2:]
+    if not car_text.isdigit():
+        raise ValueError(f"car must be a number, not {car_text!r}")
+    car = int(car_text)
+    if kind == PLAN:
+        if len(rest) < 3 or rest[0] != "gear" or not rest[1].isdigit() or rest[2] != "cards":
+            raise ValueError("expected 'plan CAR gear N cards C1 C2 ...'")
+        cards = tuple(c.upper() for c in rest[3:] if c != "-")
+        check_codes(cards, "plan")
+        return Plan(car, int(rest[1]), cards)
+    if kind == REACT:
+        if not rest or rest[0] not in REACT_ACTIONS:
+            raise ValueError(f"expected 'react CAR {'|'.join(REACT_ACTIONS)}'")
+        if rest[0] == COOLDOWN:
+            if len(rest) != 2 or not rest[1].isdigit():
+                raise ValueError("expected 'react CAR cooldown N'")
+            return React(car, COOLDOWN, int(rest[1]))
+        if len(rest) != 1:
+            raise ValueError(f"unexpected words after 'react {car} {rest[0]}'")
+        return React(car, rest[0])
+    if kind == SLIPSTREAM:
+        if len(rest) != 1 or rest[0] not in ("yes", "no"):
+            raise ValueError("expected 'slipstream CAR yes|no'")
+        return Slipstream(car, rest[0] == "yes")
+    if kind == DISCARD:
+        cards = tuple(c.upper() for c in rest if c != "-")
+        check_codes(cards, "discard")
+        return Discard(car, cards)
+    raise ValueError(f"unknown decision {kind!r} (plan, react, slipstream, discard)")

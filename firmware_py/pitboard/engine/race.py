@@ -1,0 +1,633 @@
+"""The race: state, legal decisions and ``apply`` for the base game of Heat.
+
+Pure and deterministic: no I/O, threads or hardware. Shuffles draw from a PRNG derived from the
+setup's seed and a shuffle counter kept in the state, so *setup + decision log* reproduces the
+race exactly (see :mod:`pitboard.engine.replay`).
+
+Positions are one integer ``d`` per car: the spaces travelled since the start line, so board
+space = ``(d - 1) % spaces + 1`` and the grid sits at ``d <= 0``. The finish line of lap ``L`` is
+at ``d = L * spaces``; a corner "at k" on lap ``L`` is the line after ``d = (L - 1) * spaces + k``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..track import Track
+from ..trackfile import load_track
+from . import decisions as dec
+from .cards import BASIC, DISCARDABLE, HEAT, PLAYABLE, SPEED, STRESS, starting_deck
+from .decisions import (
+    Decision,
+    Discard,
+    IllegalDecision,
+    Pending,
+    Plan,
+    PlanRule,
+    React,
+    Slipstream,
+)
+from .setup import BOX_STRESS, RaceSetup
+
+SLIPSTREAM_SPACES = 2
+EMPTY: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class Car:
+    """One car and its player's cards. Piles are lists of card codes; draw pile top = last."""
+
+    id: int
+    name: str
+    d: int
+    spot: int
+    space: int
+    gear: int = 1
+    engine: int = 0
+    hand: list[str] = field(default_factory=list)
+    draw: list[str] = field(default_factory=list)
+    discard: list[str] = field(default_factory=list)
+    play: list[str] = field(default_factory=list)
+    on_track: bool = True
+    finished: bool = False
+    finish_round: int = 0
+    spinouts: int = 0
+    # --- this turn (reset when the car's turn starts) ---
+    planned: bool = False
+    clogged: bool = False
+    played_gear: int = 1
+    start_d: int = 0
+    speed: int = 0
+    adrenaline: bool = False
+    adrenaline_used: bool = False
+    boosted: bool = False
+    cooldown: int = 0
+    slipstreamed: bool = False
+    spun: bool = False
+
+
+class Race:
+    """A race of Heat in progress.
+
+    Example::
+
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
+        >>> race.pending().kind
+        'plan'
+    """
+
+    def __init__(
+        self, setup: RaceSetup, *, track: Track | None = None, record_events: bool = True
+    ) -> None:
+        setup.validate()
+        self.record_events = record_events
+        self._pending: Pending | None = None
+        self._rules: dict[int, PlanRule] = {}
+        self.setup = setup
+        self.track = track if track is not None else load_track(setup.track)
+        self.laps = setup.laps if setup.laps is not None else self.track.laps
+        self.finish_d = self.laps * self.track.spaces
+        self.round = 0
+        self.phase = dec.PLAN
+        self.order: list[int] = []
+        self.turn = 0
+        self.hall_of_fame: list[int] = []
+        self.shuffles = 0
+        self.car_turns = 0
+        self.log: list[Decision] = []
+        self.events: list[dict[str, Any]] = []
+        self._corner_lines = self._corner_lines_of(self.track, self.laps)
+        self.cars: list[Car] = []
+        self._deal()
+        self._begin_round()
+
+    # ------------------------------------------------------------------ setup
+    def _rng(self) -> random.Random:
+        self.shuffles += 1
+        return random.Random(f"pitboard:{self.setup.seed}:{self.shuffles}")
+
+    @staticmethod
+    def _corner_lines_of(track: Track, laps: int) -> list[tuple[int, int, int]]:
+        """Every corner line of the race as (d of the line, corner index, limit), in order."""
+        lines = []
+        for lap in range(laps):
+            for i, c in enumerate(track.corners):
+                lines.append((lap * track.spaces + c.at, i, c.limit))
+        return lines
+
+    def _deal(self) -> None:
+        setup, track = self.setup, self.track
+        n = setup.cars
+        grid = list(setup.grid) if setup.grid is not None else self._rng().sample(range(n), n)
+        if len(track.grid) < n:
+            raise ValueError(f"track {track.key} has {len(track.grid)} grid spots for {n} cars")
+        slot_of = {car: i for i, car in enumerate(grid)}
+        for i in range(n):
+            space, spot = track.grid[slot_of[i]]
+            car = Car(id=i, name=setup.name(i), d=space - track.spaces, spot=spot, space=space)
+            car.engine = track.heat
+            stacked = setup.stacked.get(i)
+            car.draw = starting_deck(track.stress)
+            self._rng().shuffle(car.draw)
+            if stacked is not None:
+                if stacked.draw is not None:
+                    car.draw = list(reversed(stacked.draw))
+                if stacked.discard is not None:
+                    car.discard = list(stacked.discard)
+                if stacked.engine is not None:
+                    car.engine = stacked.engine
+                if stacked.gear is not None:
+                    car.gear = stacked.gear
+                if stacked.d is not None and stacked.spot is not None:
+                    car.d, car.spot = stacked.d, stacked.spot
+                    car.space = self.space_of(car.d)
+            if stacked is not None and stacked.hand is not None:
+                car.hand = list(stacked.hand)
+            else:
+                self._fill_hand(car, log=False)
+            self.cars.append(car)
+        seen: dict[tuple[int, int], int] = {}
+        for car in self.cars:
+            other = seen.setdefault((car.space, car.spot), car.id)
+            if other != car.id:
+                raise ValueError(f"cars {other} and {car.id} start on the same spot "
+                                 f"(space {car.space}, spot {car.spot})")
+        in_decks = sum(c.draw.count(STRESS) + c.hand.count(STRESS) for c in self.cars)
+        self.stress_reserve = max(0, BOX_STRESS - in_decks)
+        self._event("grid", grid=[self._where(self.cars[i]) | {"car": i} for i in grid])
+
+    # ------------------------------------------------------------------ queries
+    def pending(self) -> Pending:
+        """What the race is waiting for, with the legal options (cached until ``apply``)."""
+        if self._pending is None:
+            self._pending = self._compute_pending()
+        return self._pending
+
+    def _compute_pending(self) -> Pending:
+        phase = self.phase
+        if phase == dec.PLAN:
+            rules = {c.id: self.plan_rule(c.id) for c in self.cars if not c.planned and
+                     not c.finished}
+            cars = tuple(sorted(rules))
+            forced = bool(cars) and all(rules[c].forced for c in cars)
+            return Pending(dec.PLAN, cars, plan_rules=rules, forced=forced)
+        if phase == dec.OVER:
+            return Pending(dec.OVER)
+        car = self.cars[self.order[self.turn]]
+        if phase == dec.REACT:
+            options = tuple(self._react_options(car))
+            return Pending(dec.REACT, (car.id,), options, forced=len(options) == 1)
+        if phase == dec.SLIPSTREAM:
+            return Pending(dec.SLIPSTREAM, (car.id,),
+                           (Slipstream(car.id, True), Slipstream(car.id, False)))
+        return Pending(dec.DISCARD, (car.id,),
+                       discardable=tuple(c for c in car.hand if DISCARDABLE[c]))
+
+    @property
+    def over(self) -> bool:
+        return self.phase == dec.OVER
+
+    @property
+    def current(self) -> Car | None:
+        """The car resolving its turn (None while planning or when the race is over)."""
+        if self.phase in (dec.PLAN, dec.OVER):
+            return None
+        return self.cars[self.order[self.turn]]
+
+    def plan_rule(self, car_id: int) -> PlanRule:
+        """How ``car_id`` may plan this round (memoized: nothing it depends on changes
+        until that car plans)."""
+        rule = self._rules.get(car_id)
+        if rule is None:
+            rule = self._rules[car_id] = self._plan_rule(car_id)
+        return rule
+
+    def _plan_rule(self, car_id: int) -> PlanRule:
+        car = self.cars[car_id]
+        gears = []
+        cost = {}
+        for g in range(max(1, car.gear - 2), min(4, car.gear + 2) + 1):
+            shift = abs(g - car.gear)
+            if shift == 2 and car.engine < 1:
+                continue
+            gears.append(g)
+            cost[g] = 1 if shift == 2 else 0
+        playable = tuple(c for c in car.hand if PLAYABLE[c])
+        clogged = tuple(g for g in gears if g > len(playable))
+        return PlanRule(car.id, car.gear, tuple(gears), cost, playable, clogged)
+
+    def racing_spot(self, d: int) -> int:
+        return self.track.racing_spots[(d - 1) % self.track.spaces + 1]
+
+    def space_of(self, d: int) -> int:
+        return (d - 1) % self.track.spaces + 1
+
+    def lap_of(self, d: int) -> int:
+        """Lap being driven at ``d`` (0 on the grid, laps + 1 past the finish)."""
+        return 0 if d <= 0 else (d - 1) // self.track.spaces + 1
+
+    def ahead_key(self, car: Car) -> tuple[int, int]:
+        """Sort key for 'ahead': further along, then the racing-line spot."""
+        return (car.d, 1 if car.spot == self.racing_spot(car.d) else 0)
+
+    def standings(self) -> list[int]:
+        """Finished cars in Hall of Fame order, then the rest by position."""
+        rest = sorted((c for c in self.cars if c.id not in self.hall_of_fame),
+                      key=self.ahead_key, reverse=True)
+        return self.hall_of_fame + [c.id for c in rest]
+
+    def landing(self, car: Car, target: int) -> tuple[int, int]:
+        """Where ``car`` ends aiming for ``target``: (d, spot), stepping back while a space is full.
+
+        The car itself is not in the way, so it never lands behind a space it could leave.
+        """
+        n = self.track.spaces
+        spots = self.track.racing_spots
+        others = [(o.space, o.spot) for o in self.cars if o.on_track and o is not car]
+        d = target
+        while True:
+            space = (d - 1) % n + 1
+            racing = spots[space]
+            taken = [spot for s, spot in others if s == space]
+            if racing not in taken:
+                return d, racing
+            if 3 - racing not in taken:
+                return d, 3 - racing
+            d -= 1
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, decision: Decision) -> None:
+        """Apply one decision; raises :class:`IllegalDecision` (state untouched) if not legal."""
+        if self.phase == dec.OVER:
+            raise IllegalDecision("the race is over")
+        self._pending = None
+        if isinstance(decision, Plan):
+            self._apply_plan(decision)
+        elif isinstance(decision, React):
+            self._apply_react(decision)
+        elif isinstance(decision, Slipstream):
+            self._apply_slipstream(decision)
+        elif isinstance(decision, Discard):
+            self._apply_discard(decision)
+        else:
+            raise IllegalDecision(f"not a decision: {decision!r}")
+
+    def _expect(self, kind: str, car_id: int) -> Car:
+        if not 0 <= car_id < len(self.cars):
+            raise IllegalDecision(f"there is no car {car_id}")
+        if self.phase != kind:
+            raise IllegalDecision(f"waiting for {self._waiting_text()}, not {kind}")
+        if kind != dec.PLAN and self.order[self.turn] != car_id:
+            raise IllegalDecision(f"waiting for {self._waiting_text()}, not car {car_id}")
+        return self.cars[car_id]
+
+    def _waiting_text(self) -> str:
+        p = self.pending()
+        return f"{p.kind} from car {', '.join(str(c) for c in p.cars)}"
+
+    def plan_problem(self, plan: Plan) -> str | None:
+        """Why ``plan`` is not legal for its car now (None if it is)."""
+        car = self.cars[plan.car]
+        rule = self.plan_rule(car.id)
+        if plan.gear not in rule.gears:
+            why = "no Heat in the engine for a 2-gear shift" if abs(plan.gear - car.gear) == 2 \
+                else "shift at most 2 gears, to gears 1-4"
+            return f"cannot shift {car.gear}->{plan.gear}: {why}"
+        if any(not PLAYABLE[c] for c in plan.cards):
+            return "Heat cards cannot be played"
+        need = rule.cards_needed(plan.gear)
+        if len(plan.cards) != need:
+            clog = " (clogged hand: play every non-Heat card)" if plan.gear in rule.clogged else ""
+            return f"gear {plan.gear} plays {need} cards, not {len(plan.cards)}{clog}"
+        hand = list(car.hand)
+        for c in plan.cards:
+            if c not in hand:
+                return f"card {c} is not in hand"
+            hand.remove(c)
+        return None
+
+    def _apply_plan(self, plan: Plan) -> None:
+        car = self._expect(dec.PLAN, plan.car)
+        if car.planned or car.finished:
+            raise IllegalDecision(f"car {car.id} has already planned this round")
+        problem = self.plan_problem(plan)
+        if problem is not None:
+            raise IllegalDecision(f"car {car.id}: {problem}")
+        rule = self.plan_rule(car.id)
+        cards = list(plan.cards)
+        hand = list(car.hand)
+        for c in cards:
+            hand.remove(c)
+        # legal: commit
+        self.log.append(plan)
+        cost = rule.shift_cost[plan.gear]
+        if cost:
+            car.engine -= cost
+            car.discard.append(HEAT)
+        if plan.gear != car.gear:
+            self._event("shift", car=car.id, frm=car.gear, to=plan.gear, heat=cost)
+            if cost:
+                self._event("heat", car=car.id, n=cost, why="2-gear shift")
+        car.gear = plan.gear
+        car.played_gear = plan.gear
+        car.clogged = plan.gear in rule.clogged
+        if car.clogged:
+            heat_needed = plan.gear - len(cards)
+            for _ in range(heat_needed):
+                if HEAT in hand:
+                    hand.remove(HEAT)
+                    cards.append(HEAT)
+        car.hand = hand
+        car.play = cards
+        car.planned = True
+        if all(c.planned for c in self.cars if not c.finished):
+            self.turn = 0
+            self._start_turn()
+
+    def _apply_react(self, react: React) -> None:
+        car = self._expect(dec.REACT, react.car)
+        legal = self._react_options(car)
+        if react not in legal:
+            raise IllegalDecision(
+                f"car {car.id}: cannot {str(react).split(' ', 2)[2]} now "
+                f"(can: {', '.join(str(o).split(' ', 2)[2] for o in legal)})")
+        self.log.append(react)
+        if react.action == dec.DONE:
+            self._after_react(car)
+            return
+        if react.action == dec.ADRENALINE:
+            car.adrenaline_used = True
+            car.speed += 1
+            self._event("adrenaline", car=car.id, speed=car.speed)
+            self._move(car, 1, "adrenaline")
+        elif react.action == dec.BOOST:
+            car.boosted = True
+            car.engine -= 1
+            car.discard.append(HEAT)
+            self._event("heat", car=car.id, n=1, why="boost")
+            card = self._flip_basic(car, "boost")
+            value = SPEED[card] if card is not None else 0
+            car.speed += value
+            self._event("boost", car=car.id, card=card, value=value, speed=car.speed)
+            self._move(car, value, "boost")
+        else:  # cooldown
+            for _ in range(react.n):
+                car.hand.remove(HEAT)
+            car.engine += react.n
+            car.cooldown -= react.n
+            self._event("cooldown", car=car.id, n=react.n, engine=car.engine)
+        if len(self._react_options(car)) == 1:
+            self._after_react(car)
+
+    def _apply_slipstream(self, slip: Slipstream) -> None:
+        car = self._expect(dec.SLIPSTREAM, slip.car)
+        self.log.append(slip)
+        if slip.take:
+            car.slipstreamed = True
+            self._event("slipstream", car=car.id)
+            self._move(car, SLIPSTREAM_SPACES, "slipstream")
+        self._after_slipstream(car)
+
+    def _apply_discard(self, discard: Discard) -> None:
+        car = self._expect(dec.DISCARD, discard.car)
+        hand = list(car.hand)
+        for c in discard.cards:
+            if not DISCARDABLE[c]:
+                raise IllegalDecision(f"car {car.id}: Heat and Stress cards can never be discarded")
+            if c not in hand:
+                raise IllegalDecision(f"car {car.id}: card {c} is not in hand")
+            hand.remove(c)
+        self.log.append(discard)
+        car.hand = hand
+        car.discard.extend(discard.cards)
+        if discard.cards:
+            self._event("discard", car=car.id, cards=list(discard.cards))
+        self._end_turn(car)
+
+    # ------------------------------------------------------------------ the turn
+    def _begin_round(self) -> None:
+        self.round += 1
+        self._rules.clear()
+        racing = sorted((c for c in self.cars if not c.finished), key=self.ahead_key,
+                        reverse=True)
+        self.order = [c.id for c in racing]
+        self.turn = 0
+        self.phase = dec.PLAN
+        # adrenaline goes by the STARTING field: last 2 of the order with 5+ starters
+        last = 2 if len(self.cars) >= 5 else 1
+        for i, car in enumerate(racing):
+            car.planned = False
+            car.adrenaline = i >= len(racing) - last
+        self._event("round", order=list(self.order))
+
+    def _start_turn(self) -> None:
+        car = self.cars[self.order[self.turn]]
+        self.phase = dec.REACT
+        self.car_turns += 1
+        car.start_d = car.d
+        car.adrenaline_used = car.boosted = car.slipstreamed = car.spun = False
+        self._event("turn", car=car.id, gear=car.gear)
+        if car.clogged:
+            self._event("clogged", car=car.id, cards=list(car.play))
+            car.gear = 1
+            self._end_turn(car)
+            return
+        self._event("reveal", car=car.id, cards=list(car.play))
+        for _ in range(car.play.count(STRESS)):
+            self._flip_basic(car, "stress")
+        car.speed = sum(SPEED[c] for c in car.play)
+        self._event("speed", car=car.id, speed=car.speed)
+        self._move(car, car.speed, "cards")
+        car.cooldown = (3 if car.gear == 1 else 1 if car.gear == 2 else 0) + car.adrenaline
+        if len(self._react_options(car)) == 1:
+            self._after_react(car)
+
+    def _react_options(self, car: Car) -> list[React]:
+        options = []
+        if car.adrenaline and not car.adrenaline_used:
+            options.append(React(car.id, dec.ADRENALINE))
+        if not car.boosted and car.engine > 0:
+            options.append(React(car.id, dec.BOOST))
+        if car.cooldown > 0:
+            heat = car.hand.count(HEAT)
+            for n in range(1, min(car.cooldown, heat) + 1):
+                options.append(React(car.id, dec.COOLDOWN, n))
+        options.append(React(car.id, dec.DONE))
+        return options
+
+    def slipstream_allowed(self, car: Car) -> bool:
+        """Beside a car or right behind a space holding one, and not across the final line."""
+        if car.d + SLIPSTREAM_SPACES > self.finish_d:
+            return False
+        ahead = self.space_of(car.d + 1)
+        return any(o.on_track and o is not car and o.space in (car.space, ahead)
+                   for o in self.cars)
+
+    def _after_react(self, car: Car) -> None:
+        if self.slipstream_allowed(car):
+            self.phase = dec.SLIPSTREAM
+            return
+        self._after_slipstream(car)
+
+    def _after_slipstream(self, car: Car) -> None:
+        self._check_corners(car)
+        if any(DISCARDABLE[c] for c in car.hand):
+            self.phase = dec.DISCARD
+            return
+        self._end_turn(car)
+
+    def _check_corners(self, car: Car) -> None:
+        """Step 7: every corner line crossed this turn, in order; a spin-out ends the checks."""
+        for line, index, limit in self.corners_between(car.start_d, car.d):
+            excess = car.speed - limit
+            if excess <= 0:
+                self._event("corner", car=car.id, corner=index + 1, limit=limit,
+                            speed=car.speed, heat=0)
+                continue
+            if car.engine >= excess:
+                car.engine -= excess
+                car.discard.extend([HEAT] * excess)
+                self._event("corner", car=car.id, corner=index + 1, limit=limit,
+                            speed=car.speed, heat=excess)
+                self._event("heat", car=car.id, n=excess, why=f"corner {index + 1}")
+                continue
+            self._spin_out(car, line, index)
+            return
+
+    def corners_between(self, start: int, end: int) -> list[tuple[int, int, int]]:
+        """Corner lines crossed moving from ``start`` to ``end`` (none past the final line)."""
+        return [ln for ln in self._corner_lines if start <= ln[0] < end]
+
+    def corner_bill(self, start: int, end: int, speed: int) -> int:
+        """Heat that corners would charge a move from ``start`` to ``end`` at ``speed``."""
+        bill = 0
+        for line, _, limit in self._corner_lines:
+            if start <= line < end and speed > limit:
+                bill += speed - limit
+        return bill
+
+    def corners_ahead(self, d: int, spaces: int) -> list[tuple[int, int, int]]:
+        """Corner lines a move of up to ``spaces`` from ``d`` could cross."""
+        return [ln for ln in self._corner_lines if d <= ln[0] < d + spaces]
+
+    def _spin_out(self, car: Car, line: int, index: int) -> None:
+        paid = car.engine
+        car.discard.extend([HEAT] * paid)
+        car.engine = 0
+        frm = car.d
+        car.d, car.spot = self.landing(car, line)
+        car.space = self.space_of(car.d)
+        stress = 1 if car.played_gear <= 2 else 2
+        given = min(stress, self.stress_reserve)
+        self.stress_reserve -= given
+        car.hand.extend([STRESS] * given)
+        car.gear = 1
+        car.spun = True
+        car.spinouts += 1
+        self._event("spin_out", car=car.id, corner=index + 1, heat=paid, stress=given,
+                    frm=frm, **self._where(car))
+
+    def _end_turn(self, car: Car) -> None:
+        car.discard.extend(car.play)
+        car.play = []
+        self._fill_hand(car)
+        if car.d > self.finish_d and not car.finished:
+            car.finished = True
+            car.finish_round = self.round
+            self._event("finish", car=car.id, round=self.round)
+        self.turn += 1
+        if self.turn < len(self.order):
+            self._start_turn()
+        else:
+            self._end_round()
+
+    def _end_round(self) -> None:
+        done = [c for c in self.cars if c.finished and c.on_track]
+        done.sort(key=self.ahead_key, reverse=True)
+        for c in done:
+            c.on_track = False
+            self.hall_of_fame.append(c.id)
+            self._event("hall_of_fame", car=c.id, place=len(self.hall_of_fame))
+        if all(c.finished for c in self.cars):
+            self.phase = dec.OVER
+            self._event("race_over", order=list(self.hall_of_fame), rounds=self.round)
+            return
+        self._begin_round()
+
+    # ------------------------------------------------------------------ cards and moves
+    def _draw_one(self, car: Car, reshuffled: list[bool]) -> str | None:
+        if not car.draw:
+            if not car.discard or reshuffled[0]:
+                return None
+            # mid-turn reshuffles never take the play area
+            car.draw = car.discard
+            car.discard = []
+            self._rng().shuffle(car.draw)
+            reshuffled[0] = True
+            self._event("reshuffle", car=car.id, cards=len(car.draw))
+        return car.draw.pop()
+
+    def _flip_basic(self, car: Car, why: str) -> str | None:
+        """Flip until a basic Speed card (1-4): it joins the play area, the rest are discarded.
+
+        One reshuffle at most per flip: a second one would hold only the cards just flipped.
+        """
+        reshuffled = [False]
+        while True:
+            card = self._draw_one(car, reshuffled)
+            if card is None:
+                self._event("flip", car=car.id, card=None, kept=False, why=why)
+                return None
+            if card in BASIC:
+                car.play.append(card)
+                self._event("flip", car=car.id, card=card, kept=True, why=why)
+                return card
+            car.discard.append(card)
+            self._event("flip", car=car.id, card=card, kept=False, why=why)
+
+    def _fill_hand(self, car: Car, *, log: bool = True) -> None:
+        need = self.setup.hand_size - len(car.hand)
+        if need <= 0:
+            return
+        drawn = 0
+        for _ in range(need):
+            if not car.draw:
+                if not car.discard:
+                    break
+                car.draw = car.discard
+                car.discard = []
+                self._rng().shuffle(car.draw)
+                if log:
+                    self._event("reshuffle", car=car.id, cards=len(car.draw))
+            car.hand.append(car.draw.pop())
+            drawn += 1
+        if log:
+            self._event("replenish", car=car.id, drawn=drawn)
+
+    def _move(self, car: Car, spaces: int, why: str) -> None:
+        frm = car.d
+        target = frm + spaces
+        car.d, car.spot = self.landing(car, target)
+        car.space = self.space_of(car.d)
+        n = self.track.spaces
+        lap = -(-frm // n)  # first line at or after frm: line L*n starts lap L + 1
+        while lap * n < car.d:
+            if lap + 1 <= self.laps:
+                self._event("lap", car=car.id, lap=lap + 1)
+            lap += 1
+        self._event("move", car=car.id, why=why, frm=frm, spaces=car.d - frm,
+                    blocked=target - car.d, **self._where(car))
+
+    def _where(self, car: Car) -> dict[str, Any]:
+        return {"d": car.d, "lap": self.lap_of(car.d), "space": car.space, "spot": car.spot,
+                "racing_line": car.spot == self.racing_spot(car.d)}
+
+    def _event(self, kind: str, **data: Any) -> None:
+        if not self.record_events:
+            return
+        data["type"] = kind
+        data["round"] = self.round
+        self.events.append(data)
+

@@ -1,0 +1,106 @@
+"""Race state to JSON-ready dicts and back; replay and undo from the decision log."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from ..track import Track
+from ..trackfile import load_track
+from .decisions import Decision, decision_from_dict, decision_to_dict
+from .race import Car, Race
+from .setup import RaceSetup
+
+FORMAT = 1
+_PILES = ("hand", "discard", "play")
+_CAR_FIELDS = tuple(f.name for f in fields(Car))
+
+
+def car_to_dict(race: Race, car: Car) -> dict[str, Any]:
+    """A car as JSON: piles in order, draw pile TOP FIRST, plus its place on the board."""
+    out: dict[str, Any] = {name: getattr(car, name) for name in _CAR_FIELDS}
+    for name in _PILES:
+        out[name] = list(out[name])
+    out["draw"] = list(reversed(car.draw))
+    out["lap"] = race.lap_of(car.d)
+    out["racing_line"] = car.spot == race.racing_spot(car.d)
+    return out
+
+
+def race_to_dict(race: Race, *, events: bool = False) -> dict[str, Any]:
+    """The whole state (and optionally the event log) as plain JSON types."""
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "setup": race.setup.to_dict(),
+        "track": race.track.key,
+        "laps": race.laps,
+        "round": race.round,
+        "phase": race.phase,
+        "order": list(race.order),
+        "turn": race.turn,
+        "shuffles": race.shuffles,
+        "car_turns": race.car_turns,
+        "stress_reserve": race.stress_reserve,
+        "hall_of_fame": list(race.hall_of_fame),
+        "cars": [car_to_dict(race, c) for c in race.cars],
+        "log": [decision_to_dict(d) for d in race.log],
+        "event_count": len(race.events),
+    }
+    if events:
+        out["events"] = [dict(e) for e in race.events]
+    return out
+
+
+def race_from_dict(data: dict[str, Any], *, track: Track | None = None) -> Race:
+    """Rebuild a race from :func:`race_to_dict` output (the event log is restored if present).
+
+    Raises ValueError with a one-line reason if the data is not a race state.
+    """
+    try:
+        if data.get("format") != FORMAT:
+            raise ValueError(f"unsupported state format {data.get('format')!r}")
+        setup = RaceSetup.from_dict(data["setup"])
+        race = Race.__new__(Race)
+        race.setup = setup
+        race.record_events = True
+        race._pending = None
+        race._rules = {}
+        race.track = track if track is not None else load_track(setup.track)
+        race.laps = int(data["laps"])
+        race.finish_d = race.laps * race.track.spaces
+        race._corner_lines = Race._corner_lines_of(race.track, race.laps)
+        race.round = int(data["round"])
+        race.phase = str(data["phase"])
+        race.order = [int(i) for i in data["order"]]
+        race.turn = int(data["turn"])
+        race.shuffles = int(data["shuffles"])
+        race.car_turns = int(data["car_turns"])
+        race.stress_reserve = int(data["stress_reserve"])
+        race.hall_of_fame = [int(i) for i in data["hall_of_fame"]]
+        race.log = [decision_from_dict(d) for d in data["log"]]
+        race.events = [dict(e) for e in data.get("events", [])]
+        race.cars = []
+        for raw in data["cars"]:
+            values = {name: raw[name] for name in _CAR_FIELDS}
+            for name in _PILES:
+                values[name] = list(values[name])
+            values["draw"] = list(reversed(raw["draw"]))
+            race.cars.append(Car(**values))
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise ValueError(f"not a race state: missing or wrong field {exc}") from None
+    return race
+
+
+def replay(setup: RaceSetup, log: list[Decision], *, track: Track | None = None) -> Race:
+    """Play ``log`` from ``setup``: the same race, decision for decision."""
+    race = Race(setup, track=track)
+    for decision in log:
+        race.apply(decision)
+    return race
+
+
+def undo(race: Race) -> Race:
+    """The race as it was before its last decision (replayed; the original is untouched)."""
+    if not race.log:
+        raise ValueError("nothing to undo")
+    return replay(race.setup, race.log[:-1], track=race.track)

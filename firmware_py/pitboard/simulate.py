@@ -1,0 +1,79 @@
+"""Many bot races in a row: winner statistics and engine speed."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from .bots import make_bot
+from .engine.race import Race
+from .engine.setup import RaceSetup
+from .trackfile import load_track
+
+
+@dataclass
+class SimulationResult:
+    """Totals over a batch of races."""
+
+    track: str
+    cars: int
+    laps: int
+    races: int
+    bot: str
+    wins: Counter[int] = field(default_factory=Counter)
+    wins_by_grid: Counter[int] = field(default_factory=Counter)
+    rounds: int = 0
+    car_turns: int = 0
+    spinouts: int = 0
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "track": self.track, "cars": self.cars, "laps": self.laps, "races": self.races,
+            "bot": self.bot,
+            "wins_by_car": {str(k): v for k, v in sorted(self.wins.items())},
+            "wins_by_grid_position": {str(k + 1): v for k, v in sorted(self.wins_by_grid.items())},
+            "mean_rounds": self.rounds / self.races,
+            "spinouts_per_race": self.spinouts / self.races,
+            "races_per_second": self.races / self.seconds if self.seconds else 0.0,
+            "us_per_car_turn": self.seconds / self.car_turns * 1e6 if self.car_turns else 0.0,
+        }
+
+    def text(self) -> str:
+        d = self.to_dict()
+        lines = [f"{self.races} races, {self.cars} {self.bot} bots, {self.track}, "
+                 f"{self.laps} lap(s)"]
+        lines.append("wins by grid position: " + ", ".join(
+            f"P{k}: {v} ({v / self.races:.0%})" for k, v in d["wins_by_grid_position"].items()))
+        lines.append(f"mean rounds: {d['mean_rounds']:.2f}")
+        lines.append(f"spin-outs per race: {d['spinouts_per_race']:.2f}")
+        lines.append(f"races per second: {d['races_per_second']:.0f} "
+                     f"({d['us_per_car_turn']:.1f} us per car-turn)")
+        return "\n".join(lines)
+
+
+def simulate(*, track: str = "usa", cars: int = 6, laps: int | None = None, races: int = 100,
+             seed: int = 0, bot: str = "heuristic") -> SimulationResult:
+    """Race ``races`` times with seeds ``seed, seed+1, ...`` (event log off: not needed here)."""
+    t = load_track(track)
+    result = SimulationResult(t.key, cars, laps or t.laps, races, bot)
+    start = time.perf_counter()
+    for i in range(races):
+        player = make_bot(bot, seed=seed + i)
+        race = Race(RaceSetup(track=t.key, cars=cars, seed=seed + i, laps=laps), track=t,
+                    record_events=False)
+        grid = sorted(race.cars, key=race.ahead_key, reverse=True)
+        while not race.over:
+            pending = race.pending()
+            race.apply(player.choose(race, pending.cars[0]))
+        winner = race.hall_of_fame[0]
+        result.wins[winner] += 1
+        result.wins_by_grid[[c.id for c in grid].index(winner)] += 1
+        result.rounds += race.round
+        result.car_turns += race.car_turns
+        result.spinouts += sum(c.spinouts for c in race.cars)
+    result.seconds = time.perf_counter() - start
+    return result
+

@@ -1,0 +1,471 @@
+"""Track files: read and check the small TOML files that describe a circuit.
+
+The shipped files live in ``pitboard/tracks/<key>.toml``; their header comment explains every
+field. Owners whose printed board differs edit those files by hand, so the loader trusts nothing:
+every mistake becomes a :class:`TrackFileError` with a one-line message naming the file, the key
+and the problem, never a traceback.
+
+Example::
+
+    >>> from pitboard.trackfile import load_track, track_names
+    >>> track_names()
+    ['usa', 'france', 'great_britain', 'italy']
+    >>> gb = load_track("GB")
+    >>> gb.spaces, [c.at for c in gb.corners]
+    (63, [15, 30, 37, 43, 48])
+"""
+
+from __future__ import annotations
+
+import codecs
+import difflib
+import functools
+import json
+import math
+import os
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import NoReturn, TypeGuard
+
+from pitboard.track import Corner, SpotPlace, Track
+
+__all__ = ["TrackFileError", "load_track", "load_track_file", "track_names"]
+
+#: shipped tracks, in the order of the base box
+_SHIPPED = ("usa", "france", "great_britain", "italy")
+_ALIASES = {"gb": "great_britain", "uk": "great_britain", "italia": "italy"}
+
+_TOP_KEYS = ("key", "name", "spaces", "laps", "heat", "stress", "grid", "corners", "spots")
+_TOP_OPTIONAL = frozenset({"spots"})
+_CORNER_KEYS = ("at", "limit", "racing_spot", "legends_line", "chicane", "aggressive", "x", "y")
+_CORNER_OPTIONAL = frozenset({"chicane", "aggressive", "x", "y"})
+
+MIN_SPACES = 10
+MIN_GRID = 6  # one spot per car: the engine seats up to 6 cars
+# Sanity caps far above any real board: they stop a typo (an extra 0) from making the engine
+# allocate or loop for ever.
+MAX_SPACES = 999
+MAX_COUNT = 99
+
+_KEY_RE = re.compile(r"[a-z0-9_]+")
+_BARE_RE = re.compile(r"[A-Za-z0-9_-]+")
+_TOML_ERROR_RE = re.compile(
+    r"(?P<what>.*?)\s*\(at (?:line (?P<line>\d+), column (?P<col>\d+)|end of document)\)\s*$"
+)
+
+
+class TrackFileError(ValueError):
+    """A track file (or track name) that cannot be used.
+
+    ``str()`` is one line, ``<path>: <key>: <what is wrong>``; ``key`` is a dotted path into the
+    file with 1-based indexes counted from the top of the file (``corners[2].limit`` is the second
+    ``[[corners]]`` block), or ``line N, column M`` for a TOML syntax error.
+
+    Example::
+
+        >>> err = TrackFileError("usa.toml", "corners[2].limit", "must be at least 1, got 0")
+        >>> str(err)
+        'usa.toml: corners[2].limit: must be at least 1, got 0'
+        >>> err.key
+        'corners[2].limit'
+    """
+
+    def __init__(self, path: str | os.PathLike[str], key: str, problem: str) -> None:
+        self.path = _one_line(os.fspath(path))
+        self.key = _one_line(key)
+        self.problem = _one_line(problem)
+        # The three parts as args keep the exception picklable (pickle calls cls(*args)).
+        super().__init__(self.path, self.key, self.problem)
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.key}: {self.problem}"
+
+
+def track_names() -> list[str]:
+    """Keys of the tracks shipped with pitboard, base-box order.
+
+    Example::
+
+        >>> track_names()
+        ['usa', 'france', 'great_britain', 'italy']
+    """
+    return list(_SHIPPED)
+
+
+def load_track(name: str | os.PathLike[str]) -> Track:
+    """A shipped track by key (any case; aliases ``gb``, ``uk``, ``italia``, ``great-britain``) or a
+    track file by path (anything ending in ``.toml`` or containing a path separator).
+
+    Shipped tracks are cached: the same :class:`Track` object comes back each time, so treat its
+    ``places`` dict as read-only. Files given by path are read afresh on every call.
+
+    Example::
+
+        >>> load_track("Italia").laps
+        3
+        >>> load_track("great-britain") is load_track("gb")
+        True
+        >>> load_track("monaco")
+        Traceback (most recent call last):
+        ...
+        pitboard.trackfile.TrackFileError: monaco: track: unknown track; known tracks: ...
+    """
+    if not isinstance(name, str) or _looks_like_path(name):
+        return load_track_file(name)
+    wanted = re.sub(r"[\s-]+", "_", name.strip().lower())
+    wanted = _ALIASES.get(wanted, wanted)
+    if wanted not in _SHIPPED:
+        raise TrackFileError(
+            name,
+            "track",
+            f"unknown track; known tracks: {', '.join(_SHIPPED)} "
+            "(or the path of a .toml track file)",
+        )
+    return _load_shipped(wanted)
+
+
+def load_track_file(path: str | os.PathLike[str]) -> Track:
+    """Read, check and build the track in the TOML file ``path``.
+
+    Raises :class:`TrackFileError` for anything wrong with the file, including a missing file,
+    text that is not UTF-8 and TOML syntax errors.
+
+    Example::
+
+        >>> track = load_track_file("firmware_py/pitboard/tracks/usa.toml")
+        >>> track.grid[0], track.racing_spot(13)
+        ((69, 1), 2)
+    """
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise TrackFileError(path, "file", f"cannot read ({exc.strerror or exc})") from None
+    return _parse(data, os.fspath(path))
+
+
+@functools.cache  # the engine loads tracks often; shipped files do not change while running
+def _load_shipped(key: str) -> Track:
+    resource = resources.files("pitboard") / "tracks" / f"{key}.toml"
+    source = str(resource)
+    try:
+        data = resource.read_bytes()
+    except OSError as exc:
+        raise TrackFileError(source, "file", f"cannot read ({exc.strerror or exc})") from None
+    track = _parse(data, source)
+    if track.key != key:
+        # The engine and the saved settings refer to tracks by key; a renamed key would break them.
+        raise TrackFileError(
+            source, "key", f"must be {_show(key)} (the file name), got {_short(track.key)}"
+        )
+    return track
+
+
+def _looks_like_path(name: str) -> bool:
+    return name.lower().endswith(".toml") or "/" in name or os.sep in name
+
+
+def _parse(data: bytes, source: str) -> Track:
+    # Windows editors like to add a byte-order mark; tomllib would reject it.
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise TrackFileError(source, f"line {line}", "not UTF-8 text") from None
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        where, what = _syntax_error(exc, text)
+        raise TrackFileError(source, where, f"invalid TOML: {what}") from None
+    except RecursionError:
+        # tomllib parses nested arrays/tables recursively and gives up without a position.
+        raise TrackFileError(
+            source, "file", "invalid TOML: arrays or tables nested too deeply"
+        ) from None
+    return _Checker(source).track(doc)
+
+
+def _syntax_error(exc: tomllib.TOMLDecodeError, text: str) -> tuple[str, str]:
+    """Split tomllib's ``"Invalid value (at line 3, column 7)"`` into where and what."""
+    message = str(exc)
+    match = _TOML_ERROR_RE.match(message)
+    if match is None:
+        return "syntax", message
+    if match["line"] is None:
+        # tomllib only says "end of document" (e.g. an unclosed array): still give a line.
+        return f"line {max(1, len(text.splitlines()))}, end of file", match["what"]
+    return f"line {match['line']}, column {match['col']}", match["what"]
+
+
+class _Checker:
+    """Validates a parsed document; every ``fail`` names the file and the key."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, key: str, problem: str) -> NoReturn:
+        raise TrackFileError(self.source, key, problem)
+
+    # -- the document ---------------------------------------------------------------------------
+
+    def track(self, doc: Mapping[str, object]) -> Track:
+        self.keys(doc, "", _TOP_KEYS, _TOP_OPTIONAL)
+        key = self.string(doc, "key", "key")
+        if not _KEY_RE.fullmatch(key):
+            self.fail(
+                "key", f"must be lower-case letters, digits and _ (like usa), got {_short(key)}"
+            )
+        name = self.string(doc, "name", "name")
+        spaces = self.integer(doc, "spaces", "spaces", MIN_SPACES, MAX_SPACES)
+        laps = self.integer(doc, "laps", "laps", 1, MAX_COUNT)
+        heat = self.integer(doc, "heat", "heat", 0, MAX_COUNT)
+        stress = self.integer(doc, "stress", "stress", 0, MAX_COUNT)
+        corners = self.corners(doc["corners"], spaces)
+        grid = self.grid(doc["grid"], spaces)
+        places = self.spots(doc["spots"], spaces) if "spots" in doc else {}
+        return Track(
+            key=key,
+            name=name,
+            spaces=spaces,
+            laps=laps,
+            heat=heat,
+            stress=stress,
+            corners=corners,
+            grid=grid,
+            places=places,
+        )
+
+    def corners(self, value: object, spaces: int) -> tuple[Corner, ...]:
+        if not isinstance(value, list):
+            self.fail("corners", f"must be [[corners]] blocks, got {_describe(value)}")
+        if not value:
+            self.fail("corners", "needs at least one corner")
+        corners: list[Corner] = []
+        for i, table in enumerate(value, start=1):
+            where = f"corners[{i}]"
+            if not isinstance(table, dict):
+                self.fail(where, f"must be a [[corners]] block (a table), got {_describe(table)}")
+            self.keys(table, where, _CORNER_KEYS, _CORNER_OPTIONAL)
+            at = self.integer(table, "at", f"{where}.at", 1, spaces - 1)
+            if corners and at <= corners[-1].at:
+                self.fail(
+                    f"{where}.at",
+                    f"must be greater than corners[{i - 1}].at ({corners[-1].at}): "
+                    "corners go in board order from the finish line",
+                )
+            corners.append(
+                Corner(
+                    at=at,
+                    limit=self.integer(table, "limit", f"{where}.limit", 1, MAX_COUNT),
+                    racing_spot=self.integer(table, "racing_spot", f"{where}.racing_spot", 1, 2),
+                    legends_line=self.integer(
+                        table, "legends_line", f"{where}.legends_line", 1, spaces
+                    ),
+                    chicane=self.boolean(table, "chicane", f"{where}.chicane", default=False),
+                    aggressive=self.integer(
+                        table, "aggressive", f"{where}.aggressive", 0, MAX_COUNT, default=0
+                    ),
+                    x=self.number(table, "x", f"{where}.x", default=0.0),
+                    y=self.number(table, "y", f"{where}.y", default=0.0),
+                )
+            )
+        return tuple(corners)
+
+    def grid(self, value: object, spaces: int) -> tuple[tuple[int, int], ...]:
+        if not isinstance(value, list):
+            self.fail("grid", f"must be an array of [space, spot], got {_describe(value)}")
+        seen: dict[tuple[int, int], int] = {}
+        for i, entry in enumerate(value, start=1):
+            where = f"grid[{i}]"
+            if not isinstance(entry, list) or len(entry) != 2 or not all(_is_int(v) for v in entry):
+                self.fail(where, f"must be [space, spot] (two integers), got {_describe(entry)}")
+            space, spot = entry
+            if not 1 <= space <= spaces:
+                self.fail(where, f"space must be between 1 and {spaces}, got {_short(space)}")
+            if spot not in (1, 2):
+                self.fail(where, f"spot must be 1 or 2, got {_short(spot)}")
+            if (space, spot) in seen:
+                self.fail(where, f"[{space}, {spot}] is already grid[{seen[(space, spot)]}]")
+            seen[(space, spot)] = i
+        if len(seen) < MIN_GRID:
+            self.fail("grid", f"needs at least {MIN_GRID} spots (one per car), got {len(seen)}")
+        return tuple(seen)
+
+    def spots(self, value: object, spaces: int) -> dict[tuple[int, int], SpotPlace]:
+        if not isinstance(value, dict):
+            self.fail("spots", f"must be a table ([spots]), got {_describe(value)}")
+        places: dict[tuple[int, int], SpotPlace] = {}
+        for name, pair in value.items():
+            where = _subkey("spots", name)
+            space = self.space_number(where, name, spaces)
+            shape = "[[x, y, angle], [x, y, angle]] for spot 1 and spot 2"
+            if not isinstance(pair, list) or len(pair) != 2:
+                self.fail(where, f"must be {shape}, got {_describe(pair)}")
+            for spot, triple in enumerate(pair, start=1):
+                if not isinstance(triple, list) or len(triple) != 3:
+                    self.fail(where, f"spot {spot} must be [x, y, angle], got {_describe(triple)}")
+                x, y, angle = (
+                    self.finite(where, f"spot {spot} {label}", v)
+                    for label, v in zip(("x", "y", "angle"), triple, strict=True)
+                )
+                places[(space, spot)] = SpotPlace(x, y, angle)
+        missing = [s for s in range(1, spaces + 1) if (s, 1) not in places]
+        if missing:
+            self.fail(
+                "spots",
+                f"no coordinates for {_spaces_list(missing)}; "
+                "give every space or remove the whole [spots] table",
+            )
+        return dict(sorted(places.items()))
+
+    def space_number(self, where: str, name: str, spaces: int) -> int:
+        if not name.isascii() or not name.isdigit():
+            self.fail(where, f"not a space number (expected 1..{spaces})")
+        number = int(name)
+        if str(number) != name:
+            self.fail(where, f"write the space number without leading zeros ({number})")
+        if not 1 <= number <= spaces:
+            self.fail(where, f"no such space (the track has spaces 1..{spaces})")
+        return number
+
+    # -- single values --------------------------------------------------------------------------
+
+    def keys(
+        self,
+        table: Mapping[str, object],
+        where: str,
+        allowed: Sequence[str],
+        optional: frozenset[str],
+    ) -> None:
+        for name in table:
+            if name not in allowed:
+                close = difflib.get_close_matches(name, allowed, n=1)
+                hint = f"did you mean {close[0]!r}?" if close else f"allowed: {', '.join(allowed)}"
+                self.fail(_subkey(where, name), f"unknown key ({hint})")
+        for name in allowed:
+            if name not in optional and name not in table:
+                self.fail(_subkey(where, name), "required key is missing")
+
+    def string(self, table: Mapping[str, object], name: str, where: str) -> str:
+        value = table[name]
+        if not isinstance(value, str):
+            self.fail(where, f"must be a string, got {_describe(value)}")
+        if not value.strip():
+            self.fail(where, "must not be empty")
+        if not value.isprintable():
+            self.fail(where, f"must be one line of printable text, got {_short(value)}")
+        return value
+
+    def integer(
+        self,
+        table: Mapping[str, object],
+        name: str,
+        where: str,
+        low: int,
+        high: int,
+        default: int | None = None,
+    ) -> int:
+        if name not in table and default is not None:
+            return default
+        value = table[name]
+        if not _is_int(value):
+            self.fail(where, f"must be an integer, got {_describe(value)}")
+        if low <= value <= high:
+            return value
+        if (low, high) == (1, 2):
+            self.fail(where, f"must be 1 or 2, got {_short(value)}")
+        if value < low:
+            self.fail(where, f"must be at least {low}, got {_short(value)}")
+        self.fail(where, f"must be at most {high}, got {_short(value)}")
+
+    def boolean(self, table: Mapping[str, object], name: str, where: str, default: bool) -> bool:
+        value = table.get(name, default)
+        if not isinstance(value, bool):
+            self.fail(where, f"must be true or false, got {_describe(value)}")
+        return value
+
+    def number(self, table: Mapping[str, object], name: str, where: str, default: float) -> float:
+        return self.finite(where, "", table[name]) if name in table else default
+
+    def finite(self, where: str, label: str, value: object) -> float:
+        prefix = f"{label} " if label else ""
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            self.fail(where, f"{prefix}must be a number, got {_describe(value)}")
+        try:
+            number = float(value)
+        except OverflowError:  # tomllib keeps integers of any size
+            self.fail(where, f"{prefix}is too large, got {_short(value)}")
+        if not math.isfinite(number):
+            self.fail(where, f"{prefix}must be a finite number, got {_short(value)}")
+        return number
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    # TOML booleans arrive as Python bools, which are ints too.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _describe(value: object) -> str:
+    """A value's TOML type and spelling, e.g. ``string "two"``; long values are cut short."""
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, bool):
+        kind = "boolean"
+    elif isinstance(value, int):
+        kind = "integer"
+    elif isinstance(value, float):
+        kind = "float"
+    elif isinstance(value, str):
+        kind = "string"
+    elif isinstance(value, list):
+        kind = "array"
+    else:
+        kind = "date/time"
+    return f"{kind} {_short(value)}"
+
+
+def _short(value: object) -> str:
+    """:func:`_show`, cut to 40 characters so that messages stay one readable line."""
+    text = _show(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _show(value: object, depth: int = 0) -> str:
+    """``value`` written back as TOML (not Python: ``true``, ``"a"``), nesting cut at 3 levels."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, list):
+        if depth >= 3:
+            return "[...]"
+        return "[" + ", ".join(_show(v, depth + 1) for v in value) + "]"
+    if isinstance(value, dict):
+        if depth >= 3:
+            return "{...}"
+        items = (f"{_subkey('', str(k))} = {_show(v, depth + 1)}" for k, v in value.items())
+        return "{" + ", ".join(items) + "}"
+    return str(value)
+
+
+def _subkey(parent: str, name: str) -> str:
+    part = name if _BARE_RE.fullmatch(name) else json.dumps(name, ensure_ascii=False)
+    return f"{parent}.{part}" if parent else part
+
+
+def _spaces_list(numbers: list[int]) -> str:
+    shown = ", ".join(str(n) for n in numbers[:8])
+    if len(numbers) == 1:
+        return f"space {shown}"
+    more = f", ... ({len(numbers)} spaces)" if len(numbers) > 8 else ""
+    return f"spaces {shown}{more}"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.splitlines())
