@@ -74,63 +74,69 @@ class HeuristicBot:
         self.reserve = reserve
 
     def choose(self, race: Race, car_id: int) -> Decision:
-        pending = race.pending()
-        kind = pending.kind
+        phase = race.phase
         car = race.cars[car_id]
-        if kind == dec.PLAN:
-            return self._plan(race, pending.plan_rules[car_id])
-        if kind == dec.REACT:
-            return self._react(race, car_id, pending.options)
-        if kind == dec.SLIPSTREAM:
+        if phase == dec.PLAN:
+            return self._plan(race, race.plan_rule(car_id))
+        if phase == dec.REACT:
+            return self._react(race, car_id)
+        if phase == dec.SLIPSTREAM:
             cost = race.corner_bill(car.start_d, car.d + 2, car.speed)
             return Slipstream(car_id, cost <= car.engine - self.reserve)
-        # discard: the 0 upgrade is dead weight; low cards too when the hand is full of them
-        junk = [c for c in pending.discardable if c == "0"]
-        ones = [c for c in pending.discardable if c == "1"]
-        if len(ones) >= 2:
-            junk.extend(ones[1:])
+        # discard: the 0 upgrade is dead weight; spare 1s too
+        junk = [c for c in car.hand if c == "0"]
+        if car.hand.count("1") >= 2:
+            junk.extend(["1"] * (car.hand.count("1") - 1))
         return Discard(car_id, tuple(junk))
 
     # -- planning
     def _plan(self, race: Race, rule: PlanRule) -> Plan:
         car = race.cars[rule.car]
-        playable = sorted(rule.playable, key=_expected)
+        cards = sorted(rule.playable, key=_EXPECTED.__getitem__)
+        worst = [_WORST[c] for c in cards]
+        expected = [_EXPECTED[c] for c in cards]
+        prefix = [0.0]
+        for w in worst:
+            prefix.append(prefix[-1] + w)
         heat_in_hand = car.hand.count(HEAT)
         ahead = race.corners_ahead(car.d, MAX_SPEED)
-        best: tuple[float, int, list[str]] | None = None
+        best_score = -1e9
+        best: tuple[int, list[int]] | None = None
         targets: dict[int, int] = {}
         for gear in rule.gears:
             if gear in rule.clogged:
                 continue
-            budget = max(0, car.engine - rule.shift_cost[gear] - self.reserve)
-            if budget not in targets:
-                targets[budget] = _target(car.d, ahead, budget)
-            target = targets[budget]
-            cards = _pick(playable, gear, target)
-            worst = sum(_worst(c) for c in cards)
-            score = sum(_expected(c) for c in cards) + 0.3 * gear - 2.0 * rule.shift_cost[gear]
-            if worst > target:  # could spin out or overpay: only when nothing safer exists
-                score -= 10.0 * (worst - target)
+            cost = rule.shift_cost[gear]
+            budget = max(0, car.engine - cost - self.reserve)
+            target = targets.get(budget)
+            if target is None:
+                target = targets[budget] = _target(car.d, ahead, budget)
+            chosen = _pick(worst, prefix, gear, target)
+            score = 0.3 * gear - 2.0 * cost
+            over = float(-target)
+            for i in chosen:
+                score += expected[i]
+                over += worst[i]
+            if over > 0:  # could spin out or overpay: only when nothing safer exists
+                score -= 10.0 * over
             if heat_in_hand:
                 score += 1.5 * min(heat_in_hand, 3 if gear == 1 else 1 if gear == 2 else 0)
-            if best is None or score > best[0]:
-                best = (score, gear, cards)
+            if score > best_score:
+                best_score, best = score, (gear, chosen)
         if best is None:  # clogged at every gear: drop to the lowest for Cooldown next time
             return Plan(rule.car, min(rule.gears), rule.playable)
-        return Plan(rule.car, best[1], tuple(best[2]))
+        return Plan(rule.car, best[0], tuple(cards[i] for i in best[1]))
 
     # -- react
-    def _react(self, race: Race, car_id: int, options: tuple[Decision, ...]) -> Decision:
+    def _react(self, race: Race, car_id: int) -> Decision:
         car = race.cars[car_id]
-        cooldowns = [o for o in options if isinstance(o, React) and o.action == dec.COOLDOWN]
-        if cooldowns:
-            return max(cooldowns, key=lambda o: o.n if isinstance(o, React) else 0)
-        actions = {o.action for o in options if isinstance(o, React)}
+        if car.cooldown > 0 and HEAT in car.hand:
+            return React(car_id, dec.COOLDOWN, min(car.cooldown, car.hand.count(HEAT)))
         spare = car.engine - self.reserve
-        if dec.ADRENALINE in actions and \
+        if car.adrenaline and not car.adrenaline_used and \
                 race.corner_bill(car.start_d, car.d + 1, car.speed + 1) <= spare:
             return React(car_id, dec.ADRENALINE)
-        if dec.BOOST in actions and \
+        if not car.boosted and car.engine > 0 and \
                 race.corner_bill(car.start_d, car.d + 4, car.speed + 4) <= spare - 1:
             return React(car_id, dec.BOOST)
         return React(car_id, dec.DONE)
@@ -138,6 +144,8 @@ class HeuristicBot:
 
 def _target(d: int, ahead: list[tuple[int, int, int]], heat: int) -> int:
     """Highest speed whose corner bill ``heat`` can pay (MAX_SPEED with no corner near)."""
+    if not ahead:
+        return MAX_SPEED
     for speed in range(MAX_SPEED, 0, -1):
         bill = 0
         for line, _, limit in ahead:
@@ -148,44 +156,40 @@ def _target(d: int, ahead: list[tuple[int, int, int]], heat: int) -> int:
     return 0
 
 
-WORST: dict[str, int] = {}
-EXPECTED: dict[str, float] = {}
+class _Values(dict[str, float]):
+    """Card code -> value for the bot, filled on first sight (modules add cards later)."""
+
+    def __init__(self, stress: float) -> None:
+        super().__init__()
+        self.stress = stress
+
+    def __missing__(self, code: str) -> float:
+        value = self[code] = self.stress if code == STRESS else float(SPEED[code])
+        return value
 
 
-def _worst(card: str) -> int:
-    value = WORST.get(card)
-    if value is None:
-        value = WORST[card] = STRESS_WORST if card == STRESS else SPEED[card]
-    return value
+_WORST = _Values(STRESS_WORST)
+_EXPECTED = _Values(STRESS_EXPECTED)
 
 
-def _expected(card: str) -> float:
-    value = EXPECTED.get(card)
-    if value is None:
-        value = EXPECTED[card] = STRESS_EXPECTED if card == STRESS else float(SPEED[card])
-    return value
+def _pick(worst: list[float], prefix: list[float], n: int, target: int) -> list[int]:
+    """Indices of n cards (sorted by value) worth the most whose worst case fits ``target``.
 
-
-def _pick(by_expected: list[str], n: int, target: int) -> list[str]:
-    """n cards worth as much as possible whose worst case does not pass ``target``.
-
-    Greedy from the top: each slot takes the most valuable card that still leaves room for the
-    cheapest cards in the slots after it; falls back to the cheapest card.
+    Greedy from the top: a card is taken if the cheapest cards below it can still fill the
+    remaining slots within the target; when only just enough cards are left, they all go.
     """
-    pool = list(by_expected)
-    worst = [_worst(c) for c in pool]
-    chosen: list[str] = []
-    total = 0
-    for slot in range(n):
-        left = n - slot - 1
-        room = target - total - (sum(sorted(worst)[:left]) if left else 0)
-        pick = 0
-        for i in range(len(pool) - 1, -1, -1):
-            if worst[i] <= room:
-                pick = i
-                break
-        chosen.append(pool.pop(pick))
-        total += worst.pop(pick)
+    chosen: list[int] = []
+    need, total = n, 0.0
+    for i in range(len(worst) - 1, -1, -1):
+        if need == 0:
+            break
+        if i + 1 == need:
+            chosen.extend(range(i, -1, -1))
+            break
+        if total + worst[i] + prefix[need - 1] <= target:
+            chosen.append(i)
+            total += worst[i]
+            need -= 1
     return chosen
 
 

@@ -66,8 +66,7 @@ def simulate(*, track: str = "usa", cars: int = 6, laps: int | None = None, race
                     record_events=False)
         grid = sorted(race.cars, key=race.ahead_key, reverse=True)
         while not race.over:
-            pending = race.pending()
-            race.apply(player.choose(race, pending.cars[0]))
+            race.apply(player.choose(race, race.waiting_for()))
         winner = race.hall_of_fame[0]
         result.wins[winner] += 1
         result.wins_by_grid[[c.id for c in grid].index(winner)] += 1

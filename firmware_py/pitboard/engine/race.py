@@ -32,6 +32,16 @@ from .decisions import (
 from .setup import BOX_STRESS, RaceSetup
 
 SLIPSTREAM_SPACES = 2
+
+
+def _shifts(gear: int, *, heat: bool) -> tuple[tuple[int, ...], dict[int, int]]:
+    """Gears reachable from ``gear``: 1 step free, 2 steps for 1 Heat (if there is any)."""
+    gears = tuple(g for g in range(1, 5) if abs(g - gear) < 2 or (abs(g - gear) == 2 and heat))
+    return gears, {g: 1 if abs(g - gear) == 2 else 0 for g in gears}
+
+
+_SHIFTS = {g: _shifts(g, heat=True) for g in range(1, 5)}
+_FREE_SHIFTS = {g: _shifts(g, heat=False) for g in range(1, 5)}
 EMPTY: tuple[str, ...] = ()
 
 
@@ -156,7 +166,8 @@ class Race:
                                  f"(space {car.space}, spot {car.spot})")
         in_decks = sum(c.draw.count(STRESS) + c.hand.count(STRESS) for c in self.cars)
         self.stress_reserve = max(0, BOX_STRESS - in_decks)
-        self._event("grid", grid=[self._where(self.cars[i]) | {"car": i} for i in grid])
+        if self.record_events:
+            self._event("grid", grid=[self._where(self.cars[i]) | {"car": i} for i in grid])
 
     # ------------------------------------------------------------------ queries
     def pending(self) -> Pending:
@@ -206,17 +217,10 @@ class Race:
 
     def _plan_rule(self, car_id: int) -> PlanRule:
         car = self.cars[car_id]
-        gears = []
-        cost = {}
-        for g in range(max(1, car.gear - 2), min(4, car.gear + 2) + 1):
-            shift = abs(g - car.gear)
-            if shift == 2 and car.engine < 1:
-                continue
-            gears.append(g)
-            cost[g] = 1 if shift == 2 else 0
+        gears, cost = _SHIFTS[car.gear] if car.engine else _FREE_SHIFTS[car.gear]
         playable = tuple(c for c in car.hand if PLAYABLE[c])
-        clogged = tuple(g for g in gears if g > len(playable))
-        return PlanRule(car.id, car.gear, tuple(gears), cost, playable, clogged)
+        clogged = tuple(g for g in gears if g > len(playable)) if len(playable) < 4 else ()
+        return PlanRule(car.id, car.gear, gears, cost, playable, clogged)
 
     def racing_spot(self, d: int) -> int:
         return self.track.racing_spots[(d - 1) % self.track.spaces + 1]
@@ -245,15 +249,21 @@ class Race:
         """
         n = self.track.spaces
         spots = self.track.racing_spots
-        others = [(o.space, o.spot) for o in self.cars if o.on_track and o is not car]
+        others = [o for o in self.cars if o.on_track and o is not car]
         d = target
         while True:
             space = (d - 1) % n + 1
             racing = spots[space]
-            taken = [spot for s, spot in others if s == space]
-            if racing not in taken:
+            racing_taken = other_taken = False
+            for o in others:
+                if o.space == space:
+                    if o.spot == racing:
+                        racing_taken = True
+                    else:
+                        other_taken = True
+            if not racing_taken:
                 return d, racing
-            if 3 - racing not in taken:
+            if not other_taken:
                 return d, 3 - racing
             d -= 1
 
@@ -312,14 +322,19 @@ class Race:
         car = self._expect(dec.PLAN, plan.car)
         if car.planned or car.finished:
             raise IllegalDecision(f"car {car.id} has already planned this round")
-        problem = self.plan_problem(plan)
-        if problem is not None:
-            raise IllegalDecision(f"car {car.id}: {problem}")
         rule = self.plan_rule(car.id)
         cards = list(plan.cards)
         hand = list(car.hand)
+        legal = plan.gear in rule.gears and len(cards) == rule.cards_needed(plan.gear)
         for c in cards:
-            hand.remove(c)
+            if not legal:
+                break
+            if c in hand and PLAYABLE[c]:
+                hand.remove(c)
+            else:
+                legal = False
+        if not legal:
+            raise IllegalDecision(f"car {car.id}: {self.plan_problem(plan)}")
         # legal: commit
         self.log.append(plan)
         cost = rule.shift_cost[plan.gear]
@@ -327,8 +342,9 @@ class Race:
             car.engine -= cost
             car.discard.append(HEAT)
         if plan.gear != car.gear:
-            self._event("shift", car=car.id, frm=car.gear, to=plan.gear, heat=cost)
-            if cost:
+            if self.record_events:
+                self._event("shift", car=car.id, frm=car.gear, to=plan.gear, heat=cost)
+            if cost and self.record_events:
                 self._event("heat", car=car.id, n=cost, why="2-gear shift")
         car.gear = plan.gear
         car.played_gear = plan.gear
@@ -348,8 +364,8 @@ class Race:
 
     def _apply_react(self, react: React) -> None:
         car = self._expect(dec.REACT, react.car)
-        legal = self._react_options(car)
-        if react not in legal:
+        if not self._react_legal(car, react):
+            legal = self._react_options(car)
             raise IllegalDecision(
                 f"car {car.id}: cannot {str(react).split(' ', 2)[2]} now "
                 f"(can: {', '.join(str(o).split(' ', 2)[2] for o in legal)})")
@@ -360,25 +376,29 @@ class Race:
         if react.action == dec.ADRENALINE:
             car.adrenaline_used = True
             car.speed += 1
-            self._event("adrenaline", car=car.id, speed=car.speed)
+            if self.record_events:
+                self._event("adrenaline", car=car.id, speed=car.speed)
             self._move(car, 1, "adrenaline")
         elif react.action == dec.BOOST:
             car.boosted = True
             car.engine -= 1
             car.discard.append(HEAT)
-            self._event("heat", car=car.id, n=1, why="boost")
+            if self.record_events:
+                self._event("heat", car=car.id, n=1, why="boost")
             card = self._flip_basic(car, "boost")
             value = SPEED[card] if card is not None else 0
             car.speed += value
-            self._event("boost", car=car.id, card=card, value=value, speed=car.speed)
+            if self.record_events:
+                self._event("boost", car=car.id, card=card, value=value, speed=car.speed)
             self._move(car, value, "boost")
         else:  # cooldown
             for _ in range(react.n):
                 car.hand.remove(HEAT)
             car.engine += react.n
             car.cooldown -= react.n
-            self._event("cooldown", car=car.id, n=react.n, engine=car.engine)
-        if len(self._react_options(car)) == 1:
+            if self.record_events:
+                self._event("cooldown", car=car.id, n=react.n, engine=car.engine)
+        if not self._react_choice(car):
             self._after_react(car)
 
     def _apply_slipstream(self, slip: Slipstream) -> None:
@@ -386,7 +406,8 @@ class Race:
         self.log.append(slip)
         if slip.take:
             car.slipstreamed = True
-            self._event("slipstream", car=car.id)
+            if self.record_events:
+                self._event("slipstream", car=car.id)
             self._move(car, SLIPSTREAM_SPACES, "slipstream")
         self._after_slipstream(car)
 
@@ -402,7 +423,7 @@ class Race:
         self.log.append(discard)
         car.hand = hand
         car.discard.extend(discard.cards)
-        if discard.cards:
+        if discard.cards and self.record_events:
             self._event("discard", car=car.id, cards=list(discard.cards))
         self._end_turn(car)
 
@@ -420,7 +441,8 @@ class Race:
         for i, car in enumerate(racing):
             car.planned = False
             car.adrenaline = i >= len(racing) - last
-        self._event("round", order=list(self.order))
+        if self.record_events:
+            self._event("round", order=list(self.order))
 
     def _start_turn(self) -> None:
         car = self.cars[self.order[self.turn]]
@@ -428,21 +450,60 @@ class Race:
         self.car_turns += 1
         car.start_d = car.d
         car.adrenaline_used = car.boosted = car.slipstreamed = car.spun = False
-        self._event("turn", car=car.id, gear=car.gear)
+        if self.record_events:
+            self._event("turn", car=car.id, gear=car.gear)
         if car.clogged:
-            self._event("clogged", car=car.id, cards=list(car.play))
+            if self.record_events:
+                self._event("clogged", car=car.id, cards=list(car.play))
             car.gear = 1
             self._end_turn(car)
             return
-        self._event("reveal", car=car.id, cards=list(car.play))
+        if self.record_events:
+            self._event("reveal", car=car.id, cards=list(car.play))
         for _ in range(car.play.count(STRESS)):
             self._flip_basic(car, "stress")
-        car.speed = sum(SPEED[c] for c in car.play)
-        self._event("speed", car=car.id, speed=car.speed)
+        speed = 0
+        for c in car.play:
+            speed += SPEED[c]
+        car.speed = speed
+        if self.record_events:
+            self._event("speed", car=car.id, speed=car.speed)
         self._move(car, car.speed, "cards")
         car.cooldown = (3 if car.gear == 1 else 1 if car.gear == 2 else 0) + car.adrenaline
-        if len(self._react_options(car)) == 1:
+        if not self._react_choice(car):
             self._after_react(car)
+
+    def _react_choice(self, car: Car) -> bool:
+        """Is there any React action besides 'done'? (cheap: asked after every move)"""
+        return (car.adrenaline and not car.adrenaline_used) or \
+            (not car.boosted and car.engine > 0) or (car.cooldown > 0 and HEAT in car.hand)
+
+    def _react_legal(self, car: Car, react: React) -> bool:
+        action = react.action
+        if action == dec.DONE:
+            return True
+        if action == dec.ADRENALINE:
+            return car.adrenaline and not car.adrenaline_used
+        if action == dec.BOOST:
+            return not car.boosted and car.engine > 0
+        if action == dec.COOLDOWN:
+            return 1 <= react.n <= min(car.cooldown, car.hand.count(HEAT))
+        return False
+
+    def react_options(self, car_id: int) -> list[React]:
+        """Every legal React decision of the car now resolving (ends with 'done')."""
+        return self._react_options(self.cars[car_id])
+
+    def waiting_for(self) -> int:
+        """The car that must decide next (while planning, the lowest unplanned car); -1 when
+        the race is over. Cheaper than :meth:`pending` for bots and loops."""
+        if self.phase == dec.PLAN:
+            for car in self.cars:
+                if not car.planned and not car.finished:
+                    return car.id
+        if self.phase == dec.OVER:
+            return -1
+        return self.order[self.turn]
 
     def _react_options(self, car: Car) -> list[React]:
         options = []
@@ -483,15 +544,18 @@ class Race:
         for line, index, limit in self.corners_between(car.start_d, car.d):
             excess = car.speed - limit
             if excess <= 0:
-                self._event("corner", car=car.id, corner=index + 1, limit=limit,
-                            speed=car.speed, heat=0)
+                if self.record_events:
+                    self._event("corner", car=car.id, corner=index + 1, limit=limit,
+                                speed=car.speed, heat=0)
                 continue
             if car.engine >= excess:
                 car.engine -= excess
                 car.discard.extend([HEAT] * excess)
-                self._event("corner", car=car.id, corner=index + 1, limit=limit,
-                            speed=car.speed, heat=excess)
-                self._event("heat", car=car.id, n=excess, why=f"corner {index + 1}")
+                if self.record_events:
+                    self._event("corner", car=car.id, corner=index + 1, limit=limit,
+                                speed=car.speed, heat=excess)
+                if self.record_events:
+                    self._event("heat", car=car.id, n=excess, why=f"corner {index + 1}")
                 continue
             self._spin_out(car, line, index)
             return
@@ -526,8 +590,9 @@ class Race:
         car.gear = 1
         car.spun = True
         car.spinouts += 1
-        self._event("spin_out", car=car.id, corner=index + 1, heat=paid, stress=given,
-                    frm=frm, **self._where(car))
+        if self.record_events:
+            self._event("spin_out", car=car.id, corner=index + 1, heat=paid, stress=given,
+                        frm=frm, **self._where(car))
 
     def _end_turn(self, car: Car) -> None:
         car.discard.extend(car.play)
@@ -536,7 +601,8 @@ class Race:
         if car.d > self.finish_d and not car.finished:
             car.finished = True
             car.finish_round = self.round
-            self._event("finish", car=car.id, round=self.round)
+            if self.record_events:
+                self._event("finish", car=car.id, round=self.round)
         self.turn += 1
         if self.turn < len(self.order):
             self._start_turn()
@@ -549,10 +615,12 @@ class Race:
         for c in done:
             c.on_track = False
             self.hall_of_fame.append(c.id)
-            self._event("hall_of_fame", car=c.id, place=len(self.hall_of_fame))
+            if self.record_events:
+                self._event("hall_of_fame", car=c.id, place=len(self.hall_of_fame))
         if all(c.finished for c in self.cars):
             self.phase = dec.OVER
-            self._event("race_over", order=list(self.hall_of_fame), rounds=self.round)
+            if self.record_events:
+                self._event("race_over", order=list(self.hall_of_fame), rounds=self.round)
             return
         self._begin_round()
 
@@ -566,7 +634,8 @@ class Race:
             car.discard = []
             self._rng().shuffle(car.draw)
             reshuffled[0] = True
-            self._event("reshuffle", car=car.id, cards=len(car.draw))
+            if self.record_events:
+                self._event("reshuffle", car=car.id, cards=len(car.draw))
         return car.draw.pop()
 
     def _flip_basic(self, car: Car, why: str) -> str | None:
@@ -578,14 +647,17 @@ class Race:
         while True:
             card = self._draw_one(car, reshuffled)
             if card is None:
-                self._event("flip", car=car.id, card=None, kept=False, why=why)
+                if self.record_events:
+                    self._event("flip", car=car.id, card=None, kept=False, why=why)
                 return None
             if card in BASIC:
                 car.play.append(card)
-                self._event("flip", car=car.id, card=card, kept=True, why=why)
+                if self.record_events:
+                    self._event("flip", car=car.id, card=card, kept=True, why=why)
                 return card
             car.discard.append(card)
-            self._event("flip", car=car.id, card=card, kept=False, why=why)
+            if self.record_events:
+                self._event("flip", car=car.id, card=card, kept=False, why=why)
 
     def _fill_hand(self, car: Car, *, log: bool = True) -> None:
         need = self.setup.hand_size - len(car.hand)
@@ -599,11 +671,11 @@ class Race:
                 car.draw = car.discard
                 car.discard = []
                 self._rng().shuffle(car.draw)
-                if log:
+                if log and self.record_events:
                     self._event("reshuffle", car=car.id, cards=len(car.draw))
             car.hand.append(car.draw.pop())
             drawn += 1
-        if log:
+        if log and self.record_events:
             self._event("replenish", car=car.id, drawn=drawn)
 
     def _move(self, car: Car, spaces: int, why: str) -> None:
@@ -611,22 +683,22 @@ class Race:
         target = frm + spaces
         car.d, car.spot = self.landing(car, target)
         car.space = self.space_of(car.d)
-        n = self.track.spaces
-        lap = -(-frm // n)  # first line at or after frm: line L*n starts lap L + 1
-        while lap * n < car.d:
-            if lap + 1 <= self.laps:
-                self._event("lap", car=car.id, lap=lap + 1)
-            lap += 1
-        self._event("move", car=car.id, why=why, frm=frm, spaces=car.d - frm,
-                    blocked=target - car.d, **self._where(car))
+        if self.record_events:
+            n = self.track.spaces
+            lap = -(-frm // n)  # first line at or after frm: line L*n starts lap L + 1
+            while lap * n < car.d:
+                if lap + 1 <= self.laps:
+                    self._event("lap", car=car.id, lap=lap + 1)
+                lap += 1
+            self._event("move", car=car.id, why=why, frm=frm, spaces=car.d - frm,
+                        blocked=target - car.d, **self._where(car))
 
     def _where(self, car: Car) -> dict[str, Any]:
         return {"d": car.d, "lap": self.lap_of(car.d), "space": car.space, "spot": car.spot,
                 "racing_line": car.spot == self.racing_spot(car.d)}
 
     def _event(self, kind: str, **data: Any) -> None:
-        if not self.record_events:
-            return
+        # callers test record_events first so a simulation builds no event dicts at all
         data["type"] = kind
         data["round"] = self.round
         self.events.append(data)

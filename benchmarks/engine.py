@@ -1,0 +1,55 @@
+"""Engine speed: 6-car, 2-lap USA races played by the heuristic bot, single-threaded.
+
+Prints races per second and microseconds per car-turn (best of several batches, CPU time, so
+other processes on the machine disturb it less). Figures only: no pass/fail.
+
+    python benchmarks/engine.py [--races 300] [--batches 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from pitboard.simulate import simulate
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--races", type=int, default=300)
+    parser.add_argument("--batches", type=int, default=5)
+    parser.add_argument("--track", default="usa")
+    args = parser.parse_args()
+    best = None
+    for batch in range(args.batches):
+        start = time.process_time()
+        result = simulate(track=args.track, cars=6, laps=2, races=args.races,
+                          seed=batch * args.races)
+        cpu = time.process_time() - start
+        rate = args.races / cpu
+        print(f"batch {batch + 1}: {rate:7.0f} races/s  {cpu / result.car_turns * 1e6:6.1f} "
+              f"us/car-turn  ({result.rounds / args.races:.1f} rounds, "
+              f"{result.spinouts / args.races:.2f} spin-outs per race)")
+        if best is None or rate > best[0]:
+            best = (rate, cpu / result.car_turns * 1e6)
+    assert best is not None
+    print(f"best: {best[0]:.0f} races/s, {best[1]:.1f} us per car-turn "
+          f"(6 cars, 2 laps, {args.track}, heuristic bot, events off)")
+    # the same with the event log on, as the table runs it
+    start = time.process_time()
+    from pitboard.bots import HeuristicBot
+    from pitboard.engine import Race, RaceSetup
+    races = max(1, args.races // 3)
+    turns = 0
+    for i in range(races):
+        race = Race(RaceSetup(track=args.track, cars=6, seed=i, laps=2))
+        bot = HeuristicBot(seed=i)
+        while not race.over:
+            race.apply(bot.choose(race, race.waiting_for()))
+        turns += race.car_turns
+    cpu = time.process_time() - start
+    print(f"with event log: {races / cpu:.0f} races/s, {cpu / turns * 1e6:.1f} us per car-turn")
+
+
+if __name__ == "__main__":
+    main()
