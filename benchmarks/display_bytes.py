@@ -1,0 +1,230 @@
+"""Bytes, I2C bus time and CPU time of windowed OLED updates vs stock luma full frames.
+
+Run: ``python benchmarks/display_bytes.py``. Prints figures only.
+
+Each case starts from the same station screen and applies one realistic change. "ours" is what
+:class:`pitboard.hw.display.StationDisplay` sends for that change; "stock" is what
+``luma.oled``'s ``device.display()`` sends for the same new image. Both go through the same
+recording serial. Bus time is computed with :func:`pitboard.hw.oled.i2c_cost` for luma's managed
+I2C (``i2c(port=N)``: one ``i2c_rdwr`` message per data write, as ``open_display`` builds) and,
+in brackets, for 32-byte SMBus blocks (``i2c(bus=...)``).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+from luma.oled.device import sh1106, ssd1306
+from PIL import Image, ImageDraw, ImageFont
+
+from pitboard.hw.display import Driver, StationDisplay
+from pitboard.hw.oled import I2C_RDWR_BLOCK, SMBUS_BLOCK, RecordingSerial, i2c_cost
+
+# luma 3.16 uses Image.getdata(), deprecated in Pillow 13: not our concern here.
+warnings.filterwarnings("ignore", message="Image.Image.getdata is deprecated")
+
+W, H = 128, 64
+CARD_W, CARD_H, CARD_Y = 17, 14, 49
+SEGMENTS = {  # seven-segment digits: a b c d e f g
+    "1": "bc", "2": "abdeg", "3": "abcdg", "4": "bcfg", "5": "acdfg", "6": "acdefg",
+}
+FONT = ImageFont.load_default(size=10)
+BIG = ImageFont.load_default(size=14)
+
+
+def draw_digit(draw: ImageDraw.ImageDraw, digit: str, x: int, y: int) -> None:
+    """A 14×24 seven-segment digit at (x, y): the gear indicator."""
+    w, h, t = 14, 24, 3
+    half = h // 2
+    seg = {
+        "a": (x + t, y, x + w - t - 1, y + t - 1),
+        "b": (x + w - t, y + t, x + w - 1, y + half - 1),
+        "c": (x + w - t, y + half + 1, x + w - 1, y + h - t - 1),
+        "d": (x + t, y + h - t, x + w - t - 1, y + h - 1),
+        "e": (x, y + half + 1, x + t - 1, y + h - t - 1),
+        "f": (x, y + t, x + t - 1, y + half - 1),
+        "g": (x + t, y + half - 1, x + w - t - 1, y + half + 1),
+    }
+    for name in SEGMENTS[digit]:
+        draw.rectangle(seg[name], fill=1)
+
+
+def station_screen(gear: str = "3") -> Image.Image:
+    """A plausible station screen: header, gear, speed/heat, a row of 7 cards."""
+    img = Image.new("1", (W, H))
+    d = ImageDraw.Draw(img)
+    d.text((0, 0), "RED  P3  LAP 2/3", font=FONT, fill=1)
+    d.line((0, 12, W - 1, 12), fill=1)
+    d.text((2, 16), "GEAR", font=FONT, fill=1)
+    draw_digit(d, gear, 8, 24)
+    d.text((40, 16), "SPEED", font=FONT, fill=1)
+    d.text((40, 28), "12", font=BIG, fill=1)
+    d.text((84, 16), "HEAT 4", font=FONT, fill=1)
+    d.text((84, 28), "STR 2", font=FONT, fill=1)
+    for slot, label in enumerate(["1", "2", "3", "4", "H", "S", "0"]):
+        x = 1 + slot * (CARD_W + 1)
+        d.rectangle((x, CARD_Y, x + CARD_W - 1, CARD_Y + CARD_H - 1), outline=1)
+        d.text((x + 5, CARD_Y + 1), label, font=FONT, fill=1)
+    return img
+
+
+def card_toggle(base: Image.Image) -> Image.Image:
+    """Select card 4: invert its rectangle in the bottom row."""
+    img = base.copy()
+    x = 1 + 3 * (CARD_W + 1)
+    box = (x + 1, CARD_Y + 1, x + CARD_W - 1, CARD_Y + CARD_H - 1)
+    region = img.crop(box).convert("L").point(lambda v: 255 - v).convert("1")
+    img.paste(region, box[:2])
+    return img
+
+
+def gear_change(base: Image.Image) -> Image.Image:
+    """Shift from 3rd to 4th: the 24-px digit is cleared and redrawn."""
+    img = base.copy()
+    d = ImageDraw.Draw(img)
+    d.rectangle((8, 24, 21, 47), fill=0)
+    draw_digit(d, "4", 8, 24)
+    return img
+
+
+def full_reveal(_: Image.Image) -> Image.Image:
+    """Round reveal: a different screen covering nearly everything."""
+    img = Image.new("1", (W, H))
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, W - 1, 13), fill=1)
+    d.text((4, 1), "ROUND 7 REVEAL", font=FONT, fill=0)
+    for row, text in enumerate(["1 BLUE   +9  (24)", "2 RED    +7  (22)",
+                                "3 GREEN  +6  (19)", "4 BLACK  +4  (15)"]):
+        d.text((2, 15 + row * 12), text, font=FONT, fill=1)
+    d.rectangle((100, 15, W - 1, H - 1), outline=1)
+    return img
+
+
+CASES: list[tuple[str, Callable[[Image.Image], Image.Image]]] = [
+    ("card toggle", card_toggle),
+    ("gear change", gear_change),
+    ("full reveal", full_reveal),
+]
+
+
+class NullSerial:
+    """Accepts writes and drops them: CPU timing without recording overhead."""
+
+    def command(self, *cmd: int) -> None:
+        pass
+
+    def data(self, data: list[int]) -> None:
+        pass
+
+
+def stock_device(driver: Driver, serial: Any) -> Any:
+    dev = (ssd1306 if driver == "ssd1306" else sh1106)(serial_interface=serial)
+    dev.persist = True
+    return dev
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:7.2f}"
+
+
+def bytes_table() -> None:
+    base = station_screen()
+    print("Bytes per update and I2C bus time (payload = command + data bytes; bus = payload +")
+    print("address + control byte per transaction; time at 400 kHz, i2c_rdwr [32-byte SMBus])")
+    print()
+    header = (f"{'case':<12} {'driver':<8} {'ours B':>7} {'bus B':>6} {'400k ms':>16} "
+              f"{'stock B':>8} {'bus B':>6} {'400k ms':>16} {'ratio':>6}")
+    print(header)
+    print("-" * len(header))
+    for driver in ("ssd1306", "sh1106"):
+        for name, change in CASES:
+            new = change(base)
+            ours_bus = RecordingSerial()
+            disp = StationDisplay(serial=ours_bus, driver=driver, station="bench")
+            disp.show(base)
+            ours_bus.writes.clear()
+            disp.show(new)
+            ours = list(ours_bus.writes)
+
+            stock_bus = RecordingSerial()
+            dev = stock_device(driver, stock_bus)
+            dev.display(base)
+            stock_bus.writes.clear()
+            dev.display(new)
+            stock = list(stock_bus.writes)
+
+            row = [name, driver]
+            for writes in (ours, stock):
+                payload = sum(len(w.payload) for w in writes)
+                rdwr = i2c_cost(writes, block_size=I2C_RDWR_BLOCK)
+                smbus = i2c_cost(writes, block_size=SMBUS_BLOCK)
+                row += [f"{payload:>7}" if writes is ours else f"{payload:>8}",
+                        f"{rdwr.bus_bytes:>6}",
+                        f"{ms(rdwr.seconds(400_000))} [{ms(smbus.seconds(400_000)).strip():>5}]"]
+            ratio = sum(len(w.payload) for w in stock) / max(1, sum(len(w.payload) for w in ours))
+            print(f"{row[0]:<12} {row[1]:<8} {row[2]} {row[3]} {row[4]:>16} "
+                  f"{row[5]} {row[6]} {row[7]:>16} {ratio:>5.1f}x")
+    print()
+    first = RecordingSerial()
+    StationDisplay(serial=first, driver="ssd1306").show(base)
+    cost = i2c_cost(first.writes)
+    print(f"first frame / recovery (ssd1306: init + full frame + display on): "
+          f"{first.command_bytes + first.data_bytes} B payload, {cost.bus_bytes} B on bus, "
+          f"{ms(cost.seconds(400_000)).strip()} ms at 400 kHz, "
+          f"{ms(cost.seconds(100_000)).strip()} ms at 100 kHz")
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def time_calls(call: Callable[[int], None], n: int) -> list[float]:
+    samples: list[float] = []
+    for i in range(n):
+        t0 = time.perf_counter_ns()
+        call(i)
+        samples.append((time.perf_counter_ns() - t0) / 1000)
+    return samples
+
+
+def cpu_table(n: int = 2000) -> None:
+    base = station_screen()
+    print()
+    print(f"CPU time per call, µs (median / p99 over {n} calls; transport does nothing)")
+    print()
+    header = f"{'case':<16} {'driver':<8} {'our show()':>16} {'stock display()':>18}"
+    print(header)
+    print("-" * len(header))
+    for driver in ("ssd1306", "sh1106"):
+        for name, change in [*CASES, ("unchanged", Image.Image.copy)]:
+            frames = [base, change(base)]
+            disp = StationDisplay(serial=NullSerial(), driver=driver, station="bench")
+            disp.show(base)
+            dev = stock_device(driver, NullSerial())
+
+            # alternate new/old so every call is a real change (unchanged: both equal)
+            def ours_call(i: int, d: StationDisplay = disp, f: list[Image.Image] = frames) -> None:
+                d.show(f[(i + 1) % 2])
+
+            def stock_call(i: int, d: Any = dev, f: list[Image.Image] = frames) -> None:
+                d.display(f[(i + 1) % 2])
+
+            ours = time_calls(ours_call, n)
+            stock = time_calls(stock_call, n // 10)
+            print(f"{name:<16} {driver:<8} "
+                  f"{statistics.median(ours):>7.0f} / {percentile(ours, 0.99):>6.0f} "
+                  f"{statistics.median(stock):>9.0f} / {percentile(stock, 0.99):>6.0f}")
+
+
+def main() -> None:
+    bytes_table()
+    cpu_table()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,516 @@
+"""Station OLED displays: windowed updates, interchangeable transports, fault tolerance.
+
+The table hands every station a finished 128×64 mode ``"1"`` PIL image (in the station's logical
+orientation) through :meth:`StationDisplay.show`. Stock luma resends all 1024 bytes on every
+``display()``; here only the RAM window that changed goes out, so a card toggle costs a few dozen
+bytes instead of ~1 KB (≈ 23 ms at 400 kHz, shared by all stations on one bus).
+
+Design decisions:
+
+* **luma owns the chip knowledge, we own the bus.** The luma device (``ssd1306``/``sh1106``) is
+  built over a :class:`~pitboard.hw.oled.RecordingSerial`, never over the real transport: its
+  constructor's writes are captured as the init sequence, and its ``preprocess()`` does rotation.
+  Everything that reaches the panel goes through :class:`StationDisplay`, so the shadow copy is
+  always the truth and building a display never touches the bus (a panel that is missing at boot
+  is just a faulty display, not a crash).
+* **Faults never stop the table.** Transport errors (``OSError``, and luma's
+  ``DeviceNotFoundError``, which luma raises instead of ``OSError`` for a NACK/EIO on commands)
+  are caught, logged once, and retried with exponential backoff on an injected clock.
+* **Blanking on exit is explicit.** ``persist = True`` on the luma device disables luma's atexit
+  hook, which would otherwise talk to a bus at interpreter shutdown (and block on a dead
+  display). On an orderly shutdown the table calls :meth:`StationDisplay.close` — by default it
+  switches the panel off (one ``0xAE`` command): a Raspberry Pi keeps its 3V3 rail up after
+  halt, and a frozen last frame would both burn into the OLED and look like a live table. A
+  crash or watchdog kill leaves the last frame up; the restart re-initialises and redraws.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+import luma.core.error
+from luma.core.device import dummy
+from luma.oled.device import sh1106, ssd1306
+from PIL import Image
+
+from pitboard.hw.oled import (
+    FULL_WINDOW,
+    PAGES,
+    PANEL_HEIGHT,
+    PANEL_WIDTH,
+    BusWrite,
+    PageSpan,
+    RecordingSerial,
+    Window,
+    changed_spans,
+    plan_windows,
+    to_pages,
+)
+
+__all__ = [
+    "SH1106_COLUMN_OFFSET",
+    "TRANSPORT_ERRORS",
+    "Display",
+    "DisplayStats",
+    "Driver",
+    "EmulatedDisplay",
+    "SerialInterface",
+    "StationDisplay",
+    "open_display",
+]
+
+log = logging.getLogger(__name__)
+
+Driver = Literal["ssd1306", "sh1106"]
+
+#: SH1106 RAM is 132 columns wide; 128-pixel modules show columns 2..129.
+SH1106_COLUMN_OFFSET = 2
+
+#: What a failing transport raises. luma's ``i2c.command`` turns EIO/EREMOTEIO into
+#: ``DeviceNotFoundError`` (not an ``OSError``); ``i2c.data`` and spidev raise ``OSError``.
+TRANSPORT_ERRORS: tuple[type[BaseException], ...] = (OSError, luma.core.error.Error)
+
+_SSD1306_COLUMNADDR = 0x21
+_SSD1306_PAGEADDR = 0x22
+_SH1106_PAGE = 0xB0
+_SH1106_LOW_COLUMN = 0x00
+_SH1106_HIGH_COLUMN = 0x10
+_DISPLAY_OFF = 0xAE
+
+
+class SerialInterface(Protocol):
+    """What a display needs from a transport: luma's ``i2c``/``spi`` or a test fake."""
+
+    def command(self, *cmd: int) -> None:
+        """Send command bytes."""
+
+    def data(self, data: list[int]) -> None:
+        """Send display RAM bytes."""
+
+
+@dataclass(slots=True)
+class DisplayStats:
+    """Counters of one display.
+
+    Example::
+
+        >>> s = DisplayStats()
+        >>> s.frames_sent, s.bytes_sent
+        (0, 0)
+    """
+
+    #: frames that reached the panel (windowed or full)
+    frames_sent: int = 0
+    #: of those, full frames (first frame, recovery)
+    full_frames: int = 0
+    #: frames identical to what the panel holds: nothing sent
+    frames_skipped: int = 0
+    #: frames not attempted because the display is faulty and its backoff has not expired
+    frames_deferred: int = 0
+    #: command + data payload bytes accepted by the transport (no I2C address/control framing)
+    bytes_sent: int = 0
+    #: transport failures, including failed retries
+    errors: int = 0
+    #: faulty → healthy transitions
+    recoveries: int = 0
+
+
+class Display(Protocol):
+    """The interface the table uses: :class:`StationDisplay` and :class:`EmulatedDisplay`."""
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """Logical image size (width, height) accepted by :meth:`show`."""
+
+    @property
+    def healthy(self) -> bool:
+        """False while the display is failing."""
+
+    @property
+    def stats(self) -> DisplayStats:
+        """Counters."""
+
+    def show(self, image: Image.Image) -> None:
+        """Display a finished image; never raises on transport faults."""
+
+    def poll(self) -> None:
+        """Retry a faulty display if its backoff has expired."""
+
+    def close(self, *, blank: bool = True) -> None:
+        """Orderly shutdown."""
+
+
+def _check_image(image: Image.Image, size: tuple[int, int]) -> None:
+    if image.mode != "1" or image.size != size:
+        # A caller bug, not a hardware fault: raise so tests catch it.
+        raise ValueError(f"expected a {size[0]}x{size[1]} mode '1' image, "
+                         f"got {image.size[0]}x{image.size[1]} mode {image.mode!r}")
+
+
+def _luma_device(driver: Driver, rotate: int, serial: RecordingSerial) -> Any:
+    if driver == "ssd1306":
+        return ssd1306(serial_interface=serial, width=PANEL_WIDTH, height=PANEL_HEIGHT,
+                       rotate=rotate)
+    if driver == "sh1106":
+        return sh1106(serial_interface=serial, width=PANEL_WIDTH, height=PANEL_HEIGHT,
+                      rotate=rotate, page_address_offset=SH1106_COLUMN_OFFSET)
+    raise ValueError(f"unknown display driver {driver!r} (expected 'ssd1306' or 'sh1106')")
+
+
+def _split_init(construct: Sequence[BusWrite], clear: Sequence[BusWrite],
+                ) -> tuple[list[BusWrite], list[BusWrite]]:
+    """Split luma's constructor writes into (before its blank frame, after it).
+
+    luma's constructor is init commands + ``clear()`` (a full blank frame) + display-on. We replay
+    the parts around the blank frame and send the real frame in its place, so a (re)initialised
+    panel lights up showing the current picture and not RAM noise, for ~1 KB less. If a future
+    luma orders things differently, replay everything: correct, just one frame more.
+    """
+    n = len(clear)
+    for i in range(len(construct) - n + 1):
+        if list(construct[i : i + n]) == list(clear):
+            return list(construct[:i]), list(construct[i + n :])
+    return list(construct), []
+
+
+class StationDisplay:
+    """One station's physical OLED, updated in changed windows only.
+
+    Owns a luma ``ssd1306``/``sh1106`` device (for its init sequence and rotation) and talks to the
+    panel only through ``serial``: luma's ``i2c``/``spi`` in production, a recording fake in tests.
+    :meth:`show` never raises on transport faults; see :attr:`healthy` and :attr:`stats`.
+    Not thread-safe: drive each display from the table's single loop thread.
+
+    Example::
+
+        >>> from PIL import Image, ImageDraw
+        >>> from pitboard.hw.oled import RecordingSerial
+        >>> bus = RecordingSerial()
+        >>> disp = StationDisplay(serial=bus, driver="ssd1306", station="red")
+        >>> img = Image.new("1", disp.size)
+        >>> disp.show(img)                         # first frame: init + full 1024 bytes
+        >>> ImageDraw.Draw(img).point((5, 9), fill=1)
+        >>> bus.writes.clear(); disp.show(img)     # one pixel: a 1-page x 1-column window
+        >>> [(w.kind, list(w.payload)) for w in bus.writes]
+        [('command', [33, 5, 5, 34, 1, 1]), ('data', [2])]
+    """
+
+    def __init__(
+        self,
+        *,
+        serial: SerialInterface,
+        driver: Driver = "ssd1306",
+        rotate: int = 0,
+        station: str = "",
+        clock: Callable[[], float] = time.monotonic,
+        backoff_initial: float = 0.5,
+        backoff_max: float = 30.0,
+        logger: logging.Logger | None = None,
+    ) -> None:
+        if rotate not in (0, 1, 2, 3):
+            raise ValueError(f"rotate must be 0..3, got {rotate}")
+        if not 0 < backoff_initial <= backoff_max:
+            raise ValueError("need 0 < backoff_initial <= backoff_max")
+        self._serial = serial
+        self.driver: Driver = driver
+        self.station = station
+        self._clock = clock
+        self._backoff_initial = backoff_initial
+        self._backoff_max = backoff_max
+        self._log = logger or log
+
+        recorder = RecordingSerial()
+        self.device: Any = _luma_device(driver, rotate, recorder)
+        self.device.persist = True  # see module docstring: no luma atexit blanking
+        construct = list(recorder.writes)
+        recorder.writes.clear()
+        self.device.clear()
+        self._init, self._finish = _split_init(construct, recorder.writes)
+
+        self._stats = DisplayStats()
+        self._wanted: bytes | None = None  # latest frame asked for (page format)
+        self._shadow: bytes | None = None  # what the panel RAM holds; None = unknown
+        self._healthy = True
+        self._delay = backoff_initial
+        self._retry_at = 0.0
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """Logical image size: (128, 64), or (64, 128) when rotated by 90°/270°."""
+        size: tuple[int, int] = self.device.size
+        return size
+
+    @property
+    def healthy(self) -> bool:
+        """False from a transport failure until a retry succeeds."""
+        return self._healthy
+
+    @property
+    def stats(self) -> DisplayStats:
+        """Live counters (not a copy)."""
+        return self._stats
+
+    @property
+    def init_sequence(self) -> list[BusWrite]:
+        """Writes sent before the full frame on first use and on recovery (luma's init)."""
+        return list(self._init)
+
+    def show(self, image: Image.Image) -> None:
+        """Send what changed in ``image`` (mode ``"1"``, :attr:`size`); never raises on faults.
+
+        Raises ``ValueError`` for a wrong size or mode, which is a caller bug.
+        """
+        _check_image(image, self.size)
+        self._wanted = to_pages(self.device.preprocess(image))
+        self._flush()
+
+    def poll(self) -> None:
+        """Retry now if the display is faulty and its backoff has expired.
+
+        Call this from the table loop so a display that comes back is redrawn even when the
+        picture is not changing.
+        """
+        if not self._healthy and self._wanted is not None and self._clock() >= self._retry_at:
+            self._flush()
+
+    def close(self, *, blank: bool = True) -> None:
+        """Orderly shutdown: switch the panel off (``blank``) and release the transport.
+
+        One attempt, errors ignored (a dead display must not delay shutdown). ``blank=False``
+        leaves the last frame on screen.
+        """
+        if blank and self._healthy:
+            try:
+                self._serial.command(_DISPLAY_OFF)
+            except TRANSPORT_ERRORS as exc:
+                self._log.debug("display %s: blank on close failed: %s", self.station, exc)
+        cleanup = getattr(self._serial, "cleanup", None)
+        if callable(cleanup):
+            with contextlib.suppress(*TRANSPORT_ERRORS):
+                cleanup()
+        self._shadow = None
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _flush(self) -> None:
+        frame = self._wanted
+        assert frame is not None
+        if not self._healthy and self._clock() < self._retry_at:
+            self._stats.frames_deferred += 1
+            return
+        try:
+            if self._shadow is None:
+                self._send_full(frame)
+            else:
+                spans = changed_spans(self._shadow, frame)
+                if not spans:
+                    self._stats.frames_skipped += 1
+                    return
+                self._send_spans(frame, spans)
+        except TRANSPORT_ERRORS as exc:
+            self._fault(exc)
+            return
+        self._shadow = frame
+        self._stats.frames_sent += 1
+        if not self._healthy:
+            self._healthy = True
+            self._delay = self._backoff_initial
+            self._stats.recoveries += 1
+            self._log.info("display %s recovered", self.station)
+
+    def _fault(self, exc: BaseException) -> None:
+        self._stats.errors += 1
+        self._shadow = None  # a write may have landed half-way: RAM content unknown
+        if self._healthy:
+            self._healthy = False
+            self._delay = self._backoff_initial
+            self._log.warning("display %s failed (%s: %s); retrying with backoff",
+                              self.station, type(exc).__name__, exc)
+        else:
+            self._delay = min(self._delay * 2, self._backoff_max)
+            self._log.debug("display %s retry failed: %s", self.station, exc)
+        self._retry_at = self._clock() + self._delay
+
+    def _command(self, payload: bytes) -> None:
+        self._serial.command(*payload)
+        self._stats.bytes_sent += len(payload)
+
+    def _data(self, payload: bytes) -> None:
+        self._serial.data(list(payload))  # luma/spidev want a list
+        self._stats.bytes_sent += len(payload)
+
+    def _replay(self, writes: Sequence[BusWrite]) -> None:
+        for w in writes:
+            if w.kind == "command":
+                self._command(w.payload)
+            else:
+                self._data(w.payload)
+
+    def _send_full(self, frame: bytes) -> None:
+        # The panel may have been power-cycled (or never initialised): full luma init first.
+        self._replay(self._init)
+        if self.driver == "ssd1306":
+            self._send_window(frame, FULL_WINDOW)
+        else:
+            for page in range(PAGES):
+                self._send_sh1106_page(frame, page, 0, PANEL_WIDTH - 1)
+        self._replay(self._finish)
+        self._stats.full_frames += 1
+
+    def _send_spans(self, frame: bytes, spans: Sequence[PageSpan]) -> None:
+        if self.driver == "ssd1306":
+            for window in plan_windows(spans):
+                self._send_window(frame, window)
+        else:
+            # SH1106 has page addressing only: one position + run per changed page.
+            for span in spans:
+                self._send_sh1106_page(frame, span.page, span.first, span.last)
+
+    def _send_window(self, frame: bytes, w: Window) -> None:
+        self._command(bytes((_SSD1306_COLUMNADDR, w.first, w.last,
+                             _SSD1306_PAGEADDR, w.page_first, w.page_last)))
+        self._data(w.slice(frame))
+
+    def _send_sh1106_page(self, frame: bytes, page: int, first: int, last: int) -> None:
+        column = first + SH1106_COLUMN_OFFSET
+        self._command(bytes((_SH1106_PAGE | page,
+                             _SH1106_LOW_COLUMN | (column & 0x0F),
+                             _SH1106_HIGH_COLUMN | (column >> 4))))
+        lo = page * PANEL_WIDTH
+        self._data(frame[lo + first : lo + last + 1])
+
+
+class EmulatedDisplay:
+    """A display with the :class:`StationDisplay` interface that only keeps the image.
+
+    For the desktop simulation and tests. Uses ``luma.core.device.dummy`` underneath, so rotation
+    behaves as on the panel: :attr:`image` is the last logical image shown, :attr:`panel_image`
+    what the panel RAM would hold. Always healthy.
+
+    Example::
+
+        >>> from PIL import Image
+        >>> disp = EmulatedDisplay(station="blue")
+        >>> img = Image.new("1", disp.size, 1)
+        >>> disp.show(img); disp.show(img)
+        >>> disp.frames, disp.stats.frames_skipped, disp.image.tobytes() == img.tobytes()
+        (1, 1, True)
+    """
+
+    def __init__(self, *, rotate: int = 0, station: str = "") -> None:
+        if rotate not in (0, 1, 2, 3):
+            raise ValueError(f"rotate must be 0..3, got {rotate}")
+        self.station = station
+        self.device: Any = dummy(width=PANEL_WIDTH, height=PANEL_HEIGHT, rotate=rotate, mode="1")
+        self.device.persist = True
+        self._stats = DisplayStats()
+        self._image: Image.Image | None = None
+        self._closed = False
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """Logical image size, as for :class:`StationDisplay`."""
+        size: tuple[int, int] = self.device.size
+        return size
+
+    @property
+    def healthy(self) -> bool:
+        """Always true."""
+        return True
+
+    @property
+    def stats(self) -> DisplayStats:
+        """Counters (frames sent / skipped; no bytes)."""
+        return self._stats
+
+    @property
+    def frames(self) -> int:
+        """Number of frames that changed the picture."""
+        return self._stats.frames_sent
+
+    @property
+    def image(self) -> Image.Image | None:
+        """Copy of the last image shown (logical orientation), or None before the first."""
+        return None if self._image is None else self._image.copy()
+
+    @property
+    def panel_image(self) -> Image.Image | None:
+        """What the panel RAM would hold (rotated), or None before the first frame."""
+        panel: Image.Image | None = self.device.image
+        return panel
+
+    @property
+    def closed(self) -> bool:
+        """True after :meth:`close`."""
+        return self._closed
+
+    def show(self, image: Image.Image) -> None:
+        """Keep ``image`` if it differs from the last one."""
+        _check_image(image, self.size)
+        if self._image is not None and self._image.tobytes() == image.tobytes():
+            self._stats.frames_skipped += 1
+            return
+        self.device.display(image)
+        self._image = image.copy()
+        self._stats.frames_sent += 1
+
+    def poll(self) -> None:
+        """Nothing to retry."""
+
+    def close(self, *, blank: bool = True) -> None:
+        """Mark closed; ``blank`` clears the kept images like a switched-off panel."""
+        self._closed = True
+        if blank:
+            self._image = None
+            self.device.image = None
+
+
+def open_display(
+    *,
+    driver: str,
+    bus: str,
+    port: int,
+    address: int = 0x3C,
+    spi_device: int = 0,
+    dc_pin: int = 24,
+    reset_pin: int | None = 25,
+    spi_speed_hz: int = 8_000_000,
+    rotate: int = 0,
+    serial: SerialInterface | None = None,
+    station: str = "",
+    clock: Callable[[], float] = time.monotonic,
+) -> StationDisplay:
+    """Build a :class:`StationDisplay` on a real transport.
+
+    ``bus="i2c"``: ``luma.core.interface.serial.i2c(port=port, address=address)`` — ``port`` is
+    the N of ``/dev/i2c-N`` (a TCA9548A channel is just another N). ``bus="spi"``:
+    ``luma.core.interface.serial.spi(port=port, device=spi_device, gpio_DC=dc_pin,
+    gpio_RST=reset_pin)`` (needs ``spidev`` and luma's GPIO backend, RPi.GPIO). ``serial``
+    overrides the transport (tests). Opening the bus fails loudly (missing ``/dev/i2c-N``,
+    permissions: configuration errors); a missing or silent panel does not — it shows up as
+    ``healthy == False`` after the first :meth:`StationDisplay.show`.
+
+    Example::
+
+        disp = open_display(driver="sh1106", bus="i2c", port=3, address=0x3C, station="red")
+        disp.show(image)
+    """
+    if driver not in ("ssd1306", "sh1106"):
+        raise ValueError(f"unknown display driver {driver!r} (expected 'ssd1306' or 'sh1106')")
+    if bus not in ("i2c", "spi"):
+        raise ValueError(f"unknown display bus {bus!r} (expected 'i2c' or 'spi')")
+    if serial is None:
+        from luma.core.interface.serial import i2c, spi
+
+        if bus == "i2c":
+            serial = i2c(port=port, address=address)
+        else:
+            serial = spi(port=port, device=spi_device, gpio_DC=dc_pin, gpio_RST=reset_pin,
+                         bus_speed_hz=spi_speed_hz)
+    drv: Driver = "ssd1306" if driver == "ssd1306" else "sh1106"
+    return StationDisplay(serial=serial, driver=drv, rotate=rotate, station=station, clock=clock)

@@ -1,0 +1,613 @@
+"""Station OLED display layer: exact bytes through a recording serial, faults on a fake clock."""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any
+
+import luma.core.error
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from luma.oled.device import sh1106, ssd1306
+from PIL import Image, ImageDraw
+
+from pitboard.hw.display import (
+    SH1106_COLUMN_OFFSET,
+    Display,
+    Driver,
+    EmulatedDisplay,
+    StationDisplay,
+    open_display,
+)
+from pitboard.hw.oled import (
+    I2C_RDWR_BLOCK,
+    SMBUS_BLOCK,
+    BusWrite,
+    PageSpan,
+    RecordingSerial,
+    Window,
+    changed_spans,
+    i2c_cost,
+    plan_windows,
+    to_pages,
+)
+
+# luma 3.16 calls Image.getdata(), deprecated in Pillow 13 (removed in 14; pyproject pins <14).
+pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated")
+
+DRIVERS: tuple[Driver, ...] = ("ssd1306", "sh1106")
+
+
+# -- fakes ---------------------------------------------------------------------------------------
+
+
+class FakeClock:
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class FlakySerial(RecordingSerial):
+    """Records successful writes; raises ``fail`` (if set) on every attempt and counts attempts."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fail: BaseException | None = None
+        self.fail_on: str = "any"  # "any" | "data"
+        self.attempts = 0
+        self.cleaned = False
+
+    def command(self, *cmd: int) -> None:
+        self.attempts += 1
+        if self.fail is not None and self.fail_on == "any":
+            raise self.fail
+        super().command(*cmd)
+
+    def data(self, data: Any) -> None:
+        self.attempts += 1
+        if self.fail is not None:
+            raise self.fail
+        super().data(data)
+
+    def cleanup(self) -> None:
+        self.cleaned = True
+
+
+def stock(driver: Driver, rotate: int = 0) -> tuple[Any, RecordingSerial]:
+    """A stock luma device on a recording serial, constructor writes cleared."""
+    rec = RecordingSerial()
+    cls = ssd1306 if driver == "ssd1306" else sh1106
+    dev = cls(serial_interface=rec, rotate=rotate)
+    dev.persist = True
+    rec.writes.clear()
+    return dev, rec
+
+
+def stock_writes(driver: Driver, image: Image.Image, rotate: int = 0) -> list[BusWrite]:
+    dev, rec = stock(driver, rotate)
+    dev.display(image)
+    return rec.writes
+
+
+def random_image(size: tuple[int, int], seed: int) -> Image.Image:
+    rnd = random.Random(seed)
+    return Image.frombytes("1", size, rnd.randbytes(size[0] * size[1] // 8))
+
+
+def make(
+    driver: Driver = "ssd1306", rotate: int = 0, **kw: Any
+) -> tuple[StationDisplay, FlakySerial]:
+    bus = FlakySerial()
+    return StationDisplay(serial=bus, driver=driver, rotate=rotate, station="red", **kw), bus
+
+
+def as_lists(writes: list[BusWrite]) -> list[tuple[str, list[int]]]:
+    return [(w.kind, list(w.payload)) for w in writes]
+
+
+class PanelRam:
+    """Simulates controller RAM for the addressing commands this layer and luma use."""
+
+    def __init__(self, driver: Driver) -> None:
+        self.driver = driver
+        self.ram = bytearray(8 * 132)  # 132 columns covers SH1106
+        self.col = self.page = 0
+        self.c0, self.c1, self.p0, self.p1 = 0, 127, 0, 7
+
+    def apply(self, writes: list[BusWrite]) -> None:
+        for w in writes:
+            p = w.payload
+            if w.kind == "command":
+                if self.driver == "ssd1306" and len(p) == 6 and p[0] == 0x21 and p[3] == 0x22:
+                    self.c0, self.c1, self.p0, self.p1 = p[1], p[2], p[4], p[5]
+                    self.col, self.page = self.c0, self.p0
+                elif self.driver == "sh1106" and len(p) == 3 and p[0] & 0xF8 == 0xB0:
+                    self.page = p[0] & 0x07
+                    self.col = (p[1] & 0x0F) | ((p[2] & 0x0F) << 4)
+                continue
+            for byte in p:
+                self.ram[self.page * 132 + self.col] = byte
+                if self.driver == "ssd1306":  # horizontal addressing inside the window
+                    self.col += 1
+                    if self.col > self.c1:
+                        self.col = self.c0
+                        self.page = self.p0 if self.page >= self.p1 else self.page + 1
+                else:  # page addressing: column advances, page stays
+                    self.col += 1
+
+    def frame(self) -> bytes:
+        off = SH1106_COLUMN_OFFSET if self.driver == "sh1106" else 0
+        return b"".join(bytes(self.ram[p * 132 + off : p * 132 + off + 128]) for p in range(8))
+
+
+# -- page conversion -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_to_pages_matches_luma_ssd1306(seed: int) -> None:
+    img = random_image((128, 64), seed)
+    writes = stock_writes("ssd1306", img)
+    assert writes[-1].kind == "data"
+    assert to_pages(img) == writes[-1].payload
+
+
+@pytest.mark.parametrize("fill", [0, 1])
+def test_to_pages_solid(fill: int) -> None:
+    assert to_pages(Image.new("1", (128, 64), fill)) == bytes([0xFF * fill]) * 1024
+
+
+def test_to_pages_matches_luma_sh1106() -> None:
+    img = random_image((128, 64), 42)
+    data = b"".join(w.payload for w in stock_writes("sh1106", img) if w.kind == "data")
+    assert to_pages(img) == data
+
+
+def test_to_pages_rejects_wrong_image() -> None:
+    with pytest.raises(ValueError):
+        to_pages(Image.new("L", (128, 64)))
+    with pytest.raises(ValueError):
+        to_pages(Image.new("1", (64, 128)))
+
+
+def test_changed_spans_edges() -> None:
+    a = bytes(1024)
+    b = bytearray(a)
+    b[0] = 1
+    b[127] = 0x80
+    b[7 * 128 + 64] = 0x10
+    assert changed_spans(a, bytes(b)) == [PageSpan(0, 0, 127), PageSpan(7, 64, 64)]
+    assert changed_spans(a, a) == []
+
+
+def test_plan_windows_merges_adjacent_and_splits_distant() -> None:
+    digit = [PageSpan(1, 10, 25), PageSpan(2, 10, 25), PageSpan(3, 11, 24)]
+    assert plan_windows(digit) == [Window(1, 3, 10, 25)]
+    far = [PageSpan(0, 0, 3), PageSpan(7, 120, 127)]
+    assert plan_windows(far) == [Window(0, 0, 0, 3), Window(7, 7, 120, 127)]
+    assert plan_windows([]) == []
+
+
+# -- exact bytes: SSD1306 ------------------------------------------------------------------------
+
+
+def test_first_frame_is_init_plus_stock_full_frame_ssd1306() -> None:
+    disp, bus = make("ssd1306")
+    img = random_image((128, 64), 7)
+    disp.show(img)
+
+    ref_dev, ref = stock("ssd1306")
+    ref_dev.display(img)
+    constructor = RecordingSerial()
+    ssd1306(serial_interface=constructor).persist = True
+
+    # luma's constructor = init commands, blank frame (2 writes), display-on
+    assert bus.writes[: len(disp.init_sequence)] == constructor.writes[:-3]
+    assert bus.writes[len(disp.init_sequence) : -1] == ref.writes  # same commands and data
+    assert bus.writes[-1] == BusWrite("command", bytes([0xAF]))
+    assert disp.init_sequence[0].payload[0] == 0xAE  # starts with display off
+    assert disp.stats.full_frames == 1 and disp.stats.frames_sent == 1
+    assert disp.stats.bytes_sent == bus.command_bytes + bus.data_bytes
+    assert disp.healthy
+
+
+def test_unchanged_frame_sends_nothing() -> None:
+    disp, bus = make("ssd1306")
+    img = random_image((128, 64), 3)
+    disp.show(img)
+    bus.writes.clear()
+    disp.show(img.copy())
+    assert bus.writes == []
+    assert disp.stats.frames_skipped == 1 and disp.stats.frames_sent == 1
+
+
+def test_one_pixel_sends_one_byte_window_ssd1306() -> None:
+    disp, bus = make("ssd1306")
+    img = Image.new("1", (128, 64))
+    disp.show(img)
+    bus.writes.clear()
+    img.putpixel((100, 45), 1)  # page 5, bit 5
+    disp.show(img)
+    assert as_lists(bus.writes) == [
+        ("command", [0x21, 100, 100, 0x22, 5, 5]),
+        ("data", [0x20]),
+    ]
+    bus.writes.clear()
+    img.putpixel((100, 45), 0)
+    disp.show(img)
+    assert as_lists(bus.writes) == [("command", [0x21, 100, 100, 0x22, 5, 5]), ("data", [0])]
+
+
+def test_two_distant_changes_send_two_windows() -> None:
+    disp, bus = make("ssd1306")
+    img = Image.new("1", (128, 64))
+    disp.show(img)
+    bus.writes.clear()
+    img.putpixel((0, 0), 1)
+    img.putpixel((127, 63), 1)
+    disp.show(img)
+    assert as_lists(bus.writes) == [
+        ("command", [0x21, 0, 0, 0x22, 0, 0]),
+        ("data", [0x01]),
+        ("command", [0x21, 127, 127, 0x22, 7, 7]),
+        ("data", [0x80]),
+    ]
+
+
+def test_tall_change_is_one_window_in_page_major_order() -> None:
+    disp, bus = make("ssd1306")
+    img = Image.new("1", (128, 64))
+    disp.show(img)
+    bus.writes.clear()
+    ImageDraw.Draw(img).rectangle((10, 12, 11, 20), fill=1)  # y 12..20: pages 1, 2
+    disp.show(img)
+    assert as_lists(bus.writes) == [
+        ("command", [0x21, 10, 11, 0x22, 1, 2]),
+        ("data", [0xF0, 0xF0, 0x1F, 0x1F]),
+    ]
+
+
+# -- exact bytes: SH1106 -------------------------------------------------------------------------
+
+
+def test_first_frame_sh1106_matches_stock() -> None:
+    disp, bus = make("sh1106")
+    img = random_image((128, 64), 11)
+    disp.show(img)
+    ref = stock_writes("sh1106", img)
+    body = bus.writes[len(disp.init_sequence) : -1]
+    assert body == ref
+    assert as_lists(body[:2])[0] == ("command", [0xB0, 0x02, 0x10])
+    assert bus.writes[-1] == BusWrite("command", bytes([0xAF]))
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "cmd", "data"),
+    [
+        (5, 9, [0xB1, 0x07, 0x10], [0x02]),  # column 5 + 2 = 7
+        (14, 0, [0xB0, 0x00, 0x11], [0x01]),  # column 16: low nibble 0, high nibble 1
+        (127, 63, [0xB7, 0x01, 0x18], [0x80]),  # column 129 = 0x81
+    ],
+)
+def test_one_pixel_sh1106_offset_and_page_commands(
+    x: int, y: int, cmd: list[int], data: list[int]
+) -> None:
+    disp, bus = make("sh1106")
+    img = Image.new("1", (128, 64))
+    disp.show(img)
+    bus.writes.clear()
+    img.putpixel((x, y), 1)
+    disp.show(img)
+    assert as_lists(bus.writes) == [("command", cmd), ("data", data)]
+
+
+def test_sh1106_sends_one_run_per_changed_page() -> None:
+    disp, bus = make("sh1106")
+    img = Image.new("1", (128, 64))
+    disp.show(img)
+    bus.writes.clear()
+    ImageDraw.Draw(img).rectangle((20, 6, 22, 9), fill=1)  # pages 0 and 1, columns 20..22
+    disp.show(img)
+    assert as_lists(bus.writes) == [
+        ("command", [0xB0, 0x06, 0x11]),
+        ("data", [0xC0, 0xC0, 0xC0]),
+        ("command", [0xB1, 0x06, 0x11]),
+        ("data", [0x03, 0x03, 0x03]),
+    ]
+
+
+# -- rotation ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("driver", DRIVERS)
+@pytest.mark.parametrize("rotate", [0, 1, 2, 3])
+def test_rotation_full_frame_matches_stock(driver: Driver, rotate: int) -> None:
+    disp, bus = make(driver, rotate)
+    assert disp.size == ((128, 64) if rotate % 2 == 0 else (64, 128))
+    img = random_image(disp.size, 100 + rotate)
+    disp.show(img)
+    assert bus.writes[len(disp.init_sequence) : -1] == stock_writes(driver, img, rotate)
+
+
+@pytest.mark.parametrize(
+    ("rotate", "expected"),
+    [
+        (0, [0x21, 0, 0, 0x22, 0, 0]),  # logical (0,0) is panel (0,0)
+        (1, [0x21, 127, 127, 0x22, 0, 0]),  # 90° clockwise: top-left goes to top-right
+        (2, [0x21, 127, 127, 0x22, 7, 7]),  # upside down
+        (3, [0x21, 0, 0, 0x22, 7, 7]),
+    ],
+)
+def test_rotation_moves_window(rotate: int, expected: list[int]) -> None:
+    disp, bus = make("ssd1306", rotate)
+    img = Image.new("1", disp.size)
+    disp.show(img)
+    bus.writes.clear()
+    img.putpixel((0, 0), 1)
+    disp.show(img)
+    assert as_lists(bus.writes)[0] == ("command", expected)
+    assert len(bus.writes) == 2 and len(bus.writes[1].payload) == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    driver=st.sampled_from(DRIVERS),
+    rotate=st.integers(0, 3),
+    edits=st.lists(
+        st.tuples(st.integers(0, 127), st.integers(0, 127), st.integers(0, 40),
+                  st.integers(0, 40), st.integers(0, 2)),
+        min_size=1,
+        max_size=8,
+    ),
+)
+def test_panel_ram_always_equals_wanted_frame(
+    driver: Driver, rotate: int, edits: list[tuple[int, int, int, int, int]]
+) -> None:
+    """Whatever changes, replaying our writes on simulated RAM gives luma's full frame."""
+    disp, bus = make(driver, rotate)
+    panel = PanelRam(driver)
+    ref_dev, _ = stock(driver, rotate)
+    img = Image.new("1", disp.size)
+    w, h = disp.size
+    for x, y, dw, dh, op in edits:
+        box = (x % w, y % h, min(w - 1, x % w + dw), min(h - 1, y % h + dh))
+        if op == 2:
+            inverted = Image.eval(img.crop(box).convert("L"), lambda v: 255 - v).convert("1")
+            img.paste(inverted, box[:2])
+        else:
+            ImageDraw.Draw(img).rectangle(box, fill=op)
+        bus.writes.clear()
+        disp.show(img)
+        panel.apply(bus.writes)
+        assert panel.frame() == to_pages(ref_dev.preprocess(img))
+
+
+# -- fault tolerance -----------------------------------------------------------------------------
+
+
+def test_transport_error_is_logged_once_and_retried_with_backoff(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    clock = FakeClock()
+    disp, bus = make("ssd1306", clock=clock)
+    img = Image.new("1", (128, 64))
+    disp.show(img)
+
+    bus.fail = OSError(121, "Remote I/O error")
+    img.putpixel((1, 1), 1)
+    with caplog.at_level(logging.DEBUG, logger="pitboard.hw.display"):
+        disp.show(img)  # must not raise
+        assert not disp.healthy
+        assert disp.stats.errors == 1
+        attempts = bus.attempts
+
+        clock.now += 0.49  # before the 0.5 s backoff: not even tried
+        disp.show(img)
+        disp.poll()
+        assert bus.attempts == attempts
+        assert disp.stats.frames_deferred == 1
+
+        clock.now += 0.01  # due: retried, fails again, backoff doubles to 1 s
+        disp.poll()
+        assert bus.attempts == attempts + 1
+        assert disp.stats.errors == 2
+        clock.now += 0.99
+        disp.poll()
+        assert bus.attempts == attempts + 1
+        clock.now += 0.01
+        disp.poll()
+        assert bus.attempts == attempts + 2
+
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 1
+    message = warnings[0].getMessage()
+    assert "red" in message and "Remote I/O error" in message
+
+
+def test_backoff_doubles_to_thirty_seconds() -> None:
+    clock = FakeClock()
+    disp, bus = make("ssd1306", clock=clock)
+    bus.fail = OSError(5, "Input/output error")
+    disp.show(Image.new("1", (128, 64)))  # the panel is missing from the first frame on
+    delays = []
+    for _ in range(9):
+        before = bus.attempts
+        waited = 0.0
+        while bus.attempts == before:
+            clock.now += 0.25
+            waited += 0.25
+            disp.poll()
+        delays.append(waited)
+    assert delays == [0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0, 30.0]
+    assert disp.stats.errors == 10
+
+
+def test_recovery_sends_init_and_full_current_frame(caplog: pytest.LogCaptureFixture) -> None:
+    clock = FakeClock()
+    disp, bus = make("sh1106", clock=clock)
+    img = Image.new("1", (128, 64))
+    disp.show(img)
+
+    bus.fail = luma.core.error.DeviceNotFoundError("I2C device not found on address: 0x3C")
+    img.putpixel((3, 3), 1)
+    disp.show(img)
+    ImageDraw.Draw(img).rectangle((0, 56, 20, 63), fill=1)  # newer frame while faulty
+    disp.show(img)
+    assert not disp.healthy
+
+    bus.fail = None
+    bus.writes.clear()
+    clock.now += 0.5
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="pitboard.hw.display"):
+        disp.poll()
+    assert disp.healthy
+    assert disp.stats.recoveries == 1
+    n = len(disp.init_sequence)
+    assert bus.writes[:n] == disp.init_sequence
+    assert bus.writes[n:-1] == stock_writes("sh1106", img)  # full frame of the latest image
+    assert bus.writes[-1] == BusWrite("command", bytes([0xAF]))
+    assert [r.levelname for r in caplog.records] == ["INFO"]
+    assert "recovered" in caplog.records[0].getMessage()
+
+    bus.writes.clear()  # back to windowed updates
+    img.putpixel((3, 3), 0)
+    disp.show(img)
+    assert as_lists(bus.writes) == [("command", [0xB0, 0x05, 0x10]), ("data", [0x00])]
+
+
+def test_failure_after_command_forces_full_resend() -> None:
+    clock = FakeClock()
+    disp, bus = make("ssd1306", clock=clock)
+    img = Image.new("1", (128, 64))
+    disp.show(img)
+    bus.fail, bus.fail_on = OSError(5, "Input/output error"), "data"
+    img.putpixel((9, 9), 1)
+    disp.show(img)
+    assert not disp.healthy
+    bus.fail = None
+    bus.writes.clear()
+    clock.now += 0.5
+    disp.show(img)
+    assert disp.healthy
+    assert disp.stats.full_frames == 2
+    assert bus.data_bytes == 1024
+
+
+def test_unexpected_exceptions_are_not_swallowed() -> None:
+    disp, bus = make("ssd1306")
+    bus.fail = RuntimeError("bug")
+    with pytest.raises(RuntimeError):
+        disp.show(Image.new("1", (128, 64)))
+
+
+def test_wrong_image_is_a_caller_error() -> None:
+    disp, _ = make("ssd1306")
+    with pytest.raises(ValueError):
+        disp.show(Image.new("1", (64, 128)))
+    with pytest.raises(ValueError):
+        disp.show(Image.new("L", (128, 64)))
+
+
+def test_close_blanks_and_cleans_up() -> None:
+    disp, bus = make("ssd1306")
+    disp.show(Image.new("1", (128, 64)))
+    bus.writes.clear()
+    disp.close()
+    assert as_lists(bus.writes) == [("command", [0xAE])]
+    assert bus.cleaned
+
+
+def test_close_can_keep_picture_and_never_raises() -> None:
+    disp, bus = make("ssd1306")
+    disp.show(Image.new("1", (128, 64)))
+    bus.writes.clear()
+    disp.close(blank=False)
+    assert bus.writes == []
+
+    disp2, bus2 = make("ssd1306")
+    disp2.show(Image.new("1", (128, 64)))
+    bus2.fail = OSError(5, "Input/output error")
+    disp2.close()  # healthy until now, the blank write fails: ignored
+
+
+# -- emulated display ----------------------------------------------------------------------------
+
+
+def test_emulated_display_keeps_image() -> None:
+    disp = EmulatedDisplay(station="blue")
+    assert disp.image is None and disp.healthy and disp.size == (128, 64)
+    img = random_image((128, 64), 5)
+    disp.show(img)
+    disp.show(img.copy())
+    assert disp.frames == 1 and disp.stats.frames_skipped == 1
+    kept = disp.image
+    assert kept is not None and kept.tobytes() == img.tobytes()
+    img.putpixel((0, 0), 1 - int(img.getpixel((0, 0)) != 0))
+    disp.show(img)
+    assert disp.frames == 2
+    disp.poll()
+    disp.close()
+    assert disp.closed and disp.image is None
+
+
+def test_emulated_display_rotation_matches_luma() -> None:
+    disp = EmulatedDisplay(rotate=1)
+    assert disp.size == (64, 128)
+    img = random_image((64, 128), 9)
+    disp.show(img)
+    ref_dev, _ = stock("ssd1306", rotate=1)
+    panel = disp.panel_image
+    assert panel is not None and panel.size == (128, 64)
+    assert to_pages(panel) == to_pages(ref_dev.preprocess(img))
+    with pytest.raises(ValueError):
+        disp.show(Image.new("1", (128, 64)))
+
+
+# -- factory and bus accounting ------------------------------------------------------------------
+
+
+def test_open_display_with_injected_serial() -> None:
+    bus = FlakySerial()
+    disp = open_display(driver="sh1106", bus="i2c", port=3, address=0x3C, rotate=2, serial=bus,
+                        station="green")
+    assert isinstance(disp, StationDisplay)
+    assert disp.driver == "sh1106" and disp.size == (128, 64) and disp.device.persist
+    assert bus.writes == []  # building a display never touches the bus
+    with pytest.raises(ValueError):
+        open_display(driver="ssd1309", bus="i2c", port=1, address=0x3C, serial=bus)
+    with pytest.raises(ValueError):
+        open_display(driver="ssd1306", bus="uart", port=1, address=0x3C, serial=bus)
+
+
+def test_both_displays_satisfy_the_table_interface() -> None:
+    displays: list[Display] = [make("ssd1306")[0], EmulatedDisplay()]  # checked by mypy
+    for disp in displays:
+        disp.show(Image.new("1", disp.size))
+        assert disp.healthy and disp.stats.frames_sent == 1
+
+
+def test_open_display_missing_bus_fails_loudly() -> None:
+    with pytest.raises(luma.core.error.DeviceNotFoundError):
+        open_display(driver="ssd1306", bus="i2c", port=250, address=0x3C)
+
+
+def test_i2c_cost_of_stock_full_frame() -> None:
+    writes = stock_writes("ssd1306", random_image((128, 64), 1))
+    smbus = i2c_cost(writes, block_size=SMBUS_BLOCK)
+    assert (smbus.transactions, smbus.payload_bytes, smbus.bus_bytes) == (33, 1030, 1096)
+    rdwr = i2c_cost(writes, block_size=I2C_RDWR_BLOCK)
+    assert (rdwr.transactions, rdwr.bus_bytes) == (2, 1034)
+    assert rdwr.clocks == 9 * 1034 + 2 * 2
+    assert rdwr.seconds(100_000) == pytest.approx(4 * rdwr.seconds(400_000))
+
+
+def test_i2c_cost_of_one_pixel() -> None:
+    cost = i2c_cost([BusWrite("command", bytes(6)), BusWrite("data", bytes(1))])
+    assert (cost.transactions, cost.payload_bytes, cost.bus_bytes) == (2, 7, 11)
+    assert i2c_cost([BusWrite("data", b"")]).transactions == 0
+    with pytest.raises(ValueError):
+        i2c_cost([], block_size=0)
