@@ -1,0 +1,307 @@
+"""MCP23017 16-bit I/O expander: register map, station wiring and an in-memory chip model.
+
+The station board wiring (the same on every station board; the wiring docs are generated from
+:data:`STATION_BITS`)::
+
+    GPA0..GPA3  gear lever contacts, gears 1..4 (closed = pulled to GND)
+    GPA4..GPA7  card-tray slot buttons 0..3
+    GPB0..GPB2  card-tray slot buttons 4..6
+    GPB3        GO button
+    GPB4..GPB7  unused (configured as inputs with pull-ups so they do not float)
+    INTA        open-drain, mirrored (INTA = INTB), to a Pi GPIO with pull-up
+
+Registers use the IOCON.BANK=0 addresses (the power-on layout). :class:`Mcp23017Model` stands in
+for both the chip and the smbus2 bus object in tests and simulations.
+"""
+
+from __future__ import annotations
+
+import errno
+from collections.abc import Callable
+from typing import Final, Literal, Protocol
+
+# Register addresses with IOCON.BANK = 0 (A/B pairs interleaved).
+IODIRA: Final = 0x00
+IODIRB: Final = 0x01
+IPOLA: Final = 0x02
+IPOLB: Final = 0x03
+GPINTENA: Final = 0x04
+GPINTENB: Final = 0x05
+DEFVALA: Final = 0x06
+DEFVALB: Final = 0x07
+INTCONA: Final = 0x08
+INTCONB: Final = 0x09
+IOCON: Final = 0x0A
+IOCON_ALT: Final = 0x0B  # the same register, reachable at both addresses
+GPPUA: Final = 0x0C
+GPPUB: Final = 0x0D
+INTFA: Final = 0x0E
+INTFB: Final = 0x0F
+INTCAPA: Final = 0x10
+INTCAPB: Final = 0x11
+GPIOA: Final = 0x12
+GPIOB: Final = 0x13
+OLATA: Final = 0x14
+OLATB: Final = 0x15
+REGISTER_COUNT: Final = 0x16
+
+# IOCON bits
+IOCON_BANK: Final = 0x80
+IOCON_MIRROR: Final = 0x40
+IOCON_SEQOP: Final = 0x20
+IOCON_DISSLW: Final = 0x10
+IOCON_HAEN: Final = 0x08
+IOCON_ODR: Final = 0x04
+IOCON_INTPOL: Final = 0x02
+
+#: 7-bit addresses selectable with A2..A0
+ADDRESS_MIN: Final = 0x20
+ADDRESS_MAX: Final = 0x27
+
+Bank = Literal["A", "B"]
+
+#: Station board wiring: (bank, bit) -> function. Gear contacts are gears 1..4, slots 0..6.
+STATION_BITS: Final[tuple[tuple[Bank, int, str], ...]] = (
+    ("A", 0, "lever gear 1"),
+    ("A", 1, "lever gear 2"),
+    ("A", 2, "lever gear 3"),
+    ("A", 3, "lever gear 4"),
+    ("A", 4, "slot 0"),
+    ("A", 5, "slot 1"),
+    ("A", 6, "slot 2"),
+    ("A", 7, "slot 3"),
+    ("B", 0, "slot 4"),
+    ("B", 1, "slot 5"),
+    ("B", 2, "slot 6"),
+    ("B", 3, "GO"),
+)
+#: interrupt-on-change enables for the 12 wired inputs (GPB4..7 are unused)
+STATION_GPINTENA: Final = 0xFF
+STATION_GPINTENB: Final = 0x0F
+
+
+def split_station_bits(gpio_a: int, gpio_b: int) -> tuple[tuple[bool, ...], tuple[bool, ...], bool]:
+    """Turn GPIOA/GPIOB (1 = closed/pressed) into (lever contacts 1..4, slots 0..6, GO).
+
+    Example::
+
+        >>> split_station_bits(0b0001_0100, 0b0000_1000)
+        ((False, False, True, False), (True, False, False, False, False, False, False), True)
+    """
+    lever = tuple(bool(gpio_a >> bit & 1) for bit in range(4))
+    slots = tuple(bool(gpio_a >> bit & 1) for bit in range(4, 8)) + tuple(
+        bool(gpio_b >> bit & 1) for bit in range(3)
+    )
+    return lever, slots, bool(gpio_b >> 3 & 1)
+
+
+class SMBusLike(Protocol):
+    """The part of :class:`smbus2.SMBus` the MCP23017 driver uses.
+
+    Example::
+
+        >>> bus: SMBusLike = Mcp23017Model(address=0x20)
+        >>> bus.read_byte_data(0x20, IODIRA)
+        255
+    """
+
+    def read_byte_data(self, i2c_addr: int, register: int, /) -> int: ...
+
+    def write_byte_data(self, i2c_addr: int, register: int, value: int, /) -> None: ...
+
+    def read_i2c_block_data(self, i2c_addr: int, register: int, length: int, /) -> list[int]: ...
+
+
+def _port(bank: Bank) -> int:
+    if bank == "A":
+        return 0
+    if bank == "B":
+        return 1
+    raise ValueError(f"bank must be 'A' or 'B', not {bank!r}")
+
+
+class Mcp23017Model:
+    """In-memory MCP23017 that also acts as the smbus2 bus object (for tests and simulation).
+
+    What it models: the IOCON.BANK=0 register file with power-on values, IODIR/IPOL/GPPU on
+    reads, interrupt-on-change (INTCON=0) and compare-with-DEFVAL (INTCON=1), INTF/INTCAP
+    capture of the first event only, clearing by a read of GPIO or INTCAP of that port, INTA/INTB
+    outputs with MIRROR, ODR (open-drain, active low) and INTPOL, sequential (SEQOP=0) and byte
+    mode (SEQOP=1, toggles within an A/B pair) block reads. Outputs read back OLAT.
+
+    Pin levels are electrical: ``set_input(bank, bit, False)`` pulls a pin to GND (a pressed
+    button), ``None`` releases it (open contact): it then reads high if GPPU enables the pull-up,
+    else low, so a driver that forgets the pull-ups sees every open contact as "pressed".
+
+    Bus errors: any address other than the model's, or ``fail = True``, raises
+    ``OSError(EREMOTEIO)`` like a NACK on Linux. :meth:`power_cycle` simulates a brown-out.
+
+    Example::
+
+        >>> chip = Mcp23017Model(address=0x20)
+        >>> chip.write_byte_data(0x20, GPPUA, 0xFF)
+        >>> chip.write_byte_data(0x20, IPOLA, 0xFF)
+        >>> chip.set_input("A", 2, False)          # lever in gear 3
+        >>> chip.read_byte_data(0x20, GPIOA)
+        4
+    """
+
+    def __init__(self, *, address: int = 0x20, fail: bool = False) -> None:
+        self.address = address
+        #: when true, every transaction raises OSError (cable unplugged)
+        self.fail = fail
+        self.reads = 0
+        self.writes = 0
+        self._regs = bytearray(REGISTER_COUNT)
+        self._driven: list[list[bool | None]] = [[None] * 8, [None] * 8]
+        self._last_level = [0, 0]  # pin levels at the last evaluation (interrupt-on-change)
+        self._int_listeners: list[tuple[Bank, Callable[[bool], None]]] = []
+        self._int_seen: dict[Bank, bool] = {}
+        self.power_cycle()
+
+    # ---- simulation side -------------------------------------------------------------------
+
+    def power_cycle(self) -> None:
+        """Reset every register to its power-on value (IODIR = 0xFF, all others 0)."""
+        self._regs[:] = bytes(REGISTER_COUNT)
+        self._regs[IODIRA] = self._regs[IODIRB] = 0xFF
+        self._last_level = [self._pin_levels(0), self._pin_levels(1)]
+        self._refresh_int()
+
+    def set_input(self, bank: Bank, bit: int, level: bool | None) -> None:
+        """Drive pin ``GP<bank><bit>``: True = high, False = low (to GND), None = released."""
+        if not 0 <= bit <= 7:
+            raise ValueError(f"bit must be 0..7, not {bit}")
+        self._driven[_port(bank)][bit] = level
+        self._evaluate(_port(bank))
+        self._refresh_int()
+
+    def register(self, reg: int) -> int:
+        """Peek at a register without side effects (no interrupt clearing)."""
+        if reg in (GPIOA, GPIOB):
+            return self._gpio_value(reg - GPIOA)
+        return self._regs[reg]
+
+    def int_level(self, pin: Bank = "A") -> bool:
+        """Electrical level of INTA/INTB (True = high; an open-drain output released = high)."""
+        port = _port(pin)
+        iocon = self._regs[IOCON]
+        if iocon & IOCON_MIRROR:
+            active = bool(self._regs[INTFA] or self._regs[INTFB])
+        else:
+            active = bool(self._regs[INTFA + port])
+        if iocon & IOCON_ODR:
+            return not active  # open drain: pulls low when active, else the pull-up wins
+        active_high = bool(iocon & IOCON_INTPOL)
+        return active if active_high else not active
+
+    def connect_int(self, callback: Callable[[bool], None], pin: Bank = "A") -> None:
+        """Call ``callback(level)`` whenever INTA/INTB changes level (e.g. drive a mock pin)."""
+        self._int_listeners.append((pin, callback))
+        self._int_seen[pin] = self.int_level(pin)
+
+    # ---- smbus2 side -----------------------------------------------------------------------
+
+    def read_byte_data(self, i2c_addr: int, register: int, /) -> int:
+        """smbus2-compatible single register read."""
+        return self.read_i2c_block_data(i2c_addr, register, 1)[0]
+
+    def write_byte_data(self, i2c_addr: int, register: int, value: int, /) -> None:
+        """smbus2-compatible single register write."""
+        self._check(i2c_addr)
+        self.writes += 1
+        self._write(register, value & 0xFF)
+        self._refresh_int()
+
+    def read_i2c_block_data(self, i2c_addr: int, register: int, length: int, /) -> list[int]:
+        """smbus2-compatible block read (at most 32 bytes, like SMBus)."""
+        self._check(i2c_addr)
+        if not 1 <= length <= 32:
+            raise ValueError("SMBus block reads are 1..32 bytes")
+        self.reads += 1
+        data: list[int] = []
+        reg = register
+        for _ in range(length):
+            data.append(self._read(reg))
+            if self._regs[IOCON] & IOCON_SEQOP:
+                reg ^= 1  # byte mode with BANK=0: the pointer toggles within the A/B pair
+            else:
+                reg = (reg + 1) % REGISTER_COUNT
+        self._refresh_int()
+        return data
+
+    def close(self) -> None:
+        """smbus2-compatible no-op."""
+
+    # ---- internals -------------------------------------------------------------------------
+
+    def _check(self, i2c_addr: int) -> None:
+        if self.fail or i2c_addr != self.address:
+            raise OSError(errno.EREMOTEIO, "Remote I/O error")
+
+    def _pin_levels(self, port: int) -> int:
+        pull_ups = self._regs[GPPUA + port]
+        value = 0
+        for bit, driven in enumerate(self._driven[port]):
+            level = bool(pull_ups >> bit & 1) if driven is None else driven
+            value |= int(level) << bit
+        return value
+
+    def _gpio_value(self, port: int) -> int:
+        inputs = self._regs[IODIRA + port]
+        levels = self._pin_levels(port) ^ self._regs[IPOLA + port]
+        return (levels & inputs) | (self._regs[OLATA + port] & ~inputs & 0xFF)
+
+    def _evaluate(self, port: int) -> None:
+        """Raise INTF/INTCAP for pins that meet their interrupt condition."""
+        levels = self._pin_levels(port)
+        changed = levels ^ self._last_level[port]
+        self._last_level[port] = levels
+        enabled = self._regs[GPINTENA + port] & self._regs[IODIRA + port]
+        compare = self._regs[INTCONA + port]
+        mismatch = levels ^ self._regs[DEFVALA + port]
+        cause = enabled & ((changed & ~compare) | (mismatch & compare))
+        # Only the first event is captured; later ones wait until INTCAP/GPIO is read.
+        if cause and not self._regs[INTFA + port]:
+            self._regs[INTFA + port] = cause
+            self._regs[INTCAPA + port] = self._gpio_value(port)
+
+    def _read(self, reg: int) -> int:
+        if reg in (GPIOA, GPIOB, INTCAPA, INTCAPB):
+            port = reg & 1
+            value = self._gpio_value(port) if reg in (GPIOA, GPIOB) else self._regs[reg]
+            self._regs[INTFA + port] = 0  # reading GPIO or INTCAP clears the interrupt
+            self._last_level[port] = self._pin_levels(port)
+            # a DEFVAL-compare condition that still holds re-asserts at once
+            compare = self._regs[GPINTENA + port] & self._regs[INTCONA + port]
+            if compare & (self._last_level[port] ^ self._regs[DEFVALA + port]):
+                self._regs[INTFA + port] = compare & (
+                    self._last_level[port] ^ self._regs[DEFVALA + port]
+                )
+                self._regs[INTCAPA + port] = self._gpio_value(port)
+            return value
+        return self._regs[reg]
+
+    def _write(self, reg: int, value: int) -> None:
+        if not 0 <= reg < REGISTER_COUNT:
+            return  # unimplemented addresses ignore writes
+        if reg in (IOCON, IOCON_ALT):
+            if value & IOCON_BANK:
+                raise NotImplementedError("Mcp23017Model supports IOCON.BANK = 0 only")
+            self._regs[IOCON] = self._regs[IOCON_ALT] = value & 0xFE
+            return
+        if reg in (INTFA, INTFB, INTCAPA, INTCAPB):
+            return  # read-only
+        if reg in (GPIOA, GPIOB):
+            reg += OLATA - GPIOA  # writing GPIO writes the output latch
+        self._regs[reg] = value
+        if reg in (GPPUA, GPPUB, IODIRA, IODIRB, GPINTENA, GPINTENB, DEFVALA, DEFVALB):
+            self._evaluate(reg & 1)
+
+    def _refresh_int(self) -> None:
+        # Re-read the level before each call: a listener may read the chip (clearing it).
+        for pin, callback in list(self._int_listeners):
+            level = self.int_level(pin)
+            if self._int_seen.get(pin) != level:
+                self._int_seen[pin] = level
+                callback(level)

@@ -1,0 +1,573 @@
+"""Hardware profiles: the shipped profiles, every validation rule, pin map and check-config."""
+
+from __future__ import annotations
+
+import copy
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from pitboard.hwconfig import (
+    BCM_TO_PHYSICAL,
+    ConfigError,
+    EmulatedInput,
+    GpioInput,
+    I2cConfig,
+    Mcp23017Input,
+    MuxConfig,
+    check_config_main,
+    default_config_path,
+    format_pin_map,
+    i2c_map,
+    load_config,
+    load_profile,
+    parse_config,
+    pin_map,
+    profiles_dir,
+    resolve_i2c_bus,
+)
+
+SOURCE = Path("t.toml")
+
+
+def base() -> dict[str, Any]:
+    """A valid one-station profile on direct GPIO (no SPI/UART pins), as parsed TOML."""
+    return {
+        "table": {"name": "T"},
+        "console": {"staff_pin": "1234"},
+        "journal": {"dir": "j"},
+        "stations": [
+            {
+                "input": {
+                    "kind": "gpio",
+                    "lever": [4, 17, 27, 22],
+                    "slots": [5, 6, 13, 19, 12, 16, 20],
+                    "go": 21,
+                },
+                "display": {"driver": "ssd1306", "bus": "i2c", "address": 0x3C},
+            }
+        ],
+    }
+
+
+def mux_base() -> dict[str, Any]:
+    """A valid two-station profile behind a TCA9548A."""
+    raw = base()
+    raw["i2c"] = {"bus": 1, "mux": {"type": "tca9548a", "address": 0x70}}
+    raw["stations"] = [
+        {
+            "input": {"kind": "mcp23017", "mux_channel": k, "address": 0x20, "int_pin": 17 + k},
+            "display": {"driver": "ssd1306", "bus": "i2c", "mux_channel": k, "address": 0x3C},
+        }
+        for k in range(2)
+    ]
+    return raw
+
+
+def problems(raw: dict[str, Any]) -> list[str]:
+    with pytest.raises(ConfigError) as err:
+        parse_config(raw, source=SOURCE)
+    return err.value.problems
+
+
+def station(raw: dict[str, Any], index: int = 0) -> dict[str, Any]:
+    stations: list[dict[str, Any]] = raw["stations"]
+    return stations[index]
+
+
+# ---- shipped profiles ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["sim", "duo", "grid6"])
+def test_shipped_profiles_load(name: str) -> None:
+    config = load_profile(name)
+    assert config.name == name
+    assert config.source == profiles_dir() / f"{name}.toml"
+    assert load_config(config.source) == config
+
+
+def test_sim_profile() -> None:
+    config = load_profile("sim")
+    assert len(config.stations) == 6
+    assert all(isinstance(s.input, EmulatedInput) for s in config.stations)
+    assert all(s.display.bus == "emulated" for s in config.stations)
+    assert not config.console.enabled
+    assert pin_map(config) == [] and i2c_map(config) == []
+
+
+def test_duo_profile() -> None:
+    config = load_profile("duo")
+    assert [type(s.input) for s in config.stations] == [GpioInput, GpioInput]
+    assert [s.display.address for s in config.stations] == [0x3C, 0x3D]
+    assert config.console.enabled and not config.console.uses_pi_uart
+    uses = pin_map(config)
+    station_pins = [u.bcm for u in uses if u.station is not None]
+    assert len(station_pins) == 24 == len(set(station_pins))
+    assert not set(station_pins) & {0, 1, 2, 3}
+    assert [u.bcm for u in uses if u.station is None] == [2, 3]
+    # S1 on the odd header column, S2 on the even one
+    assert {u.physical % 2 for u in uses if u.station == 0} == {1}
+    assert {u.physical % 2 for u in uses if u.station == 1} == {0}
+
+
+def test_grid6_profile() -> None:
+    config = load_profile("grid6")
+    assert config.i2c.mux == MuxConfig(type="tca9548a", address=0x70, first_bus=None)
+    assert config.i2c.baudrate == 400000
+    for s in config.stations:
+        assert s.input == Mcp23017Input(address=0x20, mux_channel=s.index, int_pin=s.input.int_pin)
+        assert s.display.mux_channel == s.index and s.display.address == 0x3C
+    int_pins = [s.input.int_pin for s in config.stations if isinstance(s.input, Mcp23017Input)]
+    assert len(set(int_pins)) == 6
+    assert config.console.uses_pi_uart
+
+
+def test_load_profile_by_path_and_unknown_name(tmp_path: Path) -> None:
+    assert load_profile(str(profiles_dir() / "duo.toml")).name == "duo"
+    with pytest.raises(ConfigError) as err:
+        load_profile("quad")
+    assert err.value.problems == ["quad: unknown profile (shipped profiles: sim, duo, grid6)"]
+
+
+def test_default_config_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PITBOARD_HW_CONFIG", raising=False)
+    assert default_config_path() == profiles_dir() / "sim.toml"
+    monkeypatch.setenv("PITBOARD_HW_CONFIG", "/etc/pitboard/table.toml")
+    assert default_config_path() == Path("/etc/pitboard/table.toml")
+
+
+def test_defaults() -> None:
+    config = parse_config(base(), source=SOURCE)
+    assert config.table.kiosk is False and config.table.idle_seconds == 300
+    assert config.table.track == "usa" and config.table.laps is None
+    assert config.console.port == "" and config.console.baud == 115200
+    assert config.i2c == I2cConfig(bus=1, baudrate=100000, mux=None)
+    assert config.gpio.allow_id_eeprom_pins is False
+    assert config.stations[0].label == "S1"
+
+
+# ---- pin map ---------------------------------------------------------------------------------
+
+
+def test_bcm_to_physical_matches_gpiozero_board_data() -> None:
+    factory = MockFactory(revision="c03111")
+    header = factory.board_info.headers["J8"]
+    from_gpiozero = {
+        int(info.name[4:]): number
+        for number, info in header.pins.items()
+        if info.name.startswith("GPIO")
+    }
+    factory.close()
+    assert from_gpiozero == BCM_TO_PHYSICAL
+
+
+def test_pin_map_is_complete_and_ordered() -> None:
+    raw = base()
+    raw["console"]["port"] = "/dev/serial0"
+    station(raw)["display"] = {"driver": "sh1106", "bus": "spi", "device": 1}
+    config = parse_config(raw, source=SOURCE)
+    uses = pin_map(config)
+    assert [u.physical for u in uses] == sorted(u.physical for u in uses)
+    by_pin = {u.bcm: u for u in uses}
+    assert by_pin[27].function == "S1 lever gear 3" and by_pin[27].physical == 13
+    assert by_pin[27].pull == "up" and by_pin[27].key == "stations[0].input.lever[2]"
+    assert by_pin[21].function == "S1 GO"
+    assert by_pin[24].function == "S1 display D/C" and by_pin[24].mode == "output"
+    assert by_pin[25].function == "S1 display RESET"
+    assert by_pin[7].function == "SPI0 CE1 -> S1 display CS"
+    assert by_pin[8].function == "SPI0 CE0 (reserved, unused)"
+    assert by_pin[14].function == "UART TXD (staff console)"
+    assert 2 not in by_pin  # no I2C device in this profile
+    assert len(uses) == 12 + 2 + 5 + 2
+
+
+def test_format_pin_map_duo() -> None:
+    text = format_pin_map(load_profile("duo"))
+    assert text == format_pin_map(load_profile("duo"))  # deterministic
+    lines = text.splitlines()
+    assert lines[0] == 'Hardware profile "duo" (duo.toml): 2 stations'
+    assert "  GPIO21  40  S2 GO" + " " * 38 + "input  up" in lines
+    assert "  I2C bus 1                  0x3D  S2 SSD1306 display" in lines
+    assert "  S1: inputs direct GPIO; display ssd1306 0x3C on I2C bus 1" in lines
+
+
+def test_format_pin_map_grid6_lists_the_station_board() -> None:
+    text = format_pin_map(load_profile("grid6"))
+    assert "  I2C bus 1 mux channel 5    0x20  S6 MCP23017 inputs" in text
+    assert "  GPB3  GO\n" in text and "  GPA0  lever gear 1\n" in text
+
+
+# ---- mux bus numbers -------------------------------------------------------------------------
+
+
+def test_resolve_i2c_bus(tmp_path: Path) -> None:
+    plain = I2cConfig(bus=1)
+    assert resolve_i2c_bus(plain, None) == 1
+    with pytest.raises(ValueError):
+        resolve_i2c_bus(plain, 0)
+    fixed = I2cConfig(bus=1, mux=MuxConfig(first_bus=22))
+    assert resolve_i2c_bus(fixed, 5, sys_root=tmp_path) == 27
+    devices = tmp_path / "bus" / "i2c" / "devices"
+    (devices / "1-0071").mkdir(parents=True)
+    (devices / "i2c-30").mkdir()
+    os.symlink("../i2c-30", devices / "1-0071" / "channel-3")
+    from_sysfs = I2cConfig(bus=1, mux=MuxConfig(address=0x71))
+    assert resolve_i2c_bus(from_sysfs, 3, sys_root=tmp_path) == 30
+    with pytest.raises(LookupError, match="channel-4 is missing"):
+        resolve_i2c_bus(from_sysfs, 4, sys_root=tmp_path)
+
+
+# ---- validation: one failing case per rule, exact messages -----------------------------------
+
+
+def test_unknown_key_with_suggestion() -> None:
+    raw = base()
+    raw["table"]["kioks"] = True
+    assert problems(raw) == ['t.toml: table.kioks: unknown key (did you mean "kiosk"?)']
+
+
+def test_unknown_key_without_suggestion() -> None:
+    raw = base()
+    raw["zzz"] = 1
+    assert problems(raw) == [
+        "t.toml: zzz: unknown key (valid keys: table, console, journal, gpio, i2c, stations)"
+    ]
+
+
+def test_key_of_another_kind() -> None:
+    raw = base()
+    station(raw)["input"]["int_pin"] = 5
+    station(raw)["display"]["dc_pin"] = 24
+    assert problems(raw) == [
+        't.toml: stations[0].input.int_pin: only used with kind = "mcp23017"',
+        't.toml: stations[0].display.dc_pin: only used with bus = "spi"',
+    ]
+
+
+def test_missing_required_key() -> None:
+    raw = base()
+    del raw["console"]["staff_pin"]
+    assert problems(raw) == ["t.toml: console.staff_pin: missing required key"]
+
+
+def test_missing_section() -> None:
+    raw = base()
+    del raw["journal"]
+    assert problems(raw) == ["t.toml: journal: missing required key"]
+
+
+def test_wrong_types() -> None:
+    raw = base()
+    raw["table"]["kiosk"] = "yes"
+    raw["i2c"] = {"bus": True}
+    station(raw)["input"]["lever"] = [4, "17", 27, 22]
+    raw["console"] = "1234"
+    assert problems(raw) == [
+        't.toml: table.kiosk: expected a boolean, got string "yes"',
+        't.toml: console: expected a table, got string "1234"',
+        "t.toml: i2c.bus: expected an integer, got boolean true",
+        "t.toml: stations[0].input.lever: expected an array of 4 integers, got array",
+    ]
+
+
+def test_pin_used_twice_names_both_users() -> None:
+    raw = base()
+    station(raw)["input"]["go"] = 17
+    assert problems(raw) == [
+        "t.toml: stations[0].input.go: GPIO 17 is already used by "
+        "stations[0].input.lever[1] (S1 lever gear 2)"
+    ]
+
+
+def test_pin_used_by_two_stations() -> None:
+    raw = mux_base()
+    station(raw, 1)["input"]["int_pin"] = 17
+    assert problems(raw) == [
+        "t.toml: stations[1].input.int_pin: GPIO 17 is already used by "
+        "stations[0].input.int_pin (S1 MCP23017 INT (open-drain, active low))"
+    ]
+
+
+def test_i2c_pins_are_reserved() -> None:
+    raw = base()
+    station(raw)["input"]["lever"][0] = 2
+    assert problems(raw) == ["t.toml: stations[0].input.lever[0]: GPIO 2 is reserved for I2C1 SDA"]
+
+
+def test_spi_pins_are_reserved_only_with_an_spi_display() -> None:
+    raw = base()
+    station(raw)["input"]["slots"][0] = 9
+    parse_config(raw, source=SOURCE)  # fine while the display is on I2C
+    station(raw)["display"] = {"driver": "ssd1306", "bus": "spi"}
+    assert problems(raw) == [
+        "t.toml: stations[0].input.slots[0]: GPIO 9 is reserved for SPI0 MISO "
+        "(stations[0].display uses SPI)"
+    ]
+
+
+def test_spi_display_pins_count_as_used() -> None:
+    raw = base()
+    station(raw)["display"] = {"driver": "ssd1306", "bus": "spi", "dc_pin": 4, "reset_pin": 8}
+    assert problems(raw) == [
+        "t.toml: stations[0].display.dc_pin: GPIO 4 is already used by "
+        "stations[0].input.lever[0] (S1 lever gear 1)",
+        "t.toml: stations[0].display.reset_pin: GPIO 8 is reserved for SPI0 CE0 "
+        "(stations[0].display uses SPI)",
+    ]
+
+
+def test_uart_pins_are_reserved_only_for_a_pi_uart_console() -> None:
+    raw = base()
+    station(raw)["input"]["slots"][0] = 14
+    raw["console"]["port"] = "/dev/ttyUSB0"
+    parse_config(raw, source=SOURCE)
+    raw["console"]["port"] = "/dev/serial0"
+    assert problems(raw) == [
+        "t.toml: stations[0].input.slots[0]: GPIO 14 is reserved for the UART TXD "
+        "(console.port is /dev/serial0)"
+    ]
+
+
+def test_id_eeprom_pins_need_the_opt_in() -> None:
+    raw = base()
+    station(raw)["input"]["slots"][0] = 0
+    assert problems(raw) == [
+        "t.toml: stations[0].input.slots[0]: GPIO 0 is the HAT ID EEPROM line ID_SD "
+        "(set gpio.allow_id_eeprom_pins = true if no HAT is fitted)"
+    ]
+    raw["gpio"] = {"allow_id_eeprom_pins": True}
+    assert parse_config(raw, source=SOURCE).gpio.allow_id_eeprom_pins
+
+
+def test_pins_outside_the_header() -> None:
+    raw = base()
+    station(raw)["input"]["go"] = 28
+    station(raw)["input"]["lever"][3] = -1
+    assert problems(raw) == [
+        "t.toml: stations[0].input.lever[3]: GPIO -1 is outside 0–27",
+        "t.toml: stations[0].input.go: GPIO 28 is outside 0–27",
+    ]
+
+
+def test_i2c_address_ranges() -> None:
+    raw = mux_base()
+    raw["i2c"]["mux"]["address"] = 0x69
+    station(raw, 0)["input"]["address"] = 0x28
+    station(raw, 1)["input"]["address"] = 0x80
+    station(raw, 1)["display"]["address"] = 0x3E
+    assert problems(raw) == [
+        "t.toml: i2c.mux.address: 0x69 is outside the TCA9548A range 0x70–0x77",
+        "t.toml: stations[0].input.address: 0x28 is outside the MCP23017 range 0x20–0x27",
+        "t.toml: stations[1].input.address: 0x80 is not a 7-bit I2C device address (0x08–0x77)",
+        "t.toml: stations[1].display.address: 0x3E is not an SSD1306/SH1106 address (0x3C or 0x3D)",
+    ]
+
+
+def test_same_address_on_one_bus() -> None:
+    raw = base()
+    raw["stations"].append(copy.deepcopy(station(raw)))
+    station(raw, 1)["input"] = {"kind": "emulated"}
+    assert problems(raw) == [
+        "t.toml: stations[1].display.address: 0x3C is already used by stations[0].display "
+        "(S1 SSD1306 display) on I2C bus 1"
+    ]
+
+
+def test_same_address_on_one_mux_channel() -> None:
+    raw = mux_base()
+    station(raw, 1)["input"]["mux_channel"] = 0
+    assert problems(raw) == [
+        "t.toml: stations[1].input.address: 0x20 is already used by stations[0].input "
+        "(S1 MCP23017 inputs) on I2C bus 1 mux channel 0"
+    ]
+
+
+def test_main_bus_device_clashes_with_every_channel() -> None:
+    raw = mux_base()
+    del station(raw, 0)["display"]["mux_channel"]
+    assert problems(raw) == [
+        "t.toml: stations[1].display.address: 0x3C clashes with stations[0].display "
+        "(S1 SSD1306 display): a device on the main I2C bus 1 answers on every mux channel"
+    ]
+
+
+def test_mux_channel_without_a_mux() -> None:
+    raw = base()
+    station(raw)["display"]["mux_channel"] = 2
+    assert problems(raw) == [
+        "t.toml: stations[0].display.mux_channel: set, but the profile has no [i2c.mux]"
+    ]
+
+
+def test_mux_channel_range() -> None:
+    raw = mux_base()
+    station(raw, 1)["input"]["mux_channel"] = 8
+    assert problems(raw) == ["t.toml: stations[1].input.mux_channel: 8 is outside 0–7"]
+
+
+def test_station_without_input_or_display() -> None:
+    raw = base()
+    del station(raw)["input"]
+    raw["stations"].append({"input": {"kind": "emulated"}})
+    assert problems(raw) == [
+        "t.toml: stations[0].input: missing required key",
+        "t.toml: stations[1].display: missing required key",
+    ]
+
+
+def test_more_than_six_stations() -> None:
+    raw = base()
+    emulated = {"input": {"kind": "emulated"}, "display": {"driver": "ssd1306", "bus": "emulated"}}
+    raw["stations"] = [copy.deepcopy(emulated) for _ in range(7)]
+    assert problems(raw) == ["t.toml: stations: 7 stations configured, at most 6 are supported"]
+
+
+def test_no_stations() -> None:
+    raw = base()
+    raw["stations"] = []
+    assert problems(raw) == ["t.toml: stations: at least one station is required"]
+    raw["stations"] = {"input": {}}
+    assert problems(raw) == [
+        "t.toml: stations: expected an array of tables ([[stations]]), got table"
+    ]
+
+
+@pytest.mark.parametrize("pin", ["123", "123456789", "12a4", ""])
+def test_staff_pin_digits(pin: str) -> None:
+    raw = base()
+    raw["console"]["staff_pin"] = pin
+    assert problems(raw) == [f't.toml: console.staff_pin: must be 4–8 digits, got "{pin}"']
+
+
+def test_staff_pin_must_be_a_string() -> None:
+    raw = base()
+    raw["console"]["staff_pin"] = 1234
+    assert problems(raw) == [
+        "t.toml: console.staff_pin: expected a string of 4–8 digits in quotes, got integer 1234"
+    ]
+
+
+def test_value_choices_and_ranges() -> None:
+    raw = base()
+    station(raw)["input"]["kind"] = "gpi"
+    station(raw)["display"]["rotate"] = 4
+    raw["i2c"] = {"baudrate": 1000000}
+    raw["console"]["baud"] = 12345
+    raw["table"]["laps"] = 0
+    assert problems(raw) == [
+        "t.toml: table.laps: 0 is outside 1–10",
+        "t.toml: console.baud: 12345 is not one of 9600, 19200, 38400, 57600, 115200, 230400, "
+        "460800, 921600",
+        "t.toml: i2c.baudrate: must be 100000 or 400000, got 1000000",
+        't.toml: stations[0].input.kind: "gpi" is not one of "gpio", "mcp23017", "emulated" '
+        '(did you mean "gpio"?)',
+        "t.toml: stations[0].display.rotate: 4 is outside 0–3",
+    ]
+
+
+def test_lever_and_slot_counts() -> None:
+    raw = base()
+    station(raw)["input"]["lever"] = [4, 17, 27]
+    station(raw)["input"]["slots"] = [5, 6, 13, 19, 12, 16, 20, 22]
+    assert problems(raw) == [
+        "t.toml: stations[0].input.lever: expected 4 pins (gears 1–4), got 3",
+        "t.toml: stations[0].input.slots: expected 7 pins (slots 0–6), got 8",
+    ]
+
+
+def test_spi_display_limits() -> None:
+    raw = base()
+    emulated = {"kind": "emulated"}
+    station(raw)["display"] = {"driver": "ssd1306", "bus": "spi"}
+    raw["stations"] += [
+        {
+            "input": emulated,
+            "display": {"driver": "ssd1306", "bus": "spi", "dc_pin": 23, "reset_pin": 26},
+        },
+        {
+            "input": emulated,
+            "display": {
+                "driver": "ssd1306",
+                "bus": "spi",
+                "port": 1,
+                "device": 1,
+                "dc_pin": 18,
+                "reset_pin": 15,
+            },
+        },
+    ]
+    assert problems(raw) == [
+        "t.toml: stations[2].display.port: SPI1 is not supported (only port 0, SPI0)",
+        "t.toml: stations[1].display.device: SPI0 CE0 is already used by stations[0].display",
+    ]
+
+
+def test_all_problems_are_collected() -> None:
+    raw = mux_base()
+    raw["table"]["nmae"] = "x"
+    del raw["table"]["name"]
+    raw["console"]["staff_pin"] = "12"
+    station(raw, 1)["display"]["address"] = 0x3D
+    station(raw, 1)["display"]["mux_channel"] = 0
+    station(raw, 1)["input"]["int_pin"] = 3
+    assert problems(raw) == [
+        't.toml: table.nmae: unknown key (did you mean "name"?)',
+        "t.toml: table.name: missing required key",
+        't.toml: console.staff_pin: must be 4–8 digits, got "12"',
+        "t.toml: stations[1].input.int_pin: GPIO 3 is reserved for I2C1 SCL",
+    ]
+
+
+# ---- files and check-config --------------------------------------------------------------------
+
+
+def test_toml_syntax_error_names_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text('[table]\nname = "T"\nkiosk = \n', encoding="utf-8")
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert err.value.problems == [f"{path}: line 3: TOML syntax error: Invalid value (column 9)"]
+
+
+def test_unreadable_file(tmp_path: Path) -> None:
+    path = tmp_path / "missing.toml"
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert err.value.problems == [f"{path}: cannot read: No such file or directory"]
+
+
+def test_check_config_reports_every_problem(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "two.toml"
+    path.write_text(
+        '[table]\nname = "T"\n[console]\nstaff_pin = "1"\n[journal]\ndir = "j"\n'
+        '[[stations]]\ninput = { kind = "emulated" }\n'
+        'display = { driver = "ssd1306", bus = "emulated", rotate = 9 }\n',
+        encoding="utf-8",
+    )
+    assert check_config_main(str(path)) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines() == [
+        f'{path}: console.staff_pin: must be 4–8 digits, got "1"',
+        f"{path}: stations[0].display.rotate: 9 is outside 0–3",
+    ]
+
+
+def test_check_config_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert check_config_main(str(tmp_path / "nope.toml")) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_check_config_prints_the_pin_map(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(profiles_dir() / "grid6.toml")
+    assert check_config_main(path) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert out == format_pin_map(load_profile("grid6"))
+    assert "  GPIO17  11  S1 MCP23017 INT (open-drain, active low)   input  up\n" in out

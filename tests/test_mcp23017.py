@@ -1,0 +1,467 @@
+"""MCP23017 register model and the MCP23017 station backend (INT, safety poll, bus faults)."""
+
+from __future__ import annotations
+
+import errno
+from collections.abc import Iterator
+
+import pytest
+from gpiozero import DigitalInputDevice
+from gpiozero.exc import GPIOPinInUse
+from gpiozero.pins.mock import MockFactory
+
+from pitboard.hw import mcp23017 as mcp
+from pitboard.hw.events import (
+    GoPressed,
+    InputFault,
+    InputFaultCleared,
+    LeverMoved,
+    SlotPressed,
+    StationEvent,
+)
+from pitboard.hw.inputs import Mcp23017StationInputs
+
+INT_PIN = 17
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def factory() -> Iterator[MockFactory]:
+    f = MockFactory(revision="c03111")  # Pi 4B
+    yield f
+    f.reset()
+    f.close()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+def wire_int(chip: mcp.Mcp23017Model, factory: MockFactory, pin: int = INT_PIN) -> None:
+    """Connect the chip's INTA to a mock Pi pin, as the station cable does."""
+    mock_pin = factory.pin(pin)
+    chip.connect_int(lambda high: mock_pin.drive_high() if high else mock_pin.drive_low())
+
+
+# Station wiring on the chip: (bank, bit) per input.
+LEVER = [("A", 0), ("A", 1), ("A", 2), ("A", 3)]
+SLOT = [("A", 4), ("A", 5), ("A", 6), ("A", 7), ("B", 0), ("B", 1), ("B", 2)]
+GO = ("B", 3)
+
+
+def press(chip: mcp.Mcp23017Model, where: tuple[str, int]) -> None:
+    bank, bit = where
+    chip.set_input("A" if bank == "A" else "B", bit, False)
+
+
+def release(chip: mcp.Mcp23017Model, where: tuple[str, int]) -> None:
+    bank, bit = where
+    chip.set_input("A" if bank == "A" else "B", bit, None)
+
+
+def configured(chip: mcp.Mcp23017Model) -> dict[int, int]:
+    return {reg: chip.register(reg) for reg, _ in Mcp23017StationInputs.CONFIG}
+
+
+# ---- the register model --------------------------------------------------------------------
+
+
+def test_power_on_values() -> None:
+    chip = mcp.Mcp23017Model()
+    values = [chip.read_byte_data(0x20, reg) for reg in range(mcp.REGISTER_COUNT)]
+    assert values[mcp.IODIRA] == values[mcp.IODIRB] == 0xFF
+    assert all(v == 0 for i, v in enumerate(values) if i not in (mcp.IODIRA, mcp.IODIRB))
+
+
+def test_iocon_is_one_register_at_two_addresses() -> None:
+    chip = mcp.Mcp23017Model()
+    chip.write_byte_data(0x20, mcp.IOCON_ALT, mcp.IOCON_MIRROR)
+    assert chip.read_byte_data(0x20, mcp.IOCON) == mcp.IOCON_MIRROR
+
+
+def test_bank1_is_refused() -> None:
+    with pytest.raises(NotImplementedError):
+        mcp.Mcp23017Model().write_byte_data(0x20, mcp.IOCON, mcp.IOCON_BANK)
+
+
+def test_open_pins_float_low_without_pull_ups_and_read_high_with_them() -> None:
+    chip = mcp.Mcp23017Model()
+    assert chip.read_byte_data(0x20, mcp.GPIOA) == 0x00
+    chip.write_byte_data(0x20, mcp.GPPUA, 0xFF)
+    assert chip.read_byte_data(0x20, mcp.GPIOA) == 0xFF
+    chip.set_input("A", 3, False)
+    assert chip.read_byte_data(0x20, mcp.GPIOA) == 0xF7
+    chip.write_byte_data(0x20, mcp.IPOLA, 0xFF)  # inverted: closed contact reads 1
+    assert chip.read_byte_data(0x20, mcp.GPIOA) == 0x08
+
+
+def test_outputs_read_back_the_latch() -> None:
+    chip = mcp.Mcp23017Model()
+    chip.write_byte_data(0x20, mcp.IODIRB, 0x0F)
+    chip.write_byte_data(0x20, mcp.GPIOB, 0xA5)  # writing GPIO writes OLAT
+    assert chip.read_byte_data(0x20, mcp.OLATB) == 0xA5
+    assert chip.read_byte_data(0x20, mcp.GPIOB) == 0xA0  # inputs float low, outputs = latch
+
+
+def test_sequential_and_byte_mode_block_reads() -> None:
+    chip = mcp.Mcp23017Model()
+    chip.write_byte_data(0x20, mcp.OLATA, 0x11)
+    chip.write_byte_data(0x20, mcp.OLATB, 0x22)
+    assert chip.read_i2c_block_data(0x20, mcp.OLATA, 4) == [0x11, 0x22, 0xFF, 0xFF]  # wraps
+    chip.write_byte_data(0x20, mcp.IOCON, mcp.IOCON_SEQOP)
+    assert chip.read_i2c_block_data(0x20, mcp.OLATA, 4) == [0x11, 0x22, 0x11, 0x22]
+
+
+def test_bus_errors_look_like_a_nack() -> None:
+    chip = mcp.Mcp23017Model(address=0x21)
+    with pytest.raises(OSError) as wrong_address:
+        chip.read_byte_data(0x20, mcp.GPIOA)
+    assert wrong_address.value.errno == errno.EREMOTEIO
+    chip.fail = True
+    with pytest.raises(OSError):
+        chip.write_byte_data(0x21, mcp.GPPUA, 0xFF)
+    with pytest.raises(OSError):
+        chip.read_i2c_block_data(0x21, mcp.GPIOA, 2)
+
+
+def _interrupt_chip(iocon: int) -> tuple[mcp.Mcp23017Model, list[bool]]:
+    chip = mcp.Mcp23017Model()
+    levels: list[bool] = []
+    chip.connect_int(levels.append)
+    for reg, value in (
+        (mcp.IOCON, iocon),
+        (mcp.GPPUA, 0xFF),
+        (mcp.GPPUB, 0xFF),
+        (mcp.IPOLA, 0xFF),
+        (mcp.GPINTENA, 0xFF),
+        (mcp.GPINTENB, 0xFF),
+    ):
+        chip.write_byte_data(0x20, reg, value)
+    return chip, levels
+
+
+def test_interrupt_on_change_captures_the_first_event_and_clears_on_gpio_read() -> None:
+    chip, levels = _interrupt_chip(mcp.IOCON_MIRROR | mcp.IOCON_ODR)
+    assert chip.int_level("A") is True  # open drain, released
+    chip.set_input("A", 1, False)
+    assert chip.register(mcp.INTFA) == 0x02
+    assert chip.register(mcp.INTCAPA) == 0x02
+    assert chip.int_level("A") is False and levels == [False]
+    chip.set_input("A", 2, False)  # a second event does not touch the capture
+    assert chip.register(mcp.INTFA) == 0x02
+    assert chip.register(mcp.INTCAPA) == 0x02
+    assert chip.read_byte_data(0x20, mcp.GPIOA) == 0x06  # clears the interrupt
+    assert chip.register(mcp.INTFA) == 0
+    assert chip.int_level("A") is True and levels == [False, True]
+
+
+def test_reading_intcap_also_clears() -> None:
+    chip, _ = _interrupt_chip(mcp.IOCON_ODR)
+    chip.set_input("A", 0, False)
+    assert chip.read_byte_data(0x20, mcp.INTCAPA) == 0x01
+    assert chip.int_level("A") is True
+
+
+def test_mirror_routes_port_b_to_inta() -> None:
+    chip, _ = _interrupt_chip(mcp.IOCON_ODR)  # no mirror
+    chip.set_input("B", 0, False)
+    assert chip.int_level("A") is True and chip.int_level("B") is False
+    chip.read_byte_data(0x20, mcp.GPIOB)
+    chip.write_byte_data(0x20, mcp.IOCON, mcp.IOCON_ODR | mcp.IOCON_MIRROR)
+    chip.set_input("B", 0, None)
+    assert chip.int_level("A") is False and chip.int_level("B") is False
+
+
+def test_push_pull_polarity() -> None:
+    chip, _ = _interrupt_chip(mcp.IOCON_INTPOL)  # push-pull, active high
+    assert chip.int_level("A") is False
+    chip.set_input("A", 0, False)
+    assert chip.int_level("A") is True
+
+
+def test_defval_compare_reasserts_while_the_condition_holds() -> None:
+    chip, _ = _interrupt_chip(mcp.IOCON_ODR)
+    chip.write_byte_data(0x20, mcp.DEFVALA, 0xFF)  # pin levels are compared with DEFVAL
+    chip.write_byte_data(0x20, mcp.INTCONA, 0x01)
+    chip.set_input("A", 0, False)
+    assert chip.int_level("A") is False
+    chip.read_byte_data(0x20, mcp.GPIOA)
+    assert chip.int_level("A") is False  # still low against DEFVAL: interrupt again
+    chip.set_input("A", 0, None)
+    chip.read_byte_data(0x20, mcp.GPIOA)
+    assert chip.int_level("A") is True
+
+
+def test_split_station_bits() -> None:
+    lever, slots, go = mcp.split_station_bits(0b1010_0100, 0b0000_1010)
+    assert lever == (False, False, True, False)
+    assert slots == (False, True, False, True, False, True, False)
+    assert go is True
+    assert [f for _, _, f in mcp.STATION_BITS][-1] == "GO"
+
+
+# ---- the MCP23017 station backend ---------------------------------------------------------
+
+
+def test_configuration(factory: MockFactory, clock: FakeClock) -> None:
+    chip = mcp.Mcp23017Model(address=0x23)
+    events: list[StationEvent] = []
+    inputs = Mcp23017StationInputs(
+        station=2, bus=chip, address=0x23, post=events.append, clock=clock
+    )
+    assert configured(chip) == dict(Mcp23017StationInputs.CONFIG)
+    assert chip.register(mcp.IOCON) == mcp.IOCON_MIRROR | mcp.IOCON_ODR
+    assert events == [] and not inputs.faulted
+    inputs.close()
+
+
+def test_int_driven_read(factory: MockFactory, clock: FakeClock) -> None:
+    chip = mcp.Mcp23017Model()
+    wire_int(chip, factory)
+    events: list[StationEvent] = []
+    inputs = Mcp23017StationInputs(
+        station=1, bus=chip, int_pin=INT_PIN, pin_factory=factory, post=events.append, clock=clock
+    )
+    reads = chip.reads
+    press(chip, GO)  # INT falls, the backend reads at once and the read releases INT
+    assert chip.reads == reads + 1
+    assert chip.int_level() is True and factory.pin(INT_PIN).state is True
+    clock.advance(0.02)
+    inputs.poll()  # debounce confirmation; no bus traffic before the safety poll is due
+    assert events == [GoPressed(station=1)]
+    assert chip.reads == reads + 1
+    inputs.close()
+
+
+def test_int_bounce_gives_one_event_per_input(factory: MockFactory, clock: FakeClock) -> None:
+    chip = mcp.Mcp23017Model()
+    wire_int(chip, factory)
+    events: list[StationEvent] = []
+    inputs = Mcp23017StationInputs(
+        station=0, bus=chip, int_pin=INT_PIN, pin_factory=factory, post=events.append, clock=clock
+    )
+    for _ in range(3):  # slot 5 bounces; the lever bounces from gear 1 into gear 2
+        press(chip, SLOT[5])
+        press(chip, LEVER[0])
+        clock.advance(0.004)
+        release(chip, SLOT[5])
+        release(chip, LEVER[0])
+        press(chip, LEVER[1])
+        clock.advance(0.004)
+        release(chip, LEVER[1])
+    press(chip, SLOT[5])
+    press(chip, LEVER[1])
+    clock.advance(0.01)
+    inputs.poll()
+    assert events == []
+    clock.advance(0.01)
+    inputs.poll()
+    assert events == [LeverMoved(station=0, gear=2), SlotPressed(station=0, slot=5)]
+    inputs.close()
+
+
+def test_safety_poll_catches_a_lost_interrupt(factory: MockFactory, clock: FakeClock) -> None:
+    chip = mcp.Mcp23017Model()  # INT not wired: every interrupt is lost
+    events: list[StationEvent] = []
+    inputs = Mcp23017StationInputs(
+        station=0,
+        bus=chip,
+        int_pin=INT_PIN,
+        pin_factory=factory,
+        post=events.append,
+        clock=clock,
+        safety_poll_s=0.25,
+    )
+    press(chip, SLOT[0])
+    reads = chip.reads
+    clock.advance(0.2)
+    inputs.poll()
+    assert chip.reads == reads and events == []
+    clock.advance(0.05)
+    inputs.poll()  # safety read sees the press
+    assert chip.reads == reads + 1
+    clock.advance(0.02)
+    inputs.poll()
+    assert events == [SlotPressed(station=0, slot=0)]
+    inputs.close()
+
+
+def test_poll_reads_while_int_is_stuck_active(factory: MockFactory, clock: FakeClock) -> None:
+    chip = mcp.Mcp23017Model()
+    events: list[StationEvent] = []
+    inputs = Mcp23017StationInputs(
+        station=0, bus=chip, int_pin=INT_PIN, pin_factory=factory, post=events.append, clock=clock
+    )
+    factory.pin(INT_PIN).drive_low()  # an edge the backend handles, then INT stays low
+    reads = chip.reads
+    clock.advance(0.01)
+    inputs.poll()
+    assert chip.reads == reads + 1
+    inputs.close()
+
+
+def test_without_int_every_poll_reads(clock: FakeClock) -> None:
+    chip = mcp.Mcp23017Model()
+    events: list[StationEvent] = []
+    inputs = Mcp23017StationInputs(station=4, bus=chip, post=events.append, clock=clock)
+    reads = chip.reads
+    press(chip, LEVER[3])
+    clock.advance(0.01)
+    inputs.poll()
+    clock.advance(0.02)
+    inputs.poll()
+    assert chip.reads == reads + 2
+    assert events == [LeverMoved(station=4, gear=4)]
+
+
+def test_i2c_error_then_recovery(factory: MockFactory, clock: FakeClock) -> None:
+    chip = mcp.Mcp23017Model()
+    wire_int(chip, factory)
+    events: list[StationEvent] = []
+    inputs = Mcp23017StationInputs(
+        station=3,
+        bus=chip,
+        int_pin=INT_PIN,
+        pin_factory=factory,
+        post=events.append,
+        clock=clock,
+        bus_label="I2C bus 25",
+        retry_s=1.0,
+    )
+    chip.fail = True  # cable pulled
+    for _ in range(5):
+        clock.advance(0.25)
+        inputs.poll()  # never raises
+    assert events == [
+        InputFault(station=3, message="MCP23017 0x20 on I2C bus 25: [Errno 121] Remote I/O error")
+    ]
+    assert inputs.faulted and inputs.errors == 2  # first safety read, one retry a second later
+    chip.power_cycle()  # cable back in: a freshly powered chip
+    chip.fail = False
+    clock.advance(0.5)
+    inputs.poll()  # the next retry is not due yet (last attempt at t=1.25)
+    assert inputs.faulted
+    clock.advance(0.5)
+    inputs.poll()
+    assert events[-1] == InputFaultCleared(station=3)
+    assert configured(chip) == dict(Mcp23017StationInputs.CONFIG)
+    press(chip, GO)  # interrupts work again
+    clock.advance(0.02)
+    inputs.poll()
+    assert events[-1] == GoPressed(station=3)
+    inputs.close()
+
+
+def test_error_in_the_int_callback_does_not_raise(factory: MockFactory, clock: FakeClock) -> None:
+    chip = mcp.Mcp23017Model()
+    events: list[StationEvent] = []
+    inputs = Mcp23017StationInputs(
+        station=0, bus=chip, int_pin=INT_PIN, pin_factory=factory, post=events.append, clock=clock
+    )
+    chip.fail = True
+    factory.pin(INT_PIN).drive_low()
+    assert [type(e) for e in events] == [InputFault]
+    inputs.close()
+
+
+def test_missing_board_at_start(clock: FakeClock) -> None:
+    chip = mcp.Mcp23017Model(fail=True)
+    events: list[StationEvent] = []
+    inputs = Mcp23017StationInputs(station=5, bus=chip, post=events.append, clock=clock)
+    assert inputs.faulted
+    assert [type(e) for e in events] == [InputFault]
+    chip.fail = False
+    clock.advance(1.0)
+    inputs.poll()
+    assert events[-1] == InputFaultCleared(station=5)
+
+
+def test_chip_reset_is_configured_again_without_spurious_events(clock: FakeClock) -> None:
+    chip = mcp.Mcp23017Model()
+    events: list[StationEvent] = []
+    inputs = Mcp23017StationInputs(station=0, bus=chip, post=events.append, clock=clock)
+    press(chip, LEVER[1])
+    clock.advance(0.01)
+    inputs.poll()
+    clock.advance(0.02)
+    inputs.poll()
+    assert events == [LeverMoved(station=0, gear=2)]
+    chip.power_cycle()  # brown-out: pull-ups and inversion gone, no bus error
+    clock.advance(0.01)
+    inputs.poll()
+    clock.advance(0.05)
+    inputs.poll()
+    assert inputs.reconfigurations == 1
+    assert configured(chip) == dict(Mcp23017StationInputs.CONFIG)
+    assert events == [LeverMoved(station=0, gear=2)]
+
+
+class _NotAnMcp:
+    """Answers every read with zeros and ignores writes: some other chip at that address."""
+
+    def read_byte_data(self, i2c_addr: int, register: int, /) -> int:
+        return 0
+
+    def write_byte_data(self, i2c_addr: int, register: int, value: int, /) -> None:
+        pass
+
+    def read_i2c_block_data(self, i2c_addr: int, register: int, length: int, /) -> list[int]:
+        return [0] * length
+
+
+def test_a_chip_that_does_not_keep_its_configuration_is_a_fault(clock: FakeClock) -> None:
+    events: list[StationEvent] = []
+    Mcp23017StationInputs(station=0, bus=_NotAnMcp(), post=events.append, clock=clock)
+    assert events == [
+        InputFault(
+            station=0,
+            message="MCP23017 0x20 on I2C: configuration did not stick "
+            "(IOCON=0x00, GPPU=0x0000): is this an MCP23017?",
+        )
+    ]
+
+
+def test_close_releases_the_int_pin(factory: MockFactory, clock: FakeClock) -> None:
+    chip = mcp.Mcp23017Model()
+    inputs = Mcp23017StationInputs(
+        station=0, bus=chip, int_pin=INT_PIN, pin_factory=factory, post=lambda e: None, clock=clock
+    )
+    inputs.close()
+    inputs.close()  # idempotent
+    inputs.poll()  # harmless after close
+    DigitalInputDevice(INT_PIN, pin_factory=factory).close()
+
+
+class _ClosableModel(mcp.Mcp23017Model):
+    closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_int_pin_conflict_closes_an_owned_bus(factory: MockFactory, clock: FakeClock) -> None:
+    blocker = DigitalInputDevice(INT_PIN, pin_factory=factory)
+    chip = _ClosableModel()
+    with pytest.raises(GPIOPinInUse):
+        Mcp23017StationInputs(
+            station=0,
+            bus=chip,
+            int_pin=INT_PIN,
+            pin_factory=factory,
+            post=lambda e: None,
+            clock=clock,
+            owns_bus=True,
+        )
+    assert chip.closed
+    blocker.close()
