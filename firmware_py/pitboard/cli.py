@@ -59,6 +59,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true")
 
     sub.add_parser("tracks", help="list the tracks shipped with Pitboard")
+
+    cc = sub.add_parser("check-config", help="validate a hw_config profile and print its pin map")
+    cc.add_argument("file", help="a .toml file or a shipped profile name (sim, duo, grid6)")
+
+    fd = sub.add_parser("flow-diagram", help="write the table flow as a Mermaid diagram")
+    fd.add_argument("--out", default="docs/table-flow.md")
     return parser
 
 
@@ -120,8 +126,25 @@ def cmd_tracks(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_check_config(args: argparse.Namespace) -> int:
+    from .hwconfig import check_config_main
+
+    return check_config_main(args.file)
+
+
+def cmd_flow_diagram(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .table.flow import write_flow_doc
+
+    write_flow_doc(Path(args.out))
+    print(f"wrote {args.out}")
+    return 0
+
+
 COMMANDS = {"demo": cmd_demo, "scenario": cmd_scenario, "simulate": cmd_simulate,
-            "tracks": cmd_tracks}
+            "tracks": cmd_tracks, "check-config": cmd_check_config,
+            "flow-diagram": cmd_flow_diagram}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

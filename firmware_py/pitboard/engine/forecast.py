@@ -132,8 +132,14 @@ def _dist(first: tuple[int, ...], second: tuple[int, ...], flips: int
     return tuple(sorted(out.items()))
 
 
-def forecast(race: Race, car_id: int, gear: int, cards: tuple[str, ...] | list[str]) -> Forecast:
-    """What playing ``cards`` in ``gear`` would do for ``car_id`` this round."""
+def forecast(race: Race, car_id: int, gear: int, cards: tuple[str, ...] | list[str], *,
+             partial: bool = False) -> Forecast:
+    """What playing ``cards`` in ``gear`` would do for ``car_id`` this round.
+
+    With ``partial`` a selection that is still short of (or over) the gear's card count is
+    forecast as if played, so a station can warn while the player is still choosing; the
+    ``problem`` is still reported.
+    """
     cards = tuple(cards)
     car = race.cars[car_id]
     plan = Plan(car_id, gear, cards)
@@ -142,20 +148,20 @@ def forecast(race: Race, car_id: int, gear: int, cards: tuple[str, ...] | list[s
     shift_cost = rule.shift_cost.get(gear, 0)
     engine = car.engine - shift_cost
     clogged = gear in rule.clogged
-    if problem is not None:
+    if problem is not None and not (partial and problem.startswith(f"gear {gear} plays")):
         return Forecast(car_id, gear, cards, problem, shift_cost, clogged, car.engine, ())
     if clogged:
         where = race._where(car)
         still = Outcome(0, Fraction(1), car.d, where["lap"], car.space, car.spot,
                         where["racing_line"], 0, 0, (), shift_cost, False)
-        return Forecast(car_id, gear, cards, None, shift_cost, True, car.engine, (still,))
+        return Forecast(car_id, gear, cards, problem, shift_cost, True, car.engine, (still,))
     base = sum(SPEED[c] for c in cards)
     draw = [c for c in car.draw if c in BASIC]
     discard = [c for c in car.discard if c in BASIC]
     outcomes = []
     for extra, p in sorted(stress_distribution(draw, discard, cards.count(STRESS)).items()):
         outcomes.append(_outcome(race, car_id, base + extra, p, engine, shift_cost))
-    return Forecast(car_id, gear, cards, None, shift_cost, False, car.engine, tuple(outcomes))
+    return Forecast(car_id, gear, cards, problem, shift_cost, False, car.engine, tuple(outcomes))
 
 
 def _outcome(race: Race, car_id: int, speed: int, p: Fraction, engine: int, paid: int

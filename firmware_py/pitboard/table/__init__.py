@@ -1,0 +1,1 @@
+"""The table: flow, stations and screens around the rules engine."""

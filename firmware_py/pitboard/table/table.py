@@ -1,0 +1,623 @@
+"""The table: one game thread turning station inputs into engine decisions and screens.
+
+Everything here runs on the game thread. Input backends (gpiozero callbacks, the MCP23017 INT
+line, the serial console, the desktop keyboard) only call :meth:`Table.post`; the game thread's
+:meth:`Table.run` takes events off the queue and hands each to :meth:`Table.handle`, which tests
+call directly. The engine stays pure; this module owns bots, seats and the journal hooks.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from PIL import Image
+
+from ..bots import Bot, HeuristicBot
+from ..engine import decisions as dec
+from ..engine.decisions import Decision, Discard, IllegalDecision, Plan, React, Slipstream
+from ..engine.race import Race
+from ..engine.setup import MAX_CARS, RaceSetup
+from ..hw.events import (
+    GoPressed,
+    InputFault,
+    InputFaultCleared,
+    LeverFault,
+    LeverFaultCleared,
+    LeverMoved,
+    SlotPressed,
+    StationEvent,
+)
+from ..trackfile import load_track, track_names
+from . import flow
+from .station import SLOTS, Station
+from .view import StationView
+
+log = logging.getLogger("pitboard.table")
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """Time passing (posted by the game loop when the queue is quiet)."""
+
+    now: float
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """Run ``fn`` on the game thread (console commands); its result goes to ``reply``."""
+
+    fn: Callable[[], Any]
+    reply: Callable[[Any], None]
+
+
+TableEvent = StationEvent | Tick | Call
+
+
+class Screen(Protocol):
+    """What the table needs of a display (see :mod:`pitboard.hw.display`)."""
+
+    def show(self, image: Image.Image) -> None: ...
+
+
+class Recorder(Protocol):
+    """Where confirmed decisions go before they are shown as done (the journal)."""
+
+    def race_started(self, table: Table) -> None: ...
+
+    def decision(self, table: Table, decision: Decision) -> None: ...
+
+
+@dataclass
+class KioskOptions:
+    """Store-demo behaviour (hw_config ``[table] kiosk = true``)."""
+
+    idle_seconds: float = 90.0
+    #: lobby countdown after the first player joins
+    join_seconds: float = 20.0
+    #: results stay up this long before the attract loop returns
+    results_seconds: float = 30.0
+    #: seconds between two decisions of the attract race (so people can watch)
+    attract_step: float = 0.5
+    track: str = "usa"
+    laps: int = 1
+
+
+class Table:
+    """The table flow and every station.
+
+    Example::
+
+        table = Table(stations=2)
+        table.handle(GoPressed(station=0))      # S1 joins
+        table.handle(SlotPressed(station=0, slot=6))   # START
+        table.state                             # 'planning'
+    """
+
+    # set by the transitions machine (see flow.py): the state and one method per trigger
+    state: str
+    wake: Callable[[], bool]
+    sleep: Callable[[], bool]
+    green_flag: Callable[[], bool]
+    plans_locked: Callable[[], bool]
+    next_round: Callable[[], bool]
+    race_over: Callable[[], bool]
+    abandon: Callable[[], bool]
+    dismiss: Callable[[], bool]
+    reset: Callable[[], bool]
+    resume: Callable[[], bool]
+    resume_resolution: Callable[[], bool]
+    resume_results: Callable[[], bool]
+
+    def __init__(
+        self,
+        *,
+        stations: int,
+        screens: Sequence[Screen] | None = None,
+        render: Callable[[StationView], Image.Image] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        seed: int | None = None,
+        track: str = "usa",
+        laps: int | None = None,
+        cars: int | None = None,
+        recorder: Recorder | None = None,
+        kiosk: KioskOptions | None = None,
+        names: Sequence[str] = (),
+    ) -> None:
+        if not 1 <= stations <= MAX_CARS:
+            raise ValueError(f"stations must be 1..{MAX_CARS}")
+        self.stations = [Station(index=i, name=names[i] if i < len(names) else f"S{i + 1}")
+                         for i in range(stations)]
+        self.screens = list(screens or [])
+        self.render = render
+        self.clock = clock
+        self.seeds = random.Random(seed)
+        self.track = load_track(track).key
+        self.laps = laps
+        self.cars = cars
+        self.recorder = recorder
+        self.kiosk = kiosk
+        self.race: Race | None = None
+        self.bots: dict[int, Bot] = {}
+        self.queue: queue.Queue[TableEvent] = queue.Queue()
+        self.views: list[StationView | None] = [None] * stations
+        self.frames = 0
+        self.deadline: float | None = None  # kiosk countdowns
+        self.attract: Race | None = None
+        self.machine = flow.build_machine(self, initial=flow.ATTRACT if kiosk else flow.LOBBY)
+        if kiosk:
+            self.track, self.laps = load_track(kiosk.track).key, kiosk.laps
+            self._start_attract()
+        self.refresh()
+
+    # ------------------------------------------------------------------ threads
+    def post(self, event: TableEvent) -> None:
+        """Thread-safe: queue an input event for the game thread."""
+        self.queue.put(event)
+
+    def run(self, stop: threading.Event, *, tick: float = 0.1,
+            heartbeat: Callable[[], None] | None = None) -> None:
+        """The game thread: handle queued events until ``stop`` is set."""
+        while not stop.is_set():
+            try:
+                event: TableEvent = self.queue.get(timeout=tick)
+            except queue.Empty:
+                event = Tick(self.clock())
+            try:
+                self.handle(event)
+            except Exception:  # one bad event must not stop the table
+                log.exception("event %r failed", event)
+            if heartbeat is not None and self.healthy():
+                heartbeat()
+
+    def healthy(self) -> bool:
+        """The game loop is turning and the state is consistent (for the watchdog)."""
+        return self.state in flow.STATES and (self.race is None or self.race.phase is not None)
+
+    # ------------------------------------------------------------------ events
+    def handle(self, event: TableEvent) -> None:
+        """Apply one event, drive bots and forced decisions, redraw what changed."""
+        now = self.clock()
+        if isinstance(event, Call):
+            try:
+                result = event.fn()
+            except Exception as exc:  # report to the caller, keep the table going
+                result = exc
+            event.reply(result)
+        elif isinstance(event, Tick):
+            self._tick(event.now)
+        else:
+            st = self._station(event.station)
+            if st is None:
+                return
+            st.last_input = now
+            if isinstance(event, LeverMoved):
+                st.lever = event.gear
+            elif isinstance(event, LeverFault):
+                st.lever_fault = event.contacts
+            elif isinstance(event, LeverFaultCleared):
+                st.lever_fault = ()
+            elif isinstance(event, InputFault):
+                st.input_fault = event.message
+            elif isinstance(event, InputFaultCleared):
+                st.input_fault = ""
+            elif isinstance(event, SlotPressed):
+                self._slot(st, event.slot)
+            elif isinstance(event, GoPressed):
+                self._go(st)
+        self.refresh()
+
+    def _station(self, index: int) -> Station | None:
+        if 0 <= index < len(self.stations):
+            return self.stations[index]
+        log.warning("input from unknown station %d ignored", index)
+        return None
+
+    # ------------------------------------------------------------------ lobby
+    def _slot(self, st: Station, slot: int) -> None:
+        if not 0 <= slot < SLOTS:
+            return
+        if self.state == flow.LOBBY:
+            self._lobby_key(st, slot)
+        elif self.state == flow.PLANNING:
+            self._planning_key(st, slot)
+        elif self.state == flow.RESOLUTION:
+            self._resolution_key(st, slot)
+
+    def _lobby_key(self, st: Station, slot: int) -> None:
+        if slot == 0:
+            names = track_names()
+            self.track = names[(names.index(self.track) + 1) % len(names)] \
+                if self.track in names else names[0]
+            self.laps = None
+        elif slot == 1:
+            default = load_track(self.track).laps
+            current = self.laps or default
+            self.laps = current % 3 + 1
+        elif slot == 2:
+            joined = sum(s.joined for s in self.stations)
+            current = self.cars or max(joined, 1)
+            self.cars = current % MAX_CARS + 1
+        elif slot == 6:
+            self.start_race()
+
+    def _go(self, st: Station) -> None:
+        state = self.state
+        if state == flow.ATTRACT:
+            self.wake()
+            st.joined = True
+            self._arm_join_countdown()
+        elif state == flow.LOBBY:
+            st.joined = not st.joined
+            if self.kiosk:
+                self._arm_join_countdown()
+        elif state == flow.PLANNING:
+            self._commit_plan(st)
+        elif state == flow.RESOLUTION:
+            self._resolution_go(st)
+        elif state == flow.RESULTS:
+            self._after_results()
+
+    def lobby_summary(self) -> tuple[str, int, int]:
+        """(track, laps, cars) the next race would use."""
+        track = load_track(self.track)
+        joined = sum(s.joined for s in self.stations)
+        cars = max(self.cars or 0, joined, 1)
+        return track.key, self.laps or track.laps, min(cars, MAX_CARS)
+
+    def on_enter_planning(self) -> None:
+        for st in self.stations:
+            st.clear()
+
+    def start_race(self, *, seed: int | None = None, track: str | None = None,
+                   laps: int | None = None, cars: int | None = None) -> None:
+        """Lobby → race: joined stations take the first cars, bots fill the other seats."""
+        if self.state != flow.LOBBY:
+            self.reset()
+        if track is not None:
+            self.track = load_track(track).key
+        if laps is not None:
+            self.laps = laps
+        if cars is not None:
+            self.cars = cars
+        key, n_laps, n_cars = self.lobby_summary()
+        players = [st for st in self.stations if st.joined]
+        n_cars = max(n_cars, len(players))
+        names = [st.name for st in players] + [f"Bot {i + 1}" for i in range(n_cars - len(players))]
+        setup = RaceSetup(track=key, cars=n_cars, laps=n_laps,
+                          seed=self.seeds.randrange(1 << 31) if seed is None else seed,
+                          names=tuple(names))
+        self._begin(setup)
+        self.green_flag()
+        self._drive()
+
+    def _begin(self, setup: RaceSetup, log_: Sequence[Decision] = ()) -> None:
+        """Seat everyone for ``setup`` and (on resume) replay ``log_``."""
+        players = [st for st in self.stations if st.joined]
+        for st in self.stations:
+            st.car = None
+            st.idle_bot = False
+            st.clear()
+            st.slots = [None] * SLOTS
+        for car, st in enumerate(players[: setup.cars]):
+            st.car = car
+        self.bots = {car: HeuristicBot(seed=setup.seed + car)
+                     for car in range(len(players), setup.cars)}
+        self.race = Race(setup)
+        for decision in log_:
+            self.race.apply(decision)
+        self.deadline = None
+        if self.recorder is not None and not log_:
+            self.recorder.race_started(self)
+
+    # ------------------------------------------------------------------ planning
+    def _car_of(self, st: Station) -> Any:
+        if self.race is None or st.car is None:
+            return None
+        return self.race.cars[st.car]
+
+    def _planning_key(self, st: Station, slot: int) -> None:
+        car = self._car_of(st)
+        if car is None or car.planned or car.finished or st.lever_fault:
+            return
+        if st.paged and slot == SLOTS - 1:
+            st.page += 1
+            return
+        visible = st.visible_slots()
+        if slot >= len(visible):
+            return
+        index = visible[slot]
+        code = st.slots[index]
+        if code is None:
+            return
+        if code == "H":
+            st.message = "Heat can't be played"
+            return
+        st.message = ""
+        st.selected ^= {index}
+
+    def target_gear(self, st: Station) -> int:
+        car = self._car_of(st)
+        if st.lever is not None:
+            return st.lever
+        return int(car.gear) if car is not None else 1
+
+    def _commit_plan(self, st: Station) -> None:
+        car = self._car_of(st)
+        assert self.race is not None
+        if car is None or car.planned or car.finished:
+            return
+        if st.lever_fault:
+            st.message = "fix the gear lever"
+            return
+        gear = self.target_gear(st)
+        rule = self.race.plan_rule(car.id)
+        cards = st.selected_cards()
+        if gear in rule.clogged:  # the hand decides: every playable card
+            cards = rule.playable
+        problem = self.race.plan_problem(Plan(car.id, gear, cards))
+        if problem is not None:
+            st.message = short_problem(problem)
+            return
+        self._commit(Plan(car.id, gear, cards))
+        st.clear()
+
+    # ------------------------------------------------------------------ resolution
+    def current_station(self) -> Station | None:
+        race = self.race
+        if race is None or race.current is None:
+            return None
+        car = race.current.id
+        return next((s for s in self.stations if s.car == car and not s.idle_bot), None)
+
+    def _resolution_key(self, st: Station, slot: int) -> None:
+        race = self.race
+        if race is None or self.current_station() is not st or race.current is None:
+            return
+        car = race.current.id
+        phase = race.phase
+        if phase == dec.REACT:
+            options = race.react_options(car)
+            wanted = {0: dec.ADRENALINE, 1: dec.BOOST, 2: dec.COOLDOWN, 6: dec.DONE}.get(slot)
+            for option in options:
+                if option.action == wanted and (wanted != dec.COOLDOWN or option.n == 1):
+                    self._commit(option)
+                    return
+        elif phase == dec.SLIPSTREAM:
+            if slot in (0, 6):
+                self._commit(Slipstream(car, slot == 0))
+        elif phase == dec.DISCARD:
+            if st.paged and slot == SLOTS - 1:
+                st.page += 1
+                return
+            visible = st.visible_slots()
+            if slot < len(visible):
+                index = visible[slot]
+                code = st.slots[index]
+                if code is not None and code not in ("H", "S"):
+                    st.selected ^= {index}
+                elif code is not None:
+                    st.message = "Heat/Stress stay in hand"
+
+    def _resolution_go(self, st: Station) -> None:
+        race = self.race
+        if race is None or self.current_station() is not st or race.current is None:
+            return
+        car = race.current.id
+        if race.phase == dec.REACT:
+            self._commit(React(car, dec.DONE))
+        elif race.phase == dec.SLIPSTREAM:
+            self._commit(Slipstream(car, False))
+        elif race.phase == dec.DISCARD:
+            self._commit(Discard(car, st.selected_cards()))
+            st.clear()
+
+    # ------------------------------------------------------------------ engine
+    def _commit(self, decision: Decision) -> None:
+        """Apply a decision, make it durable, then let bots and forced steps run."""
+        assert self.race is not None
+        try:
+            self.race.apply(decision)
+        except IllegalDecision as exc:  # a UI bug or a stale press: refuse, keep going
+            log.warning("refused %s: %s", decision, exc)
+            return
+        if self.recorder is not None:
+            self.recorder.decision(self, decision)
+        self._drive()
+
+    def _drive(self) -> None:
+        """Run bot seats and forced decisions until a person must act; follow the flow."""
+        race = self.race
+        if race is None:
+            return
+        while True:
+            if race.over:
+                if self.state in (flow.PLANNING, flow.RESOLUTION):
+                    self.race_over()
+                    if self.kiosk:
+                        self.deadline = self.clock() + self.kiosk.results_seconds
+                return
+            pending = race.pending()
+            if pending.kind == dec.PLAN:
+                if self.state == flow.RESOLUTION:
+                    self.next_round()
+                bots = [c for c in pending.cars if c in self.bots]
+                if bots:
+                    self._commit_quiet(self.bots[bots[0]].choose(race, bots[0]))
+                    continue
+                self._sync_hands()
+                return
+            if self.state == flow.PLANNING:
+                self.plans_locked()
+            car = pending.cars[0]
+            if car in self.bots:
+                self._commit_quiet(self.bots[car].choose(race, car))
+                continue
+            if pending.forced:
+                self._commit_quiet(pending.options[0])
+                continue
+            self._sync_hands()
+            return
+
+    def _commit_quiet(self, decision: Decision) -> None:
+        assert self.race is not None
+        self.race.apply(decision)
+        if self.recorder is not None:
+            self.recorder.decision(self, decision)
+
+    def _sync_hands(self) -> None:
+        if self.race is None:
+            return
+        for st in self.stations:
+            if st.car is not None:
+                st.sync_slots(self.race.cars[st.car].hand)
+
+    # ------------------------------------------------------------------ console / staff
+    def undo(self) -> None:
+        """Take back the last decision (replayed from the log)."""
+        race = self.race
+        if race is None or not race.log:
+            raise ValueError("nothing to undo")
+        setup, log_ = race.setup, race.log[:-1]
+        was = self.state
+        self.race = Race(setup)
+        for decision in log_:
+            self.race.apply(decision)
+        # undo past bot moves too: back to the last decision a person made
+        while self.race.log and self._decider(self.race) in self.bots:
+            log_ = self.race.log[:-1]
+            self.race = Race(setup)
+            for decision in log_:
+                self.race.apply(decision)
+        pending = self.race.pending()
+        target = flow.PLANNING if pending.kind == dec.PLAN else flow.RESOLUTION
+        if was != target:
+            self.machine.set_state(target)
+        self._sync_hands()
+        for st in self.stations:
+            st.clear()
+        self.refresh()
+
+    def _decider(self, race: Race) -> int:
+        pending = race.pending()
+        return pending.cars[0] if pending.cars else -1
+
+    def do_reset(self) -> None:
+        """Staff reset: abandon any race, back to the lobby (or attract loop in kiosk)."""
+        self.race = None
+        self.bots = {}
+        for st in self.stations:
+            st.joined = False
+            st.car = None
+            st.clear()
+        if self.state != flow.LOBBY:
+            self.reset()
+        if self.kiosk:
+            self.sleep()
+            self._start_attract()
+        self.refresh()
+
+    def _after_results(self) -> None:
+        self.dismiss()
+        for st in self.stations:
+            st.joined = False
+            st.car = None
+        if self.kiosk:
+            self.sleep()
+            self._start_attract()
+
+    # ------------------------------------------------------------------ kiosk and time
+    def _arm_join_countdown(self) -> None:
+        if self.kiosk is not None and any(s.joined for s in self.stations):
+            self.deadline = self.clock() + self.kiosk.join_seconds
+
+    def _start_attract(self) -> None:
+        assert self.kiosk is not None
+        self.attract = Race(RaceSetup(track=self.kiosk.track, cars=MAX_CARS, laps=1,
+                                      seed=self.seeds.randrange(1 << 31),
+                                      names=tuple(f"Bot {i + 1}" for i in range(MAX_CARS))))
+        self._attract_bot = HeuristicBot()
+        self.deadline = self.clock() + self.kiosk.attract_step
+
+    def _tick(self, now: float) -> None:
+        kiosk = self.kiosk
+        if kiosk is None or (self.deadline is None and self.state not in (
+                flow.PLANNING, flow.RESOLUTION)):
+            return
+        state = self.state
+        if state == flow.ATTRACT and self.deadline is not None and now >= self.deadline:
+            race = self.attract
+            if race is None or race.over:
+                self._start_attract()
+                return
+            race.apply(self._attract_bot.choose(race, race.waiting_for()))
+            self.deadline = now + kiosk.attract_step
+        elif state == flow.LOBBY and self.deadline is not None and now >= self.deadline:
+            if any(s.joined for s in self.stations):
+                self.start_race(track=kiosk.track, laps=kiosk.laps)
+            else:
+                self.sleep()
+                self._start_attract()
+        elif state == flow.RESULTS and self.deadline is not None and now >= self.deadline:
+            self._after_results()
+        elif state in (flow.PLANNING, flow.RESOLUTION):
+            self._idle_takeover(now, kiosk)
+
+    def _idle_takeover(self, now: float, kiosk: KioskOptions) -> None:
+        """A seat nobody touched for ``idle_seconds`` while it was their move goes to a bot."""
+        race = self.race
+        if race is None:
+            return
+        waiting = set(race.pending().cars)
+        changed = False
+        for st in self.stations:
+            if st.car is None or st.idle_bot or st.car not in waiting:
+                continue
+            if now - st.last_input >= kiosk.idle_seconds:
+                st.idle_bot = True
+                self.bots[st.car] = HeuristicBot(seed=st.car)
+                changed = True
+        if changed:
+            if all(st.idle_bot for st in self.stations if st.car is not None):
+                self.race = None  # everyone left: back to the attract loop
+                self.abandon()
+                for st in self.stations:
+                    st.joined, st.car, st.idle_bot = False, None, False
+                self.sleep()
+                self._start_attract()
+                return
+            self._drive()
+
+    # ------------------------------------------------------------------ screens
+    def refresh(self) -> None:
+        """Rebuild every station's view; render and show only the ones that changed."""
+        from .views import station_view
+
+        for st in self.stations:
+            view = station_view(self, st)
+            if view == self.views[st.index]:
+                continue
+            self.views[st.index] = view
+            if self.render is not None and st.index < len(self.screens):
+                self.screens[st.index].show(self.render(view))
+                self.frames += 1
+
+
+def short_problem(problem: str) -> str:
+    """A plan problem as a few words for a 128-px screen."""
+    if "plays" in problem and "cards" in problem:
+        need = problem.split("plays ", 1)[1].split(" ", 1)[0]
+        return f"play {need} card{'s' if need != '1' else ''}"
+    if "no Heat" in problem:
+        return "no Heat: 2-gear shift"
+    if "cannot shift" in problem:
+        return "max 2 gears per shift"
+    if "Heat cards" in problem:
+        return "Heat can't be played"
+    return problem[:24]

@@ -1,0 +1,97 @@
+"""What one station's screen shows, as plain data.
+
+The table builds a :class:`StationView` for every station after every event; the screen renderer
+(:mod:`pitboard.table.screens`) turns it into a 128x64 image. Keeping the view pure data lets
+tests assert on content without pixels, and skips drawing when nothing changed (views compare
+equal).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# screen kinds
+LOBBY = "lobby"
+PLANNING = "planning"
+LOCKED = "locked"  # planned, waiting for the others
+RESOLUTION = "resolution"  # this station's car is resolving: flips, move, choices
+WAITING = "waiting"  # another car is resolving
+RESULTS = "results"
+ATTRACT = "attract"  # kiosk: bots racing, "press GO to play"
+FAULT = "fault"  # wiring fault on this station (lever with two contacts, ...)
+KINDS = (LOBBY, PLANNING, LOCKED, RESOLUTION, WAITING, RESULTS, ATTRACT, FAULT)
+
+
+@dataclass(frozen=True, slots=True)
+class CardView:
+    """One card above its tray button."""
+
+    code: str  # "1".."5", "0", "H", "S", or a module's code
+    label: str  # what to print big: "4", "H", "S", "0", "5"
+    selected: bool = False
+    #: greyed: cannot be selected now (Heat while planning, Heat/Stress while discarding)
+    disabled: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CornerView:
+    """A corner the selection would cross (planning) or did cross (resolution)."""
+
+    number: int
+    limit: int
+    heat: int
+
+
+@dataclass(frozen=True, slots=True)
+class MoveView:
+    """Where to put the physical car."""
+
+    spaces: int  # to count forward from where it stands (negative after a spin-out)
+    space: int  # board space number (1..N from the finish line)
+    spot: str  # "racing line" or "outside"
+    lap: int
+    blocked: int = 0  # spaces lost to blocking
+
+
+@dataclass(frozen=True, slots=True)
+class StationView:
+    """Everything one station shows.
+
+    Example::
+
+        StationView(kind="planning", station=0, title="S1 Alice", gear=2, target_gear=3)
+    """
+
+    kind: str
+    station: int
+    title: str = ""
+    #: the hand in tray order (7 slots); empty outside planning/discard
+    cards: tuple[CardView, ...] = ()
+    #: labels over the 7 tray buttons (soft keys) when the tray is not showing cards
+    soft_keys: tuple[str, ...] = ()
+    gear: int = 1
+    target_gear: int = 1
+    shift_cost: int = 0
+    engine: int = 0
+    #: speed as "7" or a range "5-9" (Stress); "" before any card is chosen
+    speed: str = ""
+    #: corner warning before GO
+    corners: tuple[CornerView, ...] = ()
+    heat_owed: int = 0
+    spin_out: bool = False
+    #: chance of a spin-out in percent when Stress makes it uncertain (100 when certain)
+    spin_odds: int = 0
+    #: one short line: why GO was refused, a clogged hand, whose turn, ...
+    message: str = ""
+    #: resolution: flipped cards ("S->3", "boost 4"), final speed, move instruction
+    flips: tuple[str, ...] = ()
+    move: MoveView | None = None
+    #: heat paid this turn and why ("corner 2: 3")
+    heat_paid: tuple[str, ...] = ()
+    #: race order / results lines: "1 Alice", "2 Bot 3" ...
+    order: tuple[str, ...] = ()
+    lap: int = 0
+    laps: int = 0
+    round: int = 0
+    #: extra lines for lobby/attract/fault screens
+    lines: tuple[str, ...] = field(default_factory=tuple)

@@ -1,0 +1,223 @@
+"""Build each station's :class:`StationView` from the table and the race."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..engine import decisions as dec
+from ..engine.cards import HEAT, STRESS
+from ..engine.forecast import forecast
+from ..engine.race import Race
+from ..trackfile import load_track
+from . import flow
+from .station import SLOTS, Station
+from .view import (
+    ATTRACT,
+    FAULT,
+    LOBBY,
+    LOCKED,
+    PLANNING,
+    RESOLUTION,
+    RESULTS,
+    WAITING,
+    CardView,
+    CornerView,
+    MoveView,
+    StationView,
+)
+
+if TYPE_CHECKING:
+    from .table import Table
+
+
+def station_view(table: Table, st: Station) -> StationView:
+    """What ``st`` shows now."""
+    title = st.name
+    if st.lever_fault or st.input_fault:
+        lines = []
+        if st.lever_fault:
+            lines += ["Gear lever fault:", "contacts " + "+".join(map(str, st.lever_fault)),
+                      "check the wiring"]
+        if st.input_fault:
+            lines += ["Buttons not answering", st.input_fault[:40]]
+        return StationView(FAULT, st.index, title=title, lines=tuple(lines))
+    state = table.state
+    if state == flow.ATTRACT:
+        return _attract(table, st)
+    if state == flow.LOBBY:
+        return _lobby(table, st)
+    race = table.race
+    if race is None:
+        return _lobby(table, st)
+    if state == flow.RESULTS:
+        return StationView(RESULTS, st.index, title="RESULTS", order=_results(race),
+                           laps=race.laps, round=race.round, soft_keys=("", "", "", "", "", "",
+                                                                         "NEXT"))
+    car = race.cars[st.car] if st.car is not None else None
+    if state == flow.PLANNING and car is not None and not car.finished:
+        if car.planned:
+            waiting = sum(1 for c in race.cars if not c.planned and not c.finished)
+            return StationView(LOCKED, st.index, title=title, gear=car.gear,
+                               target_gear=car.gear, engine=car.engine,
+                               cards=tuple(CardView(c, _label(c)) for c in car.play),
+                               message=f"waiting for {waiting}", round=race.round,
+                               laps=race.laps, lap=race.lap_of(car.d))
+        return _planning(table, st, race, car)
+    if state == flow.RESOLUTION and car is not None and table.current_station() is st:
+        return _resolution(st, race, car)
+    return _waiting(table, st, race)
+
+
+def _results(race: Race) -> tuple[str, ...]:
+    return tuple(f"{i + 1} {race.cars[c].name}" for i, c in enumerate(race.standings()))
+
+
+def _label(code: str) -> str:
+    return code
+
+
+def _lobby(table: Table, st: Station) -> StationView:
+    track, laps, cars = table.lobby_summary()
+    name = load_track(track).name
+    joined = [s.name for s in table.stations if s.joined]
+    lines = (f"{name}, {laps} lap{'s' if laps > 1 else ''}",
+             f"{cars} cars ({len(joined)} players)",
+             "JOINED - GO to leave" if st.joined else "press GO to join")
+    return StationView(LOBBY, st.index, title=f"{st.name} LOBBY", lines=lines,
+                       soft_keys=("TRACK", "LAPS", "CARS", "", "", "", "START"))
+
+
+def _attract(table: Table, st: Station) -> StationView:
+    race = table.attract
+    order: tuple[str, ...] = ()
+    if race is not None:
+        order = tuple(f"{i + 1} {race.cars[c].name}" for i, c in enumerate(race.standings()))
+    return StationView(ATTRACT, st.index, title="PITBOARD", order=order[:3],
+                       lines=("Heat: Pedal to the Metal", "press GO to play"),
+                       round=race.round if race else 0)
+
+
+def _planning(table: Table, st: Station, race: Race, car: Any) -> StationView:
+    gear = table.target_gear(st)
+    rule = race.plan_rule(car.id)
+    clogged = gear in rule.clogged
+    cards = rule.playable if clogged else st.selected_cards()
+    fc = forecast(race, car.id, gear, cards, partial=True)
+    message = st.message
+    if clogged and not message:
+        message = "CLOGGED: no move, gear 1"
+    elif fc.problem and not message and not fc.problem.startswith(f"gear {gear} plays"):
+        from .table import short_problem
+
+        message = short_problem(fc.problem)
+    elif not message:
+        need = rule.cards_needed(gear)
+        if len(cards) != need:
+            message = f"pick {need} card{'s' if need > 1 else ''}: {len(cards)}/{need}"
+    speed = ""
+    if fc.outcomes and cards:
+        speed = str(fc.min_speed) if fc.min_speed == fc.max_speed \
+            else f"{fc.min_speed}-{fc.max_speed}"
+    spin_p = fc.spin_probability
+    corners = tuple(CornerView(c.corner, c.limit, c.heat) for c in fc.corners())
+    return StationView(
+        PLANNING, st.index, title=st.name, cards=_tray(st, selectable=lambda c: c != HEAT,
+                                                       forced=set(cards) if clogged else None),
+        soft_keys=_page_key(st), gear=car.gear, target_gear=gear,
+        shift_cost=rule.shift_cost.get(gear, 0), engine=car.engine, speed=speed,
+        corners=corners, heat_owed=fc.max_heat if fc.outcomes else 0,
+        spin_out=spin_p > 0, spin_odds=round(float(spin_p) * 100), message=message,
+        lap=race.lap_of(car.d), laps=race.laps, round=race.round,
+    )
+
+
+def _tray(st: Station, *, selectable: Any, forced: set[str] | None = None
+          ) -> tuple[CardView, ...]:
+    out = []
+    for index in st.visible_slots():
+        code = st.slots[index]
+        if code is None:
+            continue
+        selected = index in st.selected if forced is None else code in forced
+        out.append(CardView(code, _label(code), selected=selected, disabled=not selectable(code)))
+    return tuple(out)
+
+
+def _page_key(st: Station) -> tuple[str, ...]:
+    return ("", "", "", "", "", "", "MORE") if st.paged else ()
+
+
+def _turn_events(race: Race, car_id: int) -> list[dict[str, Any]]:
+    events = race.events
+    for i in range(len(events) - 1, -1, -1):
+        e = events[i]
+        if e["type"] == "turn" and e["car"] == car_id:
+            return [x for x in events[i:] if x.get("car") == car_id]
+    return []
+
+
+def _move_view(race: Race, car: Any) -> MoveView:
+    spot = "racing line" if car.spot == race.racing_spot(car.d) else "outside"
+    blocked = sum(e.get("blocked", 0) for e in _turn_events(race, car.id) if e["type"] == "move")
+    return MoveView(car.d - car.start_d, car.space, spot, race.lap_of(car.d), blocked)
+
+
+def _resolution(st: Station, race: Race, car: Any) -> StationView:
+    events = _turn_events(race, car.id)
+    flips = []
+    heat_paid = []
+    message = ""
+    for e in events:
+        if e["type"] == "flip":
+            card = e["card"] or "-"
+            flips.append(f"{'S' if e['why'] == 'stress' else '+'}>{card}" if e["kept"]
+                         else f"x{card}")
+        elif e["type"] == "heat":
+            heat_paid.append(f"{e['why']}: {e['n']}")
+        elif e["type"] == "spin_out":
+            heat_paid.append(f"spin-out: {e['heat']}")
+            message = f"SPUN OUT: +{e['stress']} Stress, gear 1"
+    phase = race.phase
+    keys: tuple[str, ...] = ()
+    cards: tuple[CardView, ...] = ()
+    if phase == dec.REACT:
+        actions = {o.action for o in race.react_options(car.id)}
+        keys = ("ADR" if dec.ADRENALINE in actions else "",
+                "BOOST" if dec.BOOST in actions else "",
+                f"COOL{car.cooldown}" if dec.COOLDOWN in actions else "", "", "", "", "DONE")
+        message = message or "react, then DONE"
+    elif phase == dec.SLIPSTREAM:
+        keys = ("SLIP", "", "", "", "", "", "NO")
+        message = message or "slipstream +2?"
+    elif phase == dec.DISCARD:
+        st.sync_slots(car.hand)
+        cards = _tray(st, selectable=lambda c: c not in (HEAT, STRESS))
+        keys = _page_key(st)
+        message = message or "discard? then GO"
+    return StationView(
+        RESOLUTION, st.index, title=st.name, cards=cards, soft_keys=keys, gear=car.gear,
+        target_gear=car.gear, engine=car.engine, speed=str(car.speed), flips=tuple(flips[-6:]),
+        move=_move_view(race, car), heat_paid=tuple(heat_paid), message=message,
+        lap=race.lap_of(car.d), laps=race.laps, round=race.round,
+    )
+
+
+def _waiting(table: Table, st: Station, race: Race) -> StationView:
+    current = race.current
+    order = tuple(f"{i + 1} {race.cars[c].name} L{race.lap_of(race.cars[c].d)}"
+                  f" sp{race.cars[c].space}" for i, c in enumerate(race.standings()))
+    car = race.cars[st.car] if st.car is not None else None
+    if car is not None and car.finished:
+        place = race.hall_of_fame.index(car.id) + 1 if car.id in race.hall_of_fame else 0
+        message = f"FINISHED P{place}" if place else "FINISHED"
+    elif current is not None:
+        message = f"{current.name} to play"
+    else:
+        waiting = [race.cars[c].name for c in race.pending().cars]
+        message = "waiting: " + ", ".join(waiting)[:30]
+    move = _move_view(race, current) if current is not None else None
+    return StationView(
+        WAITING, st.index, title=st.name, order=order[:SLOTS - 1], message=message, move=move,
+        lap=race.lap_of(car.d) if car is not None else 0, laps=race.laps, round=race.round,
+        engine=car.engine if car is not None else 0, gear=car.gear if car is not None else 1,
+    )
