@@ -1,0 +1,98 @@
+"""The pitboard command: demo, simulate, tracks, check-config, flow-diagram."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pitboard.cli import main
+from pitboard.table.flow import flow_doc
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_demo_prints_a_whole_race(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--cars", "3", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("USA: 1 lap(s), 3 cars, seed 5")
+    assert "=== Round 1:" in out
+    assert "reveals" in out and "moves" in out
+    final = out.strip().splitlines()[-1]
+    assert final.startswith("Race over after") and "1. Bot" in final and "3. Bot" in final
+
+
+def test_demo_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["demo", "--cars", "4", "--seed", "9", "--track", "italy"])
+    first = capsys.readouterr().out
+    main(["demo", "--cars", "4", "--seed", "9", "--track", "italy"])
+    assert capsys.readouterr().out == first
+
+
+def test_simulate_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--track", "france", "--cars", "4", "--laps", "1",
+                 "--races", "20", "--seed", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["races"] == 20 and data["cars"] == 4 and data["track"] == "france"
+    assert sum(data["wins_by_car"].values()) == 20
+    assert sum(data["wins_by_grid_position"].values()) == 20
+    assert data["mean_rounds"] > 3
+    assert data["races_per_second"] > 0 and data["us_per_car_turn"] > 0
+
+
+def test_simulate_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--cars", "2", "--laps", "1", "--races", "5",
+                 "--bot", "random"]) == 0
+    out = capsys.readouterr().out
+    assert "5 races, 2 random bots, usa, 1 lap(s)" in out
+    assert "races per second" in out
+
+
+def test_tracks_lists_the_four_base_tracks(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["tracks"])
+    out = capsys.readouterr().out
+    for key in ("usa", "france", "great_britain", "italy"):
+        assert key in out
+
+
+def test_unknown_track_is_one_line_exit_2() -> None:
+    proc = subprocess.run([sys.executable, "-m", "pitboard.cli", "demo", "--track", "mars"],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert "mars" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_bad_arguments_exit_2() -> None:
+    proc = subprocess.run([sys.executable, "-m", "pitboard.cli", "simulate", "--cars", "9"],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 2 and "cars must be 1..6" in proc.stderr
+
+
+def test_check_config_shipped_profile(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check-config", "grid6"]) == 0
+    assert "GPIO" in capsys.readouterr().out
+
+
+def test_check_config_broken_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[table\n", encoding="utf-8")
+    assert main(["check-config", str(bad)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err and all(str(bad) in line for line in err)
+
+
+def test_committed_flow_diagram_is_current() -> None:
+    committed = (ROOT / "docs" / "table-flow.md").read_text(encoding="utf-8")
+    assert committed == flow_doc(), "docs/table-flow.md is stale: run `pitboard flow-diagram`"
+
+
+def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    for command in ("demo", "scenario", "simulate", "tracks", "check-config", "flow-diagram"):
+        assert command in out
