@@ -7,6 +7,7 @@ waiting for. Bots hold their own seeded RNG so a bot race is reproducible too.
 from __future__ import annotations
 
 import random
+from itertools import accumulate
 from typing import Protocol
 
 from .engine import decisions as dec
@@ -93,32 +94,40 @@ class HeuristicBot:
     def _plan(self, race: Race, rule: PlanRule) -> Plan:
         car = race.cars[rule.car]
         cards = sorted(rule.playable, key=_EXPECTED.__getitem__)
+        k = len(cards)
         worst = [_WORST[c] for c in cards]
         expected = [_EXPECTED[c] for c in cards]
-        prefix = [0.0]
-        for w in worst:
-            prefix.append(prefix[-1] + w)
+        prefix = list(accumulate(worst, initial=0.0))
         heat_in_hand = car.hand.count(HEAT)
         ahead = race.corners_ahead(car.d, MAX_SPEED)
         best_score = -1e9
-        best: tuple[int, list[int]] | None = None
+        best: tuple[int, list[int] | range] | None = None
         targets: dict[int, int] = {}
         for gear in rule.gears:
-            if gear in rule.clogged:
+            if gear > k:  # clogged at this gear
                 continue
             cost = rule.shift_cost[gear]
-            budget = max(0, car.engine - cost - self.reserve)
-            target = targets.get(budget)
-            if target is None:
-                target = targets[budget] = _target(car.d, ahead, budget)
-            chosen = _pick(worst, prefix, gear, target)
-            score = 0.3 * gear - 2.0 * cost
-            over = float(-target)
-            for i in chosen:
-                score += expected[i]
-                over += worst[i]
-            if over > 0:  # could spin out or overpay: only when nothing safer exists
-                score -= 10.0 * over
+            target = MAX_SPEED
+            if ahead:
+                budget = max(0, car.engine - cost - self.reserve)
+                found = targets.get(budget)
+                if found is None:
+                    found = targets[budget] = _target(car.d, ahead, budget)
+                target = found
+            chosen: list[int] | range
+            if prefix[k] - prefix[k - gear] <= target:  # the best cards fit: no choice
+                chosen = range(k - gear, k)
+                score = sum(expected[k - gear:])
+            else:
+                chosen = _pick(worst, prefix, gear, target)
+                score = 0.0
+                over = float(-target)
+                for i in chosen:
+                    score += expected[i]
+                    over += worst[i]
+                if over > 0:  # could spin out or overpay: only when nothing safer exists
+                    score -= 10.0 * over
+            score += 0.3 * gear - 2.0 * cost
             if heat_in_hand:
                 score += 1.5 * min(heat_in_hand, 3 if gear == 1 else 1 if gear == 2 else 0)
             if score > best_score:
@@ -143,17 +152,23 @@ class HeuristicBot:
 
 
 def _target(d: int, ahead: list[tuple[int, int, int]], heat: int) -> int:
-    """Highest speed whose corner bill ``heat`` can pay (MAX_SPEED with no corner near)."""
+    """Highest speed whose corner bill ``heat`` can pay (MAX_SPEED with no corner near).
+
+    The bill only grows with speed, and is 0 until the first line is crossed, so scan up from
+    the first speed that crosses it.
+    """
     if not ahead:
         return MAX_SPEED
-    for speed in range(MAX_SPEED, 0, -1):
+    speed = ahead[0][0] - d + 1
+    while speed <= MAX_SPEED:
         bill = 0
         for line, _, limit in ahead:
             if line < d + speed and speed > limit:
                 bill += speed - limit
-        if bill <= heat:
-            return speed
-    return 0
+        if bill > heat:
+            return speed - 1
+        speed += 1
+    return MAX_SPEED
 
 
 class _Values(dict[str, float]):
