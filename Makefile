@@ -26,3 +26,11 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info firmware_py/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+
+# Set up a Raspberry Pi OS machine, as root: make install-pi PROFILE=duo (sim, duo or grid6).
+.PHONY: install-pi install-pi-dry-run
+install-pi:
+	bash systemd/install-pi.sh
+
+install-pi-dry-run:
+	bash systemd/install-pi.sh --dry-run

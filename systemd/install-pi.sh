@@ -1,0 +1,353 @@
+#!/usr/bin/env bash
+# Set up a Raspberry Pi OS machine to run the pitboard table service.
+#
+#   sudo make install-pi PROFILE=grid6          # or: sudo PROFILE=duo systemd/install-pi.sh
+#   make install-pi-dry-run PROFILE=grid6       # or: systemd/install-pi.sh --dry-run
+#
+# Every step looks before it acts and acts only on a difference, so running it again reports
+# "nothing changed".  A dry run prints each action (and its command) and touches nothing.
+#
+# Environment:
+#   PROFILE=duo        hw_config/$PROFILE.toml becomes /etc/pitboard/pitboard.toml
+#   DRY_RUN=1          same as --dry-run
+#   ROOT=/some/dir     prefix for every file read or written on the target (tests, staging);
+#                      apt-get, useradd & co. still act on this machine
+#   UART=auto|0|1      enable_uart=1|0 (auto: 1 when the profile's console.port is the Pi UART)
+#   SPI=auto|0|1       dtparam=spi=on|off (auto: on when a station display is on SPI)
+#   EXTRA_APT="a b"    more Debian packages to install
+#   PITBOARD_SRC=dir   checkout to install from (default: the one holding this script)
+set -euo pipefail
+
+PROFILE=${PROFILE:-duo}
+DRY_RUN=${DRY_RUN:-0}
+ROOT=${ROOT:-}
+UART=${UART:-auto}
+SPI=${SPI:-auto}
+EXTRA_APT=${EXTRA_APT:-}
+SRC=${PITBOARD_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+
+SERVICE=pitboard.service
+SERVICE_USER=pitboard
+DEVICE_GROUPS=(gpio i2c spi dialout)
+# python3-lgpio comes from apt on Pi OS; the venv sees it through --system-site-packages.
+APT_PACKAGES=(python3 python3-venv python3-pip python3-lgpio i2c-tools)
+
+PREFIX=$ROOT/opt/pitboard
+VENV=$PREFIX/.venv
+CONFIG=$ROOT/etc/pitboard/pitboard.toml
+UNIT=$ROOT/etc/systemd/system/$SERVICE
+MODULES=$ROOT/etc/modules-load.d/pitboard.conf
+BLOCK_BEGIN="# >>> pitboard: managed by install-pi.sh, edits between these lines are replaced >>>"
+BLOCK_END="# <<< pitboard <<<"
+
+changes=0
+changed=0
+reboot_needed=0
+
+usage() {
+    sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
+}
+
+for arg in "$@"; do
+    case $arg in
+        --dry-run | -n) DRY_RUN=1 ;;
+        -h | --help) usage; exit 0 ;;
+        *) echo "install-pi: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
+    esac
+done
+
+say() { printf '%s\n' "$*"; }
+die() { printf 'install-pi: %s\n' "$*" >&2; exit 1; }
+
+# act DESCRIPTION COMMAND...: the one place where anything changes; a dry run only prints it.
+# The command line (or, for a file, the $detail diff) is shown under the description.
+detail=""
+act() {
+    local what=$1
+    shift
+    changes=$((changes + 1))
+    if [[ $DRY_RUN == 1 ]]; then say "would: $what"; else say "change: $what"; fi
+    if [[ -n $detail ]]; then
+        say "$detail"
+        detail=""
+    elif [[ $(type -t "$1") != function ]]; then
+        say "    $(printf '%q ' "$@")"
+    fi
+    [[ $DRY_RUN == 1 ]] || "$@"
+}
+
+ok() { say "ok: $*"; }
+
+# write_text DEST MODE TEXT: replace DEST through a temp file and rename, so a power cut
+# leaves the old file or the new one (config.txt must never be half written).  MODE "-" skips
+# chmod, which vfat (/boot/firmware) refuses.
+write_text() {
+    local dest=$1 mode=$2 text=$3
+    mkdir -p "$(dirname "$dest")"
+    printf '%s' "$text" >"$dest.pitboard-tmp"
+    [[ $mode == - ]] || chmod "$mode" "$dest.pitboard-tmp"
+    sync "$dest.pitboard-tmp"
+    mv -f "$dest.pitboard-tmp" "$dest"
+}
+
+# put_text DEST MODE TEXT: make DEST hold exactly TEXT; sets changed=1 if it had to.
+# (These helpers always return 0: called from an `if`, bash would ignore errors inside them.)
+put_text() {
+    local dest=$1 mode=$2 text=$3
+    changed=0
+    if [[ -f $dest ]] && cmp -s "$dest" <(printf '%s' "$text"); then
+        ok "$dest"
+    else
+        changed=1
+        detail=$(show_diff "$dest" <(printf '%s' "$text"))
+        act "write $dest" write_text "$dest" "$mode" "$text"
+    fi
+}
+
+show_diff() { # show_diff OLD NEW: what a write changes, indented under its action
+    if [[ -f $1 ]]; then
+        diff -u --label "$1" --label "$1 (new)" "$1" "$2" | sed 's/^/    /' || true
+    else
+        sed 's/^/    + /' "$2"
+    fi
+}
+
+# put_file SOURCE DEST MODE: install a copy of SOURCE as DEST; sets changed=1 if it had to.
+put_file() {
+    local src=$1 dest=$2 mode=$3
+    changed=0
+    if [[ -f $dest ]] && cmp -s "$src" "$dest"; then
+        ok "$dest"
+    else
+        changed=1
+        act "install $dest from ${src#"$SRC"/}" install -D -m "$mode" "$src" "$dest"
+    fi
+}
+
+# setting NAME VALUE AUTO: an auto|0|1 override resolved to 0 or 1 (AUTO = the profile's answer).
+setting() {
+    case $2 in
+        auto) printf '%s' "$3" ;;
+        1 | yes | on) printf 1 ;;
+        0 | no | off) printf 0 ;;
+        *) die "$1 must be auto, 0 or 1, not '$2'" ;;
+    esac
+}
+
+# What the boot configuration needs, read from the profile with tomllib (Python >= 3.11, as the
+# package itself requires), as KEY=VALUE lines.
+profile_facts() {
+    python3 - "$PROFILE_FILE" <<'PY'
+import re
+import sys
+import tomllib
+
+with open(sys.argv[1], "rb") as f:
+    cfg = tomllib.load(f)
+stations = cfg.get("stations", [])
+inputs = [s.get("input", {}) for s in stations]
+displays = [s.get("display", {}) for s in stations]
+port = cfg.get("console", {}).get("port") or ""
+uart = re.fullmatch(r"/dev/(serial[0-9]|ttyAMA[0-9]+|ttyS[0-9]+)", port) is not None
+spi = any(d.get("bus") == "spi" for d in displays)
+hardware = uart or any(i.get("kind") in ("gpio", "mcp23017") for i in inputs) or any(
+    d.get("bus") in ("i2c", "spi") for d in displays
+)
+i2c = cfg.get("i2c", {})
+mux = i2c.get("mux")
+print(f"hardware={int(hardware)}")
+print(f"i2c_baudrate={int(i2c.get('baudrate', 100000))}")
+print("mux_address=" + ("" if mux is None else f"0x{int(mux.get('address', 0x70)):02x}"))
+print(f"uart={int(uart)}")
+print(f"spi={int(spi)}")
+PY
+}
+
+# -- checks before anything changes ----------------------------------------------------------
+
+[[ $PROFILE =~ ^[A-Za-z0-9_-]+$ ]] || die "bad PROFILE '$PROFILE'"
+PROFILE_FILE=$SRC/hw_config/$PROFILE.toml
+if [[ ! -f $PROFILE_FILE ]]; then
+    available=$(cd "$SRC/hw_config" 2>/dev/null && printf '%s ' *.toml) || true
+    die "no profile $PROFILE_FILE (available: ${available:-none})"
+fi
+[[ -f $SRC/systemd/$SERVICE ]] || die "no unit file $SRC/systemd/$SERVICE"
+if [[ $DRY_RUN != 1 && -z $ROOT && $EUID -ne 0 ]]; then
+    die "run as root (sudo), or with --dry-run to see what would be done"
+fi
+
+facts=$(profile_facts) || die "cannot read $PROFILE_FILE (a TOML profile; needs Python >= 3.11)"
+declare -A fact=()
+while IFS='=' read -r key value; do fact[$key]=$value; done <<<"$facts"
+use_uart=$(setting UART "$UART" "${fact[uart]}")
+use_spi=$(setting SPI "$SPI" "${fact[spi]}")
+
+mode="install"
+[[ $DRY_RUN == 1 ]] && mode="dry run: nothing will be touched"
+say "install-pi: profile $PROFILE from $SRC into ${ROOT:-/} ($mode)"
+
+# -- Debian packages -------------------------------------------------------------------------
+
+read -r -a extra <<<"$EXTRA_APT"
+missing=()
+for package in "${APT_PACKAGES[@]}" "${extra[@]}"; do
+    status=$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null) || true
+    [[ $status == installed ]] || missing+=("$package")
+done
+if ((${#missing[@]})); then
+    act "refresh the package lists" apt-get update
+    act "install ${missing[*]}" env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y --no-install-recommends "${missing[@]}"
+else
+    ok "packages ${APT_PACKAGES[*]} ${extra[*]}"
+fi
+
+# -- boot configuration ----------------------------------------------------------------------
+
+BOOT_DIR=$ROOT/boot/firmware
+[[ -f $BOOT_DIR/config.txt || ! -f $ROOT/boot/config.txt ]] || BOOT_DIR=$ROOT/boot # bullseye
+if [[ ${fact[hardware]} != 1 ]]; then
+    ok "profile $PROFILE drives no Pi hardware: boot configuration left alone"
+elif [[ ! -f $BOOT_DIR/config.txt ]]; then
+    say "warning: no $BOOT_DIR/config.txt (not Raspberry Pi OS?): boot configuration skipped"
+else
+    # A block of our own, opened with [all] so it applies whatever section the file ends in,
+    # and rewritten as a whole so a change of profile also removes lines no longer wanted.
+    block=("$BLOCK_BEGIN" "[all]" "dtparam=i2c_arm=on,i2c_arm_baudrate=${fact[i2c_baudrate]}")
+    [[ -n ${fact[mux_address]} ]] && block+=("dtoverlay=i2c-mux,pca9548,addr=${fact[mux_address]}")
+    # GPIO 14/15 serve either the staff console (UART on) or plain inputs (duo: UART off).
+    if [[ $use_uart == 1 ]]; then block+=("enable_uart=1"); else block+=("enable_uart=0"); fi
+    # SPI0 claims GPIO 7-11, which duo wires as buttons: on only for an SPI display.
+    if [[ $use_spi == 1 ]]; then block+=("dtparam=spi=on"); else block+=("dtparam=spi=off"); fi
+    block+=("$BLOCK_END")
+
+    current=$(<"$BOOT_DIR/config.txt")
+    rest=$(printf '%s\n' "$current" | awk -v b="$BLOCK_BEGIN" -v e="$BLOCK_END" '
+        $0 == b { skip = 1 } !skip { print } $0 == e { skip = 0 }')
+    wanted=$(printf '%s\n' "${block[@]}")
+    [[ -n $rest ]] && wanted=$rest$'\n\n'$wanted
+    put_text "$BOOT_DIR/config.txt" - "$wanted"$'\n'
+    ((changed)) && reboot_needed=1
+
+    # Whether GPIO 14/15 are the console's UART or inputs, the kernel console and its login
+    # prompt must let go of them.
+    if [[ -f $BOOT_DIR/cmdline.txt ]]; then
+        cmdline=$(<"$BOOT_DIR/cmdline.txt")
+        stripped=$(printf '%s\n' "$cmdline" | sed -E \
+            's/(^| )console=(serial[0-9]|ttyAMA[0-9]+|ttyS[0-9]+)(,[0-9]+)?( |$)/\1/g; s/ +$//')
+        if [[ $stripped != "$cmdline" ]]; then
+            detail=$(show_diff "$BOOT_DIR/cmdline.txt" <(printf '%s\n' "$stripped"))
+            act "remove the serial console from $BOOT_DIR/cmdline.txt" \
+                write_text "$BOOT_DIR/cmdline.txt" - "$stripped"$'\n'
+            reboot_needed=1
+        else
+            ok "$BOOT_DIR/cmdline.txt has no serial console"
+        fi
+    fi
+
+    # /dev/i2c-N exists only with i2c-dev loaded (raspi-config does the same via /etc/modules).
+    # The unit's DeviceAllow=char-i2c, char-ttyUSB... are looked up in /proc/devices when it
+    # starts, so these drivers must be registered by then even if the USB adapter comes later;
+    # systemd-modules-load runs before sysinit.target, hence before the service.
+    modules=(i2c-dev usbserial cdc_acm)
+    [[ $use_spi == 1 ]] && modules+=(spidev)
+    put_text "$MODULES" 0644 "# written by pitboard install-pi.sh"$'\n'"$(printf '%s\n' "${modules[@]}")"$'\n'
+fi
+
+# -- system user -----------------------------------------------------------------------------
+
+for group in "${DEVICE_GROUPS[@]}"; do
+    if getent group "$group" >/dev/null; then
+        ok "group $group"
+    else
+        act "create group $group" groupadd --system "$group"
+    fi
+done
+if getent passwd "$SERVICE_USER" >/dev/null; then
+    ok "user $SERVICE_USER"
+    for group in "${DEVICE_GROUPS[@]}"; do
+        members=$(getent group "$group" | cut -d: -f4)
+        if [[ ",$members," != *",$SERVICE_USER,"* ]]; then
+            act "add $SERVICE_USER to group $group" usermod --append --groups "$group" "$SERVICE_USER"
+        fi
+    done
+else
+    groups_csv=$(IFS=,; printf '%s' "${DEVICE_GROUPS[*]}")
+    act "create system user $SERVICE_USER" useradd --system --user-group \
+        --home-dir /var/lib/pitboard --no-create-home --shell /usr/sbin/nologin \
+        --comment "Pitboard table service" --groups "$groups_csv" "$SERVICE_USER"
+fi
+
+# -- the program: /opt/pitboard/src and a venv that also sees apt's lgpio ----------------------
+
+source_hash() {
+    (cd "$SRC" && find pyproject.toml README.md firmware_py -type f \
+        ! -path '*/__pycache__/*' ! -path '*.egg-info/*' -print0 |
+        LC_ALL=C sort -z | xargs -0 sha256sum) | sha256sum | cut -d' ' -f1
+}
+
+copy_source() {
+    rm -rf "$PREFIX/src.new"
+    mkdir -p "$PREFIX/src.new"
+    tar -C "$SRC" --exclude=__pycache__ --exclude='*.egg-info' -cf - \
+        pyproject.toml README.md firmware_py | tar -C "$PREFIX/src.new" -xf -
+    rm -rf "$PREFIX/src"
+    mv "$PREFIX/src.new" "$PREFIX/src"
+}
+
+if [[ -x $VENV/bin/python ]] &&
+    grep -qx 'include-system-site-packages = true' "$VENV/pyvenv.cfg" 2>/dev/null; then
+    ok "venv $VENV"
+else
+    act "create venv $VENV (with system site packages, for python3-lgpio)" \
+        python3 -m venv --clear --system-site-packages "$VENV"
+fi
+
+hash=$(source_hash)
+stamp=$PREFIX/.installed-source
+if [[ -x $VENV/bin/pitboard && -f $stamp && $(<"$stamp") == "$hash" ]]; then
+    ok "pitboard installed from this source ($hash)"
+else
+    act "copy the source to $PREFIX/src" copy_source
+    act "install pitboard into $VENV" "$VENV/bin/python" -m pip install --no-input \
+        --disable-pip-version-check --upgrade "$PREFIX/src"
+    act "record the installed source in $stamp" write_text "$stamp" 0644 "$hash"
+fi
+
+# -- configuration and unit ------------------------------------------------------------------
+
+if [[ -f $CONFIG ]] && ! cmp -s "$PROFILE_FILE" "$CONFIG"; then
+    act "keep the previous configuration as $CONFIG.old" cp -p "$CONFIG" "$CONFIG.old"
+fi
+put_file "$PROFILE_FILE" "$CONFIG" 0644
+put_file "$SRC/systemd/$SERVICE" "$UNIT" 0644
+unit_changed=$changed
+
+systemctl_root=()
+[[ -n $ROOT ]] && systemctl_root=(--root="$ROOT")
+if [[ -z $ROOT && $unit_changed == 1 ]]; then
+    act "reload systemd" systemctl daemon-reload
+fi
+if systemctl "${systemctl_root[@]}" is-enabled --quiet "$SERVICE" 2>/dev/null; then
+    ok "$SERVICE enabled"
+else
+    act "enable $SERVICE at boot" systemctl "${systemctl_root[@]}" enable "$SERVICE"
+fi
+if [[ -z $ROOT ]] && ((changes)) && systemctl is-active --quiet "$SERVICE" 2>/dev/null; then
+    act "restart the running $SERVICE" systemctl try-restart "$SERVICE"
+fi
+
+# -- summary ---------------------------------------------------------------------------------
+
+if [[ $DRY_RUN == 1 ]]; then
+    say "install-pi: dry run: $changes change(s) would be made; nothing was touched"
+elif ((changes)); then
+    say "install-pi: $changes change(s) made"
+    if ((reboot_needed)); then
+        say "install-pi: reboot to apply the boot configuration"
+    elif [[ -z $ROOT ]] && ! systemctl is-active --quiet "$SERVICE" 2>/dev/null; then
+        say "install-pi: start it with: systemctl start $SERVICE"
+    fi
+else
+    say "install-pi: nothing changed"
+fi
