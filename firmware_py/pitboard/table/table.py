@@ -96,7 +96,7 @@ class Table:
 
         table = Table(stations=2)
         table.handle(GoPressed(station=0))      # S1 joins
-        table.handle(SlotPressed(station=0, slot=6))   # START
+        table.handle(SlotPressed(station=0, slot=6))   # RACE
         table.state                             # 'planning'
     """
 

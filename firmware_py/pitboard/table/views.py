@@ -84,7 +84,7 @@ def _lobby(table: Table, st: Station) -> StationView:
              f"{cars} cars ({len(joined)} players)",
              "JOINED - GO to leave" if st.joined else "press GO to join")
     return StationView(LOBBY, st.index, title=f"{st.name} LOBBY", lines=lines,
-                       soft_keys=("TRACK", "LAPS", "CARS", "", "", "", "START"))
+                       soft_keys=("TRK", "LAPS", "CARS", "", "", "", "RACE"))
 
 
 def _attract(table: Table, st: Station) -> StationView:
@@ -136,7 +136,8 @@ def _tray(st: Station, *, selectable: Any, forced: set[str] | None = None
     out = []
     for index in st.visible_slots():
         code = st.slots[index]
-        if code is None:
+        if code is None:  # keep every card over its own button
+            out.append(CardView("", "", disabled=True))
             continue
         selected = index in st.selected if forced is None else code in forced
         out.append(CardView(code, _label(code), selected=selected, disabled=not selectable(code)))
@@ -144,7 +145,7 @@ def _tray(st: Station, *, selectable: Any, forced: set[str] | None = None
 
 
 def _page_key(st: Station) -> tuple[str, ...]:
-    return ("", "", "", "", "", "", "MORE") if st.paged else ()
+    return ("", "", "", "", "", "", "PG>") if st.paged else ()
 
 
 def _turn_events(race: Race, car_id: int) -> list[dict[str, Any]]:
@@ -183,8 +184,8 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
     if phase == dec.REACT:
         actions = {o.action for o in race.react_options(car.id)}
         keys = ("ADR" if dec.ADRENALINE in actions else "",
-                "BOOST" if dec.BOOST in actions else "",
-                f"COOL{car.cooldown}" if dec.COOLDOWN in actions else "", "", "", "", "DONE")
+                "BST" if dec.BOOST in actions else "",
+                "COOL" if dec.COOLDOWN in actions else "", "", "", "", "DONE")
         message = message or "react, then DONE"
     elif phase == dec.SLIPSTREAM:
         keys = ("SLIP", "", "", "", "", "", "NO")

@@ -1,0 +1,290 @@
+"""Sample station views and the screen gallery (``docs/screens``) drawn from them.
+
+:func:`sample_views` holds one realistic :class:`~pitboard.table.view.StationView` per screen
+kind and notable variant. The same views feed the golden-image tests
+(``tests/golden/screens``) and the docs gallery, so the pictures people review are the pictures
+the tests pin.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+
+from PIL import Image
+
+from pitboard.table.screens import render
+from pitboard.table.view import (
+    ATTRACT,
+    FAULT,
+    LOBBY,
+    LOCKED,
+    PLANNING,
+    RESOLUTION,
+    RESULTS,
+    WAITING,
+    CardView,
+    CornerView,
+    MoveView,
+    StationView,
+)
+
+__all__ = [
+    "DESCRIPTIONS",
+    "SCALE",
+    "gallery_images",
+    "main",
+    "readme_text",
+    "sample_views",
+    "scaled",
+    "write_gallery",
+]
+
+#: enlargement of the gallery's web images (nearest neighbour: every OLED pixel a 4×4 square)
+SCALE = 4
+README = "README.md"
+
+
+def _hand(codes: str, selected: str = "", disabled: str = "H") -> tuple[CardView, ...]:
+    """Seven tray cards from codes; ``selected`` marks slot indexes ("024")."""
+    return tuple(
+        CardView(code, code, selected=str(i) in selected, disabled=code in disabled)
+        for i, code in enumerate(codes)
+    )
+
+
+#: one line per sample: what it shows (the README's captions)
+DESCRIPTIONS: dict[str, str] = {
+    "planning": "Planning: shifting 2→3, three cards chosen (raised, inverted), no corner ahead.",
+    "planning_corner": "Planning: the move crosses corner 2 (limit 4) at 7, 3 Heat owed.",
+    "planning_spin_odds": "Planning with Stress: speed 5-9, a spin-out is possible (40%).",
+    "planning_spin_out": "Planning: two corners cost more Heat than the engine holds: SPIN OUT.",
+    "planning_refused": "GO refused: a 2-gear shift 1→3 (+1 Heat) needs three cards.",
+    "planning_clogged": "Clogged hand: too few non-Heat cards, every playable card is forced.",
+    "planning_paged": "More than 7 cards after a spin-out: 6 cards and a MORE key.",
+    "locked": "Locked in: gear and cards chosen, waiting for the other players.",
+    "resolution": "Resolution: Stress flipped a 3, move the car 9 spaces to space 21.",
+    "resolution_react": "React step: soft keys for Adrenaline, Boost, Cooldown and DONE.",
+    "resolution_spin_out": "Spin-out: the engine could not pay; where the car goes back to.",
+    "resolution_discard": "Discard step: the selected cards will be discarded on GO.",
+    "waiting": "Another car is resolving: round, lap, its move and the race order.",
+    "results": "Race over: finish order.",
+    "lobby": "Lobby: track, laps and cars chosen with soft keys.",
+    "attract": "Kiosk attract mode: bots racing until someone presses GO.",
+    "fault": "Wiring fault on this station's gear lever.",
+}
+
+
+def sample_views() -> dict[str, StationView]:
+    """One realistic view per screen kind and notable variant, in gallery order.
+
+    Example::
+
+        >>> views = sample_views()
+        >>> views["planning"].kind, len(views) == len(DESCRIPTIONS)
+        ('planning', True)
+    """
+    name = "S1 Alice"
+    views = {
+        "planning": StationView(
+            PLANNING, 0, title=name, cards=_hand("3412H5S", selected="012"), gear=2,
+            target_gear=3, engine=6, speed="8", lap=1, laps=2, round=3,
+        ),
+        "planning_corner": StationView(
+            PLANNING, 0, title=name, cards=_hand("4H3S212", selected="02"), gear=2,
+            target_gear=2, engine=5, speed="7", corners=(CornerView(2, 4, 3),), heat_owed=3,
+            lap=1, laps=2, round=5,
+        ),
+        "planning_spin_odds": StationView(
+            PLANNING, 0, title=name, cards=_hand("S1H4H23", selected="03"), gear=2,
+            target_gear=2, engine=2, speed="5-9", corners=(CornerView(3, 5, 4),), heat_owed=4,
+            spin_out=True, spin_odds=40, lap=1, laps=2, round=7,
+        ),
+        "planning_spin_out": StationView(
+            PLANNING, 0, title=name, cards=_hand("43H4S2H", selected="0123"), gear=3,
+            target_gear=4, engine=1, speed="13",
+            corners=(CornerView(1, 7, 6), CornerView(2, 5, 8)), heat_owed=14, spin_out=True,
+            spin_odds=100, lap=2, laps=2, round=9,
+        ),
+        "planning_refused": StationView(
+            PLANNING, 0, title=name, cards=_hand("1234H05", selected="36"), gear=1,
+            target_gear=3, shift_cost=1, engine=6, speed="9", message="play 3 cards",
+            lap=1, laps=2, round=2,
+        ),
+        "planning_clogged": StationView(
+            PLANNING, 0, title=name, cards=_hand("HH2HHHS", selected="26"), gear=3,
+            target_gear=3, engine=0, speed="3-6", message="CLOGGED: no move, gear 1",
+            lap=2, laps=3, round=11,
+        ),
+        "planning_paged": StationView(
+            PLANNING, 0, title=name, cards=_hand("SS1H34", selected="4"),
+            soft_keys=("", "", "", "", "", "", "PG>"), gear=1, target_gear=1, engine=0,
+            speed="3", message="pick 1 card: 1/1", lap=1, laps=2, round=6,
+        ),
+        "locked": StationView(
+            LOCKED, 0, title=name, cards=_hand("342"), gear=3, target_gear=3, engine=6,
+            message="waiting for 2", lap=1, laps=2, round=3,
+        ),
+        "resolution": StationView(
+            RESOLUTION, 0, title=name, gear=3, target_gear=3, engine=4, speed="9",
+            flips=("S>3",), move=MoveView(9, 21, "racing line", 1),
+            heat_paid=("corner 2: 2",), message="", lap=1, laps=2, round=3,
+        ),
+        "resolution_react": StationView(
+            RESOLUTION, 0, title=name, gear=2, target_gear=2, engine=5, speed="7",
+            soft_keys=("ADR", "BST", "COOL", "", "", "", "DONE"),
+            move=MoveView(7, 34, "outside", 1, blocked=1), message="react, then DONE",
+            lap=1, laps=2, round=4,
+        ),
+        "resolution_spin_out": StationView(
+            RESOLUTION, 0, title=name, gear=1, target_gear=1, engine=0, speed="12",
+            spin_out=True, move=MoveView(5, 47, "outside", 1),
+            heat_paid=("spin-out: 2",), message="SPUN OUT: +2 Stress, gear 1",
+            soft_keys=("", "", "", "", "", "", "OK"), lap=1, laps=2, round=8,
+        ),
+        "resolution_discard": StationView(
+            RESOLUTION, 0, title=name, cards=_hand("1S3H25", selected="0", disabled="HS"),
+            gear=2, target_gear=2, engine=3, speed="6", move=MoveView(6, 28, "racing line", 1),
+            message="discard? then GO", lap=1, laps=2, round=4,
+        ),
+        "waiting": StationView(
+            WAITING, 0, title=name, message="Bob to play", move=MoveView(8, 30, "outside", 1),
+            order=("1 Bob L1 sp30", "2 Alice L1 sp21", "3 Carol L1 sp19", "4 Bot 4 L1 sp17",
+                   "5 Bot 5 L1 sp12", "6 Dave L1 sp9"),
+            lap=1, laps=2, round=4, engine=4, gear=3,
+        ),
+        "results": StationView(
+            RESULTS, 0, title="RESULTS",
+            order=("1 Alice", "2 Bob", "3 Bot 3", "4 Carol", "5 Bot 5", "6 Dave"),
+            laps=2, round=14, soft_keys=("", "", "", "", "", "", "NEXT"),
+        ),
+        "lobby": StationView(
+            LOBBY, 0, title="S1 LOBBY",
+            lines=("USA, 2 laps", "4 cars (2 players)", "press GO to join"),
+            soft_keys=("TRK", "LAPS", "CARS", "", "", "", "RACE"),
+        ),
+        "attract": StationView(
+            ATTRACT, 0, title="PITBOARD", order=("1 Bot 2", "2 Bot 5", "3 Bot 1"),
+            lines=("Heat: Pedal to the Metal", "press GO to play"), round=6,
+        ),
+        "fault": StationView(
+            FAULT, 0, title=name,
+            lines=("Gear lever fault:", "contacts 2+3", "check the wiring"),
+        ),
+    }
+    assert views.keys() == DESCRIPTIONS.keys()
+    return views
+
+
+def _same_pixels(path: Path, img: Image.Image) -> bool:
+    if not path.exists():
+        return False
+    with Image.open(path) as old:
+        return old.mode == img.mode and old.size == img.size and old.tobytes() == img.tobytes()
+
+
+def _save(path: Path, img: Image.Image) -> None:
+    # Unchanged pictures are not rewritten: another zlib could compress the same pixels to
+    # other bytes and show up as a pointless diff.
+    if not _same_pixels(path, img):
+        img.save(path, format="PNG", optimize=False)
+
+
+def scaled(img: Image.Image, scale: int = SCALE) -> Image.Image:
+    """``img`` enlarged ``scale`` times with nearest neighbour (crisp pixels on a web page).
+
+    Example::
+
+        >>> from PIL import Image
+        >>> scaled(Image.new("1", (128, 64))).size
+        (512, 256)
+    """
+    return img.resize((img.width * scale, img.height * scale), Image.Resampling.NEAREST)
+
+
+def readme_text(names: Sequence[str]) -> str:
+    """The gallery index: one section per sample, the enlarged picture and its caption.
+
+    Example::
+
+        >>> readme_text(["planning"]).splitlines()[0]
+        '# Station screens'
+    """
+    out = [
+        "# Station screens",
+        "",
+        "What each station's 128×64 OLED shows, drawn by `pitboard.table.screens.render` from",
+        "the sample views in `pitboard.table.gallery.sample_views()`. Generated by",
+        "`pitboard screens --out docs/screens`; do not edit by hand (a test checks that this",
+        "folder matches a fresh render). `NAME.png` is the 1:1 image (the same pixels as the",
+        f"golden file in `tests/golden/screens/`), `NAME_x{SCALE}.png` the enlarged one shown",
+        "here.",
+        "",
+    ]
+    for name in names:
+        out += [f"## {name}", "", DESCRIPTIONS.get(name, ""), "",
+                f"![{name}]({name}_x{SCALE}.png)", ""]
+    return "\n".join(out)
+
+
+def gallery_images(views: dict[str, StationView] | None = None) -> dict[str, Image.Image]:
+    """File name → image for every gallery picture (1:1 and enlarged).
+
+    Example::
+
+        >>> sorted(gallery_images())[:2]
+        ['attract.png', 'attract_x4.png']
+    """
+    views = sample_views() if views is None else views
+    images: dict[str, Image.Image] = {}
+    for name, view in views.items():
+        img = render(view)
+        images[f"{name}.png"] = img
+        images[f"{name}_x{SCALE}.png"] = scaled(img)
+    return images
+
+
+def write_gallery(directory: str | Path) -> list[Path]:
+    """Write the gallery (PNGs and ``README.md``) into ``directory``; return the file paths.
+
+    Files whose pixels are unchanged are left alone.
+
+    Example::
+
+        paths = write_gallery("docs/screens")
+    """
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    views = sample_views()
+    paths = []
+    for filename, img in gallery_images(views).items():
+        path = out / filename
+        _save(path, img)
+        paths.append(path)
+    readme = out / README
+    text = readme_text(list(views))
+    if not readme.exists() or readme.read_text(encoding="utf-8") != text:
+        readme.write_text(text, encoding="utf-8")
+    paths.append(readme)
+    return paths
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``pitboard screens``: write the gallery; return the exit status.
+
+    Example::
+
+        main(["--out", "docs/screens"])
+    """
+    parser = argparse.ArgumentParser(prog="pitboard screens",
+                                     description="Draw every sample station screen as PNGs.")
+    parser.add_argument("--out", default="docs/screens", help="folder (default: docs/screens)")
+    args = parser.parse_args(argv)
+    paths = write_gallery(args.out)
+    print(f"{len(paths)} files in {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
