@@ -32,7 +32,7 @@ from .bots import make_bot
 from .engine.cards import check_codes
 from .engine.decisions import Decision, IllegalDecision, parse_decision
 from .engine.race import Race
-from .engine.setup import RaceSetup, StackedDeck
+from .engine.setup import MAX_CARS, RaceSetup, StackedDeck
 from .track import Track
 from .trackfile import TrackFileError, load_track
 
@@ -95,6 +95,9 @@ def parse_scenario(text: str, name: str = "<scenario>") -> Scenario:
     finish_with: str | None = None
     finish_line = 0
     track: Track | None = None
+    #: where each setting and each car were first given, to name the line of a problem
+    opt_lines: dict[str, int] = {}
+    car_lines: dict[int, int] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
@@ -126,23 +129,34 @@ def parse_scenario(text: str, name: str = "<scenario>") -> Scenario:
             if len(words) < 2:
                 raise fail(f"'{key}' needs a value")
             opts[key] = " ".join(words[1:])
+            opt_lines[key] = number
             if key == "track":
                 try:
                     track = load_track(words[1])
                 except TrackFileError as exc:
                     raise fail(str(exc)) from None
+            else:
+                _check_option(key, opts[key], fail)
         elif key == "car":
+            if len(words) > 1 and words[1].isdigit():
+                car_lines.setdefault(int(words[1]), number)
             _car_line(words, cars, names, track, fail)
         else:
             raise fail(f"unknown directive '{key}' (track, laps, cars, seed, grid, hand_size, "
                        f"car, plan, react, slipstream, discard, finish)")
     if track is None:
         raise ScenarioError(f"{name}: no 'track' line")
+    n = _int(opts.get("cars", "2"), "cars")
+    for car, number in sorted(car_lines.items()):
+        if car >= n:
+            raise ScenarioError(f"{name}:{number}: car {car}, but cars are 0..{n - 1}")
+    grid = None
+    if "grid" in opts:
+        grid = tuple(_int(w, "grid") for w in opts["grid"].split())
+        if sorted(grid) != list(range(n)):
+            raise ScenarioError(f"{name}:{opt_lines['grid']}: grid must list each car "
+                                f"0..{n - 1} once, not {' '.join(map(str, grid))}")
     try:
-        n = _int(opts.get("cars", "2"), "cars")
-        grid = None
-        if "grid" in opts:
-            grid = tuple(_int(w, "grid") for w in opts["grid"].split())
         setup = RaceSetup(
             track=track.key, cars=n, seed=_int(opts.get("seed", "0"), "seed"),
             laps=_int(opts["laps"], "laps") if "laps" in opts else None, grid=grid,
@@ -161,6 +175,21 @@ def _finish(words: list[str], fail: Fail) -> str:
     if bot not in ("heuristic", "random") or len(words) > 2:
         raise fail("expected 'finish heuristic' or 'finish random'")
     return bot
+
+
+def _check_option(key: str, value: str, fail: Fail) -> None:
+    """Check a number setting on its own line (ranges as RaceSetup.validate has them)."""
+    try:
+        numbers = [_int(w, key) for w in value.split()] if key == "grid" else [_int(value, key)]
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    n = numbers[0]
+    if key == "cars" and not 1 <= n <= MAX_CARS:
+        raise fail(f"cars must be 1..{MAX_CARS}, not {n}")
+    if key == "laps" and not 1 <= n <= 9:
+        raise fail(f"laps must be 1..9, not {n}")
+    if key == "hand_size" and n < 1:
+        raise fail(f"hand_size must be 1 or more, not {n}")
 
 
 def _int(text: str, what: str) -> int:
@@ -188,6 +217,8 @@ def _car_line(words: list[str], cars: dict[int, dict[str, Any]], names: dict[int
     elif what in ("engine", "gear"):
         if len(rest) != 1 or not rest[0].isdigit():
             raise fail(f"expected 'car {car} {what} N'")
+        if what == "gear" and not 1 <= int(rest[0]) <= 4:
+            raise fail(f"gear must be 1..4, not {rest[0]}")
         entry[what] = int(rest[0])
     elif what == "at":
         spec = dict(zip(rest[::2], rest[1::2], strict=False))
@@ -195,11 +226,17 @@ def _car_line(words: list[str], cars: dict[int, dict[str, Any]], names: dict[int
             raise fail(f"expected 'car {car} at lap L space S spot 1|2'")
         if track is None:
             raise fail("'track' must come before 'car N at'")
-        lap, space = int(spec["lap"]), int(spec["space"])
+        lap, space, spot = int(spec["lap"]), int(spec["space"]), int(spec["spot"])
         if not 1 <= space <= track.spaces:
             raise fail(f"space must be 1..{track.spaces}")
+        if spot not in (1, 2):
+            raise fail(f"spot must be 1 or 2, not {spot}")
+        for other, placed in cars.items():
+            if other != car and "d" in placed and placed["spot"] == spot and \
+                    (placed["d"] - 1) % track.spaces + 1 == space:
+                raise fail(f"car {other} already starts on space {space} spot {spot}")
         # lap 0 is the grid stretch before the start line
         entry["d"] = (lap - 1) * track.spaces + space if lap >= 1 else space - track.spaces
-        entry["spot"] = int(spec["spot"])
+        entry["spot"] = spot
     else:
         raise fail(f"unknown car setting '{what}' (name, hand, draw, discard, engine, gear, at)")

@@ -1,0 +1,180 @@
+"""Property tests: random bot races on the four base tracks must keep the engine's invariants.
+
+After every decision: every card of every player is accounted for (hand + draw + discard +
+play + engine Heat, plus the Stress cards taken from the shared reserve), Heat is never
+negative, no two cars share a spot, hands are refilled to 7, and a car only goes backwards by
+spinning out. Every race ends; replay, JSON round-trip and undo reproduce the state exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pitboard.bots import Bot, HeuristicBot, RandomBot
+from pitboard.engine import Race, RaceSetup, race_from_dict, race_to_dict, replay, undo
+from pitboard.engine.cards import HEAT, STRESS
+
+TRACKS = ("usa", "france", "great_britain", "italy")
+#: the longest of 2,400 bot races (1-6 cars, 2 laps) took 68 rounds
+MAX_ROUNDS_PER_LAP = 100
+
+FAST = settings(max_examples=50, deadline=None)
+
+
+@dataclass(frozen=True)
+class Game:
+    track: str
+    cars: int
+    laps: int
+    seed: int
+    #: per car: True = RandomBot, False = HeuristicBot
+    random_bots: tuple[bool, ...]
+
+    def setup(self) -> RaceSetup:
+        return RaceSetup(track=self.track, cars=self.cars, seed=self.seed, laps=self.laps)
+
+    def bots(self) -> list[Bot]:
+        return [RandomBot(seed=self.seed + i) if r else HeuristicBot(seed=self.seed + i)
+                for i, r in enumerate(self.random_bots)]
+
+
+@st.composite
+def games(draw: st.DrawFn) -> Game:
+    cars = draw(st.integers(1, 6))
+    return Game(
+        track=draw(st.sampled_from(TRACKS)),
+        cars=cars,
+        laps=draw(st.integers(1, 2)),
+        seed=draw(st.integers(0, 2**32 - 1)),
+        random_bots=tuple(draw(st.lists(st.booleans(), min_size=cars, max_size=cars))),
+    )
+
+
+def step(race: Race, bots: list[Bot]) -> None:
+    car = race.pending().cars[0]
+    race.apply(bots[car].choose(race, car))
+
+
+def cards_of(race: Race, car_id: int) -> Counter[str]:
+    """Every card the player owns, wherever it is; Heat in the engine counted as cards."""
+    car = race.cars[car_id]
+    owned = Counter(car.hand + car.draw + car.discard + car.play)
+    owned[HEAT] += car.engine
+    return owned
+
+
+def stress_taken(race: Race, car_id: int) -> int:
+    return sum(e["stress"] for e in race.events if e["type"] == "spin_out" and e["car"] == car_id)
+
+
+class Checker:
+    """Checks the invariants after each decision, against the state at the start."""
+
+    def __init__(self, race: Race) -> None:
+        self.start = [cards_of(race, c.id) for c in race.cars]
+        self.total_stress = race.stress_reserve + sum(s[STRESS] for s in self.start)
+        self.d = [c.d for c in race.cars]
+        self.seen_events = len(race.events)
+
+    def check(self, race: Race) -> None:
+        new = race.events[self.seen_events:]
+        self.seen_events = len(race.events)
+        spun = {e["car"] for e in new if e["type"] == "spin_out"}
+        all_stress = race.stress_reserve
+        for car in race.cars:
+            owned = cards_of(race, car.id)
+            expected = self.start[car.id].copy()
+            expected[STRESS] += stress_taken(race, car.id)
+            assert owned == expected, f"car {car.id}: cards {owned} != {expected}"
+            all_stress += owned[STRESS]
+            assert car.engine >= 0
+            if car.d < self.d[car.id]:
+                assert car.id in spun, f"car {car.id} went back {self.d[car.id]}->{car.d}"
+            self.d[car.id] = car.d
+        assert all_stress == self.total_stress
+        assert race.stress_reserve >= 0
+        places = [(c.space, c.spot) for c in race.cars if c.on_track]
+        assert len(places) == len(set(places)), f"two cars on one spot: {places}"
+        if race.pending().kind == "plan":
+            for car in race.cars:
+                if not car.planned:  # replenished to 7 at the end of its last turn
+                    assert len(car.hand) == 7 or not (car.draw or car.discard)
+                    assert car.play == []
+
+
+def play_checked(game: Game) -> tuple[Race, dict[str, Any]]:
+    """Play a whole race checking after each decision; also return the state before the
+    last decision."""
+    race = Race(game.setup())
+    bots = game.bots()
+    checker = Checker(race)
+    before_last: dict[str, Any] = {}
+    limit = MAX_ROUNDS_PER_LAP * game.laps
+    while not race.over:
+        before_last = race_to_dict(race, events=True)
+        step(race, bots)
+        checker.check(race)
+        assert race.round <= limit, "race did not end"
+    return race, before_last
+
+
+@FAST
+@given(games())
+def test_bot_race_keeps_every_invariant(game: Game) -> None:
+    race, before_last = play_checked(game)
+    assert race.over
+    assert sorted(race.hall_of_fame) == list(range(game.cars))
+    assert all(c.finished and not c.on_track for c in race.cars)
+    assert all(c.d > race.finish_d for c in race.cars)
+    # the decision log reproduces the race exactly
+    assert race_to_dict(replay(race.setup, race.log)) == race_to_dict(race)
+    # undo = the state before the last decision = replaying all but the last decision
+    undone = undo(race)
+    assert race_to_dict(undone, events=True) == before_last
+    assert race_to_dict(replay(race.setup, race.log[:-1])) == race_to_dict(undone)
+
+
+@FAST
+@given(games(), st.integers(0, 400))
+def test_json_round_trip_then_play_on_gives_the_same_race(game: Game, cut: int) -> None:
+    race = Race(game.setup())
+    bots = game.bots()
+    for _ in range(cut):
+        if race.over:
+            break
+        step(race, bots)
+    state = race_to_dict(race, events=True)
+    text = json.dumps(state)
+    restored = race_from_dict(json.loads(text))
+    assert race_to_dict(restored, events=True) == state
+    assert race_to_dict(replay(game.setup(), race.log)) == race_to_dict(race)
+    assert restored.pending() == race.pending()
+    # both go on with fresh, identically seeded bots: the same decisions, the same race
+    for r in (race, restored):
+        fresh = game.bots()
+        while not r.over:
+            step(r, fresh)
+    assert race_to_dict(restored, events=True) == race_to_dict(race, events=True)
+
+
+@FAST
+@given(games(), st.integers(1, 300))
+def test_undo_equals_the_state_before_the_last_decision(game: Game, cut: int) -> None:
+    race = Race(game.setup())
+    bots = game.bots()
+    before = race_to_dict(race, events=True)
+    for _ in range(cut):
+        if race.over:
+            break
+        before = race_to_dict(race, events=True)
+        step(race, bots)
+    undone = undo(race)
+    assert race_to_dict(undone, events=True) == before
+    assert race_to_dict(undone) == race_to_dict(replay(race.setup, race.log[:-1]))
+    assert len(undone.log) == len(race.log) - 1
