@@ -1,5 +1,8 @@
 """Decisions a player makes, and what the race is waiting for.
 
+Decisions are NamedTuples: immutable, hashable and cheap to build, which matters because a bot
+race makes hundreds of them.
+
 A decision is a small frozen value; the race log is a list of them, so *seed + log* replays a
 race. Each has a JSON form (``to_dict``/``decision_from_dict``) and a one-line text form
 (``str()``/``parse_decision``) used by scenario files and the console.
@@ -8,7 +11,7 @@ race. Each has a JSON form (``to_dict``/``decision_from_dict``) and a one-line t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import check_codes
 
@@ -30,8 +33,7 @@ class IllegalDecision(ValueError):
     """A decision that the rules do not allow now; the message says why in one line."""
 
 
-@dataclass(frozen=True, slots=True)
-class Plan:
+class Plan(NamedTuple):
     """Steps 1–2: the gear to shift to and the cards to play face down.
 
     Example::
@@ -47,8 +49,7 @@ class Plan:
         return f"plan {self.car} gear {self.gear} cards {' '.join(self.cards) or '-'}"
 
 
-@dataclass(frozen=True, slots=True)
-class React:
+class React(NamedTuple):
     """Step 4–5: use Adrenaline, Boost or Cooldown ``n``, or be done reacting.
 
     Example::
@@ -64,8 +65,7 @@ class React:
         return f"react {self.car} {self.action}" + (f" {self.n}" if self.action == COOLDOWN else "")
 
 
-@dataclass(frozen=True, slots=True)
-class Slipstream:
+class Slipstream(NamedTuple):
     """Step 6: take the 2-space slipstream or not.
 
     Example::
@@ -80,8 +80,7 @@ class Slipstream:
         return f"slipstream {self.car} {'yes' if self.take else 'no'}"
 
 
-@dataclass(frozen=True, slots=True)
-class Discard:
+class Discard(NamedTuple):
     """Step 8: cards to discard from hand (may be none).
 
     Example::

@@ -12,6 +12,8 @@ at ``d = L * spaces``; a corner "at k" on lap ``L`` is the line after ``d = (L -
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -273,16 +275,10 @@ class Race:
         if self.phase == dec.OVER:
             raise IllegalDecision("the race is over")
         self._pending = None
-        if isinstance(decision, Plan):
-            self._apply_plan(decision)
-        elif isinstance(decision, React):
-            self._apply_react(decision)
-        elif isinstance(decision, Slipstream):
-            self._apply_slipstream(decision)
-        elif isinstance(decision, Discard):
-            self._apply_discard(decision)
-        else:
+        handler = _HANDLERS.get(type(decision))
+        if handler is None:
             raise IllegalDecision(f"not a decision: {decision!r}")
+        handler(self, decision)
 
     def _expect(self, kind: str, car_id: int) -> Car:
         if not 0 <= car_id < len(self.cars):
@@ -413,6 +409,10 @@ class Race:
 
     def _apply_discard(self, discard: Discard) -> None:
         car = self._expect(dec.DISCARD, discard.car)
+        if not discard.cards:
+            self.log.append(discard)
+            self._end_turn(car)
+            return
         hand = list(car.hand)
         for c in discard.cards:
             if not DISCARDABLE[c]:
@@ -562,19 +562,22 @@ class Race:
 
     def corners_between(self, start: int, end: int) -> list[tuple[int, int, int]]:
         """Corner lines crossed moving from ``start`` to ``end`` (none past the final line)."""
-        return [ln for ln in self._corner_lines if start <= ln[0] < end]
+        lines = self._corner_lines
+        first = bisect_left(lines, (start,))
+        last = bisect_left(lines, (end,), lo=first)
+        return lines[first:last]
 
     def corner_bill(self, start: int, end: int, speed: int) -> int:
         """Heat that corners would charge a move from ``start`` to ``end`` at ``speed``."""
         bill = 0
-        for line, _, limit in self._corner_lines:
-            if start <= line < end and speed > limit:
+        for _, _, limit in self.corners_between(start, end):
+            if speed > limit:
                 bill += speed - limit
         return bill
 
     def corners_ahead(self, d: int, spaces: int) -> list[tuple[int, int, int]]:
         """Corner lines a move of up to ``spaces`` from ``d`` could cross."""
-        return [ln for ln in self._corner_lines if d <= ln[0] < d + spaces]
+        return self.corners_between(d, d + spaces)
 
     def _spin_out(self, car: Car, line: int, index: int) -> None:
         paid = car.engine
@@ -703,3 +706,11 @@ class Race:
         data["round"] = self.round
         self.events.append(data)
 
+
+#: apply() dispatch by decision type (one dict lookup instead of an isinstance chain)
+_HANDLERS: dict[type, Callable[[Race, Any], None]] = {
+    Plan: Race._apply_plan,
+    React: Race._apply_react,
+    Slipstream: Race._apply_slipstream,
+    Discard: Race._apply_discard,
+}
