@@ -182,3 +182,21 @@ def test_whole_race_through_the_pins(rig: Rig) -> None:
         [race.cars[c].name for c in race.hall_of_fame]
     rig.go(1)  # NEXT
     assert table.state == flow.LOBBY
+
+
+def test_undo_takes_back_the_last_plan(rig: Rig) -> None:
+    table = rig.table
+    rig.go(0)
+    rig.go(1)
+    rig.slot(0, 6)
+    race = table.race
+    assert race is not None
+    _press_cards(rig, 0, (race.plan_rule(0).playable[0],))
+    rig.go(0)  # gear 1, one card
+    assert table.race is not None and table.race.cars[0].planned
+    table.undo()
+    assert table.race is not None and not table.race.cars[0].planned
+    assert table.race.log == []
+    assert table.state == flow.PLANNING
+    view = table.views[0]
+    assert view is not None and view.kind == "planning"

@@ -24,6 +24,7 @@ from ..engine import decisions as dec
 from ..engine.decisions import Decision, Discard, IllegalDecision, Plan, React, Slipstream
 from ..engine.race import Race
 from ..engine.setup import MAX_CARS, RaceSetup
+from ..engine.snapshot import replay
 from ..hw.events import (
     GoPressed,
     InputFault,
@@ -309,9 +310,7 @@ class Table:
             st.car = car
         self.bots = {car: HeuristicBot(seed=setup.seed + car)
                      for car in range(len(players), setup.cars)}
-        self.race = Race(setup)
-        for decision in log_:
-            self.race.apply(decision)
+        self.race = replay(setup, list(log_))
         self.deadline = None
         if self.recorder is not None and not log_:
             self.recorder.race_started(self)
@@ -484,17 +483,13 @@ class Table:
         race = self.race
         if race is None or not race.log:
             raise ValueError("nothing to undo")
-        setup, log_ = race.setup, race.log[:-1]
         was = self.state
-        self.race = Race(setup)
-        for decision in log_:
-            self.race.apply(decision)
-        # undo past bot moves too: back to the last decision a person made
-        while self.race.log and self._decider(self.race) in self.bots:
-            log_ = self.race.log[:-1]
-            self.race = Race(setup)
-            for decision in log_:
-                self.race.apply(decision)
+        log_ = race.log[:-1]
+        # back past bot moves too, to the last decision a person made
+        self.race = replay(race.setup, log_, track=race.track)
+        while log_ and self._decider(self.race) in self.bots:
+            log_ = log_[:-1]
+            self.race = replay(race.setup, log_, track=race.track)
         pending = self.race.pending()
         target = flow.PLANNING if pending.kind == dec.PLAN else flow.RESOLUTION
         if was != target:
