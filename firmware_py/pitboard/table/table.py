@@ -151,6 +151,8 @@ class Table:
         self.frames = 0
         self.deadline: float | None = None  # kiosk countdowns
         self.attract: Race | None = None
+        #: called on the game thread after every handled event (console event stream)
+        self.observers: list[Callable[[Table], None]] = []
         self.machine = flow.build_machine(self, initial=flow.ATTRACT if kiosk else flow.LOBBY)
         if kiosk:
             self.track, self.laps = load_track(kiosk.track).key, kiosk.laps
@@ -602,6 +604,8 @@ class Table:
             if self.render is not None and st.index < len(self.screens):
                 self.screens[st.index].show(self.render(view))
                 self.frames += 1
+        for observer in self.observers:
+            observer(self)
 
 
 def short_problem(problem: str) -> str:
