@@ -13,6 +13,7 @@ import queue
 import random
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -37,6 +38,7 @@ from ..hw.events import (
 )
 from ..trackfile import load_track, track_names
 from . import flow
+from .recorder import SavedRace
 from .station import SLOTS, Station
 from .view import StationView
 
@@ -68,11 +70,23 @@ class Screen(Protocol):
 
 
 class Recorder(Protocol):
-    """Where confirmed decisions go before they are shown as done (the journal)."""
+    """Where confirmed decisions go before they are shown as done (the journal).
+
+    Calls may be buffered; :meth:`flush` runs before every redraw and must make them durable.
+    See :class:`pitboard.table.recorder.JournalRecorder`.
+    """
 
     def race_started(self, table: Table) -> None: ...
 
     def decision(self, table: Table, decision: Decision) -> None: ...
+
+    def undone(self, table: Table, length: int) -> None: ...
+
+    def seat_to_bot(self, table: Table, car: int) -> None: ...
+
+    def race_closed(self, table: Table) -> None: ...
+
+    def flush(self, table: Table) -> None: ...
 
 
 @dataclass
@@ -164,20 +178,33 @@ class Table:
         """Thread-safe: queue an input event for the game thread."""
         self.queue.put(event)
 
-    def run(self, stop: threading.Event, *, tick: float = 0.1,
-            heartbeat: Callable[[], None] | None = None) -> None:
-        """The game thread: handle queued events until ``stop`` is set."""
+    def run(self, stop: threading.Event, *, tick: float = 0.1) -> None:
+        """The game thread: handle queued events (and a Tick when quiet) until ``stop`` is set.
+
+        :class:`pitboard.app.App` runs its own loop around :meth:`step` to poll hardware too.
+        """
         while not stop.is_set():
-            try:
-                event: TableEvent = self.queue.get(timeout=tick)
-            except queue.Empty:
-                event = Tick(self.clock())
-            try:
-                self.handle(event)
-            except Exception:  # one bad event must not stop the table
-                log.exception("event %r failed", event)
-            if heartbeat is not None and self.healthy():
-                heartbeat()
+            if not self.step(timeout=tick):
+                self.tick()
+
+    def step(self, *, timeout: float) -> bool:
+        """Handle one queued event, waiting up to ``timeout`` s; False if none came."""
+        try:
+            event: TableEvent = self.queue.get(timeout=timeout)
+        except queue.Empty:
+            return False
+        self._safely(event)
+        return True
+
+    def tick(self) -> None:
+        """Let time pass (kiosk timers, idle seats)."""
+        self._safely(Tick(self.clock()))
+
+    def _safely(self, event: TableEvent) -> None:
+        try:
+            self.handle(event)
+        except Exception:  # one bad event must not stop the table
+            log.exception("event %r failed", event)
 
     def healthy(self) -> bool:
         """The game loop is turning and the state is consistent (for the watchdog)."""
@@ -192,8 +219,10 @@ class Table:
                 result = event.fn()
             except Exception as exc:  # report to the caller, keep the table going
                 result = exc
+            self.refresh()  # durable and drawn before the caller hears "done"
             event.reply(result)
-        elif isinstance(event, Tick):
+            return
+        if isinstance(event, Tick):
             self._tick(event.now)
         else:
             st = self._station(event.station)
@@ -317,6 +346,52 @@ class Table:
         if self.recorder is not None and not log_:
             self.recorder.race_started(self)
 
+    def restore(self, saved: SavedRace) -> None:
+        """Resume a journalled race: same seats, same decks, same place in the flow.
+
+        Raises ValueError (one line) when the saved log does not replay on its setup.
+        """
+        if saved.setup.track not in track_names():
+            raise ValueError(f"unknown track {saved.setup.track!r}")
+        if len(saved.seats) > len(self.stations):
+            raise ValueError(f"race had {len(saved.seats)} stations, this table has "
+                             f"{len(self.stations)}")
+        race = replay(saved.setup, list(saved.log))  # IllegalDecision is a ValueError
+        if self.state != flow.LOBBY:
+            self.reset()
+        for st in self.stations:
+            seat = saved.seats[st.index] if st.index < len(saved.seats) else None
+            st.joined = seat is not None
+        self.track, self.laps, self.cars = saved.setup.track, saved.setup.laps, saved.setup.cars
+        players = [st for st in self.stations if st.joined]
+        for st in self.stations:
+            st.car, st.idle_bot = None, False
+            st.clear()
+            st.slots = [None] * SLOTS
+            st.last_input = self.clock()
+        for st in players:
+            st.car = saved.seats[st.index]
+        seated = {st.car for st in players}
+        self.bots = {car: HeuristicBot(seed=saved.setup.seed + car)
+                     for car in range(saved.setup.cars) if car not in seated}
+        for st in players:
+            if st.car in saved.idle_bots:
+                st.idle_bot = True
+                self.bots[st.car] = HeuristicBot(seed=st.car)
+        self.race = race
+        self.deadline = None
+        if race.over:
+            self.resume_results()
+            if self.kiosk:
+                self.deadline = self.clock() + self.kiosk.results_seconds
+        elif race.pending().kind == dec.PLAN:
+            self.resume()
+        else:
+            self.resume_resolution()
+        self._drive()
+        self._sync_hands()
+        self.refresh()
+
     # ------------------------------------------------------------------ planning
     def _car_of(self, st: Station) -> Any:
         if self.race is None or st.car is None:
@@ -359,7 +434,7 @@ class Table:
             return
         gear = self.target_gear(st)
         rule = self.race.plan_rule(car.id)
-        cards = st.selected_cards()
+        cards = in_hand_order(car.hand, st.selected_cards())
         if gear in rule.clogged:  # the hand decides: every playable card
             cards = rule.playable
         problem = self.race.plan_problem(Plan(car.id, gear, cards))
@@ -416,7 +491,8 @@ class Table:
         elif race.phase == dec.SLIPSTREAM:
             self._commit(Slipstream(car, False))
         elif race.phase == dec.DISCARD:
-            self._commit(Discard(car, st.selected_cards()))
+            hand = race.cars[car].hand
+            self._commit(Discard(car, in_hand_order(hand, st.selected_cards())))
             st.clear()
 
     # ------------------------------------------------------------------ engine
@@ -492,10 +568,13 @@ class Table:
         while log_ and self._decider(self.race) in self.bots:
             log_ = log_[:-1]
             self.race = replay(race.setup, log_, track=race.track)
+        if self.recorder is not None:
+            self.recorder.undone(self, len(log_))
         pending = self.race.pending()
         target = flow.PLANNING if pending.kind == dec.PLAN else flow.RESOLUTION
         if was != target:
             self.machine.set_state(target)
+        self._drive()  # bots and forced steps move again, as they would have
         self._sync_hands()
         for st in self.stations:
             st.clear()
@@ -507,6 +586,8 @@ class Table:
 
     def do_reset(self) -> None:
         """Staff reset: abandon any race, back to the lobby (or attract loop in kiosk)."""
+        if self.race is not None and self.recorder is not None:
+            self.recorder.race_closed(self)
         self.race = None
         self.bots = {}
         for st in self.stations:
@@ -521,6 +602,8 @@ class Table:
         self.refresh()
 
     def _after_results(self) -> None:
+        if self.recorder is not None:
+            self.recorder.race_closed(self)
         self.dismiss()
         for st in self.stations:
             st.joined = False
@@ -579,9 +662,13 @@ class Table:
             if now - st.last_input >= kiosk.idle_seconds:
                 st.idle_bot = True
                 self.bots[st.car] = HeuristicBot(seed=st.car)
+                if self.recorder is not None:
+                    self.recorder.seat_to_bot(self, st.car)
                 changed = True
         if changed:
             if all(st.idle_bot for st in self.stations if st.car is not None):
+                if self.recorder is not None:
+                    self.recorder.race_closed(self)
                 self.race = None  # everyone left: back to the attract loop
                 self.abandon()
                 for st in self.stations:
@@ -596,6 +683,8 @@ class Table:
         """Rebuild every station's view; render and show only the ones that changed."""
         from .views import station_view
 
+        if self.recorder is not None:
+            self.recorder.flush(self)
         for st in self.stations:
             view = station_view(self, st)
             if view == self.views[st.index]:
@@ -606,6 +695,18 @@ class Table:
                 self.frames += 1
         for observer in self.observers:
             observer(self)
+
+
+def in_hand_order(hand: Sequence[str], cards: Sequence[str]) -> tuple[str, ...]:
+    """``cards`` in the order the engine holds them, whatever tray slots they sat in: the tray
+    layout is not journalled, so the decision must not depend on it (resume replays exactly)."""
+    left = Counter(cards)
+    out = []
+    for code in hand:
+        if left[code] > 0:
+            left[code] -= 1
+            out.append(code)
+    return (*out, *left.elements())
 
 
 def short_problem(problem: str) -> str:

@@ -1,0 +1,94 @@
+"""Hands on the tray: turn a bot's decision into the lever moves and button presses a person
+would make, one input event at a time.
+
+Used by the desktop simulation's ``--autoplay``, the kiosk soak and the power-cut tests, so they
+exercise the same input path as players. Stateless: the next input depends only on the table
+(race, station lever, tray and selection), so it carries on correctly after a resume.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..bots import Bot, HeuristicBot
+from ..engine import decisions as dec
+from ..engine.decisions import Decision, Discard, Plan, React, Slipstream
+from ..hw.events import GoPressed, LeverMoved, SlotPressed, StationEvent
+from . import flow
+from .station import SLOTS, Station
+from .table import Table
+
+#: tray buttons of the React soft keys (see views.py)
+REACT_KEYS = {dec.ADRENALINE: 0, dec.BOOST: 1, dec.COOLDOWN: 2}
+
+
+def next_input(table: Table, *, brain: Bot | None = None,
+               stations: set[int] | None = None) -> StationEvent | None:
+    """The next press for a station that owes a decision (None: nobody does).
+
+    ``stations`` limits the hands to those stations (default: every seated, non-bot one).
+
+    Example::
+
+        while (event := next_input(table)) is not None:
+            table.handle(event)
+    """
+    race = table.race
+    if race is None or race.over:
+        return None
+    bot = brain or HeuristicBot()
+    if table.state == flow.PLANNING:
+        waiting = set(race.pending().cars)
+        for st in table.stations:
+            if st.car is None or st.idle_bot or st.car not in waiting:
+                continue
+            if stations is not None and st.index not in stations:
+                continue
+            return _plan_input(table, st, bot.choose(race, st.car))
+        return None
+    if table.state == flow.RESOLUTION:
+        st = table.current_station()
+        if st is None or (stations is not None and st.index not in stations):
+            return None
+        assert race.current is not None
+        return _resolution_input(st, bot.choose(race, race.current.id))
+    return None
+
+
+def _plan_input(table: Table, st: Station, decision: Decision) -> StationEvent:
+    assert isinstance(decision, Plan) and table.race is not None
+    if table.target_gear(st) != decision.gear:
+        return LeverMoved(station=st.index, gear=decision.gear)
+    if decision.gear in table.race.plan_rule(decision.car).clogged:
+        return GoPressed(station=st.index)
+    return _select(st, decision.cards) or GoPressed(station=st.index)
+
+
+def _resolution_input(st: Station, decision: Decision) -> StationEvent:
+    if isinstance(decision, React):
+        if decision.action == dec.DONE:
+            return GoPressed(station=st.index)
+        return SlotPressed(station=st.index, slot=REACT_KEYS[decision.action])
+    if isinstance(decision, Slipstream):
+        return SlotPressed(station=st.index, slot=0 if decision.take else SLOTS - 1)
+    assert isinstance(decision, Discard)
+    return _select(st, decision.cards) or GoPressed(station=st.index)
+
+
+def _select(st: Station, cards: tuple[str, ...]) -> StationEvent | None:
+    """A press that brings the tray selection closer to ``cards`` (None: it matches)."""
+    chosen = Counter(st.slots[i] for i in st.selected)
+    wanted = Counter(cards)
+    extra = chosen - wanted
+    missing = wanted - chosen
+    if not extra and not missing:
+        return None
+    visible = st.visible_slots()
+    for button, index in enumerate(visible):
+        code = st.slots[index]
+        if index in st.selected and extra[code] > 0:
+            return SlotPressed(station=st.index, slot=button)
+        if index not in st.selected and missing[code] > 0:
+            return SlotPressed(station=st.index, slot=button)
+    # what we need is on another page of the hand
+    return SlotPressed(station=st.index, slot=SLOTS - 1)

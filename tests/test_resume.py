@@ -1,0 +1,217 @@
+"""The journal at the table: decisions are durable before they are drawn, and a restarted table
+resumes the race exactly (same decks, positions, seats and place in the flow)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from pitboard.engine.snapshot import race_to_dict
+from pitboard.hw.events import GoPressed, SlotPressed
+from pitboard.journal import Journal
+from pitboard.table import flow
+from pitboard.table.autoplay import next_input
+from pitboard.table.recorder import JournalRecorder
+from pitboard.table.screens import render
+from pitboard.table.table import Table
+
+
+class Panel:
+    """A screen that remembers its last image and how much was on disk when it was drawn."""
+
+    def __init__(self, journal_dir: Path) -> None:
+        self.journal_dir = journal_dir
+        self.image: Image.Image | None = None
+        self.frames = 0
+        self.journal_bytes_at_show: list[int] = []
+
+    def show(self, image: Image.Image) -> None:
+        self.image = image
+        self.frames += 1
+        path = self.journal_dir / "journal.log"
+        self.journal_bytes_at_show.append(path.stat().st_size if path.exists() else 0)
+
+
+def make_table(directory: Path, *, stations: int = 3, seed: int = 4,
+               snapshot_every: int = 64) -> tuple[Table, JournalRecorder, list[Panel]]:
+    recorder = JournalRecorder(Journal(directory), snapshot_every=snapshot_every)
+    panels = [Panel(directory) for _ in range(stations)]
+    table = Table(stations=stations, screens=panels, render=render, seed=seed,
+                  recorder=recorder, clock=lambda: 0.0)
+    return table, recorder, panels
+
+
+def start(table: Table, players: int, *, cars: int = 4, laps: int = 1) -> None:
+    for i in range(players):
+        table.handle(GoPressed(station=i))
+    table.start_race(track="usa", laps=laps, cars=cars)
+    table.refresh()
+
+
+def play(table: Table, *, decisions: int | None = None) -> None:
+    """Press buttons like the players would until ``decisions`` are logged or the race ends."""
+    presses = 0
+    while table.race is not None and not table.race.over:
+        if decisions is not None and len(table.race.log) >= decisions:
+            return
+        event = next_input(table)
+        assert event is not None, table.state
+        table.handle(event)
+        presses += 1
+        assert presses < 20000
+
+
+def reopen(directory: Path, **kwargs: int) -> tuple[Table, JournalRecorder, list[Panel]]:
+    table, recorder, panels = make_table(directory, **kwargs)
+    saved = recorder.recover()
+    assert saved is not None and not saved.ended
+    table.restore(saved)
+    return table, recorder, panels
+
+
+def test_a_resumed_race_is_the_same_race(tmp_path: Path) -> None:
+    table, _, _ = make_table(tmp_path)
+    start(table, 2)
+    play(table, decisions=37)
+    assert table.race is not None
+    before = race_to_dict(table.race)
+    state, seats = table.state, [st.car for st in table.stations]
+
+    again, _, panels = reopen(tmp_path)
+    assert again.race is not None
+    assert race_to_dict(again.race) == before
+    assert again.state == state
+    assert [st.car for st in again.stations] == seats
+    assert again.bots.keys() == table.bots.keys()
+    # every station redrawn, with the same screen as before the restart
+    for i, panel in enumerate(panels):
+        assert panel.image is not None, f"station {i} not redrawn"
+        assert again.views[i] == table.views[i]
+
+
+def test_a_resumed_race_finishes_like_an_uninterrupted_one(tmp_path: Path) -> None:
+    straight, _, _ = make_table(tmp_path / "a")
+    start(straight, 2)
+    play(straight)
+
+    table, _, _ = make_table(tmp_path / "b", snapshot_every=8)
+    start(table, 2)
+    for stop in (5, 19, 40, 41, 77):
+        play(table, decisions=stop)
+        table, _, _ = reopen(tmp_path / "b", snapshot_every=8)
+    play(table)
+    assert straight.race is not None and table.race is not None
+    assert race_to_dict(table.race) == race_to_dict(straight.race)
+    assert table.state == flow.RESULTS
+
+
+def test_decisions_are_on_disk_before_the_screens_show_them(tmp_path: Path) -> None:
+    table, recorder, panels = make_table(tmp_path)
+    start(table, 2)
+    journal = tmp_path / "journal.log"
+    for _ in range(300):
+        event = next_input(table)
+        if event is None:
+            break
+        shown = [p.frames for p in panels]
+        table.handle(event)
+        size = journal.stat().st_size
+        for panel, frames in zip(panels, shown, strict=True):
+            if panel.frames > frames:
+                # the frame was handed over with everything already fsynced
+                assert panel.journal_bytes_at_show[-1] == size
+        assert not recorder.pending
+
+
+def test_undo_is_journalled(tmp_path: Path) -> None:
+    table, _, _ = make_table(tmp_path)
+    start(table, 2)
+    play(table, decisions=12)
+    table.undo()
+    assert table.race is not None
+    after_undo = race_to_dict(table.race)
+    again, _, _ = reopen(tmp_path)
+    assert again.race is not None and race_to_dict(again.race) == after_undo
+
+
+def test_results_come_back_until_dismissed(tmp_path: Path) -> None:
+    table, _, _ = make_table(tmp_path)
+    start(table, 1, cars=2)
+    play(table)
+    assert table.state == flow.RESULTS
+    again, recorder, _ = reopen(tmp_path)
+    assert again.state == flow.RESULTS
+    assert again.views[0] is not None and again.views[0].kind == "results"
+    again.handle(GoPressed(station=0))  # NEXT
+    assert again.state == flow.LOBBY
+    saved = recorder.recover()
+    assert saved is not None and saved.ended
+
+
+def test_reset_ends_the_journalled_race(tmp_path: Path) -> None:
+    table, _, _ = make_table(tmp_path)
+    start(table, 2)
+    play(table, decisions=10)
+    table.do_reset()
+    saved = JournalRecorder(Journal(tmp_path)).recover()
+    assert saved is not None and saved.ended
+
+
+def test_a_corrupted_journal_is_moved_aside_and_a_new_race_starts(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    table, _, _ = make_table(tmp_path)
+    start(table, 2)
+    play(table, decisions=20)
+    journal = tmp_path / "journal.log"
+    data = bytearray(journal.read_bytes())
+    data[len(data) // 2] ^= 0x55  # damage in the middle: not a torn write
+    journal.write_bytes(bytes(data))
+
+    fresh, recorder, _ = make_table(tmp_path)
+    with caplog.at_level(logging.ERROR):
+        assert recorder.recover() is None
+    assert any("corrupt" in r.getMessage() or "moved" in r.getMessage()
+               for r in caplog.records)
+    assert recorder.problem
+    assert list(tmp_path.glob("corrupt-*"))
+    start(fresh, 1, cars=2)
+    play(fresh, decisions=5)
+    assert JournalRecorder(Journal(tmp_path)).recover() is not None
+
+
+def test_a_journal_that_does_not_replay_is_refused_in_one_line(tmp_path: Path) -> None:
+    table, _, _ = make_table(tmp_path)
+    start(table, 2)
+    play(table, decisions=6)
+    # a well-framed record the rules refuse (car 0 plays again)
+    with Journal(tmp_path) as journal:
+        assert journal.load() is not None
+        journal.append({"d": {"kind": "plan", "car": 0, "gear": 4, "cards": []}})
+    fresh, recorder, _ = make_table(tmp_path)
+    saved = recorder.recover()
+    assert saved is not None
+    with pytest.raises(ValueError):
+        fresh.restore(saved)
+    assert fresh.state == flow.LOBBY and fresh.race is None
+
+
+def test_a_torn_last_record_is_dropped(tmp_path: Path) -> None:
+    table, _, _ = make_table(tmp_path)
+    start(table, 2)
+    play(table, decisions=15)
+    journal = tmp_path / "journal.log"
+    with journal.open("ab") as f:
+        f.write(b"57 0badc0de {\"d\":")  # the power went mid-append
+    again, _, _ = reopen(tmp_path)
+    assert again.race is not None and table.race is not None
+    assert race_to_dict(again.race) == race_to_dict(table.race)
+
+
+def test_lobby_presses_are_not_journalled(tmp_path: Path) -> None:
+    table, _, _ = make_table(tmp_path)
+    table.handle(GoPressed(station=0))
+    table.handle(SlotPressed(station=0, slot=0))
+    assert not (tmp_path / "journal.log").exists()
