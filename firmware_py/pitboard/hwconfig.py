@@ -657,8 +657,12 @@ def resolve_i2c_bus(
 
 
 def profiles_dir() -> Path:
-    """The folder with the shipped profiles (``hw_config/`` at the top of the source tree)."""
-    return Path(__file__).resolve().parents[2] / "hw_config"
+    """The folder with the shipped profiles: ``hw_config/`` at the top of the source tree.
+
+    The package reaches it through the ``pitboard/hw_config`` symlink, which wheels turn into
+    package data, so installed copies (the Pi's /opt/pitboard venv) find the profiles too.
+    """
+    return Path(__file__).resolve().parent / "hw_config"
 
 
 def default_config_path() -> Path:
