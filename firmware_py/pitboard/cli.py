@@ -65,6 +65,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     fd = sub.add_parser("flow-diagram", help="write the table flow as a Mermaid diagram")
     fd.add_argument("--out", default="docs/table-flow.md")
+
+    run = sub.add_parser("run", help="run the table on a hardware profile (the systemd service)")
+    run.add_argument("--config", default=None,
+                     help="hw_config profile: a .toml file or sim, duo, grid6 "
+                          "(default: $PITBOARD_HW_CONFIG, else sim)")
+    run.add_argument("--journal", default=None,
+                     help="journal directory (default: the profile's [journal] dir, relative "
+                          "to $STATE_DIRECTORY under systemd)")
     return parser
 
 
@@ -142,7 +150,14 @@ def cmd_flow_diagram(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"demo": cmd_demo, "scenario": cmd_scenario, "simulate": cmd_simulate,
+def cmd_run(args: argparse.Namespace) -> int:
+    from .app import run_main
+    from .hwconfig import default_config_path
+
+    return run_main(args.config or str(default_config_path()), journal=args.journal)
+
+
+COMMANDS = {"run": cmd_run, "demo": cmd_demo, "scenario": cmd_scenario, "simulate": cmd_simulate,
             "tracks": cmd_tracks, "check-config": cmd_check_config,
             "flow-diagram": cmd_flow_diagram}
 

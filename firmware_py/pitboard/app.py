@@ -1,0 +1,232 @@
+"""Pitboard as a running device: hardware profile → stations, journal, table, console, systemd.
+
+``pitboard run --config FILE`` builds an :class:`App` and runs it until SIGTERM. Start-up order:
+open the journal and recover the race, build the table (which redraws every station), start the
+inputs and the serial console, tell systemd READY, then turn the game loop, pinging the watchdog
+only while the table's health check passes.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from . import sdnotify
+from .hw.display import EmulatedDisplay, open_display
+from .hw.inputs import StationInputs, build_station_inputs
+from .hw.mcp23017 import SMBusLike
+from .hwconfig import DisplayConfig, HwConfig, resolve_i2c_bus
+from .journal import Journal
+from .table.recorder import JournalRecorder
+from .table.screens import render
+from .table.table import KioskOptions, Table
+
+log = logging.getLogger("pitboard")
+
+#: how often the game loop polls inputs and displays when no event arrives (s)
+POLL_SECONDS = 0.01
+#: Tick events (kiosk timers, idle seats) at this period (s)
+TICK_SECONDS = 0.1
+
+
+class StartupError(Exception):
+    """The device cannot start (a bus that does not open, an unreadable journal directory)."""
+
+
+def journal_dir(config: HwConfig, override: Path | None = None) -> Path:
+    """Where the journal lives: ``override``, or ``[journal] dir`` (relative paths under
+    systemd's ``$STATE_DIRECTORY``, else the working directory)."""
+    if override is not None:
+        return override
+    path = config.journal.dir
+    if path.is_absolute():
+        return path
+    state = os.environ.get("STATE_DIRECTORY", "").split(":")[0]
+    return Path(state) / path if state else path
+
+
+def open_station_display(config: HwConfig, spec: DisplayConfig, label: str) -> Any:
+    """The display ``spec`` describes: emulated, or luma over I2C (through the mux) or SPI."""
+    if spec.bus == "emulated":
+        return EmulatedDisplay(rotate=spec.rotate, station=label)
+    if spec.bus == "i2c":
+        port = resolve_i2c_bus(config.i2c, spec.mux_channel)
+        return open_display(driver=spec.driver, bus="i2c", port=port,
+                            address=spec.address or 0x3C, rotate=spec.rotate, station=label)
+    kwargs: dict[str, Any] = {}
+    if spec.dc_pin is not None:
+        kwargs["dc_pin"] = spec.dc_pin
+    return open_display(driver=spec.driver, bus="spi", port=spec.port or 0,
+                        spi_device=spec.device or 0, reset_pin=spec.reset_pin, rotate=spec.rotate,
+                        station=label, **kwargs)
+
+
+@dataclass
+class App:
+    """Everything one Pitboard runs, built from a validated hardware profile.
+
+    Example::
+
+        app = App.build(load_profile("sim"), journal=Path("/tmp/pb-journal"))
+        app.boot()                 # resume the journalled race, redraw every station
+        stop = threading.Event()
+        app.run(stop)              # until stop is set (SIGTERM in `pitboard run`)
+    """
+
+    config: HwConfig
+    table: Table
+    recorder: JournalRecorder
+    displays: list[Any]
+    inputs: list[StationInputs] = field(default_factory=list)
+    console: Any = None
+    #: seconds from the start of boot() until every station had its frame
+    boot_seconds: float = 0.0
+
+    @classmethod
+    def build(
+        cls,
+        config: HwConfig,
+        *,
+        journal: Path | None = None,
+        pin_factory: Any = None,
+        bus_factory: Callable[[int], SMBusLike] | None = None,
+        displays: Sequence[Any] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        seed: int | None = None,
+    ) -> App:
+        """Open every part the profile names. Raises :class:`StartupError` (one line)."""
+        try:
+            screens = list(displays) if displays is not None else [
+                open_station_display(config, st.display, st.label) for st in config.stations]
+        except (OSError, LookupError, ValueError) as exc:
+            raise StartupError(f"cannot open a display: {exc}") from None
+        recorder = JournalRecorder(Journal(journal_dir(config, journal)))
+        kiosk = None
+        if config.table.kiosk:
+            kiosk = KioskOptions(idle_seconds=float(config.table.idle_seconds),
+                                 track=config.table.track, laps=config.table.laps or 1)
+        table = Table(stations=len(config.stations), screens=screens, render=render,
+                      clock=clock, seed=seed, track=config.table.track, laps=config.table.laps,
+                      recorder=recorder, kiosk=kiosk,
+                      names=[st.label for st in config.stations])
+        app = cls(config=config, table=table, recorder=recorder, displays=screens)
+        try:
+            app.inputs = [build_station_inputs(config, i, table.post, pin_factory=pin_factory,
+                                               bus_factory=bus_factory, clock=clock)
+                          for i in range(len(config.stations))]
+        except (OSError, LookupError, ValueError) as exc:
+            app.close()
+            raise StartupError(f"cannot open station inputs: {exc}") from None
+        return app
+
+    def boot(self) -> None:
+        """Resume the journalled race (if any) and redraw every station; never raises for a
+        bad journal: it is logged in one line and a new race can start."""
+        started = time.perf_counter()
+        saved = self.recorder.recover()
+        if saved is not None and not saved.ended:
+            try:
+                self.table.restore(saved)
+                race = self.table.race
+                assert race is not None
+                log.info("resumed race: %s, round %d, %d decisions", race.track.name,
+                         race.round, len(race.log))
+            except ValueError as exc:
+                log.error("journal race does not replay (%s); starting afresh", exc)
+                self.recorder.problem = "saved race unreadable"
+        self.table.refresh()
+        self.boot_seconds = time.perf_counter() - started
+
+    def start_console(self) -> None:
+        """Open the staff console on the configured serial port (if any)."""
+        if not self.config.console.enabled:
+            return
+        from .console import open_console
+
+        try:
+            self.console = open_console(self.config.console, self.table)
+        except ValueError as exc:  # a malformed pyserial URL: the table still runs
+            log.error("console: %s", exc)
+
+    def poll(self) -> None:
+        """Game-thread housekeeping: confirm debounced inputs, retry faulted displays."""
+        for inputs in self.inputs:
+            inputs.poll()
+        for display in self.displays:
+            display.poll()
+
+    def run(self, stop: threading.Event) -> None:
+        """The game loop: events, polls, kiosk ticks, watchdog pings; returns when stopped."""
+        table = self.table
+        interval = sdnotify.watchdog_interval()
+        next_ping = 0.0
+        next_tick = 0.0
+        sdnotify.ready()
+        sdnotify.status("racing" if table.race is not None else "lobby")
+        while not stop.is_set():
+            table.step(timeout=POLL_SECONDS)
+            now = time.monotonic()
+            if now >= next_tick:
+                next_tick = now + TICK_SECONDS
+                table.tick()
+            try:
+                self.poll()
+            except Exception:  # a driver bug must not stop the table
+                log.exception("input/display poll failed")
+            if interval is not None and now >= next_ping and table.healthy():
+                sdnotify.watchdog()
+                next_ping = now + interval / 3
+
+    def close(self) -> None:
+        """Release buses and pins, blank the displays."""
+        if self.console is not None:
+            self.console.stop()
+        for inputs in self.inputs:
+            inputs.close()
+        for display in self.displays:
+            try:
+                display.close()
+            except Exception as exc:  # a dead panel must not block shutdown
+                log.warning("closing a display failed: %s", exc)
+        self.recorder.journal.close()
+
+
+def run_main(config_path: str, *, journal: str | None = None) -> int:
+    """``pitboard run``: the device service. Returns the exit status."""
+    from .hwconfig import ConfigError, load_profile
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        config = load_profile(config_path)
+    except ConfigError as exc:
+        for problem in exc.problems:
+            log.error("%s", problem)
+        return 2
+    try:
+        app = App.build(config, journal=Path(journal) if journal else None)
+    except StartupError as exc:
+        log.error("%s", exc)
+        return 1
+    stop = threading.Event()
+
+    def _stop(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    try:
+        app.boot()
+        app.start_console()
+        app.run(stop)
+    finally:
+        sdnotify.stopping()
+        app.close()
+    return 0

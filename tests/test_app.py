@@ -1,0 +1,158 @@
+"""The device as a whole: ``pitboard run`` with systemd's notify protocol, resume at start-up,
+and App wiring of a real profile (duo on gpiozero's MockFactory)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from pitboard.app import App, journal_dir
+from pitboard.hw.display import EmulatedDisplay
+from pitboard.hw.events import GoPressed
+from pitboard.hwconfig import GpioInput, load_profile
+from pitboard.journal import Journal
+from pitboard.table import flow
+from pitboard.table.autoplay import next_input
+from pitboard.table.recorder import JournalRecorder
+from pitboard.table.table import Table
+
+TIMEOUT = 60.0  # generous bound on a blocking read; never a sleep
+
+
+@pytest.fixture
+def notify_socket(tmp_path: Path) -> Iterator[socket.socket]:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(tmp_path / "notify"))
+    sock.settimeout(TIMEOUT)
+    yield sock
+    sock.close()
+
+
+def _messages(sock: socket.socket, until: str) -> list[str]:
+    seen: list[str] = []
+    while until not in seen:
+        seen.extend(sock.recv(4096).decode().split("\n"))
+    return seen
+
+
+def _run(tmp_path: Path, *args: str) -> subprocess.Popen[str]:
+    env = dict(os.environ, NOTIFY_SOCKET=str(tmp_path / "notify"), WATCHDOG_USEC="300000")
+    env.pop("WATCHDOG_PID", None)
+    return subprocess.Popen([sys.executable, "-m", "pitboard.cli", "run", *args], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_run_tells_systemd_ready_pings_the_watchdog_and_stops_on_sigterm(
+        tmp_path: Path, notify_socket: socket.socket) -> None:
+    proc = _run(tmp_path, "--config", "sim", "--journal", str(tmp_path / "journal"))
+    try:
+        assert "READY=1" in _messages(notify_socket, "READY=1")
+        _messages(notify_socket, "WATCHDOG=1")
+        _messages(notify_socket, "WATCHDOG=1")  # the game loop keeps turning
+        proc.send_signal(signal.SIGTERM)
+        _messages(notify_socket, "STOPPING=1")
+        _, err = proc.communicate(timeout=TIMEOUT)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err
+
+
+def test_run_resumes_the_journalled_race(tmp_path: Path, notify_socket: socket.socket) -> None:
+    directory = tmp_path / "journal"
+    table = Table(stations=6, recorder=JournalRecorder(Journal(directory)), seed=2)
+    table.handle(GoPressed(station=0))
+    table.start_race(track="italy", laps=1, cars=4)
+    table.refresh()
+    for _ in range(40):
+        event = next_input(table)
+        assert event is not None
+        table.handle(event)
+    assert table.race is not None
+    proc = _run(tmp_path, "--config", "sim", "--journal", str(directory))
+    try:
+        _messages(notify_socket, "READY=1")
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=TIMEOUT)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert f"resumed race: Italy, round {table.race.round}, {len(table.race.log)} decisions" \
+        in err, err
+
+
+def test_a_broken_config_exits_2_in_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[table]\nname = 'x'\nkiosk = 'maybe'\n")
+    proc = subprocess.run([sys.executable, "-m", "pitboard.cli", "run", "--config", str(bad)],
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert str(bad) in proc.stderr
+
+
+def test_journal_dir_follows_systemd_state_directory(monkeypatch: pytest.MonkeyPatch) -> None:
+    config = load_profile("sim")
+    monkeypatch.setenv("STATE_DIRECTORY", "/var/lib/pitboard")
+    assert journal_dir(config) == Path("/var/lib/pitboard/journal")
+    monkeypatch.delenv("STATE_DIRECTORY")
+    assert journal_dir(config) == Path("journal")
+    assert journal_dir(config, Path("/x")) == Path("/x")
+
+
+def test_duo_profile_wires_pins_to_the_table(tmp_path: Path) -> None:
+    factory = MockFactory()
+    now = [0.0]
+    config = load_profile("duo")
+    app = App.build(config, journal=tmp_path / "j", pin_factory=factory,
+                    displays=[EmulatedDisplay(station="S1"), EmulatedDisplay(station="S2")],
+                    clock=lambda: now[0], seed=1)
+    try:
+        app.boot()
+        assert all(d.image is not None for d in app.displays)  # every station drawn at boot
+        spec = config.stations[0].input
+        assert isinstance(spec, GpioInput)
+        for pin in (spec.go,):
+            factory.pin(pin).drive_low()
+            now[0] += 0.05
+            app.poll()
+            factory.pin(pin).drive_high()
+            now[0] += 0.05
+            app.poll()
+        while app.table.step(timeout=0):
+            pass
+        assert app.table.stations[0].joined
+        assert app.table.state == flow.LOBBY
+    finally:
+        app.close()
+        factory.reset()
+
+
+def test_app_run_loop_handles_posted_events_until_stopped(tmp_path: Path) -> None:
+    app = App.build(load_profile("sim"), journal=tmp_path / "j", seed=1)
+    app.boot()
+    stop = threading.Event()
+    done = threading.Event()
+
+    def joined(table: Table) -> None:
+        if table.stations[1].joined:
+            done.set()
+
+    app.table.observers.append(joined)
+    thread = threading.Thread(target=app.run, args=(stop,))
+    thread.start()
+    app.table.post(GoPressed(station=1))
+    assert done.wait(TIMEOUT)
+    stop.set()
+    thread.join(TIMEOUT)
+    assert not thread.is_alive()
+    app.close()

@@ -1,0 +1,24 @@
+"""Pulling the plug mid-race: the device (forked child) is SIGKILLed inside journal writes again
+and again, restarted each time, and must finish the very race an uninterrupted run finishes."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from powercut import race_with_power_cuts
+
+SEEDS = (3, 8)
+
+
+def test_power_cuts_do_not_change_the_race(tmp_path: Path) -> None:
+    kills = 0
+    for seed in SEEDS:
+        straight = race_with_power_cuts(tmp_path / f"straight-{seed}", seed=seed)
+        assert straight.kills == 0
+        cut = race_with_power_cuts(tmp_path / f"cut-{seed}", seed=seed,
+                                   kill_rng=random.Random(seed), max_gap=4)
+        assert cut.final == straight.final
+        assert cut.final["hall_of_fame"] and len(cut.final["hall_of_fame"]) == 6
+        kills += cut.kills
+    assert kills >= 50, f"only {kills} kill points"
