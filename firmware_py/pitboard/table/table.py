@@ -102,6 +102,8 @@ class KioskOptions:
     attract_step: float = 0.5
     track: str = "usa"
     laps: int = 1
+    #: cars in a kiosk race; bots take the seats nobody joined
+    cars: int = 4
 
 
 class Table:
@@ -167,9 +169,11 @@ class Table:
         self.attract: Race | None = None
         #: called on the game thread after every handled event (console event stream)
         self.observers: list[Callable[[Table], None]] = []
+        self._waiting: set[int] = set()  # cars the table waits for (idle clocks)
         self.machine = flow.build_machine(self, initial=flow.ATTRACT if kiosk else flow.LOBBY)
         if kiosk:
             self.track, self.laps = load_track(kiosk.track).key, kiosk.laps
+            self.cars = kiosk.cars
             self._start_attract()
         self.refresh()
 
@@ -640,7 +644,7 @@ class Table:
             self.deadline = now + kiosk.attract_step
         elif state == flow.LOBBY and self.deadline is not None and now >= self.deadline:
             if any(s.joined for s in self.stations):
-                self.start_race(track=kiosk.track, laps=kiosk.laps)
+                self.start_race(track=kiosk.track, laps=kiosk.laps, cars=kiosk.cars)
             else:
                 self.sleep()
                 self._start_attract()
@@ -678,6 +682,21 @@ class Table:
                 return
             self._drive()
 
+    def _note_waiting(self) -> None:
+        """Start a seat's idle clock when the table starts waiting for it (not at its last
+        press: a player who waited for others has not been idle)."""
+        race = self.race
+        waiting: set[int] = set()
+        if race is not None and not race.over and self.state in (flow.PLANNING,
+                                                                 flow.RESOLUTION):
+            waiting = set(race.pending().cars)
+        if waiting != self._waiting:
+            now = self.clock()
+            for st in self.stations:
+                if st.car in waiting and st.car not in self._waiting:
+                    st.last_input = max(st.last_input, now)
+            self._waiting = waiting
+
     # ------------------------------------------------------------------ screens
     def refresh(self) -> None:
         """Rebuild every station's view; render and show only the ones that changed."""
@@ -685,6 +704,7 @@ class Table:
 
         if self.recorder is not None:
             self.recorder.flush(self)
+        self._note_waiting()
         for st in self.stations:
             view = station_view(self, st)
             if view == self.views[st.index]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from ..engine import decisions as dec
@@ -83,6 +84,9 @@ def _lobby(table: Table, st: Station) -> StationView:
     lines = (f"{name}, {laps} lap{'s' if laps > 1 else ''}",
              f"{cars} cars ({len(joined)} players)",
              "JOINED - GO to leave" if st.joined else "press GO to join")
+    if table.kiosk is not None and table.deadline is not None and joined:
+        left = max(0, math.ceil(table.deadline - table.clock()))
+        lines = (*lines[:2], f"{'JOINED' if st.joined else 'GO to join'} - start in {left}s")
     return StationView(LOBBY, st.index, title=f"{st.name} LOBBY", lines=lines,
                        soft_keys=("TRK", "LAPS", "CARS", "", "", "", "RACE"))
 
