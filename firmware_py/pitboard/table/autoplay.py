@@ -47,11 +47,11 @@ def next_input(table: Table, *, brain: Bot | None = None,
             return _plan_input(table, st, bot.choose(race, st.car))
         return None
     if table.state == flow.RESOLUTION:
-        st = table.current_station()
-        if st is None or (stations is not None and st.index not in stations):
+        current = table.current_station()
+        if current is None or (stations is not None and current.index not in stations):
             return None
         assert race.current is not None
-        return _resolution_input(st, bot.choose(race, race.current.id))
+        return _resolution_input(current, bot.choose(race, race.current.id))
     return None
 
 
@@ -77,7 +77,7 @@ def _resolution_input(st: Station, decision: Decision) -> StationEvent:
 
 def _select(st: Station, cards: tuple[str, ...]) -> StationEvent | None:
     """A press that brings the tray selection closer to ``cards`` (None: it matches)."""
-    chosen = Counter(st.slots[i] for i in st.selected)
+    chosen = Counter(code for i in st.selected if (code := st.slots[i]) is not None)
     wanted = Counter(cards)
     extra = chosen - wanted
     missing = wanted - chosen
@@ -86,6 +86,8 @@ def _select(st: Station, cards: tuple[str, ...]) -> StationEvent | None:
     visible = st.visible_slots()
     for button, index in enumerate(visible):
         code = st.slots[index]
+        if code is None:
+            continue
         if index in st.selected and extra[code] > 0:
             return SlotPressed(station=st.index, slot=button)
         if index not in st.selected and missing[code] > 0:
