@@ -24,6 +24,7 @@ test: lint
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/display_bytes.py
+	$(BIN)/python benchmarks/table_latency.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info firmware_py/*.egg-info .pytest_cache .mypy_cache .ruff_cache
