@@ -341,7 +341,7 @@ def test_splitter_keeps_a_partial_line_and_resets() -> None:
 
 # ---------------------------------------------------------------------- event stream
 def test_events_text_json_and_off() -> None:
-    _, proto, _ = make()
+    table, proto, _ = make()
     one(proto, f"pin {PIN}")
     one(proto, "input 1 go")
     assert proto.take_events() == []  # streaming is off
@@ -353,9 +353,16 @@ def test_events_text_json_and_off() -> None:
     assert any(line.startswith("EVT === Round 1") for line in text)
     assert all("\n" not in line and "\r" not in line for line in text)
     assert one(proto, "events json") == "OK events json"
+    # S1 plans gear 1 with one card, so there is a person's decision to take back
+    one(proto, "input 1 lever 1")
+    station = table.stations[0]
+    button = next(b for b, i in enumerate(station.visible_slots()) if station.slots[i] != "H")
+    one(proto, f"input 1 press {button + 1}")
+    one(proto, "input 1 go")
+    proto.take_events()
     one(proto, "undo")
     undo = [json.loads(line.removeprefix("EVT ")) for line in proto.take_events()]
-    assert undo[0]["type"] == "undo" and undo[0]["round"] == 1
+    assert any(e["type"] == "undo" and e["round"] == 1 for e in undo), undo
     one(proto, "reset")
     assert [json.loads(line[4:]) for line in proto.take_events()] == [
         {"type": "table", "state": "lobby"}]
@@ -534,7 +541,7 @@ def test_pty_commands_and_the_event_stream(rig: Rig) -> None:
     assert fields(client.command("new-race cars=2 seed=3 laps=1"))["turn"] == "S1"
     # events are written by the console thread, after the command's own reply
     assert "EVT table planning" in client.until(lambda x: x.startswith("EVT === Round 1"))
-    assert client.command("undo").startswith("OK state=planning")
+    assert client.command("undo") == "ERR nothing to undo"  # only the bot has moved
     assert client.command("events off") == "OK events off"
     assert client.command("reset").startswith("OK state=lobby")
     assert client.command("undo") == "ERR no race to undo"  # raised on the game thread

@@ -315,6 +315,8 @@ class Table:
                    laps: int | None = None, cars: int | None = None) -> None:
         """Lobby → race: joined stations take the first cars, bots fill the other seats."""
         if self.state != flow.LOBBY:
+            if self.race is not None and self.recorder is not None:
+                self.recorder.race_closed(self)
             self.reset()
         if track is not None:
             self.track = load_track(track).key
@@ -563,7 +565,7 @@ class Table:
     def undo(self) -> None:
         """Take back the last decision (replayed from the log)."""
         race = self.race
-        if race is None or not race.log:
+        if race is None or not any(d.car not in self.bots for d in race.log):
             raise ValueError("nothing to undo")
         was = self.state
         log_ = race.log[:-1]
