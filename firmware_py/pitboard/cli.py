@@ -20,6 +20,15 @@ from .trackfile import TrackFileError, load_track, track_names
 #: exit status for bad input (config, scenario, track files)
 EXIT_BAD_INPUT = 2
 
+#: commands with their own argument parser (``pitboard NAME --help``), by module
+DELEGATED = {"sim": "pitboard.sim", "screens": "pitboard.table.gallery",
+             "wiring-docs": "pitboard.wiring"}
+DELEGATED_HELP = {
+    "sim": "the desktop simulation: every station's OLED in the terminal, keyboard or autoplay",
+    "screens": "draw every station screen kind as PNGs (the docs/screens gallery)",
+    "wiring-docs": "generate wiring_docs/ (pin tables, harness, BOM) from the hw_config profiles",
+}
+
 
 def _cars(text: str) -> int:
     n = int(text)
@@ -65,6 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     fd = sub.add_parser("flow-diagram", help="write the table flow as a Mermaid diagram")
     fd.add_argument("--out", default="docs/table-flow.md")
+
+    for name, text in DELEGATED_HELP.items():
+        sub.add_parser(name, help=text, add_help=False)
 
     run = sub.add_parser("run", help="run the table on a hardware profile (the systemd service)")
     run.add_argument("--config", default=None,
@@ -163,7 +175,14 @@ COMMANDS = {"run": cmd_run, "demo": cmd_demo, "scenario": cmd_scenario, "simulat
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words and words[0] in DELEGATED:
+        import importlib
+
+        module = importlib.import_module(DELEGATED[words[0]])
+        code: int = module.main(words[1:])
+        return code
+    args = build_parser().parse_args(words)
     try:
         return COMMANDS[args.command](args)
     except (ScenarioError, TrackFileError) as exc:
