@@ -156,3 +156,22 @@ def test_app_run_loop_handles_posted_events_until_stopped(tmp_path: Path) -> Non
     thread.join(TIMEOUT)
     assert not thread.is_alive()
     app.close()
+
+
+def test_a_journal_that_does_not_replay_is_set_aside_at_boot(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    directory = tmp_path / "journal"
+    table = Table(stations=6, recorder=JournalRecorder(Journal(directory)), seed=2)
+    table.handle(GoPressed(station=0))
+    table.start_race(track="usa", laps=1, cars=3)
+    table.refresh()
+    with Journal(directory) as journal:  # well framed, but the rules refuse it
+        assert journal.load() is not None
+        journal.append({"d": {"kind": "plan", "car": 0, "gear": 4, "cards": []}})
+    for boot in range(2):  # and the next boot does not trip over it again
+        app = App.build(load_profile("sim"), journal=directory, seed=1)
+        app.boot()
+        assert app.table.state == flow.LOBBY and app.table.race is None
+        app.close()
+        assert len(list(directory.glob("corrupt-*"))) == 1, boot
+    assert any("does not replay" in r.getMessage() for r in caplog.records)

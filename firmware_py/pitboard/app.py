@@ -139,9 +139,9 @@ class App:
                 assert race is not None
                 log.info("resumed race: %s, round %d, %d decisions", race.track.name,
                          race.round, len(race.log))
-            except ValueError as exc:
-                log.error("journal race does not replay (%s); starting afresh", exc)
-                self.recorder.problem = "saved race unreadable"
+            except Exception as exc:  # whatever is on disk, never crash-loop on it
+                self.recorder.set_aside(f"the race does not replay: {exc}")
+                self.table.do_reset()
         self.table.refresh()
         self.boot_seconds = time.perf_counter() - started
 

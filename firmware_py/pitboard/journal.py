@@ -356,6 +356,11 @@ class Journal:
         except OSError as err:
             raise self._move_aside(f"cannot read the journal: {err}") from None
 
+    def set_aside(self, reason: str) -> JournalCorrupted:
+        """Move the journal files to ``corrupt-*`` because the caller cannot use them (intact
+        frames that do not describe a valid race); logs and returns the one-line outcome."""
+        return self._move_aside(reason)
+
     def close(self) -> None:
         """Close the journal file; appends need :meth:`start` or :meth:`load` again."""
         if self._fd is not None:

@@ -125,6 +125,12 @@ class JournalRecorder:
             # The race goes on (a kiosk must not stop for a worn SD card), but say so.
             self._failed("journal write failed; this race cannot be resumed", exc)
 
+    def set_aside(self, reason: str) -> None:
+        """Give up on the journalled race (moved to ``corrupt-*``) so the next boot does not
+        trip over it again; a new race starts a new journal."""
+        self.problem = "saved race unreadable; new race"
+        self.journal.set_aside(reason)
+
     def _failed(self, what: str, exc: OSError) -> None:
         self.problem = what
         log.error("%s: %s", what, exc)
@@ -148,10 +154,7 @@ class JournalRecorder:
         try:
             saved = _rebuild(found.header, found.snapshot, found.records)
         except (KeyError, TypeError, ValueError) as exc:
-            self.problem = "journal unreadable; new race"
-            log.error("journal %s does not describe a race (%s); starting afresh",
-                      self.journal.journal_path, exc)
-            self.journal.close()
+            self.set_aside(f"it does not describe a race ({exc})")
             return None
         self._log_length = len(saved.log)
         return saved
