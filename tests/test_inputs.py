@@ -27,7 +27,7 @@ from pitboard.hw.inputs import (
     StationLogic,
     build_station_inputs,
 )
-from pitboard.hw.mcp23017 import Mcp23017Model, SMBusLike
+from pitboard.hw.mcp23017 import STATION_BITS, Mcp23017Model, SMBusLike
 from pitboard.hwconfig import load_profile
 
 LEVER_PINS = (4, 17, 27, 22)
@@ -430,7 +430,8 @@ def test_build_mcp23017_from_grid6(factory: MockFactory, clock: FakeClock) -> No
     ]
     assert sorted(chips) == [22, 23, 24, 25, 26, 27]
     assert all(isinstance(s, Mcp23017StationInputs) for s in stations)
-    chips[24].set_input("B", 3, False)  # S3 GO, found by the safety poll (INT not wired here)
+    go_bank, go_bit = next((bank, bit) for bank, bit, f in STATION_BITS if f == "GO")
+    chips[24].set_input(go_bank, go_bit, False)  # S3 GO, found by the safety poll (no INT here)
     clock.advance(0.25)
     for s in stations:
         s.poll()

@@ -54,20 +54,19 @@ def wire_int(chip: mcp.Mcp23017Model, factory: MockFactory, pin: int = INT_PIN) 
     chip.connect_int(lambda high: mock_pin.drive_high() if high else mock_pin.drive_low())
 
 
-# Station wiring on the chip: (bank, bit) per input.
-LEVER = [("A", 0), ("A", 1), ("A", 2), ("A", 3)]
-SLOT = [("A", 4), ("A", 5), ("A", 6), ("A", 7), ("B", 0), ("B", 1), ("B", 2)]
-GO = ("B", 3)
+# Station wiring on the chip: (bank, bit) per input, from the one bit map the firmware uses.
+BITS: dict[str, tuple[mcp.Bank, int]] = {f: (bank, bit) for bank, bit, f in mcp.STATION_BITS}
+LEVER = [BITS[f"lever gear {gear}"] for gear in range(1, 5)]
+SLOT = [BITS[f"slot {slot}"] for slot in range(7)]
+GO = BITS["GO"]
 
 
-def press(chip: mcp.Mcp23017Model, where: tuple[str, int]) -> None:
-    bank, bit = where
-    chip.set_input("A" if bank == "A" else "B", bit, False)
+def press(chip: mcp.Mcp23017Model, where: tuple[mcp.Bank, int]) -> None:
+    chip.set_input(*where, False)
 
 
-def release(chip: mcp.Mcp23017Model, where: tuple[str, int]) -> None:
-    bank, bit = where
-    chip.set_input("A" if bank == "A" else "B", bit, None)
+def release(chip: mcp.Mcp23017Model, where: tuple[mcp.Bank, int]) -> None:
+    chip.set_input(*where, None)
 
 
 def configured(chip: mcp.Mcp23017Model) -> dict[int, int]:
@@ -203,12 +202,48 @@ def test_defval_compare_reasserts_while_the_condition_holds() -> None:
     assert chip.int_level("A") is True
 
 
+def test_reads_are_counted_while_an_output_only_pin_is_an_input() -> None:
+    chip = mcp.Mcp23017Model()
+    chip.read_byte_data(0x20, mcp.GPIOA)  # power-on: GPA7 and GPB7 are inputs
+    chip.read_i2c_block_data(0x20, mcp.INTCAPA, 4)
+    assert chip.output_only_input_reads == 2
+    chip.write_byte_data(0x20, mcp.IODIRA, 0x7F)
+    chip.read_byte_data(0x20, mcp.GPIOA)  # GPB7 is still an input
+    assert chip.output_only_input_reads == 3
+    chip.write_byte_data(0x20, mcp.IODIRB, 0x7F)
+    chip.read_i2c_block_data(0x20, mcp.IOCON, 10)
+    chip.register(mcp.GPIOB)  # a peek is not a bus read
+    assert chip.output_only_input_reads == 3
+
+
+def test_station_bit_map() -> None:
+    assert [f for _, _, f in mcp.STATION_BITS] == [
+        *(f"lever gear {gear}" for gear in range(1, 5)),
+        *(f"slot {slot}" for slot in range(7)),
+        "GO",
+    ]
+    pins = [(bank, bit) for bank, bit, _ in mcp.STATION_BITS]
+    assert len(set(pins)) == len(pins) == 12
+    assert all(bank in ("A", "B") and 0 <= bit <= 7 for bank, bit in pins)
+    # GPA7 and GPB7 are output-only (data sheet rev. D): nothing is read on them
+    assert mcp.OUTPUT_ONLY_BIT not in {bit for _, bit in pins}
+    assert BITS["slot 3"] == ("B", 4)
+
+
 def test_split_station_bits() -> None:
-    lever, slots, go = mcp.split_station_bits(0b1010_0100, 0b0000_1010)
+    lever, slots, go = mcp.split_station_bits(0b0010_0100, 0b0001_0010)
     assert lever == (False, False, True, False)
     assert slots == (False, True, False, True, False, True, False)
-    assert go is True
-    assert [f for _, _, f in mcp.STATION_BITS][-1] == "GO"
+    assert go is False
+    # GPA7/GPB7 and the unused GPB5/GPB6 never show up as inputs
+    assert mcp.split_station_bits(0x80, 0xE0) == ((False,) * 4, (False,) * 7, False)
+    for name, (bank, bit) in BITS.items():
+        lever, slots, go = mcp.split_station_bits(
+            1 << bit if bank == "A" else 0, 1 << bit if bank == "B" else 0
+        )
+        closed = [f"lever gear {i + 1}" for i, c in enumerate(lever) if c]
+        closed += [f"slot {i}" for i, c in enumerate(slots) if c] + ["GO"] * go
+        assert closed == [name]
 
 
 # ---- the MCP23017 station backend ---------------------------------------------------------
@@ -223,6 +258,72 @@ def test_configuration(factory: MockFactory, clock: FakeClock) -> None:
     assert configured(chip) == dict(Mcp23017StationInputs.CONFIG)
     assert chip.register(mcp.IOCON) == mcp.IOCON_MIRROR | mcp.IOCON_ODR
     assert events == [] and not inputs.faulted
+    assert chip.output_only_input_reads == 0  # GPA7/GPB7 were outputs before the first read
+    inputs.close()
+
+
+def test_configuration_follows_the_bit_map() -> None:
+    regs = dict(Mcp23017StationInputs.CONFIG)
+    for port, bank in enumerate(("A", "B")):
+        wired = {bit for b, bit, _ in mcp.STATION_BITS if b == bank}
+        for bit in range(8):
+            where = f"GP{bank}{bit}"
+            is_input = bool(regs[mcp.IODIRA + port] >> bit & 1)
+            if bit == mcp.OUTPUT_ONLY_BIT:  # an output driven low, no interrupt
+                assert not is_input, where
+                assert not regs[mcp.OLATA + port] >> bit & 1, where
+            else:  # an input with its pull-up, inverted (closed = 1)
+                assert is_input, where
+                assert regs[mcp.GPPUA + port] >> bit & 1, where
+                assert regs[mcp.IPOLA + port] >> bit & 1, where
+            assert bool(regs[mcp.GPINTENA + port] >> bit & 1) == (bit in wired), where
+        assert regs[mcp.INTCONA + port] == 0  # interrupt on change, DEFVAL unused
+        assert regs[mcp.DEFVALA + port] == 0
+    assert (regs[mcp.GPINTENA], regs[mcp.GPINTENB]) == (0x7F, 0x1F)
+    assert (regs[mcp.IODIRA], regs[mcp.IODIRB]) == (0x7F, 0x7F)
+    # the latches are set before the pins become outputs, so GPA7/GPB7 never drive high
+    order = [reg for reg, _ in Mcp23017StationInputs.CONFIG]
+    assert max(order.index(mcp.OLATA), order.index(mcp.OLATB)) < order.index(mcp.IODIRA)
+
+
+def test_every_station_input_reaches_the_logic(clock: FakeClock) -> None:
+    chip = mcp.Mcp23017Model()
+    events: list[StationEvent] = []
+    inputs = Mcp23017StationInputs(station=0, bus=chip, post=events.append, clock=clock)
+    expected: list[StationEvent] = []
+    for slot, where in enumerate(SLOT):
+        press(chip, where)
+        clock.advance(0.01)
+        inputs.poll()
+        clock.advance(0.02)
+        inputs.poll()
+        release(chip, where)
+        clock.advance(0.03)
+        inputs.poll()
+        expected.append(SlotPressed(station=0, slot=slot))
+    press(chip, GO)
+    clock.advance(0.01)
+    inputs.poll()
+    clock.advance(0.02)
+    inputs.poll()
+    expected.append(GoPressed(station=0))
+    assert events == expected
+    assert chip.output_only_input_reads == 0
+    inputs.close()
+
+
+def test_a_button_still_wired_to_gpa7_reads_nothing(clock: FakeClock) -> None:
+    """A board built to the old map (slot 3 on GPA7): the low output just shorts to GND."""
+    chip = mcp.Mcp23017Model()
+    events: list[StationEvent] = []
+    inputs = Mcp23017StationInputs(station=0, bus=chip, post=events.append, clock=clock)
+    chip.set_input("A", 7, False)
+    for _ in range(3):
+        clock.advance(0.02)
+        inputs.poll()
+    assert events == []
+    assert chip.register(mcp.GPIOA) & 0x80 == 0  # an output reads back its latch (low)
+    assert chip.output_only_input_reads == 0
     inputs.close()
 
 
@@ -405,6 +506,8 @@ def test_chip_reset_is_configured_again_without_spurious_events(clock: FakeClock
     assert inputs.reconfigurations == 1
     assert configured(chip) == dict(Mcp23017StationInputs.CONFIG)
     assert events == [LeverMoved(station=0, gear=2)]
+    # only the read that found the chip reset was made with GPA7/GPB7 as inputs
+    assert chip.output_only_input_reads == 1
 
 
 class _NotAnMcp:

@@ -211,6 +211,7 @@ def test_station_board_lost_and_found(rig: Grid6) -> None:
     rig.check_glass()
     rig.go(1)  # and its buttons work again: no cards picked, so GO is refused
     assert shows(rig.panels[1], "play 1 card")
+    assert rig.chips[1].output_only_input_reads == 0  # GPA7/GPB7 stayed outputs throughout
 
 
 # -- a failing display ---------------------------------------------------------------------------

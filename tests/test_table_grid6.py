@@ -101,6 +101,8 @@ def test_whole_race_through_the_pins_and_the_glass(rig: Grid6) -> None:
         assert stats.bytes_sent == panel.command_bytes + panel.data_bytes
         assert stats.bytes_sent < stats.frames_sent * FRAME_BYTES / 2
     assert all(not getattr(inputs, "faulted", False) for inputs in rig.inputs)
+    # GPA7/GPB7 (output-only) were never inputs while a board was read
+    assert [chip.output_only_input_reads for chip in rig.chips] == [0] * 6
 
     rig.go(4)  # NEXT: back to the lobby on every panel
     assert table.state == flow.LOBBY

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from pitboard.hw.mcp23017 import STATION_BITS
+from pitboard.hw.mcp23017 import OUTPUT_ONLY_BIT, STATION_BITS
 from pitboard.hwconfig import (
     BCM_TO_PHYSICAL,
     ConfigError,
@@ -122,6 +122,17 @@ def _signal(function: str) -> str:
 
 def _dip_pin(bank: str, bit: int) -> int:
     return (21 if bank == "A" else 1) + bit
+
+
+def _unwired_pins() -> list[str]:
+    """The MCP23017 GPIO pins STATION_BITS leaves free, in DIP order ('GPB5', ..., 'GPA7')."""
+    wired = {f"GP{bank}{bit}" for bank, bit, _ in STATION_BITS}
+    return [name for name in MCP_DIP if name.startswith("GP") and name not in wired]
+
+
+def _output_only(name: str) -> bool:
+    """GPA7 and GPB7 (output-only pins, see :data:`pitboard.hw.mcp23017.OUTPUT_ONLY_BIT`)."""
+    return name.startswith("GP") and int(name[3]) == OUTPUT_ONLY_BIT
 
 
 def colour_name(code: str) -> str:
@@ -563,7 +574,8 @@ def station_board_harness() -> Harness:
             "MCP23017",
             "DIP-28 in a socket",
             MCP_DIP,
-            notes="100 nF from VDD (9) to VSS (10), close to the chip; GPB4-7 unconnected",
+            notes="100 nF from VDD (9) to VSS (10), close to the chip; "
+            f"{', '.join(_unwired_pins())} unconnected (GPA7/GPB7: output-only)",
             hide_disconnected_pins=True,
         )
     )
@@ -1010,15 +1022,19 @@ def _stations_section(config: HwConfig, h: Harness) -> list[str]:
             (f"GP{bank}{bit}", _dip_pin(bank, bit), _signal(f), f)
             for bank, bit, f in STATION_BITS
         ]
-        rows2.append(("GPB4-GPB7", "5-8", "-", "unused: leave open (pull-ups on)"))
+        for name in _unwired_pins():
+            pin = _dip_pin(name[2], int(name[3]))
+            if _output_only(name):
+                rows2.append((name, pin, "-", "not connected: output-only, driven low"))
+            else:
+                rows2.append((name, pin, "-", "unused: leave open (pull-up on)"))
         rows2.append(("INTA", 20, "INT", "open-drain, mirrored; RJ45 pin 7 -> the station's "
                       "INT GPIO"))
         out += [*_table(("MCP23017 pin", "DIP pin", "Signal", "Function"), rows2), ""]
         out += [
-            "> **GPA7 / GPB7.** Microchip's current MCP23017 data sheet says GPA7 and GPB7 "
-            "should be outputs only: an input change there during a read can corrupt SDA. "
-            "The firmware reads slot 3 on GPA7; see station-board.md before you build many "
-            "boards.",
+            "GPA7 and GPB7 stay unconnected: Microchip's current MCP23017 data sheet makes "
+            "them output-only (an input changing during a read can corrupt SDA), so the "
+            "firmware drives both low and reads slot 3 on GPB4.",
             "",
         ]
     return out
@@ -1266,6 +1282,8 @@ def shared_sections() -> dict[str, dict[str, str]]:
             else:
                 text = f"{signal} button (other side to GND)"
             mcp_rows.append((pin, name, text))
+        elif _output_only(name):
+            mcp_rows.append((pin, name, "not connected (output-only pin, driven low)"))
         else:
             mcp_rows.append((pin, name, _MCP_OTHER.get(name, "unused: leave open")))
     files: dict[str, dict[str, str]] = {

@@ -458,9 +458,11 @@ def _bind(fn: Callable[..., None], *args: Any) -> Callable[[], None]:
 class Mcp23017StationInputs(StationInputs):
     """A station board with an MCP23017 (wiring: :data:`pitboard.hw.mcp23017.STATION_BITS`).
 
-    Set-up: all 16 pins inputs with pull-ups, IPOL inverted so a closed contact reads 1,
-    interrupt-on-change on the 12 wired pins, IOCON MIRROR + ODR so one open-drain INT line
-    (active low, pulled up by the Pi) serves both ports.
+    Set-up (every value derived from ``STATION_BITS``, see :mod:`pitboard.hw.mcp23017`):
+    GPA7/GPB7 outputs driven low (output-only pins: never inputs), the other 14 pins inputs with
+    pull-ups, IPOL inverted so a closed contact reads 1, interrupt-on-change on the 12 wired
+    pins, IOCON MIRROR + ODR so one open-drain INT line (active low, pulled up by the Pi) serves
+    both ports. The output latches are written before IODIR, so GPA7/GPB7 never drive high.
 
     Reads: when ``int_pin`` goes active, one read of IOCON..GPIOB (10 bytes; reading GPIO clears
     the interrupt). The same read runs from ``poll()`` every ``safety_poll_s`` (or on every poll
@@ -491,12 +493,14 @@ class Mcp23017StationInputs(StationInputs):
     #: register values written by the configuration and checked by the safety poll
     CONFIG: tuple[tuple[int, int], ...] = (
         (mcp.IOCON, mcp.IOCON_MIRROR | mcp.IOCON_ODR),
-        (mcp.IODIRA, 0xFF),
-        (mcp.IODIRB, 0xFF),
-        (mcp.IPOLA, 0xFF),
-        (mcp.IPOLB, 0xFF),
-        (mcp.GPPUA, 0xFF),
-        (mcp.GPPUB, 0xFF),
+        (mcp.OLATA, mcp.STATION_OLATA),
+        (mcp.OLATB, mcp.STATION_OLATB),
+        (mcp.IODIRA, mcp.STATION_IODIRA),
+        (mcp.IODIRB, mcp.STATION_IODIRB),
+        (mcp.IPOLA, mcp.STATION_IPOLA),
+        (mcp.IPOLB, mcp.STATION_IPOLB),
+        (mcp.GPPUA, mcp.STATION_GPPUA),
+        (mcp.GPPUB, mcp.STATION_GPPUB),
         (mcp.DEFVALA, 0x00),
         (mcp.DEFVALB, 0x00),
         (mcp.INTCONA, 0x00),
@@ -568,14 +572,17 @@ class Mcp23017StationInputs(StationInputs):
         """Read IOCON..GPIOB in one transaction and feed the logic."""
         data = self._bus.read_i2c_block_data(self.address, mcp.IOCON, mcp.GPIOB - mcp.IOCON + 1)
         iocon, gppu_a, gppu_b = data[0], data[mcp.GPPUA - mcp.IOCON], data[mcp.GPPUB - mcp.IOCON]
-        expected_iocon = dict(self.CONFIG)[mcp.IOCON]
-        if (iocon, gppu_a, gppu_b) != (expected_iocon, 0xFF, 0xFF):
+        expected = dict(self.CONFIG)
+        wanted = (expected[mcp.IOCON], expected[mcp.GPPUA], expected[mcp.GPPUB])
+        if (iocon, gppu_a, gppu_b) != wanted:
             if after_configure:
                 raise OSError(
                     f"configuration did not stick (IOCON=0x{iocon:02X}, "
                     f"GPPU=0x{gppu_a:02X}{gppu_b:02X}): is this an MCP23017?"
                 )
             # The chip has been reset: its GPIO bits are not inverted any more, so don't use them.
+            # (GPA7/GPB7 are inputs again until the configuration below: this one read of a
+            # reset chip is the only one the driver makes in that state.)
             self.reconfigurations += 1
             self._configure()
             return

@@ -4,11 +4,21 @@ The station board wiring (the same on every station board; the wiring docs are g
 :data:`STATION_BITS`)::
 
     GPA0..GPA3  gear lever contacts, gears 1..4 (closed = pulled to GND)
-    GPA4..GPA7  card-tray slot buttons 0..3
+    GPA4..GPA6  card-tray slot buttons 0..2
+    GPA7        not connected: an output driven low (output-only pin, see below)
     GPB0..GPB2  card-tray slot buttons 4..6
     GPB3        GO button
-    GPB4..GPB7  unused (configured as inputs with pull-ups so they do not float)
+    GPB4        card-tray slot button 3
+    GPB5..GPB6  unused (inputs with pull-ups so they do not float)
+    GPB7        not connected: an output driven low (output-only pin, see below)
     INTA        open-drain, mirrored (INTA = INTB), to a Pi GPIO with pull-up
+
+GPA7 and GPB7 are output-only: Microchip's data sheet (DS20001952 revision D, 2022, and the
+matching "GPA7/GPB7 cannot be used as inputs" notice) says that used as inputs, a level change
+during an I2C read can corrupt SDA. They are therefore never inputs here (:data:`OUTPUT_ONLY_BIT`)
+and are driven low, which is harmless even on a board still wired the old way with slot 3 on GPA7
+(its button then shorts a low output to GND). Every register value the station driver writes is
+derived from :data:`STATION_BITS` (``STATION_IODIRA`` and friends below).
 
 Registers use the IOCON.BANK=0 addresses (the power-on layout). :class:`Mcp23017Model` stands in
 for both the chip and the smbus2 bus object in tests and simulations.
@@ -60,7 +70,11 @@ ADDRESS_MAX: Final = 0x27
 
 Bank = Literal["A", "B"]
 
+#: GPA7 and GPB7: output-only since data sheet revision D (as inputs they can corrupt SDA)
+OUTPUT_ONLY_BIT: Final = 7
+
 #: Station board wiring: (bank, bit) -> function. Gear contacts are gears 1..4, slots 0..6.
+#: Slot 3 is on GPB4 (it was on GPA7 before GPA7/GPB7 became output-only).
 STATION_BITS: Final[tuple[tuple[Bank, int, str], ...]] = (
     ("A", 0, "lever gear 1"),
     ("A", 1, "lever gear 2"),
@@ -69,30 +83,62 @@ STATION_BITS: Final[tuple[tuple[Bank, int, str], ...]] = (
     ("A", 4, "slot 0"),
     ("A", 5, "slot 1"),
     ("A", 6, "slot 2"),
-    ("A", 7, "slot 3"),
+    ("B", 4, "slot 3"),
     ("B", 0, "slot 4"),
     ("B", 1, "slot 5"),
     ("B", 2, "slot 6"),
     ("B", 3, "GO"),
 )
-#: interrupt-on-change enables for the 12 wired inputs (GPB4..7 are unused)
-STATION_GPINTENA: Final = 0xFF
-STATION_GPINTENB: Final = 0x0F
+
+
+def _wired_mask(bank: Bank) -> int:
+    mask = 0
+    for b, bit, _ in STATION_BITS:
+        if b == bank:
+            mask |= 1 << bit
+    return mask
+
+
+#: pins that are outputs on a station board (GPA7/GPB7), driven low through OLAT = 0
+STATION_OUTPUTS: Final = 1 << OUTPUT_ONLY_BIT
+#: the wired inputs of each port (12 in all): interrupt-on-change enables
+STATION_GPINTENA: Final = _wired_mask("A")
+STATION_GPINTENB: Final = _wired_mask("B")
+#: every other pin is an input (wired or not), with its pull-up on so an open pin reads high;
+#: IPOL inverts the inputs so a closed contact reads 1
+STATION_IODIRA: Final = 0xFF & ~STATION_OUTPUTS
+STATION_IODIRB: Final = 0xFF & ~STATION_OUTPUTS
+STATION_GPPUA: Final = STATION_IODIRA
+STATION_GPPUB: Final = STATION_IODIRB
+STATION_IPOLA: Final = STATION_IODIRA
+STATION_IPOLB: Final = STATION_IODIRB
+#: output latches: GPA7/GPB7 driven low
+STATION_OLATA: Final = 0x00
+STATION_OLATB: Final = 0x00
+
+_LEVER_BITS: Final = tuple(
+    next((b, bit) for b, bit, f in STATION_BITS if f == f"lever gear {g}") for g in range(1, 5)
+)
+_SLOT_BITS: Final = tuple(
+    next((b, bit) for b, bit, f in STATION_BITS if f == f"slot {s}") for s in range(7)
+)
+_GO_BIT: Final = next((b, bit) for b, bit, f in STATION_BITS if f == "GO")
 
 
 def split_station_bits(gpio_a: int, gpio_b: int) -> tuple[tuple[bool, ...], tuple[bool, ...], bool]:
     """Turn GPIOA/GPIOB (1 = closed/pressed) into (lever contacts 1..4, slots 0..6, GO).
 
-    Example::
+    The bit positions come from :data:`STATION_BITS`. Example (gear 3, slots 0 and 3, GO)::
 
-        >>> split_station_bits(0b0001_0100, 0b0000_1000)
-        ((False, False, True, False), (True, False, False, False, False, False, False), True)
+        >>> split_station_bits(0b0001_0100, 0b0001_1000)
+        ((False, False, True, False), (True, False, False, True, False, False, False), True)
     """
-    lever = tuple(bool(gpio_a >> bit & 1) for bit in range(4))
-    slots = tuple(bool(gpio_a >> bit & 1) for bit in range(4, 8)) + tuple(
-        bool(gpio_b >> bit & 1) for bit in range(3)
-    )
-    return lever, slots, bool(gpio_b >> 3 & 1)
+    ports = {"A": gpio_a, "B": gpio_b}
+
+    def closed(where: tuple[Bank, int]) -> bool:
+        return bool(ports[where[0]] >> where[1] & 1)
+
+    return tuple(map(closed, _LEVER_BITS)), tuple(map(closed, _SLOT_BITS)), closed(_GO_BIT)
 
 
 class SMBusLike(Protocol):
@@ -136,6 +182,11 @@ class Mcp23017Model:
     Bus errors: any address other than the model's, or ``fail = True``, raises
     ``OSError(EREMOTEIO)`` like a NACK on Linux. :meth:`power_cycle` simulates a brown-out.
 
+    Output-only pins: GPA7/GPB7 still work as inputs in the model (as they appear to on real
+    chips), but every read transaction made while either of them is an input is counted in
+    :attr:`output_only_input_reads`: on a real chip a change on such a pin during a read can
+    corrupt SDA, so a correct driver keeps the count at zero once it has configured the chip.
+
     Example::
 
         >>> chip = Mcp23017Model(address=0x20)
@@ -152,6 +203,8 @@ class Mcp23017Model:
         self.fail = fail
         self.reads = 0
         self.writes = 0
+        #: read transactions made while GPA7 or GPB7 (output-only pins) was an input
+        self.output_only_input_reads = 0
         self._regs = bytearray(REGISTER_COUNT)
         self._driven: list[list[bool | None]] = [[None] * 8, [None] * 8]
         self._last_level = [0, 0]  # pin levels at the last evaluation (interrupt-on-change)
@@ -219,6 +272,8 @@ class Mcp23017Model:
         if not 1 <= length <= 32:
             raise ValueError("SMBus block reads are 1..32 bytes")
         self.reads += 1
+        if (self._regs[IODIRA] | self._regs[IODIRB]) >> OUTPUT_ONLY_BIT & 1:
+            self.output_only_input_reads += 1
         data: list[int] = []
         reg = register
         for _ in range(length):
