@@ -12,7 +12,9 @@
 #   DRY_RUN=1          same as --dry-run
 #   ROOT=/some/dir     prefix for every file read or written on the target (tests, staging);
 #                      apt-get, useradd & co. still act on this machine
-#   UART=auto|0|1      enable_uart=1|0 (auto: 1 when the profile's console.port is the Pi UART)
+#   UART=auto|0|1      enable_uart=1|0 (auto: 1 when the profile's console.port is one of the
+#                      Pi's UARTs: /dev/serialN, ttyAMAN or ttySN, the rule of
+#                      pitboard.hwconfig.is_pi_uart, read from PI_UART_PATTERN in that file)
 #   SPI=auto|0|1       dtparam=spi=on|off (auto: on when a station display is on SPI)
 #   EXTRA_APT="a b"    more Debian packages to install
 #   PITBOARD_SRC=dir   checkout to install from (default: the one holding this script)
@@ -135,20 +137,42 @@ setting() {
 }
 
 # What the boot configuration needs, read from the profile with tomllib (Python >= 3.11, as the
-# package itself requires), as KEY=VALUE lines.
+# package itself requires), as KEY=VALUE lines. Whether the console port is the Pi's UART follows
+# pitboard.hwconfig's PI_UART_PATTERN, read out of the source file (the package and its
+# dependencies are not installed yet), so the two can never disagree.
 profile_facts() {
-    python3 - "$PROFILE_FILE" <<'PY'
+    python3 - "$PROFILE_FILE" "$HWCONFIG_PY" <<'PY'
+import ast
 import re
 import sys
 import tomllib
 
+
+def pi_uart_pattern(path):
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        elif isinstance(node, ast.Assign):
+            targets = node.targets
+        else:
+            continue
+        if any(isinstance(t, ast.Name) and t.id == "PI_UART_PATTERN" for t in targets):
+            value = ast.literal_eval(node.value)
+            if isinstance(value, str):
+                return value
+    sys.exit(f"install-pi: no string PI_UART_PATTERN in {path}")
+
+
+pattern = pi_uart_pattern(sys.argv[2])
 with open(sys.argv[1], "rb") as f:
     cfg = tomllib.load(f)
 stations = cfg.get("stations", [])
 inputs = [s.get("input", {}) for s in stations]
 displays = [s.get("display", {}) for s in stations]
 port = cfg.get("console", {}).get("port") or ""
-uart = re.fullmatch(r"/dev/(serial[0-9]|ttyAMA[0-9]+|ttyS[0-9]+)", port) is not None
+uart = re.fullmatch(pattern, port) is not None
 spi = any(d.get("bus") == "spi" for d in displays)
 hardware = uart or any(i.get("kind") in ("gpio", "mcp23017") for i in inputs) or any(
     d.get("bus") in ("i2c", "spi") for d in displays
@@ -172,11 +196,13 @@ if [[ ! -f $PROFILE_FILE ]]; then
     die "no profile $PROFILE_FILE (available: ${available:-none})"
 fi
 [[ -f $SRC/systemd/$SERVICE ]] || die "no unit file $SRC/systemd/$SERVICE"
+HWCONFIG_PY=$SRC/firmware_py/pitboard/hwconfig.py
+[[ -f $HWCONFIG_PY ]] || die "no $HWCONFIG_PY (is $SRC a pitboard checkout?)"
 if [[ $DRY_RUN != 1 && -z $ROOT && $EUID -ne 0 ]]; then
     die "run as root (sudo), or with --dry-run to see what would be done"
 fi
 
-facts=$(profile_facts) || die "cannot read $PROFILE_FILE (a TOML profile; needs Python >= 3.11)"
+facts=$(profile_facts) || die "cannot read $PROFILE_FILE (a TOML profile) with $HWCONFIG_PY (Python >= 3.11)"
 declare -A fact=()
 while IFS='=' read -r key value; do fact[$key]=$value; done <<<"$facts"
 use_uart=$(setting UART "$UART" "${fact[uart]}")
@@ -234,7 +260,7 @@ else
     if [[ -f $BOOT_DIR/cmdline.txt ]]; then
         cmdline=$(<"$BOOT_DIR/cmdline.txt")
         stripped=$(printf '%s\n' "$cmdline" | sed -E \
-            's/(^| )console=(serial[0-9]|ttyAMA[0-9]+|ttyS[0-9]+)(,[0-9]+)?( |$)/\1/g; s/ +$//')
+            's/(^| )console=(serial[0-9]+|ttyAMA[0-9]+|ttyS[0-9]+)(,[0-9]+)?( |$)/\1/g; s/ +$//')
         if [[ $stripped != "$cmdline" ]]; then
             detail=$(show_diff "$BOOT_DIR/cmdline.txt" <(printf '%s\n' "$stripped"))
             act "remove the serial console from $BOOT_DIR/cmdline.txt" \

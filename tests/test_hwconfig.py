@@ -22,6 +22,7 @@ from pitboard.hwconfig import (
     default_config_path,
     format_pin_map,
     i2c_map,
+    is_pi_uart,
     load_config,
     load_profile,
     parse_config,
@@ -319,16 +320,49 @@ def test_spi_display_pins_count_as_used() -> None:
     ]
 
 
-def test_uart_pins_are_reserved_only_for_a_pi_uart_console() -> None:
+@pytest.mark.parametrize(
+    "port",
+    ["/dev/serial0", "/dev/serial1", "/dev/ttyAMA0", "/dev/ttyAMA1", "/dev/ttyAMA10", "/dev/ttyS0"],
+)
+def test_uart_pins_are_reserved_only_for_a_pi_uart_console(port: str) -> None:
     raw = base()
     station(raw)["input"]["slots"][0] = 14
     raw["console"]["port"] = "/dev/ttyUSB0"
     parse_config(raw, source=SOURCE)
-    raw["console"]["port"] = "/dev/serial0"
+    raw["console"]["port"] = port
     assert problems(raw) == [
         "t.toml: stations[0].input.slots[0]: GPIO 14 is reserved for the UART TXD "
-        "(console.port is /dev/serial0)"
+        f"(console.port is {port})"
     ]
+
+
+@pytest.mark.parametrize(
+    ("port", "pi_uart"),
+    [
+        ("/dev/serial0", True),
+        ("/dev/serial1", True),
+        ("/dev/ttyAMA0", True),
+        ("/dev/ttyAMA1", True),  # a Pi 4's UART2 overlay, or a Pi 5 PL011: still kept safe
+        ("/dev/ttyAMA10", True),  # the Pi 5 debug connector
+        ("/dev/ttyS0", True),
+        ("/dev/ttyUSB0", False),
+        ("/dev/ttyACM0", False),
+        ("/dev/serial/by-id/usb-FTDI_FT232R_USB_UART_A10K1234-if00-port0", False),
+        ("/dev/serial", False),
+        ("/dev/ttyAMA", False),
+        ("/dev/ttyS0x", False),
+        ("serial0", False),
+        ("", False),
+    ],
+)
+def test_is_pi_uart(port: str, pi_uart: bool) -> None:
+    assert is_pi_uart(port) is pi_uart
+    raw = base()
+    raw["console"]["port"] = port
+    config = parse_config(raw, source=SOURCE)
+    assert config.console.uses_pi_uart is pi_uart
+    uart_pins = {u.bcm for u in pin_map(config) if u.mode == "uart"}
+    assert uart_pins == ({14, 15} if pi_uart else set())
 
 
 def test_id_eeprom_pins_need_the_opt_in() -> None:

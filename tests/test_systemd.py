@@ -18,6 +18,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 UNIT = REPO / "systemd" / "pitboard.service"
 INSTALL = REPO / "systemd" / "install-pi.sh"
+HWCONFIG_PY = REPO / "firmware_py" / "pitboard" / "hwconfig.py"
 ANALYZE = shutil.which("systemd-analyze") or (
     "/usr/bin/systemd-analyze" if Path("/usr/bin/systemd-analyze").exists() else None
 )
@@ -348,6 +349,7 @@ def installer(tmp_path: Path) -> Iterator[Installer]:
         (src / "hw_config" / f"{name}.toml").write_text(text)
     (src / "firmware_py" / "pitboard").mkdir(parents=True)
     (src / "firmware_py" / "pitboard" / "__init__.py").write_text('"""fake"""\n')
+    shutil.copy(HWCONFIG_PY, src / "firmware_py" / "pitboard" / "hwconfig.py")  # PI_UART_PATTERN
     (src / "pyproject.toml").write_text('[project]\nname = "pitboard"\nversion = "0"\n')
     (src / "README.md").write_text("fake\n")
 
@@ -499,6 +501,49 @@ def test_overrides_win_over_the_profile(installer: Installer) -> None:
     result = installer.run(UART="maybe")
     assert result.returncode != 0
     assert "UART must be auto, 0 or 1" in result.stderr
+
+
+UART_PORTS = (
+    "/dev/serial0",
+    "/dev/serial1",
+    "/dev/ttyAMA0",
+    "/dev/ttyAMA1",
+    "/dev/ttyAMA10",
+    "/dev/ttyS0",
+    "/dev/ttyUSB0",
+    "/dev/ttyACM0",
+    "/dev/serial/by-id/usb-FTDI_FT232R_USB_UART_A10K1234-if00-port0",
+    "",
+)
+
+
+@pytest.mark.parametrize("port", UART_PORTS)
+def test_enable_uart_follows_the_hwconfig_rule(installer: Installer, port: str) -> None:
+    """install-pi.sh and pitboard.hwconfig.is_pi_uart agree on every console port."""
+    from pitboard.hwconfig import is_pi_uart
+
+    profile = PROFILES["duo"].replace('"/dev/ttyUSB0"', f'"{port}"')
+    (installer.src / "hw_config" / "port.toml").write_text(profile)
+    installer.ok(PROFILE="port")
+    expected = "enable_uart=1" if is_pi_uart(port) else "enable_uart=0"
+    assert expected in block_lines(installer.config_txt)
+    assert is_pi_uart(port) == (port in UART_PORTS[:6])
+
+
+def test_the_uart_rule_is_read_from_hwconfig(installer: Installer) -> None:
+    """No copy of the pattern in the script: change hwconfig.py's and the installer follows."""
+    hwconfig = installer.src / "firmware_py" / "pitboard" / "hwconfig.py"
+    text = hwconfig.read_text()
+    changed = re.sub(r"^(PI_UART_PATTERN: Final = ).*$", r'\1r"/dev/ttyUSB[0-9]+"', text,
+                     count=1, flags=re.MULTILINE)
+    assert changed != text
+    hwconfig.write_text(changed)
+    installer.ok(PROFILE="duo")  # console on /dev/ttyUSB0
+    assert "enable_uart=1" in block_lines(installer.config_txt)
+    hwconfig.write_text("X = 1\n")
+    result = installer.run(PROFILE="duo")
+    assert result.returncode != 0
+    assert "no string PI_UART_PATTERN" in result.stderr
 
 
 def test_block_is_its_own_all_section_after_a_model_section(installer: Installer) -> None:

@@ -26,7 +26,7 @@ Schema (``*`` = required)::
 
 Pins are BCM GPIO numbers. Reserved, and so refused for station wiring: 2/3 (I2C1, always),
 0/1 (HAT ID EEPROM, unless ``gpio.allow_id_eeprom_pins``), 7-11 (SPI0, when an SPI display is
-configured), 14/15 (UART, when the console uses the Pi's own UART).
+configured), 14/15 (UART, when the console uses the Pi's own UART: see :func:`is_pi_uart`).
 
 Example::
 
@@ -53,8 +53,9 @@ from pitboard.hw.mcp23017 import STATION_BITS
 
 MAX_STATIONS: Final = 6
 SHIPPED_PROFILES: Final = ("sim", "duo", "grid6")
-#: console ports that are the Pi's own UART on GPIO 14/15
-PI_UART_PORTS: Final = frozenset({"/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0"})
+#: console ports taken to claim the Pi's UART lines GPIO 14/15 (:func:`is_pi_uart`). A plain
+#: string literal: systemd/install-pi.sh reads it from this file to decide enable_uart.
+PI_UART_PATTERN: Final = r"/dev/(serial[0-9]+|ttyAMA[0-9]+|ttyS[0-9]+)"
 BAUD_RATES: Final = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
 I2C_BAUDRATES: Final = (100000, 400000)
 OLED_ADDRESSES: Final = (0x3C, 0x3D)
@@ -75,6 +76,26 @@ _I2C1_PINS: Final = {2: "I2C1 SDA", 3: "I2C1 SCL"}
 _SPI0_PINS: Final = {7: "SPI0 CE1", 8: "SPI0 CE0", 9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK"}
 _UART_PINS: Final = {14: "UART TXD", 15: "UART RXD"}
 _ID_PINS: Final = {0: "ID_SD", 1: "ID_SC"}
+
+
+def is_pi_uart(port: str) -> bool:
+    """True when a console port is one of the Pi's own UARTs, and so claims GPIO 14/15.
+
+    The one rule for the whole project (``systemd/install-pi.sh`` writes ``enable_uart=1`` by
+    the same :data:`PI_UART_PATTERN`): every ``/dev/serialN`` alias, PL011 ``/dev/ttyAMAN`` and
+    mini UART ``/dev/ttySN``. Which of them is actually wired to GPIO 14/15 depends on the
+    model and on config.txt: ``serial0`` is the header UART on a Pi 4 but by default the debug
+    connector's ``ttyAMA10`` on a Pi 5, ``ttyAMA0`` is GPIO 14/15 on a Pi 4 and a Pi 5, and
+    ``ttyAMA1`` and up are further UARTs (overlays on other pins on a Pi 4). Rather than guess,
+    every one of them keeps GPIO 14/15 away from station wiring. USB adapters
+    (``/dev/ttyUSB0``, ``/dev/ttyACM0``, ``/dev/serial/by-id/...``) are not the Pi's UART.
+
+    Example::
+
+        >>> [is_pi_uart(p) for p in ("/dev/serial0", "/dev/ttyAMA1", "/dev/ttyUSB0")]
+        [True, True, False]
+    """
+    return re.fullmatch(PI_UART_PATTERN, port) is not None
 
 
 class ConfigError(Exception):
@@ -138,8 +159,8 @@ class ConsoleConfig:
 
     @property
     def uses_pi_uart(self) -> bool:
-        """True when the console is on the Pi's own UART (GPIO 14/15)."""
-        return self.port in PI_UART_PORTS
+        """True when the console is on the Pi's own UART (GPIO 14/15; see :func:`is_pi_uart`)."""
+        return is_pi_uart(self.port)
 
 
 @dataclass(frozen=True, slots=True)
