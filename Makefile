@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/pitboard demo
+	$(BIN)/pitboard sim --autoplay --laps 1
 
 lint: $(STAMP)
 	$(BIN)/ruff check firmware_py tests benchmarks

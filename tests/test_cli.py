@@ -96,3 +96,28 @@ def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     for command in ("demo", "scenario", "simulate", "tracks", "check-config", "flow-diagram"):
         assert command in out
+
+
+@pytest.mark.parametrize("command", ["sim", "screens", "wiring-docs", "run"])
+def test_every_command_is_listed_and_has_help(command: str) -> None:
+    listing = subprocess.run([sys.executable, "-m", "pitboard.cli", "--help"],
+                             capture_output=True, text=True, check=True).stdout
+    assert f"    {command}" in listing
+    proc = subprocess.run([sys.executable, "-m", "pitboard.cli", command, "--help"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(f"usage: pitboard {command}")
+
+
+def test_sim_autoplay_through_the_cli_plays_a_race() -> None:
+    proc = subprocess.run([sys.executable, "-m", "pitboard.cli", "sim", "--autoplay", "--laps",
+                           "1", "--seed", "3", "--text"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "Final order: 1. " in proc.stdout.splitlines()[-1]
+
+
+def test_sim_bad_argument_is_one_line_exit_2() -> None:
+    proc = subprocess.run([sys.executable, "-m", "pitboard.cli", "sim", "--stations", "9"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
