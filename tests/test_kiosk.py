@@ -207,3 +207,17 @@ def test_a_day_of_visitors(clock: Clock) -> None:
             play_people(table, clock)
             wait(table, clock, 21)
         assert table.state == flow.ATTRACT, visitor
+
+
+def test_staff_reset_from_the_console(clock: Clock) -> None:
+    from pitboard.console import ConsoleProtocol
+
+    table = kiosk_table(clock)
+    table.handle(GoPressed(station=0))
+    wait(table, clock, 16)
+    assert table.state == flow.PLANNING
+    console = ConsoleProtocol(table, staff_pin="2468")
+    assert console.handle_line("reset")[-1].startswith("ERR locked")
+    assert console.handle_line("pin 2468")[-1] == "OK unlocked"
+    assert console.handle_line("reset")[-1].startswith("OK state=attract")
+    assert table.state == flow.ATTRACT and table.race is None
