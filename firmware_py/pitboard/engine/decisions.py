@@ -98,12 +98,12 @@ class Discard(NamedTuple):
 Decision = Plan | React | Slipstream | Discard
 
 
-@dataclass(frozen=True, slots=True)
-class PlanRule:
+class PlanRule(NamedTuple):
     """What a car may plan: the legal gears, each gear's shift cost, and the playable cards.
 
     ``clogged`` lists the gears at which the hand cannot supply enough non-Heat cards; at those
-    gears every playable card must be played and the car will not move.
+    gears every playable card must be played and the car will not move. A NamedTuple because
+    one is built for every car every round (a frozen dataclass costs several times more).
     """
 
     car: int

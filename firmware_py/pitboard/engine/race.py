@@ -15,13 +15,21 @@ import random
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from ..track import Track
 from ..trackfile import load_track
-from . import decisions as dec
 from .cards import BASIC, DISCARDABLE, HEAT, PLAYABLE, SPEED, STRESS, starting_deck
 from .decisions import (
+    ADRENALINE,
+    BOOST,
+    COOLDOWN,
+    DISCARD,
+    DONE,
+    OVER,
+    PLAN,
+    REACT,
+    SLIPSTREAM,
     Decision,
     Discard,
     IllegalDecision,
@@ -102,7 +110,7 @@ class Race:
         self.laps = setup.laps if setup.laps is not None else self.track.laps
         self.finish_d = self.laps * self.track.spaces
         self.round = 0
-        self.phase = dec.PLAN
+        self.phase = PLAN
         self.order: list[int] = []
         self.turn = 0
         self.hall_of_fame: list[int] = []
@@ -110,15 +118,28 @@ class Race:
         self.car_turns = 0
         self.log: list[Decision] = []
         self.events: list[dict[str, Any]] = []
-        self._corner_lines = self._corner_lines_of(self.track, self.laps)
+        self._derive()
         self.cars: list[Car] = []
         self._deal()
         self._begin_round()
 
     # ------------------------------------------------------------------ setup
+    def _derive(self) -> None:
+        """Lookups that follow from track and laps (also run when a snapshot is loaded)."""
+        self._spaces = self.track.spaces
+        self._spots = self.track.racing_spots
+        self._corner_lines = self._corner_lines_of(self.track, self.laps)
+        self._line_ds = [line for line, _, _ in self._corner_lines]
+        self._random = random.Random()
+
     def _rng(self) -> random.Random:
+        """The PRNG for the next shuffle: seeded from the setup's seed and the shuffle count
+        alone, so a restored race shuffles as the original would. One Random is reseeded
+        rather than a new one made each time (same draws, less work)."""
         self.shuffles += 1
-        return random.Random(f"pitboard:{self.setup.seed}:{self.shuffles}")
+        rng = self._random
+        rng.seed(f"pitboard:{self.setup.seed}:{self.shuffles}")
+        return rng
 
     @staticmethod
     def _corner_lines_of(track: Track, laps: int) -> list[tuple[int, int, int]]:
@@ -142,7 +163,7 @@ class Race:
             car.engine = track.heat
             stacked = setup.stacked.get(i)
             car.draw = starting_deck(track.stress)
-            self._rng().shuffle(car.draw)
+            _shuffle(self._rng(), car.draw)
             if stacked is not None:
                 if stacked.draw is not None:
                     car.draw = list(reversed(stacked.draw))
@@ -180,32 +201,32 @@ class Race:
 
     def _compute_pending(self) -> Pending:
         phase = self.phase
-        if phase == dec.PLAN:
+        if phase == PLAN:
             rules = {c.id: self.plan_rule(c.id) for c in self.cars if not c.planned and
                      not c.finished}
             cars = tuple(sorted(rules))
             forced = bool(cars) and all(rules[c].forced for c in cars)
-            return Pending(dec.PLAN, cars, plan_rules=rules, forced=forced)
-        if phase == dec.OVER:
-            return Pending(dec.OVER)
+            return Pending(PLAN, cars, plan_rules=rules, forced=forced)
+        if phase == OVER:
+            return Pending(OVER)
         car = self.cars[self.order[self.turn]]
-        if phase == dec.REACT:
+        if phase == REACT:
             options = tuple(self._react_options(car))
-            return Pending(dec.REACT, (car.id,), options, forced=len(options) == 1)
-        if phase == dec.SLIPSTREAM:
-            return Pending(dec.SLIPSTREAM, (car.id,),
+            return Pending(REACT, (car.id,), options, forced=len(options) == 1)
+        if phase == SLIPSTREAM:
+            return Pending(SLIPSTREAM, (car.id,),
                            (Slipstream(car.id, True), Slipstream(car.id, False)))
-        return Pending(dec.DISCARD, (car.id,),
+        return Pending(DISCARD, (car.id,),
                        discardable=tuple(c for c in car.hand if DISCARDABLE[c]))
 
     @property
     def over(self) -> bool:
-        return self.phase == dec.OVER
+        return self.phase == OVER
 
     @property
     def current(self) -> Car | None:
         """The car resolving its turn (None while planning or when the race is over)."""
-        if self.phase in (dec.PLAN, dec.OVER):
+        if self.phase in (PLAN, OVER):
             return None
         return self.cars[self.order[self.turn]]
 
@@ -220,23 +241,23 @@ class Race:
     def _plan_rule(self, car_id: int) -> PlanRule:
         car = self.cars[car_id]
         gears, cost = _SHIFTS[car.gear] if car.engine else _FREE_SHIFTS[car.gear]
-        playable = tuple(c for c in car.hand if PLAYABLE[c])
+        playable = tuple(filter(PLAYABLE.__getitem__, car.hand))
         clogged = tuple(g for g in gears if g > len(playable)) if len(playable) < 4 else ()
         return PlanRule(car.id, car.gear, gears, cost, playable, clogged)
 
     def racing_spot(self, d: int) -> int:
-        return self.track.racing_spots[(d - 1) % self.track.spaces + 1]
+        return self._spots[(d - 1) % self._spaces + 1]
 
     def space_of(self, d: int) -> int:
-        return (d - 1) % self.track.spaces + 1
+        return (d - 1) % self._spaces + 1
 
     def lap_of(self, d: int) -> int:
         """Lap being driven at ``d`` (0 on the grid, laps + 1 past the finish)."""
-        return 0 if d <= 0 else (d - 1) // self.track.spaces + 1
+        return 0 if d <= 0 else (d - 1) // self._spaces + 1
 
     def ahead_key(self, car: Car) -> tuple[int, int]:
         """Sort key for 'ahead': further along, then the racing-line spot."""
-        return (car.d, 1 if car.spot == self.racing_spot(car.d) else 0)
+        return (car.d, 1 if car.spot == self._spots[(car.d - 1) % self._spaces + 1] else 0)
 
     def standings(self) -> list[int]:
         """Finished cars in Hall of Fame order, then the rest by position."""
@@ -249,16 +270,16 @@ class Race:
 
         The car itself is not in the way, so it never lands behind a space it could leave.
         """
-        n = self.track.spaces
-        spots = self.track.racing_spots
-        others = [o for o in self.cars if o.on_track and o is not car]
+        n = self._spaces
+        spots = self._spots
+        cars = self.cars
         d = target
         while True:
             space = (d - 1) % n + 1
             racing = spots[space]
             racing_taken = other_taken = False
-            for o in others:
-                if o.space == space:
+            for o in cars:
+                if o.space == space and o is not car and o.on_track:
                     if o.spot == racing:
                         racing_taken = True
                     else:
@@ -272,22 +293,27 @@ class Race:
     # ------------------------------------------------------------------ apply
     def apply(self, decision: Decision) -> None:
         """Apply one decision; raises :class:`IllegalDecision` (state untouched) if not legal."""
-        if self.phase == dec.OVER:
+        phase = self.phase
+        if phase == OVER:
             raise IllegalDecision("the race is over")
         self._pending = None
-        handler = _HANDLERS.get(type(decision))
-        if handler is None:
+        found = _HANDLERS.get(type(decision))
+        if found is None:
             raise IllegalDecision(f"not a decision: {decision!r}")
-        handler(self, decision)
+        kind, handler = found
+        car_id = decision.car
+        # the common case in one test; _refuse says what is wrong otherwise
+        if phase != kind or (not 0 <= car_id < len(self.cars) if kind == PLAN
+                             else self.order[self.turn] != car_id):
+            self._refuse(kind, car_id)
+        handler(self, decision, self.cars[car_id])
 
-    def _expect(self, kind: str, car_id: int) -> Car:
+    def _refuse(self, kind: str, car_id: int) -> NoReturn:
         if not 0 <= car_id < len(self.cars):
             raise IllegalDecision(f"there is no car {car_id}")
         if self.phase != kind:
             raise IllegalDecision(f"waiting for {self._waiting_text()}, not {kind}")
-        if kind != dec.PLAN and self.order[self.turn] != car_id:
-            raise IllegalDecision(f"waiting for {self._waiting_text()}, not car {car_id}")
-        return self.cars[car_id]
+        raise IllegalDecision(f"waiting for {self._waiting_text()}, not car {car_id}")
 
     def _waiting_text(self) -> str:
         p = self.pending()
@@ -314,21 +340,20 @@ class Race:
             hand.remove(c)
         return None
 
-    def _apply_plan(self, plan: Plan) -> None:
-        car = self._expect(dec.PLAN, plan.car)
+    def _apply_plan(self, plan: Plan, car: Car) -> None:
         if car.planned or car.finished:
             raise IllegalDecision(f"car {car.id} has already planned this round")
-        rule = self.plan_rule(car.id)
+        rule = self._rules.get(car.id) or self.plan_rule(car.id)
         cards = list(plan.cards)
-        hand = list(car.hand)
-        legal = plan.gear in rule.gears and len(cards) == rule.cards_needed(plan.gear)
-        for c in cards:
-            if not legal:
-                break
-            if c in hand and PLAYABLE[c]:
-                hand.remove(c)
-            else:
-                legal = False
+        hand = list(car.hand)  # a copy: an illegal plan leaves the state untouched
+        legal = plan.gear in rule.gears and len(cards) == min(plan.gear, len(rule.playable))
+        if legal:
+            for c in cards:
+                if c in hand and PLAYABLE[c]:
+                    hand.remove(c)
+                else:
+                    legal = False
+                    break
         if not legal:
             raise IllegalDecision(f"car {car.id}: {self.plan_problem(plan)}")
         # legal: commit
@@ -354,28 +379,30 @@ class Race:
         car.hand = hand
         car.play = cards
         car.planned = True
-        if all(c.planned for c in self.cars if not c.finished):
-            self.turn = 0
-            self._start_turn()
+        for other in self.cars:
+            if not other.planned and not other.finished:
+                return
+        self.turn = 0
+        self._start_turn()
 
-    def _apply_react(self, react: React) -> None:
-        car = self._expect(dec.REACT, react.car)
+    def _apply_react(self, react: React, car: Car) -> None:
+        if react.action == DONE:  # always legal, and the most common
+            self.log.append(react)
+            self._after_react(car)
+            return
         if not self._react_legal(car, react):
             legal = self._react_options(car)
             raise IllegalDecision(
                 f"car {car.id}: cannot {str(react).split(' ', 2)[2]} now "
                 f"(can: {', '.join(str(o).split(' ', 2)[2] for o in legal)})")
         self.log.append(react)
-        if react.action == dec.DONE:
-            self._after_react(car)
-            return
-        if react.action == dec.ADRENALINE:
+        if react.action == ADRENALINE:
             car.adrenaline_used = True
             car.speed += 1
             if self.record_events:
                 self._event("adrenaline", car=car.id, speed=car.speed)
             self._move(car, 1, "adrenaline")
-        elif react.action == dec.BOOST:
+        elif react.action == BOOST:
             car.boosted = True
             car.engine -= 1
             car.discard.append(HEAT)
@@ -397,8 +424,7 @@ class Race:
         if not self._react_choice(car):
             self._after_react(car)
 
-    def _apply_slipstream(self, slip: Slipstream) -> None:
-        car = self._expect(dec.SLIPSTREAM, slip.car)
+    def _apply_slipstream(self, slip: Slipstream, car: Car) -> None:
         self.log.append(slip)
         if slip.take:
             car.slipstreamed = True
@@ -407,8 +433,7 @@ class Race:
             self._move(car, SLIPSTREAM_SPACES, "slipstream")
         self._after_slipstream(car)
 
-    def _apply_discard(self, discard: Discard) -> None:
-        car = self._expect(dec.DISCARD, discard.car)
+    def _apply_discard(self, discard: Discard, car: Car) -> None:
         if not discard.cards:
             self.log.append(discard)
             self._end_turn(car)
@@ -431,11 +456,11 @@ class Race:
     def _begin_round(self) -> None:
         self.round += 1
         self._rules.clear()
-        racing = sorted((c for c in self.cars if not c.finished), key=self.ahead_key,
+        racing = sorted([c for c in self.cars if not c.finished], key=self.ahead_key,
                         reverse=True)
         self.order = [c.id for c in racing]
         self.turn = 0
-        self.phase = dec.PLAN
+        self.phase = PLAN
         # adrenaline goes by the STARTING field: last 2 of the order with 5+ starters
         last = 2 if len(self.cars) >= 5 else 1
         for i, car in enumerate(racing):
@@ -446,7 +471,7 @@ class Race:
 
     def _start_turn(self) -> None:
         car = self.cars[self.order[self.turn]]
-        self.phase = dec.REACT
+        self.phase = REACT
         self.car_turns += 1
         car.start_d = car.d
         car.adrenaline_used = car.boosted = car.slipstreamed = car.spun = False
@@ -460,12 +485,10 @@ class Race:
             return
         if self.record_events:
             self._event("reveal", car=car.id, cards=list(car.play))
-        for _ in range(car.play.count(STRESS)):
-            self._flip_basic(car, "stress")
-        speed = 0
-        for c in car.play:
-            speed += SPEED[c]
-        car.speed = speed
+        if STRESS in car.play:
+            for _ in range(car.play.count(STRESS)):
+                self._flip_basic(car, "stress")
+        car.speed = sum(map(SPEED.__getitem__, car.play))
         if self.record_events:
             self._event("speed", car=car.id, speed=car.speed)
         self._move(car, car.speed, "cards")
@@ -480,13 +503,13 @@ class Race:
 
     def _react_legal(self, car: Car, react: React) -> bool:
         action = react.action
-        if action == dec.DONE:
+        if action == DONE:
             return True
-        if action == dec.ADRENALINE:
+        if action == ADRENALINE:
             return car.adrenaline and not car.adrenaline_used
-        if action == dec.BOOST:
+        if action == BOOST:
             return not car.boosted and car.engine > 0
-        if action == dec.COOLDOWN:
+        if action == COOLDOWN:
             return 1 <= react.n <= min(car.cooldown, car.hand.count(HEAT))
         return False
 
@@ -497,45 +520,48 @@ class Race:
     def waiting_for(self) -> int:
         """The car that must decide next (while planning, the lowest unplanned car); -1 when
         the race is over. Cheaper than :meth:`pending` for bots and loops."""
-        if self.phase == dec.PLAN:
+        if self.phase == PLAN:
             for car in self.cars:
                 if not car.planned and not car.finished:
                     return car.id
-        if self.phase == dec.OVER:
+        if self.phase == OVER:
             return -1
         return self.order[self.turn]
 
     def _react_options(self, car: Car) -> list[React]:
         options = []
         if car.adrenaline and not car.adrenaline_used:
-            options.append(React(car.id, dec.ADRENALINE))
+            options.append(React(car.id, ADRENALINE))
         if not car.boosted and car.engine > 0:
-            options.append(React(car.id, dec.BOOST))
+            options.append(React(car.id, BOOST))
         if car.cooldown > 0:
             heat = car.hand.count(HEAT)
             for n in range(1, min(car.cooldown, heat) + 1):
-                options.append(React(car.id, dec.COOLDOWN, n))
-        options.append(React(car.id, dec.DONE))
+                options.append(React(car.id, COOLDOWN, n))
+        options.append(React(car.id, DONE))
         return options
 
     def slipstream_allowed(self, car: Car) -> bool:
         """Beside a car or right behind a space holding one, and not across the final line."""
         if car.d + SLIPSTREAM_SPACES > self.finish_d:
             return False
-        ahead = self.space_of(car.d + 1)
-        return any(o.on_track and o is not car and o.space in (car.space, ahead)
-                   for o in self.cars)
+        here = car.space
+        ahead = car.d % self._spaces + 1  # the space of d + 1
+        for o in self.cars:
+            if (o.space == here or o.space == ahead) and o is not car and o.on_track:
+                return True
+        return False
 
     def _after_react(self, car: Car) -> None:
         if self.slipstream_allowed(car):
-            self.phase = dec.SLIPSTREAM
+            self.phase = SLIPSTREAM
             return
         self._after_slipstream(car)
 
     def _after_slipstream(self, car: Car) -> None:
         self._check_corners(car)
-        if any(DISCARDABLE[c] for c in car.hand):
-            self.phase = dec.DISCARD
+        if any(map(DISCARDABLE.__getitem__, car.hand)):
+            self.phase = DISCARD
             return
         self._end_turn(car)
 
@@ -562,15 +588,19 @@ class Race:
 
     def corners_between(self, start: int, end: int) -> list[tuple[int, int, int]]:
         """Corner lines crossed moving from ``start`` to ``end`` (none past the final line)."""
-        lines = self._corner_lines
-        first = bisect_left(lines, (start,))
-        last = bisect_left(lines, (end,), lo=first)
-        return lines[first:last]
+        ds = self._line_ds
+        first = bisect_left(ds, start)
+        return self._corner_lines[first:bisect_left(ds, end, lo=first)]
 
     def corner_bill(self, start: int, end: int, speed: int) -> int:
         """Heat that corners would charge a move from ``start`` to ``end`` at ``speed``."""
+        ds = self._line_ds
+        first = bisect_left(ds, start)
+        last = bisect_left(ds, end, lo=first)
+        if first == last:  # no corner on the way (bots ask this after every move)
+            return 0
         bill = 0
-        for _, _, limit in self.corners_between(start, end):
+        for _, _, limit in self._corner_lines[first:last]:
             if speed > limit:
                 bill += speed - limit
         return bill
@@ -585,7 +615,7 @@ class Race:
         car.engine = 0
         frm = car.d
         car.d, car.spot = self.landing(car, line)
-        car.space = self.space_of(car.d)
+        car.space = (car.d - 1) % self._spaces + 1
         stress = 1 if car.played_gear <= 2 else 2
         given = min(stress, self.stress_reserve)
         self.stress_reserve -= given
@@ -621,7 +651,7 @@ class Race:
             if self.record_events:
                 self._event("hall_of_fame", car=c.id, place=len(self.hall_of_fame))
         if all(c.finished for c in self.cars):
-            self.phase = dec.OVER
+            self.phase = OVER
             if self.record_events:
                 self._event("race_over", order=list(self.hall_of_fame), rounds=self.round)
             return
@@ -635,7 +665,7 @@ class Race:
             # mid-turn reshuffles never take the play area
             car.draw = car.discard
             car.discard = []
-            self._rng().shuffle(car.draw)
+            _shuffle(self._rng(), car.draw)
             reshuffled[0] = True
             if self.record_events:
                 self._event("reshuffle", car=car.id, cards=len(car.draw))
@@ -667,17 +697,20 @@ class Race:
         if need <= 0:
             return
         drawn = 0
-        for _ in range(need):
-            if not car.draw:
+        while drawn < need:
+            draw = car.draw
+            if not draw:
                 if not car.discard:
                     break
-                car.draw = car.discard
+                car.draw = draw = car.discard
                 car.discard = []
-                self._rng().shuffle(car.draw)
+                _shuffle(self._rng(), draw)
                 if log and self.record_events:
-                    self._event("reshuffle", car=car.id, cards=len(car.draw))
-            car.hand.append(car.draw.pop())
-            drawn += 1
+                    self._event("reshuffle", car=car.id, cards=len(draw))
+            take = min(need - drawn, len(draw))
+            car.hand.extend(draw[:-take - 1:-1])  # top card first, as if popped one by one
+            del draw[-take:]
+            drawn += take
         if log and self.record_events:
             self._event("replenish", car=car.id, drawn=drawn)
 
@@ -685,9 +718,9 @@ class Race:
         frm = car.d
         target = frm + spaces
         car.d, car.spot = self.landing(car, target)
-        car.space = self.space_of(car.d)
+        car.space = (car.d - 1) % self._spaces + 1
         if self.record_events:
-            n = self.track.spaces
+            n = self._spaces
             lap = -(-frm // n)  # first line at or after frm: line L*n starts lap L + 1
             while lap * n < car.d:
                 if lap + 1 <= self.laps:
@@ -707,10 +740,24 @@ class Race:
         self.events.append(data)
 
 
-#: apply() dispatch by decision type (one dict lookup instead of an isinstance chain)
-_HANDLERS: dict[type, Callable[[Race, Any], None]] = {
-    Plan: Race._apply_plan,
-    React: Race._apply_react,
-    Slipstream: Race._apply_slipstream,
-    Discard: Race._apply_discard,
+def _shuffle(rng: random.Random, cards: list[str]) -> None:
+    """``rng.shuffle(cards)``, written out: the same Fisher-Yates over ``getrandbits`` as
+    CPython's, without a method call per card, and pinned should the library's ever change."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:  # rejection sampling keeps j uniform over 0..i
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+#: apply() dispatch by decision type (one dict lookup instead of an isinstance chain): the
+#: phase that takes it, and its handler
+_HANDLERS: dict[type, tuple[str, Callable[[Race, Any, Car], None]]] = {
+    Plan: (PLAN, Race._apply_plan),
+    React: (REACT, Race._apply_react),
+    Slipstream: (SLIPSTREAM, Race._apply_slipstream),
+    Discard: (DISCARD, Race._apply_discard),
 }

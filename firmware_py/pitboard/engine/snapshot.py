@@ -68,7 +68,7 @@ def race_from_dict(data: dict[str, Any], *, track: Track | None = None) -> Race:
         race.track = track if track is not None else load_track(setup.track)
         race.laps = int(data["laps"])
         race.finish_d = race.laps * race.track.spaces
-        race._corner_lines = Race._corner_lines_of(race.track, race.laps)
+        race._derive()
         race.round = int(data["round"])
         race.phase = str(data["phase"])
         race.order = [int(i) for i in data["order"]]
