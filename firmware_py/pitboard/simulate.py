@@ -65,8 +65,9 @@ def simulate(*, track: str = "usa", cars: int = 6, laps: int | None = None, race
         race = Race(RaceSetup(track=t.key, cars=cars, seed=seed + i, laps=laps), track=t,
                     record_events=False)
         grid = sorted(race.cars, key=race.ahead_key, reverse=True)
-        while (car := race.waiting_for()) >= 0:  # -1 once the race is over
-            race.apply(player.choose(race, car))
+        waiting_for, apply, choose = race.waiting_for, race.apply, player.choose
+        while (car := waiting_for()) >= 0:  # -1 once the race is over
+            apply(choose(race, car))
         winner = race.hall_of_fame[0]
         result.wins[winner] += 1
         result.wins_by_grid[[c.id for c in grid].index(winner)] += 1

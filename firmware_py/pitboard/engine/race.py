@@ -730,8 +730,9 @@ class Race:
                         blocked=target - car.d, **self._where(car))
 
     def _where(self, car: Car) -> dict[str, Any]:
-        return {"d": car.d, "lap": self.lap_of(car.d), "space": car.space, "spot": car.spot,
-                "racing_line": car.spot == self.racing_spot(car.d)}
+        d = car.d  # car.space is kept equal to space_of(d)
+        return {"d": d, "lap": 0 if d <= 0 else (d - 1) // self._spaces + 1, "space": car.space,
+                "spot": car.spot, "racing_line": car.spot == self._spots[car.space]}
 
     def _event(self, kind: str, **data: Any) -> None:
         # callers test record_events first so a simulation builds no event dicts at all
