@@ -400,7 +400,8 @@ class Race:
             car.adrenaline_used = True
             car.speed += 1
             if self.record_events:
-                self._event("adrenaline", car=car.id, speed=car.speed)
+                self.events.append({"car": car.id, "speed": car.speed, "type": "adrenaline",
+                                    "round": self.round})
             self._move(car, 1, "adrenaline")
         elif react.action == BOOST:
             car.boosted = True
@@ -429,7 +430,7 @@ class Race:
         if slip.take:
             car.slipstreamed = True
             if self.record_events:
-                self._event("slipstream", car=car.id)
+                self.events.append({"car": car.id, "type": "slipstream", "round": self.round})
             self._move(car, SLIPSTREAM_SPACES, "slipstream")
         self._after_slipstream(car)
 
@@ -449,7 +450,8 @@ class Race:
         car.hand = hand
         car.discard.extend(discard.cards)
         if discard.cards and self.record_events:
-            self._event("discard", car=car.id, cards=list(discard.cards))
+            self.events.append({"car": car.id, "cards": list(discard.cards), "type": "discard",
+                                "round": self.round})
         self._end_turn(car)
 
     # ------------------------------------------------------------------ the turn
@@ -467,7 +469,7 @@ class Race:
             car.planned = False
             car.adrenaline = i >= len(racing) - last
         if self.record_events:
-            self._event("round", order=list(self.order))
+            self.events.append({"order": list(self.order), "type": "round", "round": self.round})
 
     def _start_turn(self) -> None:
         car = self.cars[self.order[self.turn]]
@@ -476,7 +478,8 @@ class Race:
         car.start_d = car.d
         car.adrenaline_used = car.boosted = car.slipstreamed = car.spun = False
         if self.record_events:
-            self._event("turn", car=car.id, gear=car.gear)
+            self.events.append({"car": car.id, "gear": car.gear, "type": "turn",
+                                "round": self.round})
         if car.clogged:
             if self.record_events:
                 self._event("clogged", car=car.id, cards=list(car.play))
@@ -484,13 +487,15 @@ class Race:
             self._end_turn(car)
             return
         if self.record_events:
-            self._event("reveal", car=car.id, cards=list(car.play))
+            self.events.append({"car": car.id, "cards": list(car.play), "type": "reveal",
+                                "round": self.round})
         if STRESS in car.play:
             for _ in range(car.play.count(STRESS)):
                 self._flip_basic(car, "stress")
         car.speed = sum(map(SPEED.__getitem__, car.play))
         if self.record_events:
-            self._event("speed", car=car.id, speed=car.speed)
+            self.events.append({"car": car.id, "speed": car.speed, "type": "speed",
+                                "round": self.round})
         self._move(car, car.speed, "cards")
         car.cooldown = (3 if car.gear == 1 else 1 if car.gear == 2 else 0) + car.adrenaline
         if not self._react_choice(car):
@@ -571,15 +576,17 @@ class Race:
             excess = car.speed - limit
             if excess <= 0:
                 if self.record_events:
-                    self._event("corner", car=car.id, corner=index + 1, limit=limit,
-                                speed=car.speed, heat=0)
+                    self.events.append({"car": car.id, "corner": index + 1, "limit": limit,
+                                        "speed": car.speed, "heat": 0, "type": "corner",
+                                        "round": self.round})
                 continue
             if car.engine >= excess:
                 car.engine -= excess
                 car.discard.extend([HEAT] * excess)
                 if self.record_events:
-                    self._event("corner", car=car.id, corner=index + 1, limit=limit,
-                                speed=car.speed, heat=excess)
+                    self.events.append({"car": car.id, "corner": index + 1, "limit": limit,
+                                        "speed": car.speed, "heat": excess, "type": "corner",
+                                        "round": self.round})
                 if self.record_events:
                     self._event("heat", car=car.id, n=excess, why=f"corner {index + 1}")
                 continue
@@ -681,16 +688,19 @@ class Race:
             card = self._draw_one(car, reshuffled)
             if card is None:
                 if self.record_events:
-                    self._event("flip", car=car.id, card=None, kept=False, why=why)
+                    self.events.append({"car": car.id, "card": None, "kept": False, "why": why,
+                                        "type": "flip", "round": self.round})
                 return None
             if card in BASIC:
                 car.play.append(card)
                 if self.record_events:
-                    self._event("flip", car=car.id, card=card, kept=True, why=why)
+                    self.events.append({"car": car.id, "card": card, "kept": True, "why": why,
+                                    "type": "flip", "round": self.round})
                 return card
             car.discard.append(card)
             if self.record_events:
-                self._event("flip", car=car.id, card=card, kept=False, why=why)
+                self.events.append({"car": car.id, "card": card, "kept": False, "why": why,
+                                "type": "flip", "round": self.round})
 
     def _fill_hand(self, car: Car, *, log: bool = True) -> None:
         need = self.setup.hand_size - len(car.hand)
@@ -712,7 +722,8 @@ class Race:
             del draw[-take:]
             drawn += take
         if log and self.record_events:
-            self._event("replenish", car=car.id, drawn=drawn)
+            self.events.append({"car": car.id, "drawn": drawn, "type": "replenish",
+                                "round": self.round})
 
     def _move(self, car: Car, spaces: int, why: str) -> None:
         frm = car.d
@@ -724,10 +735,15 @@ class Race:
             lap = -(-frm // n)  # first line at or after frm: line L*n starts lap L + 1
             while lap * n < car.d:
                 if lap + 1 <= self.laps:
-                    self._event("lap", car=car.id, lap=lap + 1)
+                    self.events.append({"car": car.id, "lap": lap + 1, "type": "lap",
+                                        "round": self.round})
                 lap += 1
-            self._event("move", car=car.id, why=why, frm=frm, spaces=car.d - frm,
-                        blocked=target - car.d, **self._where(car))
+            d = car.d  # the fields of _where, written out
+            self.events.append({
+                "car": car.id, "why": why, "frm": frm, "spaces": d - frm, "blocked": target - d,
+                "d": d, "lap": 0 if d <= 0 else (d - 1) // n + 1, "space": car.space,
+                "spot": car.spot, "racing_line": car.spot == self._spots[car.space],
+                "type": "move", "round": self.round})
 
     def _where(self, car: Car) -> dict[str, Any]:
         d = car.d  # car.space is kept equal to space_of(d)
@@ -735,7 +751,9 @@ class Race:
                 "spot": car.spot, "racing_line": car.spot == self._spots[car.space]}
 
     def _event(self, kind: str, **data: Any) -> None:
-        # callers test record_events first so a simulation builds no event dicts at all
+        # callers test record_events first so a simulation builds no event dicts at all. The
+        # frequent events are built as dict literals in place instead (a keyword-argument call
+        # costs more than the dict): same keys in the same order, "type" and "round" last.
         data["type"] = kind
         data["round"] = self.round
         self.events.append(data)
