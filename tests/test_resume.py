@@ -215,3 +215,14 @@ def test_lobby_presses_are_not_journalled(tmp_path: Path) -> None:
     table.handle(GoPressed(station=0))
     table.handle(SlotPressed(station=0, slot=0))
     assert not (tmp_path / "journal.log").exists()
+
+
+def test_selections_in_progress_are_not_journalled(tmp_path: Path) -> None:
+    table, _, _ = make_table(tmp_path)
+    start(table, 2)
+    journal = tmp_path / "journal.log"
+    size = journal.stat().st_size
+    for slot in (0, 1, 0, 2):  # toggling cards on the tray
+        table.handle(SlotPressed(station=0, slot=slot))
+    assert table.stations[0].selected
+    assert journal.stat().st_size == size
