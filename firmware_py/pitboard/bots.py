@@ -91,7 +91,7 @@ class HeuristicBot:
         self.reserve = reserve
         # top speeds by (d, Heat) for the race last seen (see _targets_for)
         self._race: Race | None = None
-        self._targets: dict[tuple[int, int], int] = {}
+        self._targets: dict[tuple[int, int], tuple[int, int]] = {}
 
     def choose(self, race: Race, car_id: int) -> Decision:
         phase = race.phase
@@ -116,22 +116,25 @@ class HeuristicBot:
         cooldown_bonus = _COOLDOWN_BONUS[min(car.hand.count(HEAT), 3)]
         if race is not self._race:
             self._race, self._targets = race, _targets_for(race)
-        targets = self._targets
         d = car.d
+        # top speeds after a shift costing 0 or 1 Heat: one lookup per plan
+        heat = car.engine - self.reserve
+        if heat < 0:
+            heat = 0
+        speeds = self._targets.get((d, heat))
+        if speeds is None:
+            ahead = race.corners_ahead(d, MAX_SPEED)
+            speeds = self._targets[(d, heat)] = \
+                (_target(d, ahead, heat), _target(d, ahead, heat - 1 if heat else 0))
+        shift_cost, fits, size = rule.shift_cost, hand.fits, hand.size
         best_score = -1e9
         best: tuple[int, tuple[str, ...]] | None = None
         for gear in rule.gears:
-            if gear > hand.size:  # clogged at this gear
+            if gear > size:  # clogged at this gear
                 continue
-            cost = rule.shift_cost[gear]
-            budget = car.engine - cost - self.reserve
-            if budget < 0:
-                budget = 0
-            target = targets.get((d, budget))
-            if target is None:
-                ahead = race.corners_ahead(d, MAX_SPEED)
-                target = targets[(d, budget)] = _target(d, ahead, budget)
-            if hand.fits[gear] <= target:  # the best cards fit: no choice
+            cost = shift_cost[gear]
+            target = speeds[cost]
+            if fits[gear] <= target:  # the best cards fit: no choice
                 score, chosen = hand.tops[gear]
             else:
                 score, chosen = hand.pick(gear, target)
@@ -167,11 +170,12 @@ _SLIPSTREAM = tuple((Slipstream(i, False), Slipstream(i, True)) for i in range(M
 _NO_DISCARD = tuple(Discard(i, ()) for i in range(MAX_CARS))
 
 
-#: top speeds by (d, Heat) per race geometry: every race on a track and lap count shares one
-_TARGETS: dict[tuple[tuple[int, int, int], ...], dict[tuple[int, int], int]] = {}
+#: top speeds by (d, Heat), with that Heat and one less, per race geometry: every race on a
+#: track and lap count shares one
+_TARGETS: dict[tuple[tuple[int, int, int], ...], dict[tuple[int, int], tuple[int, int]]] = {}
 
 
-def _targets_for(race: Race) -> dict[tuple[int, int], int]:
+def _targets_for(race: Race) -> dict[tuple[int, int], tuple[int, int]]:
     """The memo of :func:`_target` for races with the corner lines of ``race``: the same few
     hundred (d, Heat) pairs come up in every race there."""
     lines = tuple(race.corners_between(-sys.maxsize, sys.maxsize))
