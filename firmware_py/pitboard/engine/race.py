@@ -572,7 +572,12 @@ class Race:
 
     def _check_corners(self, car: Car) -> None:
         """Step 7: every corner line crossed this turn, in order; a spin-out ends the checks."""
-        for line, index, limit in self.corners_between(car.start_d, car.d):
+        ds = self._line_ds  # corners_between, written out: most turns cross no line
+        first = bisect_left(ds, car.start_d)
+        last = bisect_left(ds, car.d, lo=first)
+        if first == last:
+            return
+        for line, index, limit in self._corner_lines[first:last]:
             excess = car.speed - limit
             if excess <= 0:
                 if self.record_events:
