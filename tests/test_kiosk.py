@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pitboard.hw.events import GoPressed
+from pitboard.hw.events import GoPressed, SlotPressed
 from pitboard.journal import Journal
 from pitboard.table import flow
 from pitboard.table.autoplay import next_input
@@ -221,3 +221,31 @@ def test_staff_reset_from_the_console(clock: Clock) -> None:
     assert console.handle_line("pin 2468")[-1] == "OK unlocked"
     assert console.handle_line("reset")[-1].startswith("OK state=attract")
     assert table.state == flow.ATTRACT and table.race is None
+
+
+def test_a_player_who_comes_back_takes_the_seat_again(clock: Clock, tmp_path: Path) -> None:
+    table = kiosk_table(clock, journal=tmp_path)
+    table.handle(GoPressed(station=0))
+    table.handle(GoPressed(station=1))
+    wait(table, clock, 16)
+    play_people(table, clock, stations={0})
+    wait(table, clock, 61)
+    st = table.stations[1]
+    assert st.idle_bot
+    view = table.views[1]
+    assert view is not None and view.message == "BOT: press to play"
+    assert table.race is not None
+    log = len(table.race.log)
+    table.handle(SlotPressed(station=1, slot=3))  # "I'm back": taken as that, not as a card
+    assert not st.idle_bot and st.car not in table.bots and not st.selected
+    assert table.race is not None and len(table.race.log) == log
+    # after a power cut the seat is still theirs
+    again = kiosk_table(clock, journal=tmp_path)
+    recorder = again.recorder
+    assert isinstance(recorder, JournalRecorder)
+    saved = recorder.recover()
+    assert saved is not None and saved.idle_bots == set()
+    again.restore(saved)
+    assert not again.stations[1].idle_bot and 1 not in again.bots
+    play_people(again, clock)
+    assert again.state == flow.RESULTS

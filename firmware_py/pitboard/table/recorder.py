@@ -8,6 +8,8 @@ Records, in the order they happened (one JSON object each, see :mod:`pitboard.jo
     Staff undo: the decision log was cut back to its first ``n`` decisions.
 ``{"bot": car}``
     Kiosk: an idle seat was handed to a bot.
+``{"human": car}``
+    Kiosk: its player came back and took the seat again.
 ``{"end": true}``
     The race is over and dismissed (or reset): nothing to resume.
 
@@ -103,6 +105,9 @@ class JournalRecorder:
     def seat_to_bot(self, table: Table, car: int) -> None:
         self.pending.append({"bot": car})
 
+    def seat_back(self, table: Table, car: int) -> None:
+        self.pending.append({"human": car})
+
     def race_closed(self, table: Table) -> None:
         if self.journal.is_open:
             self.pending.append({"end": True})
@@ -176,6 +181,8 @@ def _rebuild(header: dict[str, Any], snapshot: dict[str, Any] | None,
             del saved.log[int(record["undo"]):]
         elif "bot" in record:
             saved.idle_bots.add(int(record["bot"]))
+        elif "human" in record:
+            saved.idle_bots.discard(int(record["human"]))
         elif record.get("end"):
             saved.ended = True
         else:

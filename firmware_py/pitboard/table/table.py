@@ -84,6 +84,8 @@ class Recorder(Protocol):
 
     def seat_to_bot(self, table: Table, car: int) -> None: ...
 
+    def seat_back(self, table: Table, car: int) -> None: ...
+
     def race_closed(self, table: Table) -> None: ...
 
     def flush(self, table: Table) -> None: ...
@@ -233,6 +235,11 @@ class Table:
             if st is None:
                 return
             st.last_input = now
+            if st.idle_bot and isinstance(event, LeverMoved | SlotPressed | GoPressed):
+                self._take_seat_back(st)
+                if not isinstance(event, LeverMoved):  # that press only meant "I'm back"
+                    self.refresh()
+                    return
             if isinstance(event, LeverMoved):
                 st.lever = event.gear
             elif isinstance(event, LeverFault):
@@ -654,6 +661,18 @@ class Table:
             self._after_results()
         elif state in (flow.PLANNING, flow.RESOLUTION):
             self._idle_takeover(now, kiosk)
+
+    def _take_seat_back(self, st: Station) -> None:
+        """A player back at a seat a bot took over while they were away drives again."""
+        if st.car is None or self.race is None or self.race.over:
+            return
+        st.idle_bot = False
+        self.bots.pop(st.car, None)
+        st.clear()
+        st.message = "welcome back"
+        if self.recorder is not None:
+            self.recorder.seat_back(self, st.car)
+        self._sync_hands()
 
     def _idle_takeover(self, now: float, kiosk: KioskOptions) -> None:
         """A seat nobody touched for ``idle_seconds`` while it was their move goes to a bot."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..engine import decisions as dec
@@ -55,6 +56,9 @@ def station_view(table: Table, st: Station) -> StationView:
                            laps=race.laps, round=race.round, soft_keys=("", "", "", "", "", "",
                                                                          "NEXT"))
     car = race.cars[st.car] if st.car is not None else None
+    if st.idle_bot and car is not None and not car.finished:
+        view = _waiting(table, st, race)
+        return replace(view, message="BOT: press to play")
     if state == flow.PLANNING and car is not None and not car.finished:
         if car.planned:
             waiting = sum(1 for c in race.cars if not c.planned and not c.finished)
