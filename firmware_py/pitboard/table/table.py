@@ -14,7 +14,7 @@ import random
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -342,22 +342,31 @@ class Table:
         self.green_flag()
         self._drive()
 
-    def _begin(self, setup: RaceSetup, log_: Sequence[Decision] = ()) -> None:
-        """Seat everyone for ``setup`` and (on resume) replay ``log_``."""
-        players = [st for st in self.stations if st.joined]
+    def _begin(self, setup: RaceSetup) -> None:
+        """Joined stations take the first cars, bots the others; a new journal starts."""
+        players = [st.index for st in self.stations if st.joined][: setup.cars]
+        seats: list[int | None] = [None] * len(self.stations)
+        for car, index in enumerate(players):
+            seats[index] = car
+        self._seat(setup, seats)
+        self.race = Race(setup)
+        if self.recorder is not None:
+            self.recorder.race_started(self)
+
+    def _seat(self, setup: RaceSetup, seats: Sequence[int | None],
+              idle_bots: Collection[int] = ()) -> None:
+        """Give each station its car (``seats[i]``) with a fresh tray; bots drive the rest."""
         for st in self.stations:
-            st.car = None
-            st.idle_bot = False
+            st.car = seats[st.index] if st.index < len(seats) else None
+            st.joined = st.car is not None
+            st.idle_bot = st.car in idle_bots
             st.clear()
             st.slots = [None] * SLOTS
-        for car, st in enumerate(players[: setup.cars]):
-            st.car = car
+            st.last_input = self.clock()
+        seated = {st.car for st in self.stations if st.car is not None and not st.idle_bot}
         self.bots = {car: HeuristicBot(seed=setup.seed + car)
-                     for car in range(len(players), setup.cars)}
-        self.race = replay(setup, list(log_))
+                     for car in range(setup.cars) if car not in seated}
         self.deadline = None
-        if self.recorder is not None and not log_:
-            self.recorder.race_started(self)
 
     def restore(self, saved: SavedRace) -> None:
         """Resume a journalled race: same seats, same decks, same place in the flow.
@@ -372,27 +381,9 @@ class Table:
         race = replay(saved.setup, list(saved.log))  # IllegalDecision is a ValueError
         if self.state != flow.LOBBY:
             self.reset()
-        for st in self.stations:
-            seat = saved.seats[st.index] if st.index < len(saved.seats) else None
-            st.joined = seat is not None
         self.track, self.laps, self.cars = saved.setup.track, saved.setup.laps, saved.setup.cars
-        players = [st for st in self.stations if st.joined]
-        for st in self.stations:
-            st.car, st.idle_bot = None, False
-            st.clear()
-            st.slots = [None] * SLOTS
-            st.last_input = self.clock()
-        for st in players:
-            st.car = saved.seats[st.index]
-        seated = {st.car for st in players}
-        self.bots = {car: HeuristicBot(seed=saved.setup.seed + car)
-                     for car in range(saved.setup.cars) if car not in seated}
-        for st in players:
-            if st.car in saved.idle_bots:
-                st.idle_bot = True
-                self.bots[st.car] = HeuristicBot(seed=st.car)
+        self._seat(saved.setup, saved.seats, saved.idle_bots)
         self.race = race
-        self.deadline = None
         if race.over:
             self.resume_results()
             if self.kiosk:
@@ -686,7 +677,7 @@ class Table:
                 continue
             if now - st.last_input >= kiosk.idle_seconds:
                 st.idle_bot = True
-                self.bots[st.car] = HeuristicBot(seed=st.car)
+                self.bots[st.car] = HeuristicBot(seed=race.setup.seed + st.car)
                 if self.recorder is not None:
                     self.recorder.seat_to_bot(self, st.car)
                 changed = True
