@@ -175,3 +175,16 @@ def test_a_journal_that_does_not_replay_is_set_aside_at_boot(
         app.close()
         assert len(list(directory.glob("corrupt-*"))) == 1, boot
     assert any("does not replay" in r.getMessage() for r in caplog.records)
+
+
+def test_a_table_that_cannot_keep_up_is_not_healthy() -> None:
+    from pitboard.table.table import BACKLOG_LIMIT
+
+    table = Table(stations=2)
+    assert table.healthy()
+    for _ in range(BACKLOG_LIMIT):
+        table.post(GoPressed(station=0))
+    assert not table.healthy()  # the watchdog goes unfed until the loop catches up
+    while table.step(timeout=0):
+        pass
+    assert table.healthy()

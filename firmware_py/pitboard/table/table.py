@@ -44,6 +44,9 @@ from .view import StationView
 
 log = logging.getLogger("pitboard.table")
 
+#: queued input events beyond which the table reports itself unhealthy (no watchdog ping)
+BACKLOG_LIMIT = 500
+
 
 @dataclass(frozen=True, slots=True)
 class Tick:
@@ -213,7 +216,10 @@ class Table:
             log.exception("event %r failed", event)
 
     def healthy(self) -> bool:
-        """The game loop is turning and the state is consistent (for the watchdog)."""
+        """For the watchdog: the state is consistent and the game loop keeps up with its inputs
+        (a backlog of :data:`BACKLOG_LIMIT` events means presses go unanswered)."""
+        if self.queue.qsize() >= BACKLOG_LIMIT:
+            return False
         return self.state in flow.STATES and (self.race is None or self.race.phase is not None)
 
     # ------------------------------------------------------------------ events
