@@ -188,3 +188,29 @@ def test_a_table_that_cannot_keep_up_is_not_healthy() -> None:
     while table.step(timeout=0):
         pass
     assert table.healthy()
+
+
+def test_a_missing_display_bus_is_a_one_line_startup_error(tmp_path: Path) -> None:
+    from pitboard.app import StartupError
+    from pitboard.hwconfig import profiles_dir
+
+    profile = tmp_path / "duo-missing-bus.toml"
+    profile.write_text((profiles_dir() / "duo.toml").read_text().replace(
+        "[i2c]\nbus = 1\n", "[i2c]\nbus = 97\n"))
+    with pytest.raises(StartupError, match=r"cannot open a display: .*/dev/i2c-97"):
+        App.build(load_profile(profile), journal=tmp_path / "j")
+    proc = subprocess.run([sys.executable, "-m", "pitboard.cli", "run", "--config", str(profile),
+                           "--journal", str(tmp_path / "j")],
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    assert proc.returncode == 1
+    assert proc.stderr.strip().count("\n") == 0 and "/dev/i2c-97" in proc.stderr
+
+
+def test_unusable_gpio_is_a_one_line_startup_error(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from pitboard.app import StartupError
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    with pytest.raises(StartupError, match="cannot open station inputs"):
+        App.build(load_profile("duo"), journal=tmp_path / "j",
+                  displays=[EmulatedDisplay(), EmulatedDisplay()])

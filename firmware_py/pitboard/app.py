@@ -19,6 +19,9 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from gpiozero import GPIOZeroError
+from luma.core.error import Error as LumaError
+
 from . import sdnotify
 from .hw.display import EmulatedDisplay, open_display
 from .hw.inputs import StationInputs, build_station_inputs
@@ -106,7 +109,7 @@ class App:
         try:
             screens = list(displays) if displays is not None else [
                 open_station_display(config, st.display, st.label) for st in config.stations]
-        except (OSError, LookupError, ValueError) as exc:
+        except (OSError, LookupError, ValueError, LumaError) as exc:
             raise StartupError(f"cannot open a display: {exc}") from None
         recorder = JournalRecorder(Journal(journal_dir(config, journal)))
         kiosk = None
@@ -122,7 +125,7 @@ class App:
             app.inputs = [build_station_inputs(config, i, table.post, pin_factory=pin_factory,
                                                bus_factory=bus_factory, clock=clock)
                           for i in range(len(config.stations))]
-        except (OSError, LookupError, ValueError) as exc:
+        except (OSError, LookupError, ValueError, GPIOZeroError) as exc:
             app.close()
             raise StartupError(f"cannot open station inputs: {exc}") from None
         return app
