@@ -121,3 +121,13 @@ def test_sim_bad_argument_is_one_line_exit_2() -> None:
                           capture_output=True, text=True)
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+
+
+def test_screens_to_an_unwritable_folder_is_one_line_exit_2(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    proc = subprocess.run([sys.executable, "-m", "pitboard.cli", "screens", "--out",
+                           str(blocker / "gallery")], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("pitboard screens: cannot write")
+    assert "Traceback" not in proc.stderr

@@ -9,6 +9,7 @@ the tests pin.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -281,7 +282,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      description="Draw every sample station screen as PNGs.")
     parser.add_argument("--out", default="docs/screens", help="folder (default: docs/screens)")
     args = parser.parse_args(argv)
-    paths = write_gallery(args.out)
+    try:
+        paths = write_gallery(args.out)
+    except OSError as exc:
+        print(f"pitboard screens: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     print(f"{len(paths)} files in {args.out}")
     return 0
 
