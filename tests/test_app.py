@@ -214,3 +214,15 @@ def test_unusable_gpio_is_a_one_line_startup_error(tmp_path: Path,
     with pytest.raises(StartupError, match="cannot open station inputs"):
         App.build(load_profile("duo"), journal=tmp_path / "j",
                   displays=[EmulatedDisplay(), EmulatedDisplay()])
+
+
+def test_the_lobby_tells_staff_when_the_saved_race_was_lost(tmp_path: Path) -> None:
+    directory = tmp_path / "journal"
+    directory.mkdir()
+    (directory / "journal.log").write_bytes(b"garbage\nmore garbage\n")
+    app = App.build(load_profile("sim"), journal=directory, seed=1)
+    app.boot()
+    view = app.table.views[0]
+    assert view is not None and view.kind == "lobby"
+    assert view.lines[1] == "journal damaged; moved aside"
+    app.close()

@@ -173,7 +173,8 @@ class App:
         next_ping = 0.0
         next_tick = 0.0
         sdnotify.ready()
-        sdnotify.status("racing" if table.race is not None else "lobby")
+        sdnotify.status(("racing" if table.race is not None else "lobby")
+                        + (f"; {self.recorder.problem}" if self.recorder.problem else ""))
         while not stop.is_set():
             table.step(timeout=POLL_SECONDS)
             now = time.monotonic()

@@ -79,6 +79,9 @@ class Recorder(Protocol):
     See :class:`pitboard.table.recorder.JournalRecorder`.
     """
 
+    #: one line about a storage problem ("" when all is well), shown in the lobby
+    problem: str
+
     def race_started(self, table: Table) -> None: ...
 
     def decision(self, table: Table, decision: Decision) -> None: ...

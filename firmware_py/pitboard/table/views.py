@@ -88,6 +88,9 @@ def _lobby(table: Table, st: Station) -> StationView:
     lines = (f"{name}, {laps} lap{'s' if laps > 1 else ''}",
              f"{cars} cars ({len(joined)} players)",
              "JOINED - GO to leave" if st.joined else "press GO to join")
+    problem = table.recorder.problem if table.recorder is not None else ""
+    if problem:  # staff should know a power cut would lose this race
+        lines = (lines[0], problem[:32], lines[2])
     if table.kiosk is not None and table.deadline is not None and joined:
         left = max(0, math.ceil(table.deadline - table.clock()))
         lines = (*lines[:2], f"{'JOINED' if st.joined else 'GO to join'} - start in {left}s")
