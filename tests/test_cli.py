@@ -212,4 +212,4 @@ def test_scenario_text_counts_cars_from_1(capsys: pytest.CaptureFixture[str]) ->
     assert out[0] == "(Cars are numbered from 1 here: the scenario file's car 0 is Car 1.)"
     assert any(line.startswith("Car 1 reveals") for line in out)
     assert any(line.startswith("Car 2 reveals") for line in out)
-    assert out[-1] == "Waiting for: plan from cars 1, 2"
+    assert out[-1] == "Waiting for: plan from Car 1, Car 2 (file cars 0, 1)"

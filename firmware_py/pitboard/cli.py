@@ -175,8 +175,11 @@ def cmd_scenario(args: argparse.Namespace) -> int:
     for line in narrate(race.events, scenario.setup.name):
         print(line)
     pending = race.pending()
-    cars = ", ".join(str(car + 1) for car in pending.cars)
-    who = f" from car{'s' if len(pending.cars) > 1 else ''} {cars}" if cars else ""
+    who = ""
+    if pending.cars:  # names as in the text above, then the file's 0-based indexes
+        names = ", ".join(scenario.setup.name(car) for car in pending.cars)
+        indexes = ", ".join(map(str, pending.cars))
+        who = f" from {names} (file car{'s' if len(pending.cars) > 1 else ''} {indexes})"
     print(f"\nWaiting for: {pending.kind}{who}")
     return 0
 
