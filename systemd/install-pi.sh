@@ -14,7 +14,7 @@
 #                      apt-get, useradd & co. still act on this machine
 #   UART=auto|0|1      enable_uart=1|0 (auto: 1 when the profile's console.port is one of the
 #                      Pi's UARTs: /dev/serialN, ttyAMAN or ttySN, the rule of
-#                      pitboard.hwconfig.is_pi_uart, read from PI_UART_PATTERN in that file)
+#                      pitboard.hwconfig.is_pi_uart, read from PI_UART_PATTERN in hwconfig/schema.py)
 #   SPI=auto|0|1       dtparam=spi=on|off (auto: on when a station display is on SPI)
 #   EXTRA_APT="a b"    more Debian packages to install
 #   PITBOARD_SRC=dir   checkout to install from (default: the one holding this script)
@@ -196,7 +196,7 @@ if [[ ! -f $PROFILE_FILE ]]; then
     die "no profile $PROFILE_FILE (available: ${available:-none})"
 fi
 [[ -f $SRC/systemd/$SERVICE ]] || die "no unit file $SRC/systemd/$SERVICE"
-HWCONFIG_PY=$SRC/firmware_py/pitboard/hwconfig.py
+HWCONFIG_PY=$SRC/firmware_py/pitboard/hwconfig/schema.py
 [[ -f $HWCONFIG_PY ]] || die "no $HWCONFIG_PY (is $SRC a pitboard checkout?)"
 if [[ $DRY_RUN != 1 && -z $ROOT && $EUID -ne 0 ]]; then
     die "run as root (sudo), or with --dry-run to see what would be done"

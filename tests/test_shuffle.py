@@ -16,7 +16,7 @@ from pitboard.engine.shuffle import (
     _draw_plan,
     mix64,
     seed_key,
-    shuffle,
+    shuffle_cards,
     stream_start,
 )
 
@@ -32,10 +32,10 @@ def test_stream_values_are_pinned() -> None:
     assert key == 0x3D022BB6887F4D2F
     assert stream_start(key, 1) == 0xA31E53EAF114A6CF
     cards = list(range(10))
-    shuffle(cards, key, 1)
+    shuffle_cards(cards, key, 1)
     assert cards == [1, 4, 2, 7, 5, 8, 9, 3, 6, 0]
     cards = list(range(30))  # three 64-bit words per draw
-    shuffle(cards, seed_key(42), 7)
+    shuffle_cards(cards, seed_key(42), 7)
     assert cards == [29, 14, 6, 20, 12, 17, 7, 24, 25, 1, 0, 9, 16, 8, 2, 18, 5, 13, 10, 23, 3,
                      21, 27, 15, 26, 28, 11, 19, 22, 4]
 
@@ -52,7 +52,7 @@ def test_every_permutation_is_equally_likely() -> None:
     counts: Counter[tuple[str, ...]] = Counter()
     for n in range(24_000):
         cards = ["a", "b", "c", "d"]
-        shuffle(cards, key, n)
+        shuffle_cards(cards, key, n)
         counts[tuple(cards)] += 1
     assert set(counts) == set(permutations("abcd"))
     assert all(abs(c - 1000) < 5 * 31 for c in counts.values())
@@ -64,7 +64,7 @@ def test_each_card_lands_everywhere_equally_often() -> None:
     places: Counter[int] = Counter()
     for n in range(20_000):
         cards = list(range(20))
-        shuffle(cards, key, n)
+        shuffle_cards(cards, key, n)
         places[cards.index(0)] += 1
     assert len(places) == 20 and all(abs(c - 1000) < 5 * 31 for c in places.values())
 
@@ -80,7 +80,7 @@ def test_draw_plan_rejects_only_the_uneven_tail() -> None:
 def test_tiny_piles_are_left_alone() -> None:
     for cards in ([], ["4"]):
         before = list(cards)
-        shuffle(cards, seed_key(1), 1)
+        shuffle_cards(cards, seed_key(1), 1)
         assert cards == before
 
 
@@ -103,6 +103,6 @@ def test_a_restored_race_shuffles_as_the_original() -> None:
     b = Race(RaceSetup(track="usa", cars=2, seed=3))
     b.shuffles = a.shuffles
     pile_a, pile_b = list("1234512345HH"), list("1234512345HH")
-    a._shuffle(pile_a)
-    b._shuffle(pile_b)
+    a.shuffle(pile_a)
+    b.shuffle(pile_b)
     assert pile_a == pile_b and a.shuffles == b.shuffles

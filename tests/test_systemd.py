@@ -18,7 +18,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 UNIT = REPO / "systemd" / "pitboard.service"
 INSTALL = REPO / "systemd" / "install-pi.sh"
-HWCONFIG_PY = REPO / "firmware_py" / "pitboard" / "hwconfig.py"
+HWCONFIG_PY = REPO / "firmware_py" / "pitboard" / "hwconfig" / "schema.py"
 ANALYZE = shutil.which("systemd-analyze") or (
     "/usr/bin/systemd-analyze" if Path("/usr/bin/systemd-analyze").exists() else None
 )
@@ -347,9 +347,9 @@ def installer(tmp_path: Path) -> Iterator[Installer]:
     (src / "hw_config").mkdir()
     for name, text in PROFILES.items():
         (src / "hw_config" / f"{name}.toml").write_text(text)
-    (src / "firmware_py" / "pitboard").mkdir(parents=True)
+    (src / "firmware_py" / "pitboard" / "hwconfig").mkdir(parents=True)
     (src / "firmware_py" / "pitboard" / "__init__.py").write_text('"""fake"""\n')
-    shutil.copy(HWCONFIG_PY, src / "firmware_py" / "pitboard" / "hwconfig.py")  # PI_UART_PATTERN
+    shutil.copy(HWCONFIG_PY, src / "firmware_py" / "pitboard" / "hwconfig" / "schema.py")
     (src / "pyproject.toml").write_text('[project]\nname = "pitboard"\nversion = "0"\n')
     (src / "README.md").write_text("fake\n")
 
@@ -531,8 +531,8 @@ def test_enable_uart_follows_the_hwconfig_rule(installer: Installer, port: str) 
 
 
 def test_the_uart_rule_is_read_from_hwconfig(installer: Installer) -> None:
-    """No copy of the pattern in the script: change hwconfig.py's and the installer follows."""
-    hwconfig = installer.src / "firmware_py" / "pitboard" / "hwconfig.py"
+    """No copy of the pattern in the script: change hwconfig's and the installer follows."""
+    hwconfig = installer.src / "firmware_py" / "pitboard" / "hwconfig" / "schema.py"
     text = hwconfig.read_text()
     changed = re.sub(r"^(PI_UART_PATTERN: Final = ).*$", r'\1r"/dev/ttyUSB[0-9]+"', text,
                      count=1, flags=re.MULTILINE)

@@ -11,7 +11,7 @@ The stream of shuffle ``n`` of a race with seed ``s`` (``s`` taken modulo 2**64)
     state   = mix64(mix64(s ^ DOMAIN) ^ n)
     word[i] = mix64(state + (i + 1) * GAMMA)        (i = 0, 1, 2, ... ; all mod 2**64)
 
-and :func:`shuffle` turns words into a Fisher-Yates shuffle without bias (see there). Changing
+and :func:`shuffle_cards` turns words into a Fisher-Yates shuffle without bias (see there). Changing
 any of this changes which cards every seed deals: pinned by ``tests/test_shuffle.py`` and the
 golden race in ``tests/golden/``.
 """
@@ -59,7 +59,7 @@ def _draw_plan(m: int) -> tuple[int, int]:
     return words, span - span % total
 
 
-def shuffle(cards: list[Any], key: int, n: int) -> None:
+def shuffle_cards(cards: list[Any], key: int, n: int) -> None:
     """Shuffle ``cards`` in place with shuffle number ``n`` of the race whose key is ``key``.
 
     An unbiased Fisher-Yates shuffle: for ``i`` from the last position down to 1, swap card

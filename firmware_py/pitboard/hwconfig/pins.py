@@ -1,0 +1,345 @@
+"""Pin and bus planning: which Pi GPIO lines and I2C addresses a profile uses, and the
+/dev/i2c-N number of each mux channel.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pitboard.hw.mcp23017 import STATION_BITS
+
+from .schema import (
+    _I2C1_PINS,
+    _SPI0_PINS,
+    _UART_PINS,
+    BCM_TO_PHYSICAL,
+    DisplayConfig,
+    GpioInput,
+    HwConfig,
+    I2cConfig,
+    InputConfig,
+    Mcp23017Input,
+)
+
+# ---- pin and bus usage ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PinUse:
+    """One Pi GPIO line in use.
+
+    Example::
+
+        >>> use = pin_map(load_profile("duo"))[0]
+        >>> use.bcm, use.physical, use.function
+        (2, 3, 'I2C1 SDA')
+    """
+
+    bcm: int
+    #: physical pin on the 40-pin header
+    physical: int
+    #: "S1 lever gear 3", "I2C1 SDA", ...
+    function: str
+    #: 0-based station index, None for shared lines
+    station: int | None
+    #: "input", "output", "i2c", "spi" or "uart"
+    mode: str
+    #: "up" = internal pull-up (contact to GND, active low)
+    pull: str
+    #: the profile key that claims it ("" for bus lines)
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class I2cDeviceUse:
+    """One device on an I2C bus segment.
+
+    Example::
+
+        >>> [d.address for d in i2c_map(load_profile("duo"))]
+        [60, 61]
+    """
+
+    bus: int
+    #: mux channel, None = on the main bus
+    mux_channel: int | None
+    address: int
+    #: "TCA9548A mux", "S1 MCP23017 inputs", "S1 SSD1306 display"
+    device: str
+    station: int | None
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Claim:
+    pin: int
+    key: str
+    function: str
+    station: int
+    mode: str
+    pull: str
+
+
+def _input_claims(index: int, spec: InputConfig) -> list[_Claim]:
+    base = f"stations[{index}].input"
+    s = f"S{index + 1}"
+    claims: list[_Claim] = []
+    if isinstance(spec, GpioInput):
+        for i, pin in enumerate(spec.lever):
+            claims.append(
+                _Claim(pin, f"{base}.lever[{i}]", f"{s} lever gear {i + 1}", index, "input", "up")
+            )
+        for i, pin in enumerate(spec.slots):
+            claims.append(_Claim(pin, f"{base}.slots[{i}]", f"{s} slot {i}", index, "input", "up"))
+        claims.append(_Claim(spec.go, f"{base}.go", f"{s} GO", index, "input", "up"))
+    elif isinstance(spec, Mcp23017Input) and spec.int_pin is not None:
+        claims.append(
+            _Claim(
+                spec.int_pin,
+                f"{base}.int_pin",
+                f"{s} MCP23017 INT (open-drain, active low)",
+                index,
+                "input",
+                "up",
+            )
+        )
+    return claims
+
+
+def _display_claims(index: int, display: DisplayConfig) -> list[_Claim]:
+    base = f"stations[{index}].display"
+    s = f"S{index + 1}"
+    claims: list[_Claim] = []
+    if display.bus == "spi":
+        if display.dc_pin is not None:
+            claims.append(
+                _Claim(display.dc_pin, f"{base}.dc_pin", f"{s} display D/C", index, "output", "-")
+            )
+        if display.reset_pin is not None:
+            claims.append(
+                _Claim(
+                    display.reset_pin,
+                    f"{base}.reset_pin",
+                    f"{s} display RESET",
+                    index,
+                    "output",
+                    "-",
+                )
+            )
+    return claims
+
+
+def _display_name(display: DisplayConfig) -> str:
+    return display.driver.upper()
+
+
+def _i2c_devices(
+    i2c: I2cConfig, parts: Sequence[tuple[int, InputConfig | None, DisplayConfig | None]]
+) -> list[I2cDeviceUse]:
+    devices: list[I2cDeviceUse] = []
+    if i2c.mux is not None:
+        devices.append(
+            I2cDeviceUse(i2c.bus, None, i2c.mux.address, "TCA9548A mux", None, "i2c.mux.address")
+        )
+    for index, spec, display in parts:
+        s = f"S{index + 1}"
+        if isinstance(spec, Mcp23017Input):
+            devices.append(
+                I2cDeviceUse(
+                    i2c.bus,
+                    spec.mux_channel,
+                    spec.address,
+                    f"{s} MCP23017 inputs",
+                    index,
+                    f"stations[{index}].input",
+                )
+            )
+        if display is not None and display.bus == "i2c" and display.address is not None:
+            devices.append(
+                I2cDeviceUse(
+                    i2c.bus,
+                    display.mux_channel,
+                    display.address,
+                    f"{s} {_display_name(display)} display",
+                    index,
+                    f"stations[{index}].display",
+                )
+            )
+    return devices
+
+
+def pin_map(config: HwConfig) -> list[PinUse]:
+    """Every Pi GPIO the profile uses, ordered by physical header pin.
+
+    Station lines come with their function ("S2 slot 4"), shared lines with the bus function
+    (I2C1 when any I2C device is configured on bus 1, SPI0 with an SPI display, the UART when
+    the console uses it).
+
+    Example::
+
+        >>> [u.function for u in pin_map(load_profile("grid6")) if u.bcm == 17]
+        ['S1 MCP23017 INT (open-drain, active low)']
+    """
+    uses: list[PinUse] = []
+    for station in config.stations:
+        for c in (
+            *_input_claims(station.index, station.input),
+            *_display_claims(station.index, station.display),
+        ):
+            uses.append(
+                PinUse(c.pin, BCM_TO_PHYSICAL[c.pin], c.function, c.station, c.mode, c.pull, c.key)
+            )
+    parts = [(s.index, s.input, s.display) for s in config.stations]
+    if config.i2c.bus == 1 and _i2c_devices(config.i2c, parts):
+        for pin, name in _I2C1_PINS.items():
+            uses.append(PinUse(pin, BCM_TO_PHYSICAL[pin], name, None, "i2c", "1.8k on board", ""))
+    spi_users = {s.display.device: s for s in config.stations if s.display.bus == "spi"}
+    if spi_users:
+        for pin, name in _SPI0_PINS.items():
+            function = name
+            ce = {8: 0, 7: 1}.get(pin)
+            if ce is not None:
+                user = spi_users.get(ce)
+                function += f" -> {user.label} display CS" if user else " (reserved, unused)"
+            elif pin == 9:
+                function += " (reserved, unused by OLEDs)"
+            uses.append(PinUse(pin, BCM_TO_PHYSICAL[pin], function, None, "spi", "-", ""))
+    if config.console.uses_pi_uart:
+        for pin, name in _UART_PINS.items():
+            uses.append(
+                PinUse(
+                    pin,
+                    BCM_TO_PHYSICAL[pin],
+                    f"{name} (staff console)",
+                    None,
+                    "uart",
+                    "-",
+                    "console.port",
+                )
+            )
+    return sorted(uses, key=lambda u: u.physical)
+
+
+def i2c_map(config: HwConfig) -> list[I2cDeviceUse]:
+    """Every I2C device, ordered by bus, segment (main bus first) and address.
+
+    Example::
+
+        >>> [(d.mux_channel, d.device) for d in i2c_map(load_profile("grid6"))][:3]
+        [(None, 'TCA9548A mux'), (0, 'S1 MCP23017 inputs'), (0, 'S1 SSD1306 display')]
+    """
+    parts = [(s.index, s.input, s.display) for s in config.stations]
+    devices = _i2c_devices(config.i2c, parts)
+    return sorted(
+        devices,
+        key=lambda d: (d.bus, -1 if d.mux_channel is None else d.mux_channel, d.address),
+    )
+
+
+def _segment(bus: int, channel: int | None) -> str:
+    return f"I2C bus {bus}" + ("" if channel is None else f" mux channel {channel}")
+
+
+def format_pin_map(config: HwConfig) -> str:
+    """The pin map as text: GPIO header table, I2C devices, station board bits, stations.
+
+    Example::
+
+        >>> print(format_pin_map(load_profile("duo")).splitlines()[0])
+        Hardware profile "duo" (duo.toml): 2 stations
+    """
+    lines = [
+        f'Hardware profile "{config.name}" ({config.source.name}): '
+        f"{len(config.stations)} station{'s' if len(config.stations) != 1 else ''}",
+        "",
+        "Raspberry Pi GPIO (BCM numbers, physical pins of the 40-pin header):",
+    ]
+    uses = pin_map(config)
+    if uses:
+        lines.append(f"  {'GPIO':<6} {'Pin':>3}  {'Function':<42} {'Mode':<6} Pull")
+        for u in uses:
+            lines.append(
+                f"  {'GPIO' + str(u.bcm):<6} {u.physical:>3}  {u.function:<42} {u.mode:<6} {u.pull}"
+            )
+    else:
+        lines.append("  none")
+    lines += ["", "I2C devices:"]
+    devices = i2c_map(config)
+    if devices:
+        for d in devices:
+            lines.append(f"  {_segment(d.bus, d.mux_channel):<26} 0x{d.address:02X}  {d.device}")
+    else:
+        lines.append("  none")
+    if any(isinstance(s.input, Mcp23017Input) for s in config.stations):
+        lines += ["", "MCP23017 station board (every station; contacts close to GND):"]
+        for bank, bit, function in STATION_BITS:
+            lines.append(f"  GP{bank}{bit}  {function}")
+        lines.append("  INTA  open-drain interrupt (mirrored) -> int_pin")
+    lines += ["", "Stations:"]
+    for s in config.stations:
+        spec = s.input
+        if isinstance(spec, Mcp23017Input):
+            where = _segment(config.i2c.bus, spec.mux_channel)
+            irq = f", INT GPIO{spec.int_pin}" if spec.int_pin is not None else ", polled"
+            inp = f"MCP23017 0x{spec.address:02X} on {where}{irq}"
+        elif isinstance(spec, GpioInput):
+            inp = "direct GPIO"
+        else:
+            inp = "emulated"
+        shown = s.display
+        if shown.bus == "i2c" and shown.address is not None:
+            where = _segment(config.i2c.bus, shown.mux_channel)
+            disp = f"{shown.driver} 0x{shown.address:02X} on {where}"
+        elif shown.bus == "spi":
+            disp = f"{shown.driver} on SPI{shown.port} CE{shown.device}"
+        else:
+            disp = f"{shown.driver} emulated"
+        if shown.rotate:
+            disp += f", rotate {shown.rotate}"
+        lines.append(f"  {s.label}: inputs {inp}; display {disp}")
+    return "\n".join(lines) + "\n"
+
+
+# ---- bus numbers behind the mux --------------------------------------------------------------
+
+
+def resolve_i2c_bus(
+    i2c: I2cConfig, mux_channel: int | None, *, sys_root: Path = Path("/sys")
+) -> int:
+    """The /dev/i2c-N number to open for a device on ``mux_channel`` (None = main bus).
+
+    With ``dtoverlay=i2c-mux,pca9548,addr=0x70`` the kernel gives every mux channel its own bus
+    and links it as ``/sys/bus/i2c/devices/1-0070/channel-k -> i2c-N``; the kernel switches the
+    channel for each transfer (and locks the parent bus), so stations on different channels can
+    be read from different threads. ``i2c.mux.first_bus`` (channel k = first_bus + k) overrides
+    the sysfs lookup; without either, LookupError.
+
+    Example::
+
+        >>> resolve_i2c_bus(I2cConfig(mux=MuxConfig(first_bus=22)), 3)
+        25
+    """
+    if mux_channel is None:
+        return i2c.bus
+    if i2c.mux is None:
+        raise ValueError("mux_channel given but the profile has no [i2c.mux]")
+    if i2c.mux.first_bus is not None:
+        return i2c.mux.first_bus + mux_channel
+    link = sys_root / "bus" / "i2c" / "devices" / f"{i2c.bus}-{i2c.mux.address:04x}"
+    link = link / f"channel-{mux_channel}"
+    try:
+        target = os.readlink(link)
+    except OSError:
+        target = ""
+    match = re.fullmatch(r"i2c-(\d+)", Path(target).name)
+    if match is None:
+        raise LookupError(
+            f"no I2C bus for mux channel {mux_channel}: {link} is missing (is "
+            f"dtoverlay=i2c-mux,pca9548,addr=0x{i2c.mux.address:02x} in config.txt?); "
+            "or set i2c.mux.first_bus"
+        )
+    return int(match.group(1))

@@ -1,0 +1,346 @@
+"""Hardware profiles: TOML files that say how a Pitboard table is wired.
+
+A profile is parsed with :mod:`tomllib` into frozen dataclasses (:class:`HwConfig`) and
+validated as a whole: every problem is collected and reported as one line
+``<file>: <key path>: <what is wrong>`` (key paths index arrays from 0, like ``jq``:
+``stations[0]`` is the first ``[[stations]]`` block, shown to people as "S1").
+
+Schema (``*`` = required)::
+
+    [table]*     name*, kiosk = false, idle_seconds = 300 (kiosk: back to the attract screen),
+                 track = "usa", laps (absent = the track's own lap count)
+    [console]*   port = "" (empty = off), baud = 115200, staff_pin* = "4 to 8 digits"
+    [journal]*   dir*                       (relative paths: from the working directory)
+    [gpio]       allow_id_eeprom_pins = false   (GPIO 0/1, only when no HAT is fitted)
+    [i2c]        bus = 1, baudrate = 100000 | 400000 (documents config.txt i2c_arm_baudrate)
+    [i2c.mux]    type* = "tca9548a", address = 0x70 (0x70-0x77), first_bus (see resolve_i2c_bus)
+    [[stations]]* at most 6, each with
+      input*     kind* = "gpio":     lever* = [4 pins, gear 1..4], slots* = [7 pins], go*,
+                                     debounce_ms = 20
+                 kind* = "mcp23017": address = 0x20 (0x20-0x27), mux_channel (0-7), int_pin,
+                                     debounce_ms = 20
+                 kind* = "emulated"
+      display*   driver* = "ssd1306" | "sh1106", bus* = "i2c" | "spi" | "emulated", rotate = 0..3
+                 bus "i2c": address = 0x3C | 0x3D, mux_channel (0-7)
+                 bus "spi": port = 0, device = 0 | 1 (CE0/CE1), dc_pin = 24, reset_pin = 25
+
+Pins are BCM GPIO numbers. Reserved, and so refused for station wiring: 2/3 (I2C1, always),
+0/1 (HAT ID EEPROM, unless ``gpio.allow_id_eeprom_pins``), 7-11 (SPI0, when an SPI display is
+configured), 14/15 (UART, when the console uses the Pi's own UART: see :func:`is_pi_uart`).
+
+Example::
+
+    >>> config = load_profile("grid6")
+    >>> len(config.stations), config.i2c.mux.address if config.i2c.mux else None
+    (6, 112)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, Literal, TypeAlias
+
+MAX_STATIONS: Final = 6
+SHIPPED_PROFILES: Final = ("sim", "duo", "grid6")
+#: console ports taken to claim the Pi's UART lines GPIO 14/15 (:func:`is_pi_uart`). A plain
+#: string literal: systemd/install-pi.sh reads it from this file to decide enable_uart.
+PI_UART_PATTERN: Final = r"/dev/(serial[0-9]+|ttyAMA[0-9]+|ttyS[0-9]+)"
+BAUD_RATES: Final = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
+I2C_BAUDRATES: Final = (100000, 400000)
+OLED_ADDRESSES: Final = (0x3C, 0x3D)
+MUX_TYPES: Final = ("tca9548a",)
+INPUT_KINDS: Final = ("gpio", "mcp23017", "emulated")
+DISPLAY_DRIVERS: Final = ("ssd1306", "sh1106")
+DISPLAY_BUSES: Final = ("i2c", "spi", "emulated")
+
+#: BCM GPIO number -> physical pin on the 40-pin header (every Pi with a 40-pin header)
+BCM_TO_PHYSICAL: Final[dict[int, int]] = {
+    0: 27, 1: 28, 2: 3, 3: 5, 4: 7, 5: 29, 6: 31, 7: 26, 8: 24, 9: 21,
+    10: 19, 11: 23, 12: 32, 13: 33, 14: 8, 15: 10, 16: 36, 17: 11, 18: 12, 19: 35,
+    20: 38, 21: 40, 22: 15, 23: 16, 24: 18, 25: 22, 26: 37, 27: 13,
+}  # fmt: skip
+
+# GPIO lines claimed by kernel drivers for the shared buses.
+_I2C1_PINS: Final = {2: "I2C1 SDA", 3: "I2C1 SCL"}
+_SPI0_PINS: Final = {7: "SPI0 CE1", 8: "SPI0 CE0", 9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK"}
+_UART_PINS: Final = {14: "UART TXD", 15: "UART RXD"}
+_ID_PINS: Final = {0: "ID_SD", 1: "ID_SC"}
+
+
+def is_pi_uart(port: str) -> bool:
+    """True when a console port is one of the Pi's own UARTs, and so claims GPIO 14/15.
+
+    The one rule for the whole project (``systemd/install-pi.sh`` writes ``enable_uart=1`` by
+    the same :data:`PI_UART_PATTERN`): every ``/dev/serialN`` alias, PL011 ``/dev/ttyAMAN`` and
+    mini UART ``/dev/ttySN``. Which of them is actually wired to GPIO 14/15 depends on the
+    model and on config.txt: ``serial0`` is the header UART on a Pi 4 but by default the debug
+    connector's ``ttyAMA10`` on a Pi 5, ``ttyAMA0`` is GPIO 14/15 on a Pi 4 and a Pi 5, and
+    ``ttyAMA1`` and up are further UARTs (overlays on other pins on a Pi 4). Rather than guess,
+    every one of them keeps GPIO 14/15 away from station wiring. USB adapters
+    (``/dev/ttyUSB0``, ``/dev/ttyACM0``, ``/dev/serial/by-id/...``) are not the Pi's UART.
+
+    Example::
+
+        >>> [is_pi_uart(p) for p in ("/dev/serial0", "/dev/ttyAMA1", "/dev/ttyUSB0")]
+        [True, True, False]
+    """
+    return re.fullmatch(PI_UART_PATTERN, port) is not None
+
+
+class ConfigError(Exception):
+    """A hardware profile that cannot be used; ``problems`` holds one line per problem.
+
+    Example::
+
+        >>> try:
+        ...     load_profile("nosuch")
+        ... except ConfigError as exc:
+        ...     print(exc.problems[0])
+        nosuch: unknown profile (shipped profiles: sim, duo, grid6)
+    """
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("\n".join(self.problems))
+
+
+# ---- the configuration -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """The table as a whole.
+
+    Example::
+
+        >>> TableConfig(name="Club table", kiosk=True, idle_seconds=120).track
+        'usa'
+    """
+
+    name: str
+    kiosk: bool = False
+    #: kiosk mode: seconds without input before returning to the attract screen
+    idle_seconds: int = 300
+    track: str = "usa"
+    #: None = the track's own lap count
+    laps: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ConsoleConfig:
+    """The staff serial console.
+
+    Example::
+
+        >>> ConsoleConfig(staff_pin="2468", port="/dev/serial0").uses_pi_uart
+        True
+    """
+
+    staff_pin: str
+    #: serial device; "" = no console
+    port: str = ""
+    baud: int = 115200
+
+    @property
+    def enabled(self) -> bool:
+        """True when a serial port is configured."""
+        return bool(self.port)
+
+    @property
+    def uses_pi_uart(self) -> bool:
+        """True when the console is on the Pi's own UART (GPIO 14/15; see :func:`is_pi_uart`)."""
+        return is_pi_uart(self.port)
+
+
+@dataclass(frozen=True, slots=True)
+class JournalConfig:
+    """Where race journals are written.
+
+    Example::
+
+        >>> JournalConfig(dir=Path("journal")).dir.name
+        'journal'
+    """
+
+    dir: Path
+
+
+@dataclass(frozen=True, slots=True)
+class GpioConfig:
+    """Pi GPIO policy.
+
+    Example::
+
+        >>> GpioConfig(allow_id_eeprom_pins=True).allow_id_eeprom_pins
+        True
+    """
+
+    #: GPIO 0/1 are the HAT ID EEPROM lines; usable for inputs only when no HAT is fitted
+    allow_id_eeprom_pins: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MuxConfig:
+    """A TCA9548A I2C multiplexer on the main bus.
+
+    Example::
+
+        >>> MuxConfig(address=0x71).type
+        'tca9548a'
+    """
+
+    type: str = "tca9548a"
+    address: int = 0x70
+    #: kernel bus number of channel 0 (channel k = first_bus + k); None = ask sysfs
+    first_bus: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class I2cConfig:
+    """The I2C bus that station boards and OLEDs hang on.
+
+    Example::
+
+        >>> I2cConfig(baudrate=400000).bus
+        1
+    """
+
+    bus: int = 1
+    baudrate: int = 100000
+    mux: MuxConfig | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GpioInput:
+    """A station wired straight to Pi GPIOs (BCM numbers).
+
+    Example::
+
+        >>> GpioInput(lever=(4, 17, 27, 22), slots=(10, 9, 11, 5, 6, 13, 19), go=26).kind
+        'gpio'
+    """
+
+    #: contacts for gears 1..4
+    lever: tuple[int, ...]
+    #: slot buttons 0..6
+    slots: tuple[int, ...]
+    go: int
+    debounce_ms: int = 20
+
+    @property
+    def kind(self) -> Literal["gpio"]:
+        """The ``kind`` key of this input."""
+        return "gpio"
+
+
+@dataclass(frozen=True, slots=True)
+class Mcp23017Input:
+    """A station board with an MCP23017 (bit map: :data:`pitboard.hw.mcp23017.STATION_BITS`).
+
+    Example::
+
+        >>> Mcp23017Input(mux_channel=2, int_pin=22).address
+        32
+    """
+
+    address: int = 0x20
+    mux_channel: int | None = None
+    #: Pi GPIO wired to the chip's open-drain INTA; None = poll only
+    int_pin: int | None = None
+    debounce_ms: int = 20
+
+    @property
+    def kind(self) -> Literal["mcp23017"]:
+        """The ``kind`` key of this input."""
+        return "mcp23017"
+
+
+@dataclass(frozen=True, slots=True)
+class EmulatedInput:
+    """A station whose inputs come from the desktop simulation.
+
+    Example::
+
+        >>> EmulatedInput().kind
+        'emulated'
+    """
+
+    @property
+    def kind(self) -> Literal["emulated"]:
+        """The ``kind`` key of this input."""
+        return "emulated"
+
+
+InputConfig: TypeAlias = GpioInput | Mcp23017Input | EmulatedInput
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayConfig:
+    """A station's 128×64 OLED. Fields that do not apply to ``bus`` are None.
+
+    Example::
+
+        >>> DisplayConfig(driver="ssd1306", bus="i2c", address=0x3C, mux_channel=0).rotate
+        0
+    """
+
+    driver: str
+    #: "i2c", "spi" or "emulated"
+    bus: str
+    rotate: int = 0
+    address: int | None = None
+    mux_channel: int | None = None
+    port: int | None = None
+    device: int | None = None
+    dc_pin: int | None = None
+    reset_pin: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StationConfig:
+    """One player station: its inputs and its display.
+
+    Example::
+
+        >>> StationConfig(index=0, input=EmulatedInput(),
+        ...               display=DisplayConfig(driver="ssd1306", bus="emulated")).label
+        'S1'
+    """
+
+    #: 0-based position in the profile (the ``station`` of input events)
+    index: int
+    input: InputConfig
+    display: DisplayConfig
+
+    @property
+    def label(self) -> str:
+        """The name people see: S1..S6."""
+        return f"S{self.index + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class HwConfig:
+    """A whole validated hardware profile.
+
+    Example::
+
+        >>> config = load_profile("sim")
+        >>> config.name, [s.input.kind for s in config.stations][:2]
+        ('sim', ['emulated', 'emulated'])
+    """
+
+    source: Path
+    table: TableConfig
+    console: ConsoleConfig
+    journal: JournalConfig
+    gpio: GpioConfig
+    i2c: I2cConfig
+    stations: tuple[StationConfig, ...]
+
+    @property
+    def name(self) -> str:
+        """The profile name (file name without .toml)."""
+        return self.source.stem

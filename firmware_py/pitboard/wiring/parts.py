@@ -1,0 +1,127 @@
+"""Fixed facts the wiring docs draw on: the 40-pin header, connector pinouts, wire colours."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Final
+
+from pitboard.hw.mcp23017 import OUTPUT_ONLY_BIT, STATION_BITS
+from pitboard.hwconfig import (
+    BCM_TO_PHYSICAL,
+)
+
+DEFAULT_PROFILES: Final = ("duo", "grid6")
+DEFAULT_OUT: Final = Path("wiring_docs")
+COMMAND: Final = "pitboard wiring-docs"
+#: exit status for bad input (unknown or unsupported profile)
+EXIT_BAD_INPUT: Final = 2
+#: longest suggested station cable at 400 kHz, metres (see i2c-and-cables.md): a direct-GPIO
+#: station shares the main bus with every other display; a mux station has a segment of its own
+GPIO_CABLE_M: Final = 1.0
+MUX_CABLE_M: Final = 1.5
+SOURCE_KEY: Final = "pitboard-wiring-source-sha256"
+
+# ---- fixed facts: the 40-pin header, connectors, colours ----------------------------------------
+
+#: physical header pin -> power rail (every Pi with a 40-pin header)
+HEADER_POWER: Final[dict[int, str]] = {
+    1: "3V3", 2: "5V", 4: "5V", 6: "GND", 9: "GND", 14: "GND", 17: "3V3", 20: "GND",
+    25: "GND", 30: "GND", 34: "GND", 39: "GND",
+}  # fmt: skip
+_PHYSICAL_TO_BCM: Final = {phys: bcm for bcm, phys in BCM_TO_PHYSICAL.items()}
+_BCM_ALT: Final = {0: "ID_SD", 1: "ID_SC", 2: "SDA1", 3: "SCL1", 14: "TXD", 15: "RXD"}
+
+#: WireViz colour codes -> names shown in the tables
+_COLOUR_NAMES: Final = {
+    "BK": "black", "WH": "white", "GY": "grey", "PK": "pink", "RD": "red", "OG": "orange",
+    "YE": "yellow", "GN": "green", "TQ": "turquoise", "BU": "blue", "VT": "violet",
+    "BN": "brown",
+}  # fmt: skip
+
+#: the same function gets the same colour on every loose wire
+FUNCTION_COLOURS: Final[dict[str, str]] = {
+    "GND": "BK", "3V3": "RD", "SDA": "BU", "SCL": "YE", "INT": "OG",
+    "GEAR1": "WH", "GEAR2": "BN", "GEAR3": "GN", "GEAR4": "GY",
+    "SLOT0": "PK", "SLOT1": "VT", "SLOT2": "GYPK", "SLOT3": "RDBU", "SLOT4": "WHGN",
+    "SLOT5": "BNGN", "SLOT6": "WHYE", "GO": "YEBN",
+}  # fmt: skip
+
+#: 16-pin station connector of a station wired straight to the Pi (duo)
+GPIO_STATION_PINS: Final = (
+    "GND", "3V3", "SDA", "SCL", "GEAR1", "GEAR2", "GEAR3", "GEAR4",
+    "SLOT0", "SLOT1", "SLOT2", "SLOT3", "SLOT4", "SLOT5", "SLOT6", "GO",
+)  # fmt: skip
+#: RJ45 (8P8C) station jack of an MCP23017 station board: every signal twisted with a GND
+RJ45_PINS: Final = ("SCL", "GND", "SDA", "3V3", "GND", "GND", "INT", "GND")
+T568B: Final = ("WHOG", "OG", "WHGN", "BU", "WHBU", "GN", "WHBN", "BN")
+_RJ45_GND_LOOPS: Final = ((2, 5), (5, 6), (6, 8))
+
+#: a TCA9548A breakout's pins, in the order the diagrams number them
+MUX_PINS: Final = (
+    "VIN", "GND", "SDA", "SCL", "RST", "A0", "A1", "A2",
+    *(f"{line}{ch}" for ch in range(8) for line in ("SD", "SC")),
+)  # fmt: skip
+#: MCP23017 DIP-28 pins (SOIC-28 has the same numbering)
+MCP_DIP: Final = (
+    "GPB0", "GPB1", "GPB2", "GPB3", "GPB4", "GPB5", "GPB6", "GPB7", "VDD", "VSS", "NC",
+    "SCL", "SDA", "NC", "A0", "A1", "A2", "RESET", "INTB", "INTA",
+    "GPA0", "GPA1", "GPA2", "GPA3", "GPA4", "GPA5", "GPA6", "GPA7",
+)  # fmt: skip
+OLED_PINS: Final = ("GND", "VCC", "SCL", "SDA")
+
+
+def _signal(function: str) -> str:
+    """'lever gear 2' -> 'GEAR2', 'slot 5' -> 'SLOT5', 'GO' -> 'GO' (STATION_BITS wording)."""
+    return function.replace("lever ", "").replace(" ", "").upper()
+
+
+def _dip_pin(bank: str, bit: int) -> int:
+    return (21 if bank == "A" else 1) + bit
+
+
+def _unwired_pins() -> list[str]:
+    """The MCP23017 GPIO pins STATION_BITS leaves free, in DIP order ('GPB5', ..., 'GPA7')."""
+    wired = {f"GP{bank}{bit}" for bank, bit, _ in STATION_BITS}
+    return [name for name in MCP_DIP if name.startswith("GP") and name not in wired]
+
+
+def _output_only(name: str) -> bool:
+    """GPA7 and GPB7 (output-only pins, see :data:`pitboard.hw.mcp23017.OUTPUT_ONLY_BIT`)."""
+    return name.startswith("GP") and int(name[3]) == OUTPUT_ONLY_BIT
+
+
+def colour_name(code: str) -> str:
+    """'GYPK' -> 'grey/pink'.
+
+    Example::
+
+        >>> colour_name("WHOG")
+        'white/orange'
+    """
+    parts = [code[i : i + 2] for i in range(0, len(code), 2)]
+    return "/".join(_COLOUR_NAMES.get(p, p) for p in parts)
+
+
+def header_label(physical: int) -> str:
+    """What a header pin is: '3V3', 'GND', 'GPIO2 (SDA1)', 'GPIO17'.
+
+    Example::
+
+        >>> header_label(3), header_label(39), header_label(11)
+        ('GPIO2 (SDA1)', 'GND', 'GPIO17')
+    """
+    if physical in HEADER_POWER:
+        return HEADER_POWER[physical]
+    bcm = _PHYSICAL_TO_BCM[physical]
+    alt = _BCM_ALT.get(bcm)
+    return f"GPIO{bcm}" + (f" ({alt})" if alt else "")
+
+
+class WiringError(Exception):
+    """A profile the wiring docs cannot draw (one line, for the user).
+
+    Example::
+
+        >>> str(WiringError("sim: S1 is emulated"))
+        'sim: S1 is emulated'
+    """

@@ -1,0 +1,415 @@
+"""``<profile>.md``: boot settings, header pins, I2C map, stations, OLEDs, wire list, checks."""
+
+from __future__ import annotations
+
+from pitboard.hw.mcp23017 import STATION_BITS
+from pitboard.hwconfig import (
+    BCM_TO_PHYSICAL,
+    GpioInput,
+    HwConfig,
+    Mcp23017Input,
+    i2c_map,
+    pin_map,
+)
+
+from .markdown import (
+    _address_setting,
+    _end_name,
+    _generated_note,
+    _linux_bus,
+    _table,
+    _wire_colour,
+    config_txt_lines,
+)
+from .model import Harness
+from .parts import (
+    COMMAND,
+    FUNCTION_COLOURS,
+    HEADER_POWER,
+    OLED_PINS,
+    _dip_pin,
+    _output_only,
+    _signal,
+    _unwired_pins,
+)
+
+# ---- the profile document ---------------------------------------------------------------------
+
+
+def profile_doc(config: HwConfig, harness: Harness) -> str:
+    """``<profile>.md``: everything needed to wire the profile."""
+    name = config.name
+    source = f"hw_config/{config.source.name}"
+    mux = config.i2c.mux
+    n = len(config.stations)
+    gpio_st = [s for s in config.stations if isinstance(s.input, GpioInput)]
+    mcp_st = [s for s in config.stations if isinstance(s.input, Mcp23017Input)]
+    out = _generated_note(source)
+    out += [
+        f'# Wiring: {name} ("{config.table.name}")',
+        "",
+        f"_Generated from `{source}` by `{COMMAND}`: do not edit; change the profile and "
+        "run it again._",
+        "",
+    ]
+    kinds = []
+    if gpio_st:
+        kinds.append(f"{len(gpio_st)} wired straight to the Pi's GPIO header (16-core cable each)")
+    if mcp_st:
+        kinds.append(
+            f"{len(mcp_st)} on MCP23017 station boards"
+            + (" behind a TCA9548A I2C mux" if mux else "")
+            + " (Cat5e patch cable each)"
+        )
+    out += [
+        f"{n} station{'s' if n != 1 else ''}: {'; '.join(kinds)}. Every station has a 4-position "
+        "gear lever (one contact per gear), 7 card-slot buttons, a GO button and a 128x64 OLED.",
+        "",
+        f"- Harness diagram: [{name}-harness.svg]({name}-harness.svg) "
+        f"([PNG]({name}-harness.png), source [{name}-harness.yaml]({name}-harness.yaml))",
+        f"- Parts: [{name}-bom.md]({name}-bom.md)",
+        "- Station board: [station-board.md](station-board.md)",
+        "- Cable length, pull-ups, I2C speed: [i2c-and-cables.md](i2c-and-cables.md)",
+        "",
+        f"![{name} wiring harness]({name}-harness.svg)",
+        "",
+    ]
+    out += _boot_section(config)
+    out += _header_section(config, harness)
+    out += _i2c_section(config)
+    out += _stations_section(config, harness)
+    out += _oled_section(config, harness)
+    out += _wire_list(harness)
+    out += _checks_section(config)
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _boot_section(config: HwConfig) -> list[str]:
+    out = [
+        "## 1. Boot configuration",
+        "",
+        "In `/boot/firmware/config.txt` (`/boot/config.txt` before Bookworm). "
+        f"`sudo make install-pi PROFILE={config.name}` writes exactly these lines between its "
+        "`# >>> pitboard` markers; reboot afterwards.",
+        "",
+        "```ini",
+        *config_txt_lines(config),
+        "```",
+        "",
+        f"- `dtparam=i2c_arm=on` turns on I2C1 on header pins 3 (SDA) and 5 (SCL); the baud rate "
+        f"is the profile's `i2c.baudrate` ({config.i2c.baudrate // 1000} kHz). Written as two "
+        "lines (`dtparam=i2c_arm=on` and `dtparam=i2c_arm_baudrate=...`) it means the same. "
+        "When to drop to 100 kHz: [i2c-and-cables.md](i2c-and-cables.md).",
+    ]
+    mux = config.i2c.mux
+    if mux is not None:
+        out.append(
+            f"- `dtoverlay=i2c-mux,pca9548,addr=0x{mux.address:02x}`: the TCA9548A is "
+            "register-compatible with the PCA9548, so the kernel's pca954x driver owns it and "
+            "turns each of its 8 channels into a bus of its own, `/dev/i2c-N`. N is given out "
+            "by the kernel (it differs between models and kernels), so never hard-code it: "
+            f"`ls -l /sys/bus/i2c/devices/1-00{mux.address:02x}/` lists `channel-0` ... "
+            "`channel-7` -> `i2c-N`, and Pitboard reads those links at start-up "
+            "(`i2c.mux.first_bus` in the profile overrides this: channel k = first_bus + k)."
+        )
+    if config.console.uses_pi_uart:
+        out.append(
+            f"- `enable_uart=1`: the staff console is `{config.console.port}`, the UART on "
+            "GPIO 14/15 (header pins 8/10). The kernel's serial console must not share it: "
+            "install-pi removes `console=serial0,...` from `cmdline.txt`; also say no to the "
+            "serial login shell in `raspi-config` (Interface Options > Serial Port), yes to the "
+            "serial hardware. On a Pi 5, check with `ls -l /dev/serial0` that it is the UART on "
+            "GPIO 14/15 and not the separate debug-UART connector."
+        )
+    else:
+        port = config.console.port or "off"
+        uart_used = [u for u in pin_map(config) if u.bcm in (14, 15)]
+        why = (
+            "GPIO 14/15 carry station inputs here, so no UART driver may claim them"
+            if uart_used
+            else "the Pi UART is not used"
+        )
+        out.append(
+            f"- `enable_uart=0`: the staff console is `{port}` (a USB serial adapter: no header "
+            f"wiring); {why}. install-pi also removes `console=serial0,...` from `cmdline.txt`."
+        )
+    spi_pins = [u for u in pin_map(config) if 7 <= u.bcm <= 11 and u.station is not None]
+    if spi_pins:
+        out.append(
+            "- `dtparam=spi=off`: GPIO 7-11 carry station buttons here; SPI0 would claim them."
+        )
+    else:
+        out.append("- `dtparam=spi=off`: no SPI display.")
+    out += [
+        "- `/dev/i2c-*` needs the `i2c-dev` module: install-pi lists it in "
+        "`/etc/modules-load.d/pitboard.conf` (`raspi-config` does the same when I2C is "
+        "switched on there).",
+        "",
+    ]
+    return out
+
+
+def _header_section(config: HwConfig, h: Harness) -> list[str]:
+    uses = {u.physical: u for u in pin_map(config)}
+    targets: dict[int, list[str]] = {}
+    colours: dict[int, list[str]] = {}
+    for w in h.wires:
+        for conn, pin, other, other_pin in (
+            (w.src, w.src_pin, w.dst, w.dst_pin),
+            (w.dst, w.dst_pin, w.src, w.src_pin),
+        ):
+            if conn != "PI":
+                continue
+            where = _end_name(h, other, other_pin)
+            text = f"{w.cable} -> {where}"
+            if text not in targets.setdefault(pin, []):
+                targets[pin].append(text)
+            colour = h.cables[w.cable].colours[w.number - 1]
+            if colour not in colours.setdefault(pin, []):
+                colours[pin].append(colour)
+    rows = []
+    for pin in sorted(set(targets) | set(uses)):
+        use = uses.get(pin)
+        bcm = f"GPIO{use.bcm}" if use else "-"
+        function = use.function if use else f"{HEADER_POWER[pin]} (power)"
+        station = f"S{use.station + 1}" if use and use.station is not None else "-"
+        pull = use.pull if use else "-"
+        rows.append(
+            (
+                pin,
+                bcm,
+                function,
+                station,
+                pull,
+                "; ".join(targets.get(pin, ["-"])),
+                ", ".join(_wire_colour(c) for c in colours.get(pin, [])) or "-",
+            )
+        )
+    used = {u.bcm for u in uses.values()}
+    free = [b for b in sorted(BCM_TO_PHYSICAL) if b not in used and b > 1]
+    out = [
+        "## 2. Raspberry Pi header",
+        "",
+        "Physical pins of the 40-pin header (pin 1 is the square pad, next to the SD card end; "
+        "odd pins on the inner row), BCM GPIO numbers as in the profile. Pull `up` = the Pi's "
+        "internal pull-up: the line idles high and a closed contact pulls it to GND "
+        "(active low).",
+        "",
+        *_table(("Pin", "BCM", "Function", "Station", "Pull", "Wired to", "Wire"), rows),
+        "",
+        "Free GPIOs (BCM): " + (", ".join(str(b) for b in free) if free else "none") + ". "
+        "GPIO 0/1 (pins 27/28) stay free: the firmware probes them for a HAT ID EEPROM.",
+        "",
+    ]
+    return out
+
+
+def _i2c_section(config: HwConfig) -> list[str]:
+    mux = config.i2c.mux
+    rows = []
+    for d in i2c_map(config):
+        segment = "main" if d.mux_channel is None else f"mux channel {d.mux_channel}"
+        rows.append(
+            (
+                f"I2C{d.bus}",
+                segment,
+                _linux_bus(config, d.mux_channel),
+                f"0x{d.address:02X}",
+                d.device,
+                _address_setting(d.device, d.address),
+            )
+        )
+    out = [
+        "## 3. I2C devices",
+        "",
+        f"I2C bus {config.i2c.bus} (header pins 3/5) at {config.i2c.baudrate // 1000} kHz.",
+    ]
+    if mux is not None:
+        out[-1] += (
+            " Each station is alone on its own mux channel, so every station board is the "
+            "same (same addresses, no jumpers) and each station cable is a bus segment of its "
+            "own: its capacitance is not added to the others'."
+        )
+    out += ["", *_table(("Bus", "Segment", "Linux bus", "Address", "Device", "Setting"), rows), ""]
+    return out
+
+
+def _stations_section(config: HwConfig, h: Harness) -> list[str]:
+    out = ["## 4. Stations", ""]
+    rows = []
+    for s in config.stations:
+        n = s.index + 1
+        d = s.display
+        disp = f"{d.driver.upper()} 0x{d.address or 0:02X}" + (
+            "" if d.mux_channel is None else f", mux channel {d.mux_channel}"
+        )
+        if isinstance(s.input, GpioInput):
+            inputs = "12 Pi GPIOs (table in section 2)"
+            cabling = f"cable W{n} -> station connector X{n}"
+        else:
+            spec = s.input
+            assert isinstance(spec, Mcp23017Input)
+            where = "main bus" if spec.mux_channel is None else f"mux channel {spec.mux_channel}"
+            irq = (
+                f"INT -> GPIO{spec.int_pin} (pin {BCM_TO_PHYSICAL[spec.int_pin]})"
+                if spec.int_pin is not None
+                else "no INT line (polled)"
+            )
+            inputs = f"MCP23017 0x{spec.address:02X} on {where}, {irq}"
+            cabling = f"hub jack J{n} -> cable C{n} -> station board jack P{n}"
+        rows.append((s.label, inputs, disp, cabling))
+    out += [*_table(("Station", "Inputs", "Display", "Cabling"), rows), ""]
+    if any(isinstance(s.input, GpioInput) for s in config.stations):
+        out += [
+            "Direct-GPIO stations: one contact of each button and the lever's common go to GND "
+            "(station connector pin 1); the other to its line. The Pi's internal pull-ups hold "
+            "the lines high; a pressed button or the engaged gear reads low. Fit a 1 kOhm "
+            "resistor in series with every input line on the station board: it limits the "
+            "current should a line ever be driven as an output, e.g. GPIO 7-11 or 14 if SPI or "
+            "the UART were switched on by mistake. The 16-pin station connector: "
+            "[station-board.md](station-board.md).",
+            "",
+        ]
+    if any(isinstance(s.input, Mcp23017Input) for s in config.stations):
+        out += [
+            "MCP23017 station boards are all the same; S1..S6 differ only in the hub jack they "
+            "plug into. Pin assignment (from `pitboard.hw.mcp23017.STATION_BITS`; contacts "
+            "close to GND, the chip's own pull-ups are switched on by the firmware, and the "
+            "inputs are inverted so a closed contact reads 1):",
+            "",
+        ]
+        rows2: list[tuple[str, object, str, str]] = [
+            (f"GP{bank}{bit}", _dip_pin(bank, bit), _signal(f), f)
+            for bank, bit, f in STATION_BITS
+        ]
+        for name in _unwired_pins():
+            pin = _dip_pin(name[2], int(name[3]))
+            if _output_only(name):
+                rows2.append((name, pin, "-", "not connected: output-only, driven low"))
+            else:
+                rows2.append((name, pin, "-", "unused: leave open (pull-up on)"))
+        rows2.append(("INTA", 20, "INT", "open-drain, mirrored; RJ45 pin 7 -> the station's "
+                      "INT GPIO"))
+        out += [*_table(("MCP23017 pin", "DIP pin", "Signal", "Function"), rows2), ""]
+        out += [
+            "GPA7 and GPB7 stay unconnected: Microchip's current MCP23017 data sheet makes "
+            "them output-only (an input changing during a read can corrupt SDA), so the "
+            "firmware drives both low and reads slot 3 on GPB4.",
+            "",
+        ]
+    return out
+
+
+def _oled_section(config: HwConfig, h: Harness) -> list[str]:
+    rows = []
+    for s in config.stations:
+        n = s.index + 1
+        d = s.display
+        if isinstance(s.input, GpioInput):
+            via = {
+                "GND": f"X{n} pin 1 (GND)",
+                "VCC": f"X{n} pin 2 (3V3)",
+                "SCL": f"X{n} pin 4 (SCL)",
+                "SDA": f"X{n} pin 3 (SDA)",
+            }
+        else:
+            via = {
+                "GND": "board GND rail",
+                "VCC": "board 3V3 rail",
+                "SCL": f"P{n} pin 1 (SCL)",
+                "SDA": f"P{n} pin 3 (SDA)",
+            }
+        for pin in OLED_PINS:
+            rows.append(
+                (
+                    s.label,
+                    f"{d.driver.upper()} 0x{d.address or 0:02X}",
+                    pin,
+                    via[pin],
+                    _wire_colour(FUNCTION_COLOURS["3V3" if pin == "VCC" else pin]),
+                )
+            )
+    return [
+        "## 5. OLED connection",
+        "",
+        "4-pin I2C modules (128x64, SSD1306 or SH1106). Power them from 3.3 V: the Pi's I2C "
+        "pins are 3.3 V only, and a module's pull-ups go to its VCC. The order of the four "
+        "pins differs between modules (GND-VCC-SCL-SDA or VCC-GND-SCL-SDA): go by the printed "
+        "labels. The address is set on the module, usually with a resistor or solder jumper "
+        "marked 0x78/0x7A (the 8-bit form of 0x3C/0x3D).",
+        "",
+        *_table(("Station", "Display", "OLED pin", "Goes to", "Wire"), rows),
+        "",
+    ]
+
+
+def _wire_list(h: Harness) -> list[str]:
+    out = [
+        "## 6. Wire list",
+        "",
+        "Every wire in the harness diagram, cable by cable. Colours are suggestions: the same "
+        "function has the same colour everywhere, and Cat5e keeps its T568B colours.",
+        "",
+    ]
+    for cable in h.cables.values():
+        wires = sorted((w for w in h.wires if w.cable == cable.name), key=lambda w: w.number)
+        length = f", {cable.length_m:g} m" if cable.length_m else ""
+        out += [f"### {cable.name}: {cable.type}{length}", ""]
+        if len(wires) == cable.wirecount and all(
+            w.src_pin == w.dst_pin == w.number for w in wires
+        ):
+            ends = f"{wires[0].src} to {wires[0].dst}"
+            out += [f"Pin n to pin n, {ends}, all {cable.wirecount} wires (colours as the "
+                    "jack pinout).", ""]
+            continue
+        rows = [
+            (
+                w.number,
+                cable.labels[w.number - 1],
+                _wire_colour(cable.colours[w.number - 1]),
+                _end_name(h, w.src, w.src_pin),
+                _end_name(h, w.dst, w.dst_pin),
+            )
+            for w in wires
+        ]
+        out += [*_table(("Wire", "Signal", "Colour", "From", "To"), rows), ""]
+        loops = {w.dst for w in wires if h.connectors[w.dst].loops}
+        for name in sorted(loops):
+            c = h.connectors[name]
+            pins = sorted({p for loop in c.loops for p in loop})
+            out += [f"{name}: bridge the GND pins {', '.join(map(str, pins))} on the jack.", ""]
+    return out
+
+
+def _checks_section(config: HwConfig) -> list[str]:
+    mux = config.i2c.mux
+    main = [d for d in i2c_map(config) if d.mux_channel is None]
+    addresses = " ".join(f"{d.address:02x}" for d in main)
+    out = [
+        "## 7. Checks after wiring",
+        "",
+        f"1. `pitboard check-config hw_config/{config.source.name}`: the pin map as the "
+        "firmware sees it.",
+        f"2. `i2cdetect -y {config.i2c.bus}` (package `i2c-tools`) shows "
+        + (
+            f"`UU` at {mux.address:02x}: the kernel driver owns the mux (the devices of the "
+            "channel used last may show up too: the mux leaves it connected)."
+            if mux is not None
+            else f"{addresses} and nothing else."
+        ),
+    ]
+    if mux is not None:
+        chans = sorted({d.mux_channel for d in i2c_map(config) if d.mux_channel is not None})
+        out.append(
+            f"3. For each channel k in {', '.join(map(str, chans))}: `ls -l "
+            f"/sys/bus/i2c/devices/{config.i2c.bus}-00{mux.address:02x}/channel-k` gives "
+            "`i2c-N`; `i2cdetect -y N` shows that station's devices only (e.g. 20 and 3c). "
+            "A station missing here: its cable, jack or board."
+        )
+    out.append(
+        f"{4 if mux is not None else 3}. With a multimeter, unpowered: every input line reads "
+        "open to GND, and closes when its button is pressed; exactly one lever contact is "
+        "closed in each gear, none between gears."
+    )
+    out.append("")
+    return out

@@ -1,0 +1,27 @@
+"""The docstring examples of the hwconfig and wiring packages run (with the package's names)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+from types import ModuleType
+
+import pytest
+
+import pitboard.hwconfig
+import pitboard.wiring
+
+MODULES = [
+    (package, f"{package.__name__}.{info.name}")
+    for package in (pitboard.hwconfig, pitboard.wiring)
+    for info in pkgutil.iter_modules(package.__path__)
+]
+
+
+@pytest.mark.parametrize(("package", "name"), MODULES, ids=[name for _, name in MODULES])
+def test_docstring_examples(package: ModuleType, name: str) -> None:
+    module = importlib.import_module(name)
+    names = {k: v for k, v in vars(package).items() if not k.startswith("__")}
+    result = doctest.testmod(module, extraglobs=names, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0, name
