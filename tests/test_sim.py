@@ -127,7 +127,7 @@ def test_autoplay_that_makes_no_progress_stops_with_exit_1(
 
 # ------------------------------------------------------------------------------ the terminal
 def test_keys_move_the_lever_and_tray_and_every_frame_reaches_the_terminal(pty: Pty) -> None:
-    s = Sim(2, seed=7, record=0)
+    s = Sim(2, seed=2, record=0)  # S1's first two tray cards are playable
     out = io.StringIO()
     # S1 joins and starts (S2 stays empty, bots fill the seats), lever to 3, first two cards
     pty.type(" j3asq")
