@@ -183,7 +183,7 @@ def test_cli_text_narrates_and_says_what_it_waits_for(
     assert main(["scenario", str(SCENARIOS / "corner_rulebook.txt")]) == 0
     out = capsys.readouterr().out
     assert "  corner 2 (limit 3) at speed 5: pays 2 Heat" in out.splitlines()
-    assert out.rstrip().endswith("Waiting for: plan from car 0")
+    assert out.rstrip().endswith("Waiting for: plan from Car 1 (file car 0)")
 
 
 @pytest.mark.parametrize(("text", "line"), [
