@@ -672,9 +672,12 @@ def test_ssd1306_windows_garble_an_sh1106() -> None:
     assert panel.frame() != to_pages(img)
 
 
-def test_ssd1309_init_is_lumas() -> None:
-    disp, _ = make("ssd1309")
-    dev, rec = stock("ssd1309")
+def test_ssd1309_first_frame_is_lumas() -> None:
+    disp, bus = make("ssd1309")
+    img = random_image((128, 64), 7)
+    disp.show(img)
+    ours = [w for w in bus.writes if w.kind == "data"]
+    assert b"".join(w.payload for w in ours) == to_pages(img)
     assert disp.driver == "ssd1309" and disp.init_sequence
 
 

@@ -297,7 +297,8 @@ def test_every_hub_port_has_a_polyfuse_in_the_3v3_line() -> None:
     h = build_harness(config)
     for s in config.stations:
         n = s.index + 1
-        into_jack = [w for w in h.wires if w.dst == f"J{n}" and h.label(f"J{n}", w.dst_pin) == "3V3"]
+        jack = f"J{n}"
+        into_jack = [w for w in h.wires if w.dst == jack and h.label(jack, w.dst_pin) == "3V3"]
         assert [w.src for w in into_jack] == [f"F{n}"]
     assert any("MF-MSMF014" in part and q == "6" for q, part, _ in bom_rows(config))
     assert "MF-MSMF014" in (DOCS / "grid6-bom.md").read_text()
