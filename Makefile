@@ -30,7 +30,8 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) build *.egg-info firmware_py/*.egg-info .pytest_cache .mypy_cache .ruff_cache
 
-# Set up a Raspberry Pi OS machine, as root: make install-pi PROFILE=duo (sim, duo or grid6).
+# Set up a Raspberry Pi OS machine, as root: make install-pi PROFILE=duo (sim, duo, grid6 or a
+# .toml file). An installed /etc/pitboard/pitboard.toml is kept; NEW_CONFIG=1 replaces it.
 .PHONY: install-pi install-pi-dry-run
 install-pi:
 	bash systemd/install-pi.sh

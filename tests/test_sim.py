@@ -6,6 +6,8 @@ before the loop starts (and end with ``q``), autoplay runs with ``--delay 0``.
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import io
 import os
 import re
@@ -125,7 +127,7 @@ def test_autoplay_that_makes_no_progress_stops_with_exit_1(
 
 # ------------------------------------------------------------------------------ the terminal
 def test_keys_move_the_lever_and_tray_and_every_frame_reaches_the_terminal(pty: Pty) -> None:
-    s = Sim(2, seed=7, record=0)
+    s = Sim(2, seed=2, record=0)  # S1's first two tray cards are playable
     out = io.StringIO()
     # S1 joins and starts (S2 stays empty, bots fill the seats), lever to 3, first two cards
     pty.type(" j3asq")
@@ -329,3 +331,9 @@ def test_help_goes_to_stdout_and_lists_the_keys() -> None:
     out = io.StringIO()
     assert main(["--help"], stdout=out) == 0
     assert "a s d f g h j" in out.getvalue() and "--autoplay" in out.getvalue()
+
+
+@pytest.mark.parametrize("name", ["session", "terminal", "report", "cli"])
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(f"pitboard.sim.{name}")
+    assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0

@@ -148,6 +148,7 @@ class App:
             except Exception as exc:  # whatever is on disk, never crash-loop on it
                 self.recorder.set_aside(f"the race does not replay: {exc}")
                 self.table.do_reset()
+        self.recorder.prepare()  # reserve the journal's space: a full disk shows in the lobby
         self.table.refresh()
         self.boot_seconds = time.perf_counter() - started
 

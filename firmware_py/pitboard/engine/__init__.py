@@ -22,13 +22,38 @@ from .decisions import (
     decision_to_dict,
     parse_decision,
 )
+from .modules import RaceModule, register_module
 from .race import Car, Race
 from .setup import RaceSetup, StackedDeck
 from .snapshot import race_from_dict, race_to_dict, replay, undo
 
 __all__ = [
-    "CARD_TYPES", "HEAT", "STRESS", "Car", "CardType", "Decision", "Discard", "IllegalDecision",
-    "Pending", "Plan", "PlanRule", "Race", "RaceSetup", "React", "Slipstream", "StackedDeck",
-    "decision_from_dict", "decision_to_dict", "parse_decision", "race_from_dict", "race_to_dict",
-    "replay", "undo",
+    "CARD_TYPES",
+    "HEAT",
+    "STRESS",
+    "Car",
+    "CardType",
+    "Decision",
+    "Discard",
+    "IllegalDecision",
+    "Pending",
+    "Plan",
+    "PlanRule",
+    "Race",
+    "RaceModule",
+    "RaceSetup",
+    "React",
+    "Slipstream",
+    "StackedDeck",
+    "decision_from_dict",
+    "decision_to_dict",
+    "parse_decision",
+    "race_from_dict",
+    "race_to_dict",
+    "register_module",
+    "replay",
+    "undo",
 ]
+
+# Rules modules register themselves on import (engine/modules.py): import each module's
+# package here, after the base engine, so RaceSetup.modules finds it.

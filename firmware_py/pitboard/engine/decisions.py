@@ -10,8 +10,9 @@ race. Each has a JSON form (``to_dict``/``decision_from_dict``) and a one-line t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from .cards import check_codes
 
@@ -95,7 +96,46 @@ class Discard(NamedTuple):
         return f"discard {self.car} {' '.join(self.cards) or '-'}"
 
 
-Decision = Plan | React | Slipstream | Discard
+class ModuleDecision(Protocol):
+    """A decision a rules module adds (a draft pick...): any value with a ``car``, registered
+    with :func:`register_decision` so it serializes and parses like the base ones."""
+
+    @property
+    def car(self) -> int: ...
+
+
+Decision = Plan | React | Slipstream | Discard | ModuleDecision
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionKind:
+    """How a module's decision type is written and read.
+
+    ``to_dict`` gives the fields besides ``kind`` and ``car``; ``from_dict(car, data)`` and
+    ``parse(car, words)`` (the words after ``KIND CAR`` in the text form) raise ValueError with a
+    one-line reason. The text form itself is the type's ``str()``.
+    """
+
+    kind: str
+    type: type
+    to_dict: Callable[[Any], dict[str, Any]]
+    from_dict: Callable[[int, dict[str, Any]], Any]
+    parse: Callable[[int, list[str]], Any]
+
+
+#: module decision kinds by name, and by type
+MODULE_DECISIONS: dict[str, DecisionKind] = {}
+_KIND_OF_TYPE: dict[type, DecisionKind] = {}
+
+
+def register_decision(kind: DecisionKind) -> DecisionKind:
+    """Add a module's decision kind (its JSON and text forms)."""
+    if kind.kind in (PLAN, REACT, SLIPSTREAM, DISCARD) or \
+            MODULE_DECISIONS.get(kind.kind, kind) != kind:
+        raise ValueError(f"decision kind {kind.kind!r} already taken")
+    MODULE_DECISIONS[kind.kind] = kind
+    _KIND_OF_TYPE[kind.type] = kind
+    return kind
 
 
 class PlanRule(NamedTuple):
@@ -142,6 +182,9 @@ class Pending:
 
 
 def decision_to_dict(d: Decision) -> dict[str, Any]:
+    module = _KIND_OF_TYPE.get(type(d))
+    if module is not None:
+        return {"kind": module.kind, "car": d.car, **module.to_dict(d)}
     if isinstance(d, Plan):
         return {"kind": PLAN, "car": d.car, "gear": d.gear, "cards": list(d.cards)}
     if isinstance(d, React):
@@ -151,7 +194,9 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
         return out
     if isinstance(d, Slipstream):
         return {"kind": SLIPSTREAM, "car": d.car, "take": d.take}
-    return {"kind": DISCARD, "car": d.car, "cards": list(d.cards)}
+    if isinstance(d, Discard):
+        return {"kind": DISCARD, "car": d.car, "cards": list(d.cards)}
+    raise ValueError(f"not a decision: {d!r}")
 
 
 def decision_from_dict(data: Any) -> Decision:
@@ -184,6 +229,9 @@ def decision_from_dict(data: Any) -> Decision:
             raise ValueError("discard needs 'cards' (list)")
         check_codes(cards, "discard")
         return Discard(car, tuple(cards))
+    module = MODULE_DECISIONS.get(kind) if isinstance(kind, str) else None
+    if module is not None:
+        return module.from_dict(car, data)  # type: ignore[no-any-return]
     raise ValueError(f"unknown decision kind {kind!r}")
 
 
@@ -223,4 +271,8 @@ def parse_decision(text: str) -> Decision:
         cards = tuple(c.upper() for c in rest if c != "-")
         check_codes(cards, "discard")
         return Discard(car, cards)
-    raise ValueError(f"unknown decision {kind!r} (plan, react, slipstream, discard)")
+    module = MODULE_DECISIONS.get(kind)
+    if module is not None:
+        return module.parse(car, rest)  # type: ignore[no-any-return]
+    known = ", ".join((PLAN, REACT, SLIPSTREAM, DISCARD, *MODULE_DECISIONS))
+    raise ValueError(f"unknown decision {kind!r} ({known})")

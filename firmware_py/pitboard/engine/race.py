@@ -1,8 +1,8 @@
 """The race: state, legal decisions and ``apply`` for the base game of Heat.
 
-Pure and deterministic: no I/O, threads or hardware. Shuffles draw from a PRNG derived from the
-setup's seed and a shuffle counter kept in the state, so *setup + decision log* reproduces the
-race exactly (see :mod:`pitboard.engine.replay`).
+Pure and deterministic: no I/O, threads or hardware. Each shuffle draws from a stream derived
+from the setup's seed and a shuffle counter kept in the state (:mod:`pitboard.engine.shuffle`),
+so *setup + decision log* reproduces the race exactly, on any platform and Python version.
 
 Positions are one integer ``d`` per car: the spaces travelled since the start line, so board
 space = ``(d - 1) % spaces + 1`` and the grid sits at ``d <= 0``. The finish line of lap ``L`` is
@@ -11,7 +11,6 @@ at ``d = L * spaces``; a corner "at k" on lap ``L`` is the line after ``d = (L -
 
 from __future__ import annotations
 
-import random
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -39,7 +38,9 @@ from .decisions import (
     React,
     Slipstream,
 )
+from .modules import Hooks, build_modules
 from .setup import BOX_STRESS, RaceSetup
+from .shuffle import seed_key, shuffle_cards
 
 SLIPSTREAM_SPACES = 2
 
@@ -118,8 +119,22 @@ class Race:
         self.car_turns = 0
         self.log: list[Decision] = []
         self.events: list[dict[str, Any]] = []
+        self.grid: list[int] = []
+        self.stress_reserve = 0
+        self.hooks = Hooks(build_modules(setup))
         self._derive()
+        if self.hooks.prepare:
+            self.hooks.prepare(self)
+            self._derive_corners()
         self.cars: list[Car] = []
+        self._place_cars()
+        if self.hooks.pre_race and self.hooks.pre_race(self):
+            return  # in a module's phase (a draft): the module calls start() when it is done
+        self.start()
+
+    def start(self) -> None:
+        """Deal the cards and begin round 1 (a module with pre-race decisions calls this once
+        they are done)."""
         self._deal()
         self._begin_round()
 
@@ -128,18 +143,27 @@ class Race:
         """Lookups that follow from track and laps (also run when a snapshot is loaded)."""
         self._spaces = self.track.spaces
         self._spots = self.track.racing_spots
-        self._corner_lines = self._corner_lines_of(self.track, self.laps)
-        self._line_ds = [line for line, _, _ in self._corner_lines]
-        self._random = random.Random()
+        self._seed_key = seed_key(self.setup.seed)
+        self._derive_corners()
 
-    def _rng(self) -> random.Random:
-        """The PRNG for the next shuffle: seeded from the setup's seed and the shuffle count
-        alone, so a restored race shuffles as the original would. One Random is reseeded
-        rather than a new one made each time (same draws, less work)."""
+    def _derive_corners(self) -> None:
+        limit = self.hooks.corner_limit
+        self._corner_lines = self._corner_lines_of(self.track, self.laps)
+        if limit:  # e.g. a road-condition token: the same for every car, all race
+            self._corner_lines = [(d, i, limit(self, i, lim)) for d, i, lim in self._corner_lines]
+        self._line_ds = [line for line, _, _ in self._corner_lines]
+
+    def shuffle(self, cards: list[Any]) -> None:
+        """Shuffle ``cards`` in place with the race's next seeded stream: the only randomness a
+        module may use, so setup + decision log replays the race. The order follows from the
+        setup's seed and the shuffle count alone, so a restored race shuffles as the original
+        would (see :mod:`pitboard.engine.shuffle`)."""
         self.shuffles += 1
-        rng = self._random
-        rng.seed(f"pitboard:{self.setup.seed}:{self.shuffles}")
-        return rng
+        shuffle_cards(cards, self._seed_key, self.shuffles)
+
+    def corner_limit(self, index: int) -> int:
+        """The limit at corner ``index`` (0-based) for every car this race (modules included)."""
+        return self._corner_lines[index][2]
 
     @staticmethod
     def _corner_lines_of(track: Track, laps: int) -> list[tuple[int, int, int]]:
@@ -150,36 +174,29 @@ class Race:
                 lines.append((lap * track.spaces + c.at, i, c.limit))
         return lines
 
-    def _deal(self) -> None:
+    def _place_cars(self) -> None:
+        """Draw the grid and put every car on it (cards come later, in :meth:`_deal`)."""
         setup, track = self.setup, self.track
         n = setup.cars
-        grid = list(setup.grid) if setup.grid is not None else self._rng().sample(range(n), n)
+        if setup.grid is not None:
+            grid = list(setup.grid)
+        else:
+            grid = list(range(n))
+            self.shuffle(grid)
         if len(track.grid) < n:
             raise ValueError(f"track {track.key} has {len(track.grid)} grid spots for {n} cars")
+        self.grid = grid
         slot_of = {car: i for i, car in enumerate(grid)}
         for i in range(n):
             space, spot = track.grid[slot_of[i]]
             car = Car(id=i, name=setup.name(i), d=space - track.spaces, spot=spot, space=space)
-            car.engine = track.heat
             stacked = setup.stacked.get(i)
-            car.draw = starting_deck(track.stress)
-            _shuffle(self._rng(), car.draw)
             if stacked is not None:
-                if stacked.draw is not None:
-                    car.draw = list(reversed(stacked.draw))
-                if stacked.discard is not None:
-                    car.discard = list(stacked.discard)
-                if stacked.engine is not None:
-                    car.engine = stacked.engine
                 if stacked.gear is not None:
                     car.gear = stacked.gear
                 if stacked.d is not None and stacked.spot is not None:
                     car.d, car.spot = stacked.d, stacked.spot
                     car.space = self.space_of(car.d)
-            if stacked is not None and stacked.hand is not None:
-                car.hand = list(stacked.hand)
-            else:
-                self._fill_hand(car, log=False)
             self.cars.append(car)
         seen: dict[tuple[int, int], int] = {}
         for car in self.cars:
@@ -187,10 +204,33 @@ class Race:
             if other != car.id:
                 raise ValueError(f"cars {other} and {car.id} start on the same spot "
                                  f"(space {car.space}, spot {car.spot})")
+
+    def _deal(self) -> None:
+        """Every car's starting deck (modules adjust it), engine and hand."""
+        setup, track = self.setup, self.track
+        setup_car = self.hooks.setup_car
+        for car in self.cars:
+            car.engine = track.heat
+            stacked = setup.stacked.get(car.id)
+            car.draw = starting_deck(track.stress)
+            if setup_car:
+                setup_car(self, car)
+            self.shuffle(car.draw)
+            if stacked is not None:
+                if stacked.draw is not None:
+                    car.draw = list(reversed(stacked.draw))
+                if stacked.discard is not None:
+                    car.discard = list(stacked.discard)
+                if stacked.engine is not None:
+                    car.engine = stacked.engine
+            if stacked is not None and stacked.hand is not None:
+                car.hand = list(stacked.hand)
+            else:
+                self._fill_hand(car, log=False)
         in_decks = sum(c.draw.count(STRESS) + c.hand.count(STRESS) for c in self.cars)
         self.stress_reserve = max(0, BOX_STRESS - in_decks)
         if self.record_events:
-            self._event("grid", grid=[self._where(self.cars[i]) | {"car": i} for i in grid])
+            self._event("grid", grid=[self._where(self.cars[i]) | {"car": i} for i in self.grid])
 
     # ------------------------------------------------------------------ queries
     def pending(self) -> Pending:
@@ -209,6 +249,11 @@ class Race:
             return Pending(PLAN, cars, plan_rules=rules, forced=forced)
         if phase == OVER:
             return Pending(OVER)
+        if phase not in _BASE_PHASES:
+            found = self.hooks.pending(self)
+            if found is None:
+                raise RuntimeError(f"no module answers for phase {phase!r}")
+            return found
         car = self.cars[self.order[self.turn]]
         if phase == REACT:
             options = tuple(self._react_options(car))
@@ -226,7 +271,7 @@ class Race:
     @property
     def current(self) -> Car | None:
         """The car resolving its turn (None while planning or when the race is over)."""
-        if self.phase in (PLAN, OVER):
+        if self.phase in (PLAN, OVER) or self.phase not in _BASE_PHASES:
             return None
         return self.cars[self.order[self.turn]]
 
@@ -299,7 +344,13 @@ class Race:
         self._pending = None
         found = _HANDLERS.get(type(decision))
         if found is None:
-            raise IllegalDecision(f"not a decision: {decision!r}")
+            owner = self.hooks.decisions.get(type(decision))
+            if owner is None:
+                raise IllegalDecision(f"not a decision: {decision!r}")
+            if phase != owner[0]:
+                raise IllegalDecision(f"waiting for {self._waiting_text()}, not {owner[0]}")
+            owner[1].apply(self, decision)
+            return
         kind, handler = found
         car_id = decision.car
         # the common case in one test; _refuse says what is wrong otherwise
@@ -405,10 +456,11 @@ class Race:
             self._move(car, 1, "adrenaline")
         elif react.action == BOOST:
             car.boosted = True
-            car.engine -= 1
-            car.discard.append(HEAT)
-            if self.record_events:
-                self._event("heat", car=car.id, n=1, why="boost")
+            cost = self.boost_heat(car)
+            car.engine -= cost
+            car.discard.extend([HEAT] * cost)
+            if cost and self.record_events:
+                self._event("heat", car=car.id, n=cost, why="boost")
             card = self._flip_basic(car, "boost")
             value = SPEED[card] if card is not None else 0
             car.speed += value
@@ -431,7 +483,7 @@ class Race:
             car.slipstreamed = True
             if self.record_events:
                 self.events.append({"car": car.id, "type": "slipstream", "round": self.round})
-            self._move(car, SLIPSTREAM_SPACES, "slipstream")
+            self._move(car, self.slipstream_spaces(car), "slipstream")
         self._after_slipstream(car)
 
     def _apply_discard(self, discard: Discard, car: Car) -> None:
@@ -465,11 +517,15 @@ class Race:
         self.phase = PLAN
         # adrenaline goes by the STARTING field: last 2 of the order with 5+ starters
         last = 2 if len(self.cars) >= 5 else 1
+        plans = self.hooks.plans
         for i, car in enumerate(racing):
-            car.planned = False
+            car.planned = plans is not None and not plans(self, car)  # e.g. a Legend car
             car.adrenaline = i >= len(racing) - last
         if self.record_events:
             self.events.append({"order": list(self.order), "type": "round", "round": self.round})
+        if plans and all(c.planned for c in racing):
+            self.turn = 0
+            self._start_turn()
 
     def _start_turn(self) -> None:
         car = self.cars[self.order[self.turn]]
@@ -480,6 +536,9 @@ class Race:
         if self.record_events:
             self.events.append({"car": car.id, "gear": car.gear, "type": "turn",
                                 "round": self.round})
+        if self.hooks.drive and self.hooks.drive(self, car):  # e.g. a Legend car
+            self._end_turn(car)
+            return
         if car.clogged:
             if self.record_events:
                 self._event("clogged", car=car.id, cards=list(car.play))
@@ -493,18 +552,23 @@ class Race:
             for _ in range(car.play.count(STRESS)):
                 self._flip_basic(car, "stress")
         car.speed = sum(map(SPEED.__getitem__, car.play))
+        if self.hooks.after_reveal:
+            self.hooks.after_reveal(self, car)
         if self.record_events:
             self.events.append({"car": car.id, "speed": car.speed, "type": "speed",
                                 "round": self.round})
         self._move(car, car.speed, "cards")
         car.cooldown = (3 if car.gear == 1 else 1 if car.gear == 2 else 0) + car.adrenaline
+        if self.hooks.cooldown:
+            car.cooldown = self.hooks.cooldown(self, car, car.cooldown)
         if not self._react_choice(car):
             self._after_react(car)
 
     def _react_choice(self, car: Car) -> bool:
         """Is there any React action besides 'done'? (cheap: asked after every move)"""
         return (car.adrenaline and not car.adrenaline_used) or \
-            (not car.boosted and car.engine > 0) or (car.cooldown > 0 and HEAT in car.hand)
+            (not car.boosted and car.engine >= self.boost_heat(car)) or \
+            (car.cooldown > 0 and HEAT in car.hand)
 
     def _react_legal(self, car: Car, react: React) -> bool:
         action = react.action
@@ -513,10 +577,14 @@ class Race:
         if action == ADRENALINE:
             return car.adrenaline and not car.adrenaline_used
         if action == BOOST:
-            return not car.boosted and car.engine > 0
+            return not car.boosted and car.engine >= self.boost_heat(car)
         if action == COOLDOWN:
             return 1 <= react.n <= min(car.cooldown, car.hand.count(HEAT))
         return False
+
+    def boost_heat(self, car: Car) -> int:
+        """Heat a Boost costs ``car`` now (1 in the base game)."""
+        return self.hooks.boost_heat(self, car, 1) if self.hooks.boost_heat else 1
 
     def react_options(self, car_id: int) -> list[React]:
         """Every legal React decision of the car now resolving (ends with 'done')."""
@@ -531,13 +599,16 @@ class Race:
                     return car.id
         if self.phase == OVER:
             return -1
+        if self.phase not in _BASE_PHASES:
+            cars = self.pending().cars
+            return cars[0] if cars else -1
         return self.order[self.turn]
 
     def _react_options(self, car: Car) -> list[React]:
         options = []
         if car.adrenaline and not car.adrenaline_used:
             options.append(React(car.id, ADRENALINE))
-        if not car.boosted and car.engine > 0:
+        if not car.boosted and car.engine >= self.boost_heat(car):
             options.append(React(car.id, BOOST))
         if car.cooldown > 0:
             heat = car.hand.count(HEAT)
@@ -546,15 +617,22 @@ class Race:
         options.append(React(car.id, DONE))
         return options
 
+    def slipstream_spaces(self, car: Car) -> int:
+        """How far ``car`` would slipstream now (2 in the base game)."""
+        if self.hooks.slipstream_spaces:
+            return self.hooks.slipstream_spaces(self, car, SLIPSTREAM_SPACES)
+        return SLIPSTREAM_SPACES
+
     def slipstream_allowed(self, car: Car) -> bool:
         """Beside a car or right behind a space holding one, and not across the final line."""
-        if car.d + SLIPSTREAM_SPACES > self.finish_d:
+        if car.d + self.slipstream_spaces(car) > self.finish_d:
             return False
         here = car.space
         ahead = car.d % self._spaces + 1  # the space of d + 1
         for o in self.cars:
             if (o.space == here or o.space == ahead) and o is not car and o.on_track:
-                return True
+                may = self.hooks.may_slipstream
+                return may(self, car) if may else True
         return False
 
     def _after_react(self, car: Car) -> None:
@@ -577,8 +655,13 @@ class Race:
         last = bisect_left(ds, car.d, lo=first)
         if first == last:
             return
+        own_limit, heat_for = self.hooks.car_corner_limit, self.hooks.corner_heat
         for line, index, limit in self._corner_lines[first:last]:
+            if own_limit:  # e.g. an upgrade's adjust symbol, this car this turn
+                limit = own_limit(self, car, index, limit)
             excess = car.speed - limit
+            if excess > 0 and heat_for:  # e.g. an overheat token
+                excess = heat_for(self, car, index, excess)
             if excess <= 0:
                 if self.record_events:
                     self.events.append({"car": car.id, "corner": index + 1, "limit": limit,
@@ -640,6 +723,8 @@ class Race:
                         frm=frm, **self._where(car))
 
     def _end_turn(self, car: Car) -> None:
+        if self.hooks.end_turn:
+            self.hooks.end_turn(self, car)
         car.discard.extend(car.play)
         car.play = []
         self._fill_hand(car)
@@ -677,7 +762,7 @@ class Race:
             # mid-turn reshuffles never take the play area
             car.draw = car.discard
             car.discard = []
-            _shuffle(self._rng(), car.draw)
+            self.shuffle(car.draw)
             reshuffled[0] = True
             if self.record_events:
                 self._event("reshuffle", car=car.id, cards=len(car.draw))
@@ -719,7 +804,7 @@ class Race:
                     break
                 car.draw = draw = car.discard
                 car.discard = []
-                _shuffle(self._rng(), draw)
+                self.shuffle(draw)
                 if log and self.record_events:
                     self._event("reshuffle", car=car.id, cards=len(draw))
             take = min(need - drawn, len(draw))
@@ -764,18 +849,7 @@ class Race:
         self.events.append(data)
 
 
-def _shuffle(rng: random.Random, cards: list[str]) -> None:
-    """``rng.shuffle(cards)``, written out: the same Fisher-Yates over ``getrandbits`` as
-    CPython's, without a method call per card, and pinned should the library's ever change."""
-    getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:  # rejection sampling keeps j uniform over 0..i
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
-
+_BASE_PHASES = frozenset({PLAN, REACT, SLIPSTREAM, DISCARD, OVER})
 
 #: apply() dispatch by decision type (one dict lookup instead of an isinstance chain): the
 #: phase that takes it, and its handler

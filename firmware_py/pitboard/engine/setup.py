@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import check_codes
+from .modules import check_modules
 
 MAX_CARS = 6
 HAND_SIZE = 7
@@ -77,6 +78,9 @@ class RaceSetup:
     names: tuple[str, ...] = ()
     stacked: dict[int, StackedDeck] = field(default_factory=dict)
     hand_size: int = HAND_SIZE
+    #: rules modules and their options, e.g. ``{"weather": {"weather": "rain"}}`` (see
+    #: :mod:`pitboard.engine.modules`); empty for the base game
+    modules: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def validate(self) -> None:
         """Raise ValueError with a one-line reason when the setup cannot be raced."""
@@ -104,6 +108,7 @@ class RaceSetup:
                 if (deck.d, deck.spot) in places:
                     raise ValueError(f"car {car}: another car already starts on that spot")
                 places.add((deck.d, deck.spot))
+        check_modules(self)
 
     def name(self, car: int) -> str:
         return self.names[car] if self.names else f"Car {car + 1}"
@@ -120,6 +125,8 @@ class RaceSetup:
             out["stacked"] = {str(k): v.to_dict() for k, v in sorted(self.stacked.items())}
         if self.hand_size != HAND_SIZE:
             out["hand_size"] = self.hand_size
+        if self.modules:
+            out["modules"] = {k: dict(v) for k, v in self.modules.items()}
         return out
 
     @classmethod
@@ -130,4 +137,5 @@ class RaceSetup:
             grid=None if grid is None else tuple(grid), names=tuple(data.get("names", ())),
             stacked={int(k): StackedDeck.from_dict(v) for k, v in data.get("stacked", {}).items()},
             hand_size=data.get("hand_size", HAND_SIZE),
+            modules={str(k): dict(v) for k, v in data.get("modules", {}).items()},
         )

@@ -8,6 +8,7 @@ from typing import Any
 from ..track import Track
 from ..trackfile import load_track
 from .decisions import Decision, decision_from_dict, decision_to_dict
+from .modules import Hooks, build_modules
 from .race import Car, Race
 from .setup import RaceSetup
 
@@ -42,10 +43,13 @@ def race_to_dict(race: Race, *, events: bool = False) -> dict[str, Any]:
         "car_turns": race.car_turns,
         "stress_reserve": race.stress_reserve,
         "hall_of_fame": list(race.hall_of_fame),
+        "grid": list(race.grid),
         "cars": [car_to_dict(race, c) for c in race.cars],
         "log": [decision_to_dict(d) for d in race.log],
         "event_count": len(race.events),
     }
+    if race.hooks.modules:
+        out["modules"] = {m.key: m.to_dict() for m in race.hooks.modules}
     if events:
         out["events"] = [dict(e) for e in race.events]
     return out
@@ -68,6 +72,10 @@ def race_from_dict(data: dict[str, Any], *, track: Track | None = None) -> Race:
         race.track = track if track is not None else load_track(setup.track)
         race.laps = int(data["laps"])
         race.finish_d = race.laps * race.track.spaces
+        setup.validate()
+        race.hooks = Hooks(build_modules(setup))
+        for module in race.hooks.modules:
+            module.load(data.get("modules", {}).get(module.key, {}))
         race._derive()
         race.round = int(data["round"])
         race.phase = str(data["phase"])
@@ -77,6 +85,7 @@ def race_from_dict(data: dict[str, Any], *, track: Track | None = None) -> Race:
         race.car_turns = int(data["car_turns"])
         race.stress_reserve = int(data["stress_reserve"])
         race.hall_of_fame = [int(i) for i in data["hall_of_fame"]]
+        race.grid = [int(i) for i in data.get("grid", ())]
         race.log = [decision_from_dict(d) for d in data["log"]]
         race.events = [dict(e) for e in data.get("events", [])]
         race.cars = []

@@ -8,7 +8,6 @@ the tests pin.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,6 +29,7 @@ from pitboard.table.view import (
     MoveView,
     StationView,
 )
+from pitboard.usage import Parser
 
 __all__ = [
     "DESCRIPTIONS",
@@ -271,6 +271,20 @@ def write_gallery(directory: str | Path) -> list[Path]:
     return paths
 
 
+def build_parser() -> Parser:
+    """The ``pitboard screens`` options."""
+    parser = Parser(
+        prog="pitboard screens",
+        description="Draw every kind of station screen (lobby, planning, corner warnings, "
+        "results, faults...) from sample tables as 128x64 PNGs, with a README.md index, into "
+        "the folder you name. The repository's gallery is docs/screens: pitboard screens "
+        "--out docs/screens")
+    parser.add_argument("--out", metavar="DIR", required=True,
+                        help="the folder to write (created if missing; files there with the "
+                             "same names are replaced)")
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``pitboard screens``: write the gallery; return the exit status.
 
@@ -278,9 +292,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         main(["--out", "docs/screens"])
     """
-    parser = argparse.ArgumentParser(prog="pitboard screens",
-                                     description="Draw every sample station screen as PNGs.")
-    parser.add_argument("--out", default="docs/screens", help="folder (default: docs/screens)")
+    parser = build_parser()
     args = parser.parse_args(argv)
     try:
         paths = write_gallery(args.out)

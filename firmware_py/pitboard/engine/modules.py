@@ -1,0 +1,257 @@
+"""Rules modules (Garage, Legends, Weather & road conditions): the named points where they hook in.
+
+The base sequence in :mod:`pitboard.engine.race` asks a few named questions and announces a few
+named moments; a module is a :class:`RaceModule` subclass that answers or handles only the ones
+its rules change. The race collects, once, which modules override which hook (:class:`Hooks`),
+so a race without modules pays one ``if`` per point and the rules of each module stay in its own
+files instead of ``if garage:`` branches through the base game.
+
+A race picks its modules with :attr:`RaceSetup.modules <pitboard.engine.setup.RaceSetup>`: a
+mapping of module key to that module's options (plain JSON types, so setups serialize).
+
+The hook points, in the order a race meets them:
+
+=====================  ========================================================================
+``prepare``            once, before any car is dealt: draw tokens, shuffle a Legend deck
+``corner_limit``       once per corner, before the race: the limit every car faces there
+``setup_car``          each car's starting deck and engine, before the deck is shuffled
+``pre_race``           whether decisions (a draft) must come before the cards are dealt
+``plans``              does this car plan this round (a Legend car does not)
+``drive``              a car's whole turn when the module drives it (a Legend); True = handled
+``after_reveal``       the planned cards are revealed and the speed added up, before moving
+``car_corner_limit``   one car's limit at one corner this turn (an upgrade's adjust symbol)
+``corner_heat``        Heat charged over a corner's limit (an overheat token adds one)
+``cooldown``           Cooldown a car gets this turn
+``boost_heat``         Heat a Boost costs
+``may_slipstream``     may this car start a slipstream from where it is
+``slipstream_spaces``  how far a slipstream moves
+``end_turn``           the turn's cards leave the play area (refresh, one-time cards)
+=====================  ========================================================================
+
+Modules add decisions of their own (a draft pick) with :attr:`RaceModule.decisions` and phases
+with :meth:`RaceModule.pending`; their state round-trips through :meth:`RaceModule.to_dict`. A
+module draws randomness only through :meth:`Race.shuffle <pitboard.engine.race.Race.shuffle>`,
+so seed + decision log still replays the race.
+
+Example::
+
+    >>> class Gusty(RaceModule):
+    ...     key = "gusty"
+    ...     def slipstream_spaces(self, race, car, spaces):
+    ...         return spaces + 1
+    >>> hooks = Hooks((Gusty({}),))
+    >>> hooks.slipstream_spaces is not None, hooks.cooldown is None
+    (True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from .decisions import Decision, Pending
+    from .race import Car, Race
+    from .setup import RaceSetup
+
+
+class RaceModule:
+    """One rules module in one race. Override the hooks the module's rules change; the base
+    answers below are the base game's, so an unchanged hook costs the race nothing.
+
+    ``options`` are the module's entry in :attr:`RaceSetup.modules`, already checked by
+    :meth:`check_options`.
+    """
+
+    #: the module's key in RaceSetup.modules and in snapshots
+    key: ClassVar[str] = ""
+    #: decision types this module adds: type -> the phase that takes it
+    decisions: ClassVar[Mapping[type, str]] = {}
+
+    def __init__(self, options: Mapping[str, Any]) -> None:
+        self.options = dict(options)
+
+    # -- options and state ------------------------------------------------------------------
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any], setup: RaceSetup) -> None:
+        """Raise ValueError with a one-line reason when ``options`` cannot be raced."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The module's state in a race (JSON types), for snapshots."""
+        return {}
+
+    def load(self, data: Mapping[str, Any]) -> None:
+        """Restore the state :meth:`to_dict` wrote."""
+
+    # -- before the race --------------------------------------------------------------------
+    def prepare(self, race: Race) -> None:
+        """Once, after the track is known and before any car is dealt."""
+
+    def corner_limit(self, race: Race, index: int, limit: int) -> int:
+        """The limit at corner ``index`` (0-based) for every car, given the printed one."""
+        return limit
+
+    def setup_car(self, race: Race, car: Car) -> None:
+        """Adjust ``car.draw`` (unshuffled starting deck) and ``car.engine`` before the shuffle."""
+
+    def pre_race(self, race: Race) -> bool:
+        """True if the module needs decisions before the cards are dealt (a draft): it then
+        sets ``race.phase`` to its own phase and calls ``race.start()`` when they are done."""
+        return False
+
+    # -- decisions the module owns ------------------------------------------------------------
+    def pending(self, race: Race) -> Pending | None:
+        """What the race waits for in a phase this module owns (None: not its phase)."""
+        return None
+
+    def apply(self, race: Race, decision: Decision) -> None:
+        """Apply one of :attr:`decisions` (raise IllegalDecision, state untouched, if illegal)."""
+        raise NotImplementedError
+
+    # -- the round -----------------------------------------------------------------------------
+    def plans(self, race: Race, car: Car) -> bool:
+        """Does ``car`` plan (choose a gear and cards) this round?"""
+        return True
+
+    def drive(self, race: Race, car: Car) -> bool:
+        """Take ``car``'s whole turn; True if the module did (the race then ends the turn)."""
+        return False
+
+    def after_reveal(self, race: Race, car: Car) -> None:
+        """The played cards are revealed and ``car.speed`` added up; the car has not moved."""
+
+    def car_corner_limit(self, race: Race, car: Car, index: int, limit: int) -> int:
+        """``car``'s limit at corner ``index`` this turn, given the race's limit there."""
+        return limit
+
+    def corner_heat(self, race: Race, car: Car, index: int, excess: int) -> int:
+        """Heat charged for crossing corner ``index`` ``excess`` over its limit (excess > 0)."""
+        return excess
+
+    def cooldown(self, race: Race, car: Car, n: int) -> int:
+        """Cooldown ``car`` gets this turn, given the base game's ``n``."""
+        return n
+
+    def boost_heat(self, race: Race, car: Car, cost: int) -> int:
+        """Heat a Boost costs ``car`` now, given the base game's ``cost``."""
+        return cost
+
+    def may_slipstream(self, race: Race, car: Car) -> bool:
+        """May ``car`` start a slipstream where it stands (the base rule already allows it)?"""
+        return True
+
+    def slipstream_spaces(self, race: Race, car: Car, spaces: int) -> int:
+        """How far ``car`` slipstreams, given the base game's ``spaces``."""
+        return spaces
+
+    def end_turn(self, race: Race, car: Car) -> None:
+        """``car.play`` is about to go to the discard pile (a module may take cards out)."""
+
+
+#: hooks whose answers chain: each module gets the previous module's answer
+_CHAINED = ("corner_limit", "car_corner_limit", "corner_heat", "cooldown", "boost_heat",
+            "slipstream_spaces")
+#: hooks every overriding module hears, in module order
+_BROADCAST = ("prepare", "setup_car", "after_reveal", "end_turn")
+#: yes/no hooks: all must say yes (plans, may_slipstream) or one says yes (drive, pre_race)
+_ALL = ("plans", "may_slipstream")
+_ANY = ("drive", "pre_race")
+
+
+class Hooks:
+    """The race's modules, sorted by hook: each attribute is None when no module overrides it
+    (the base sequence then skips the call), else one callable with the base signature.
+
+    Example::
+
+        >>> Hooks(()).corner_limit is None
+        True
+    """
+
+    def __init__(self, modules: tuple[RaceModule, ...]) -> None:
+        self.modules = modules
+        self.by_key = {m.key: m for m in modules}
+        #: decision type -> (phase, module)
+        self.decisions: dict[type, tuple[str, RaceModule]] = {
+            kind: (phase, m) for m in modules for kind, phase in m.decisions.items()}
+        self.prepare: Callable[..., None] | None = None
+        self.setup_car: Callable[..., None] | None = None
+        self.after_reveal: Callable[..., None] | None = None
+        self.end_turn: Callable[..., None] | None = None
+        self.corner_limit: Callable[..., int] | None = None
+        self.car_corner_limit: Callable[..., int] | None = None
+        self.corner_heat: Callable[..., int] | None = None
+        self.cooldown: Callable[..., int] | None = None
+        self.boost_heat: Callable[..., int] | None = None
+        self.slipstream_spaces: Callable[..., int] | None = None
+        self.plans: Callable[..., bool] | None = None
+        self.may_slipstream: Callable[..., bool] | None = None
+        self.drive: Callable[..., bool] | None = None
+        self.pre_race: Callable[..., bool] | None = None
+        for name in (*_CHAINED, *_BROADCAST, *_ALL, *_ANY):
+            found = [getattr(m, name) for m in modules
+                     if getattr(type(m), name) is not getattr(RaceModule, name)]
+            if found:
+                setattr(self, name, _combine(name, found))
+
+    def pending(self, race: Race) -> Pending | None:
+        """The first module phase that is waiting, if any."""
+        for m in self.modules:
+            found = m.pending(race)
+            if found is not None:
+                return found
+        return None
+
+
+def _combine(name: str, found: list[Callable[..., Any]]) -> Callable[..., Any]:
+    if len(found) == 1:
+        return found[0]
+    if name in _CHAINED:
+        def chained(*args: Any) -> Any:
+            *head, value = args
+            for fn in found:
+                value = fn(*head, value)
+            return value
+        return chained
+    if name in _ALL:
+        return lambda *args: all(fn(*args) for fn in found)
+    if name in _ANY:
+        return lambda *args: any(fn(*args) for fn in found)
+
+    def broadcast(*args: Any) -> None:
+        for fn in found:
+            fn(*args)
+    return broadcast
+
+
+# ---------------------------------------------------------------------------- the registry
+#: module key -> its class; module files register themselves (see engine/__init__.py)
+MODULES: dict[str, type[RaceModule]] = {}
+
+
+def register_module(cls: type[RaceModule]) -> type[RaceModule]:
+    """Make a module available to RaceSetup.modules under ``cls.key`` (use as a decorator)."""
+    if not cls.key:
+        raise ValueError(f"{cls.__name__} has no key")
+    if MODULES.get(cls.key, cls) is not cls:
+        raise ValueError(f"module key {cls.key!r} already registered")
+    MODULES[cls.key] = cls
+    return cls
+
+
+def check_modules(setup: RaceSetup) -> None:
+    """Raise ValueError (one line) for an unknown module or options it refuses."""
+    for key, options in setup.modules.items():
+        cls = MODULES.get(key)
+        if cls is None:
+            known = ", ".join(sorted(MODULES)) or "none"
+            raise ValueError(f"unknown module {key!r} (known: {known})")
+        if not isinstance(options, Mapping):
+            raise ValueError(f"module {key}: options must be a table, not {options!r}")
+        cls.check_options(options, setup)
+
+
+def build_modules(setup: RaceSetup) -> tuple[RaceModule, ...]:
+    """The modules of a checked setup, in a fixed order (the registry's) so hooks that chain
+    always chain the same way."""
+    return tuple(cls(setup.modules[key]) for key, cls in MODULES.items() if key in setup.modules)
