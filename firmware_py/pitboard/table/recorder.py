@@ -30,18 +30,16 @@ from __future__ import annotations
 
 import errno
 import logging
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..engine.decisions import Decision, IllegalDecision, decision_from_dict, decision_to_dict
 from ..engine.race import Race
 from ..engine.setup import RaceSetup
 from ..engine.snapshot import replay
 from ..journal import Journal, JournalCorrupted, JournalError, Recovered
-
-if TYPE_CHECKING:
-    from .table import Table
 
 log = logging.getLogger("pitboard.journal")
 
@@ -104,10 +102,8 @@ class JournalRecorder:
         if self.problem in (DISK_FULL, READ_ONLY, "storage error: not saved"):
             self.problem = ""
 
-    def race_started(self, table: Table) -> None:
-        race = table.race
-        assert race is not None
-        header = {"setup": race.setup.to_dict(), "seats": [st.car for st in table.stations]}
+    def race_started(self, setup: RaceSetup, seats: Sequence[int | None]) -> None:
+        header = {"setup": setup.to_dict(), "seats": list(seats)}
         self.pending.clear()
         self._log_length = 0
         try:
@@ -118,41 +114,44 @@ class JournalRecorder:
             return
         self.prepare()  # a race started from the console had no lobby to reserve in
 
-    def decision(self, table: Table, decision: Decision) -> None:
+    def decision(self, decision: Decision) -> None:
         self.pending.append({"d": decision_to_dict(decision)})
         self._log_length += 1
 
-    def undone(self, table: Table, length: int) -> None:
+    def undone(self, length: int) -> None:
         self.pending.append({"undo": length})
         self._log_length = length
 
-    def seat_to_bot(self, table: Table, car: int) -> None:
+    def seat_to_bot(self, car: int) -> None:
         self.pending.append({"bot": car})
 
-    def seat_back(self, table: Table, car: int) -> None:
+    def seat_back(self, car: int) -> None:
         self.pending.append({"human": car})
 
-    def race_closed(self, table: Table) -> None:
+    def race_closed(self) -> None:
         if self.journal.is_open:
             self.pending.append({"end": True})
-            self.flush(table)
+            self.flush(None, ())
         if self.problem in (READ_ONLY, "journal write failed; this race cannot be resumed") \
                 or self.problem.startswith("journal damaged"):
             self.problem = ""  # that race is over; the next one starts a new journal
         self.prepare()
 
-    def flush(self, table: Table) -> None:
-        """Write what is buffered with one fsync (called before any screen is drawn)."""
+    def flush(self, race: Race | None, idle_bots: Collection[int]) -> None:
+        """Write what is buffered with one fsync (called before any screen is drawn).
+
+        ``race`` and ``idle_bots`` (cars a bot drives while their player is away) go into a
+        snapshot every :data:`SNAPSHOT_EVERY` records.
+        """
         if not self.pending or not self.journal.is_open:
             self.pending.clear()
             return
         records, self.pending = self.pending, []
         try:
             self.journal.append_many(records)
-            if self.journal.records_since_snapshot >= self.snapshot_every and table.race:
-                log_ = [decision_to_dict(d) for d in table.race.log]
-                self.journal.snapshot({"log": log_, "idle_bots": sorted(
-                    st.car for st in table.stations if st.idle_bot and st.car is not None)})
+            if self.journal.records_since_snapshot >= self.snapshot_every and race:
+                log_ = [decision_to_dict(d) for d in race.log]
+                self.journal.snapshot({"log": log_, "idle_bots": sorted(idle_bots)})
                 self.journal.compact()
         except OSError as exc:
             # The race goes on (a kiosk must not stop for a worn SD card), but say so.
