@@ -247,8 +247,10 @@ class Table:
             st = self._station(event.station)
             if st is None:
                 return
-            st.last_input = now
-            if st.idle_bot and isinstance(event, LeverMoved | SlotPressed | GoPressed):
+            if self._can_advance(st, event):
+                st.last_input = now
+            if st.idle_bot and st.car is not None and self.race is not None and \
+                    isinstance(event, LeverMoved | SlotPressed | GoPressed):
                 self._take_seat_back(st)
                 if not isinstance(event, LeverMoved):  # that press only meant "I'm back"
                     self.refresh()
@@ -268,6 +270,16 @@ class Table:
             elif isinstance(event, GoPressed):
                 self._go(st)
         self.refresh()
+
+    def _can_advance(self, st: Station, event: StationEvent) -> bool:
+        """Does ``event`` count as someone at ``st`` playing (it resets the idle clock)? Only
+        input that can move the station's turn on: a tray tap cannot plan while the lever reads
+        no valid gear, so a stuck lever cannot hold a race for ever."""
+        if isinstance(event, LeverMoved):
+            return True
+        if not isinstance(event, SlotPressed | GoPressed):
+            return False  # faults and their clearing are the hardware talking, not a player
+        return not (self.state == flow.PLANNING and st.lever_fault)
 
     def _station(self, index: int) -> Station | None:
         if 0 <= index < len(self.stations):
@@ -613,9 +625,7 @@ class Table:
         self.race = None
         self.bots = {}
         for st in self.stations:
-            st.joined = False
-            st.car = None
-            st.clear()
+            st.release()
         if self.state != flow.LOBBY:
             self.reset()
         if self.kiosk:
@@ -628,8 +638,7 @@ class Table:
             self.recorder.race_closed()
         self.dismiss()
         for st in self.stations:
-            st.joined = False
-            st.car = None
+            st.release()  # every per-seat flag, or a bot's takeover would outlive the race
         if self.kiosk:
             self.sleep()
             self._start_attract()
@@ -675,6 +684,9 @@ class Table:
         """A player back at a seat a bot took over while they were away drives again."""
         if st.car is None or self.race is None or self.race.over:
             return
+        if st.lever_fault:
+            st.message = "fix the gear lever"  # the bot keeps driving until it reads a gear
+            return
         st.idle_bot = False
         self.bots.pop(st.car, None)
         st.clear()
@@ -694,6 +706,10 @@ class Table:
             if st.car is None or st.idle_bot or st.car not in waiting:
                 continue
             if now - st.last_input >= kiosk.idle_seconds:
+                if st.lever_fault:
+                    log.warning("station %s: the gear lever has read no valid gear (contacts "
+                                "%s closed) for %d s; a bot takes the seat", st.name,
+                                "+".join(map(str, st.lever_fault)), now - st.last_input)
                 st.idle_bot = True
                 self.bots[st.car] = HeuristicBot(seed=race.setup.seed + st.car)
                 if self.recorder is not None:
@@ -706,7 +722,7 @@ class Table:
                 self.race = None  # everyone left: back to the attract loop
                 self.abandon()
                 for st in self.stations:
-                    st.joined, st.car, st.idle_bot = False, None, False
+                    st.release()
                 self.sleep()
                 self._start_attract()
                 return
