@@ -120,7 +120,7 @@ def cmd_scenario(args: argparse.Namespace) -> int:
         json.dump(race_to_dict(race, events=True), sys.stdout, indent=1)
         print()
         return 0
-    for line in narrate(race.events, scenario.setup.name):
+    for line in narrate(race.events, lambda i: race.cars[i].name):
         print(line)
     pending = race.pending()
     print(f"\nWaiting for: {pending.kind}" + (

@@ -5,7 +5,8 @@ Options (``RaceSetup.modules["legends"]``), plain JSON:
 =============  ==============================================================================
 ``cars``       how many Legend cars: the last ``cars`` cars of the race (at least one car must
                be driven by a player or a bot). Or give ``colours`` instead.
-``colours``    the Legend cars' helmet colours, one per Legend car (the last cars, in order);
+``colours``    the Legend cars' helmet colours, one per Legend car (the last cars, in order),
+               or a table of car number -> colour for Legend cars anywhere in the field;
                default: the data file's colours in order
 ``deck``       Legend card numbers on top of the deck, top first (scenarios, a repeatable demo);
                the cards not listed are shuffled below them from the race's seed
@@ -57,7 +58,6 @@ class Legends(RaceModule):
     def __init__(self, options: Mapping[str, Any]) -> None:
         super().__init__(options)
         self.data: LegendDeck = load_legend_cards()
-        self.colours: tuple[str, ...] = _colours(options, self.data)
         self.pro = int(options.get("pro", 0))
         self.aggressive = bool(options.get("aggressive", False))
         #: car id -> helmet colour (filled in prepare, when the number of cars is known)
@@ -76,7 +76,7 @@ class Legends(RaceModule):
             if key not in _OPTIONS:
                 raise ValueError(f"legends: unknown option {key!r} (known: {', '.join(_OPTIONS)})")
         data = load_legend_cards()
-        colours = _colours(options, data)
+        colours = _colour_of(options, data, setup.cars)
         if not colours:
             raise ValueError("legends: give 1 or more Legend cars")
         if len(colours) >= setup.cars:
@@ -111,8 +111,7 @@ class Legends(RaceModule):
 
     # -- before the race --------------------------------------------------------------------
     def prepare(self, race: Race) -> None:
-        first = race.setup.cars - len(self.colours)
-        self.colour_of = {first + i: colour for i, colour in enumerate(self.colours)}
+        self.colour_of = _colour_of(self.options, self.data, race.setup.cars)
         given = [int(n) for n in self.options.get("deck", [])]
         rest = [c.number for c in self.data.cards if c.number not in given]
         race.shuffle(rest)
@@ -162,8 +161,9 @@ class Legends(RaceModule):
             race._event("legend_card", card=self.card)
 
 
-def _colours(options: Mapping[str, Any], data: LegendDeck) -> tuple[str, ...]:
-    """The Legend cars' colours from ``cars`` and/or ``colours`` (ValueError if they clash)."""
+def _colour_of(options: Mapping[str, Any], data: LegendDeck, cars: int) -> dict[int, str]:
+    """Car id -> colour of every Legend car, from ``cars`` and/or ``colours`` (ValueError with
+    a one-line reason if they are wrong or clash)."""
     given = options.get("colours")
     count = options.get("cars")
     if count is not None and (not isinstance(count, int) or isinstance(count, bool)
@@ -175,17 +175,26 @@ def _colours(options: Mapping[str, Any], data: LegendDeck) -> tuple[str, ...]:
         if count > len(data.colours):
             raise ValueError(f"legends: at most {len(data.colours)} Legend cars "
                              f"(one per helmet colour: {', '.join(data.colours)})")
-        return data.colours[:count]
-    if not isinstance(given, list) or not all(isinstance(c, str) for c in given):
+        given = list(data.colours[:count])
+    if isinstance(given, Mapping):
+        seats = {}
+        for key, colour in given.items():
+            if not str(key).isdigit() or not 0 <= int(key) < cars:
+                raise ValueError(f"legends: no car {key} (cars are 0..{cars - 1})")
+            seats[int(key)] = colour
+    elif isinstance(given, list):
+        seats = {cars - len(given) + i: colour for i, colour in enumerate(given)}
+    else:
         raise ValueError("legends: colours must be a list of colour names")
-    for c in given:
-        if c not in data.colours:
-            raise ValueError(f"legends: unknown colour {c!r} (known: {', '.join(data.colours)})")
-    if len(set(given)) != len(given):
+    for colour in seats.values():
+        if colour not in data.colours:
+            raise ValueError(f"legends: unknown colour {colour!r} "
+                             f"(known: {', '.join(data.colours)})")
+    if len(set(seats.values())) != len(seats):
         raise ValueError("legends: two Legend cars have the same colour")
-    if count is not None and count != len(given):
-        raise ValueError(f"legends: cars is {count} but {len(given)} colours are given")
-    return tuple(given)
+    if count is not None and count != len(seats):
+        raise ValueError(f"legends: cars is {count} but {len(seats)} colours are given")
+    return dict(sorted(seats.items()))
 
 
 def legend_cars(race: Race) -> dict[int, str]:

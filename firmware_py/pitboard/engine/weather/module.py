@@ -121,6 +121,9 @@ class Weather(RaceModule):
                                      f"its road token is corner {index}'s")
                 self.road[index] = token
         self._track = None  # the tables follow the tokens just drawn
+        if race.record_events:
+            race._event("weather", weather=self.weather,
+                        road={str(k + 1): v for k, v in sorted(self.road.items())})
 
     def _tables(self, track: Track) -> None:
         """Per corner line: limit change and overheat; per board space: the sector effect."""
