@@ -11,10 +11,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PIL import Image
-
-from pitboard.table.screens import render
 from pitboard.table.view import (
     ATTRACT,
     FAULT,
@@ -30,6 +28,9 @@ from pitboard.table.view import (
     StationView,
 )
 from pitboard.usage import Parser
+
+if TYPE_CHECKING:  # Pillow and the renderer load when drawing, not for --help
+    from PIL import Image
 
 __all__ = [
     "DESCRIPTIONS",
@@ -179,6 +180,8 @@ def sample_views() -> dict[str, StationView]:
 
 
 def _same_pixels(path: Path, img: Image.Image) -> bool:
+    from PIL import Image
+
     if not path.exists():
         return False
     with Image.open(path) as old:
@@ -201,6 +204,8 @@ def scaled(img: Image.Image, scale: int = SCALE) -> Image.Image:
         >>> scaled(Image.new("1", (128, 64))).size
         (512, 256)
     """
+    from PIL import Image
+
     return img.resize((img.width * scale, img.height * scale), Image.Resampling.NEAREST)
 
 
@@ -237,6 +242,8 @@ def gallery_images(views: dict[str, StationView] | None = None) -> dict[str, Ima
         >>> sorted(gallery_images())[:2]
         ['attract.png', 'attract_x4.png']
     """
+    from pitboard.table.screens import render
+
     views = sample_views() if views is None else views
     images: dict[str, Image.Image] = {}
     for name, view in views.items():
