@@ -60,11 +60,14 @@ def open_station_display(config: HwConfig, spec: DisplayConfig, label: str) -> A
     """The display ``spec`` describes: emulated, or luma over I2C (through the mux) or SPI."""
     if spec.bus == "emulated":
         return EmulatedDisplay(rotate=spec.rotate, station=label)
+    kwargs: dict[str, Any] = {}
+    if spec.column_offset is not None:
+        kwargs["column_offset"] = spec.column_offset
     if spec.bus == "i2c":
         port = resolve_i2c_bus(config.i2c, spec.mux_channel)
         return open_display(driver=spec.driver, bus="i2c", port=port,
-                            address=spec.address or 0x3C, rotate=spec.rotate, station=label)
-    kwargs: dict[str, Any] = {}
+                            address=spec.address or 0x3C, rotate=spec.rotate, station=label,
+                            **kwargs)
     if spec.dc_pin is not None:
         kwargs["dc_pin"] = spec.dc_pin
     return open_display(driver=spec.driver, bus="spi", port=spec.port or 0,
@@ -145,6 +148,7 @@ class App:
             except Exception as exc:  # whatever is on disk, never crash-loop on it
                 self.recorder.set_aside(f"the race does not replay: {exc}")
                 self.table.do_reset()
+        self.recorder.prepare()  # reserve the journal's space: a full disk shows in the lobby
         self.table.refresh()
         self.boot_seconds = time.perf_counter() - started
 

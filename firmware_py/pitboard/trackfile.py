@@ -27,11 +27,11 @@ import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from importlib import resources
-from pathlib import Path
 from typing import NoReturn, TypeGuard
 
 from pitboard.catalog import TRACKS
 from pitboard.track import Corner, SpotPlace, Track
+from pitboard.userfile import UserFileError, escape, parse_toml, read_user_file
 
 __all__ = ["TrackFileError", "load_track", "load_track_file", "track_names"]
 
@@ -141,9 +141,9 @@ def load_track_file(path: str | os.PathLike[str]) -> Track:
         ((69, 1), 2)
     """
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise TrackFileError(path, "file", f"cannot read ({exc.strerror or exc})") from None
+        data = read_user_file(path)
+    except UserFileError as exc:
+        raise TrackFileError(path, "file", exc.problem) from None
     return _parse(data, os.fspath(path))
 
 
@@ -178,15 +178,10 @@ def _parse(data: bytes, source: str) -> Track:
         line = data.count(b"\n", 0, exc.start) + 1
         raise TrackFileError(source, f"line {line}", "not UTF-8 text") from None
     try:
-        doc = tomllib.loads(text)
+        doc = parse_toml(text)
     except tomllib.TOMLDecodeError as exc:
         where, what = _syntax_error(exc, text)
         raise TrackFileError(source, where, f"invalid TOML: {what}") from None
-    except RecursionError:
-        # tomllib parses nested arrays/tables recursively and gives up without a position.
-        raise TrackFileError(
-            source, "file", "invalid TOML: arrays or tables nested too deeply"
-        ) from None
     return _Checker(source).track(doc)
 
 
@@ -194,8 +189,8 @@ def _syntax_error(exc: tomllib.TOMLDecodeError, text: str) -> tuple[str, str]:
     """Split tomllib's ``"Invalid value (at line 3, column 7)"`` into where and what."""
     message = str(exc)
     match = _TOML_ERROR_RE.match(message)
-    if match is None:
-        return "syntax", message
+    if match is None:  # e.g. nesting too deep: tomllib gives no position
+        return "file", message
     if match["line"] is None:
         # tomllib only says "end of document" (e.g. an unclosed array): still give a line.
         return f"line {max(1, len(text.splitlines()))}, end of file", match["what"]
@@ -469,4 +464,4 @@ def _spaces_list(numbers: list[int]) -> str:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.splitlines())
+    return escape(text)

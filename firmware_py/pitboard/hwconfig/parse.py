@@ -7,6 +7,7 @@ import os
 import re
 import tomllib
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,8 @@ from .schema import (
     MAX_STATIONS,
     MUX_TYPES,
     OLED_ADDRESSES,
+    SH1106_DEFAULT_COLUMN_OFFSET,
+    SH1106_MAX_COLUMN_OFFSET,
     SHIPPED_PROFILES,
     ConfigError,
     ConsoleConfig,
@@ -531,25 +534,26 @@ class _Parser:
             "emulated": (),
         }
         if bus is None:
-            allowed = ("driver", "bus", "rotate", *keys["i2c"], *keys["spi"])
+            allowed = ("driver", "bus", "rotate", "column_offset", *keys["i2c"], *keys["spi"])
             self.unknown_keys(t, path, allowed)
             return None
         elsewhere = _used_elsewhere("bus", keys, bus)
-        self.unknown_keys(t, path, ("driver", "bus", "rotate", *keys[bus]), elsewhere)
+        self.unknown_keys(
+            t, path, ("driver", "bus", "rotate", "column_offset", *keys[bus]), elsewhere
+        )
         rotate = self.int_(t, path, "rotate", 0)
         self.in_range(f"{path}.rotate", rotate, 0, 3)
-        display = DisplayConfig(driver=driver or "", bus=bus, rotate=rotate)
+        offset = self.display_column_offset(t, path, driver)
+        display = DisplayConfig(driver=driver or "", bus=bus, rotate=rotate, column_offset=offset)
         if bus == "i2c":
             address = self.int_(t, path, "address", 0x3C)
             if address not in OLED_ADDRESSES:
                 self.add(
                     f"{path}.address",
-                    f"0x{address:02X} is not an SSD1306/SH1106 address (0x3C or 0x3D)",
+                    f"0x{address:02X} is not an OLED address (0x3C or 0x3D)",
                 )
             channel = self.mux_channel(t, path, has_mux)
-            display = DisplayConfig(
-                driver=display.driver, bus=bus, rotate=rotate, address=address, mux_channel=channel
-            )
+            display = replace(display, address=address, mux_channel=channel)
         elif bus == "spi":
             port = self.int_(t, path, "port", 0)
             if port != 0:
@@ -560,18 +564,25 @@ class _Parser:
             self.pin(f"{path}.dc_pin", dc_pin)
             reset_pin = self.int_(t, path, "reset_pin", 25)
             self.pin(f"{path}.reset_pin", reset_pin)
-            display = DisplayConfig(
-                driver=display.driver,
-                bus=bus,
-                rotate=rotate,
-                port=port,
-                device=device,
-                dc_pin=dc_pin,
-                reset_pin=reset_pin,
+            display = replace(
+                display, port=port, device=device, dc_pin=dc_pin, reset_pin=reset_pin
             )
         if self.type_errors != before or driver is None:
             return None
         return display
+
+    def display_column_offset(
+        self, t: dict[str, Any], path: str, driver: str | None
+    ) -> int | None:
+        """``column_offset``: SH1106 only (its RAM is 132 columns wide), default 2."""
+        if driver != "sh1106":
+            if "column_offset" in t:
+                self.add(f"{path}.column_offset",
+                         f"only an sh1106 has a column offset (driver is {driver})")
+            return None
+        offset = self.int_(t, path, "column_offset", SH1106_DEFAULT_COLUMN_OFFSET)
+        self.in_range(f"{path}.column_offset", offset, 0, SH1106_MAX_COLUMN_OFFSET)
+        return offset
 
     # -- cross-checks --
 

@@ -20,7 +20,9 @@ Schema (``*`` = required)::
                  kind* = "mcp23017": address = 0x20 (0x20-0x27), mux_channel (0-7), int_pin,
                                      debounce_ms = 20
                  kind* = "emulated"
-      display*   driver* = "ssd1306" | "sh1106", bus* = "i2c" | "spi" | "emulated", rotate = 0..3
+      display*   driver* = "ssd1306" | "sh1106" | "ssd1309" (the module's controller chip),
+                 bus* = "i2c" | "spi" | "emulated", rotate = 0..3,
+                 column_offset = 2 (sh1106 only: first visible RAM column, 0-4)
                  bus "i2c": address = 0x3C | 0x3D, mux_channel (0-7)
                  bus "spi": port = 0, device = 0 | 1 (CE0/CE1), dc_pin = 24, reset_pin = 25
 
@@ -53,7 +55,13 @@ I2C_BAUDRATES: Final = (100000, 400000)
 OLED_ADDRESSES: Final = (0x3C, 0x3D)
 MUX_TYPES: Final = ("tca9548a",)
 INPUT_KINDS: Final = ("gpio", "mcp23017", "emulated")
-DISPLAY_DRIVERS: Final = ("ssd1306", "sh1106")
+#: the display controllers luma drives: 0.96-inch modules are SSD1306, 1.3-inch ones almost always
+#: SH1106 (132-column RAM), 2.42-inch ones SSD1309
+DISPLAY_DRIVERS: Final = ("ssd1306", "sh1106", "ssd1309")
+#: SH1106 RAM is 132 columns wide; 128-pixel modules usually show columns 2..129 (SH1106 data
+#: sheet V2.3, "Set Column Address"; luma's sh1106 default)
+SH1106_DEFAULT_COLUMN_OFFSET: Final = 2
+SH1106_MAX_COLUMN_OFFSET: Final = 132 - 128
 DISPLAY_BUSES: Final = ("i2c", "spi", "emulated")
 
 #: BCM GPIO number -> physical pin on the 40-pin header (every Pi with a 40-pin header)
@@ -297,6 +305,8 @@ class DisplayConfig:
     device: int | None = None
     dc_pin: int | None = None
     reset_pin: int | None = None
+    #: sh1106 only: the RAM column shown as the panel's first pixel column (None: the default, 2)
+    column_offset: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
