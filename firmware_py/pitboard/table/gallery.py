@@ -13,24 +13,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pitboard.table.view import (
-    ATTRACT,
-    FAULT,
-    LOBBY,
-    LOCKED,
-    PLANNING,
-    RESOLUTION,
-    RESULTS,
-    WAITING,
-    CardView,
-    CornerView,
-    MoveView,
-    StationView,
-)
 from pitboard.usage import Parser
 
-if TYPE_CHECKING:  # Pillow and the renderer load when drawing, not for --help
+if TYPE_CHECKING:  # the views, Pillow and the renderer load when drawing, not for --help
     from PIL import Image
+
+    from pitboard.table.view import CardView, StationView
 
 __all__ = [
     "DESCRIPTIONS",
@@ -50,6 +38,8 @@ README = "README.md"
 
 def _hand(codes: str, selected: str = "", disabled: str = "H") -> tuple[CardView, ...]:
     """Seven tray cards from codes; ``selected`` marks slot indexes ("024")."""
+    from pitboard.table.view import CardView
+
     return tuple(
         CardView(code, code, selected=str(i) in selected, disabled=code in disabled)
         for i, code in enumerate(codes)
@@ -87,6 +77,20 @@ def sample_views() -> dict[str, StationView]:
         >>> views["planning"].kind, len(views) == len(DESCRIPTIONS)
         ('planning', True)
     """
+    from pitboard.table.view import (
+        ATTRACT,
+        FAULT,
+        LOBBY,
+        LOCKED,
+        PLANNING,
+        RESOLUTION,
+        RESULTS,
+        WAITING,
+        CornerView,
+        MoveView,
+        StationView,
+    )
+
     name = "S1 Alice"
     views = {
         "planning": StationView(
