@@ -31,6 +31,8 @@ from .journal import Journal
 from .table.recorder import JournalRecorder
 from .table.screens import render
 from .table.table import KioskOptions, Table
+from .trackfile import TrackFileError
+from .userfile import escape
 
 log = logging.getLogger("pitboard")
 
@@ -225,6 +227,9 @@ def run_main(config_path: str, *, journal: str | None = None) -> int:
     except StartupError as exc:
         log.error("%s", exc)
         return 1
+    except TrackFileError as exc:  # checked by load_profile; the file changed since
+        log.error("%s: table.track: %s", escape(str(config.source)), exc)
+        return 2
     stop = threading.Event()
 
     def _stop(signum: int, frame: FrameType | None) -> None:
