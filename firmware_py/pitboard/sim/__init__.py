@@ -3,8 +3,11 @@
 Each station's real 128×64 frames (the table's :func:`~pitboard.table.screens.render` output,
 kept by an :class:`~pitboard.hw.display.EmulatedDisplay`) are drawn with half-block characters;
 the keyboard is every station's gear lever and card tray; bots fill the seats nobody joins.
-The table runs exactly as on the Pi: keys become the same station events the GPIO and MCP23017
-backends post (:mod:`pitboard.table.keys`).
+The table runs exactly as on the Pi: the device's :class:`~pitboard.app.App` on the ``sim``
+hardware profile, keys posted to its queue as the same station events the GPIO and MCP23017
+backends post (:mod:`pitboard.table.keys`), every decision journalled before it is shown. The
+journal lives in a temporary folder, or with ``--journal DIR`` in DIR, where a race left
+unfinished resumes on the next start.
 
 Keys (also on screen)::
 

@@ -110,6 +110,9 @@ def build_parser(*, stations: int = MAX_CARS, track: str = "usa",
                    help="save every frame the station showed as one animated GIF")
     p.add_argument("--station", metavar="N", type=_int_in(1, stations, "station"), default=1,
                    help="the station --save-png/--save-gif record (default 1)")
+    p.add_argument("--journal", metavar="DIR", type=Path,
+                   help="keep the race journal in DIR: a race left unfinished there resumes on "
+                   "the next start (default: a temporary folder, removed at exit)")
     p.add_argument("--image-scale", metavar="N", type=_int_in(1, 8, "image scale"), default=1,
                    help="enlarge saved images N times, pixel for pixel (default 1: 128x64)")
     return p
@@ -189,15 +192,23 @@ def main(
     if args.save_gif is not None and not args.save_gif.parent.is_dir():
         return fail(f"--save-gif {args.save_gif}: no such directory {args.save_gif.parent}")
 
+    if args.journal is not None and args.journal.exists() and not args.journal.is_dir():
+        return fail(f"--journal {args.journal}: not a directory")
+
     # the table, its screens and the engine load only now: --help and bad options stay quick
+    from ..app import StartupError
     from ..table.keys import AutoplayStuck
     from .report import run_text
     from .session import Sim
     from .terminal import run_terminal
 
     recording = args.save_png is not None or args.save_gif is not None
-    sim = Sim(args.stations, track=args.track, laps=args.laps, cars=args.cars, seed=args.seed,
-              record=args.station - 1 if recording else None, clock=clock)
+    try:
+        sim = Sim(args.stations, track=args.track, laps=args.laps, cars=args.cars,
+                  seed=args.seed, record=args.station - 1 if recording else None, clock=clock,
+                  journal=args.journal, profile=profile)
+    except (StartupError, OSError) as exc:
+        return fail(f"cannot start: {exc}")
     terminal = not args.text and (tty if tty is not None else _isatty(stdin) and _isatty(out))
     status = 0
     try:
@@ -232,6 +243,7 @@ def main(
     finally:
         if sim.tape is not None and not _save(sim.tape, args, err):
             status = status or 1
+        sim.close()
     return status
 
 

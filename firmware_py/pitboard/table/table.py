@@ -37,7 +37,7 @@ from ..hw.events import (
     SlotPressed,
     StationEvent,
 )
-from ..trackfile import load_track, track_names
+from ..trackfile import load_track, track_names, track_ref
 from . import flow
 from .hand import in_hand_order, short_problem
 from .recorder import SavedRace
@@ -167,7 +167,7 @@ class Table:
         self.render = render
         self.clock = clock
         self.seeds = random.Random(seed)
-        self.track = load_track(track).key
+        self.track = track_ref(track)  # a shipped key or a track file path
         self.laps = laps
         self.cars = cars
         self.recorder = recorder
@@ -184,7 +184,7 @@ class Table:
         self._waiting: set[int] = set()  # cars the table waits for (idle clocks)
         self.machine = flow.build_machine(self, initial=flow.ATTRACT if kiosk else flow.LOBBY)
         if kiosk:
-            self.track, self.laps = load_track(kiosk.track).key, kiosk.laps
+            self.track, self.laps = track_ref(kiosk.track), kiosk.laps
             self.cars = kiosk.cars
             self._start_attract()
         self.refresh()
@@ -321,11 +321,11 @@ class Table:
             self._after_results()
 
     def lobby_summary(self) -> tuple[str, int, int]:
-        """(track, laps, cars) the next race would use."""
+        """(track, laps, cars) the next race would use; track is a key or a track file path."""
         track = load_track(self.track)
         joined = sum(s.joined for s in self.stations)
         cars = max(self.cars or 0, joined, 1)
-        return track.key, self.laps or track.laps, min(cars, MAX_CARS)
+        return self.track, self.laps or track.laps, min(cars, MAX_CARS)
 
     def on_enter_planning(self) -> None:
         for st in self.stations:
@@ -339,7 +339,7 @@ class Table:
                 self.recorder.race_closed()
             self.reset()
         if track is not None:
-            self.track = load_track(track).key
+            self.track = track_ref(track)  # a shipped key or a track file path
         if laps is not None:
             self.laps = laps
         if cars is not None:
@@ -394,8 +394,7 @@ class Table:
 
         Raises ValueError (one line) when the saved log does not replay on its setup.
         """
-        if saved.setup.track not in track_names():
-            raise ValueError(f"unknown track {saved.setup.track!r}")
+        load_track(saved.setup.track)  # TrackFileError (a ValueError): unknown, or file gone
         if len(saved.seats) > len(self.stations):
             raise ValueError(f"race had {len(saved.seats)} stations, this table has "
                              f"{len(self.stations)}")
