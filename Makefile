@@ -23,6 +23,7 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/cold_start.py
 	$(BIN)/python benchmarks/display_bytes.py
 	$(BIN)/python benchmarks/table_latency.py
 	$(BIN)/python benchmarks/powercut_soak.py
@@ -30,7 +31,8 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) build *.egg-info firmware_py/*.egg-info .pytest_cache .mypy_cache .ruff_cache
 
-# Set up a Raspberry Pi OS machine, as root: make install-pi PROFILE=duo (sim, duo or grid6).
+# Set up a Raspberry Pi OS machine, as root: make install-pi PROFILE=duo (sim, duo, grid6 or a
+# .toml file). An installed /etc/pitboard/pitboard.toml is kept; NEW_CONFIG=1 replaces it.
 .PHONY: install-pi install-pi-dry-run
 install-pi:
 	bash systemd/install-pi.sh

@@ -3,12 +3,27 @@
 #
 #   sudo make install-pi PROFILE=grid6          # or: sudo PROFILE=duo systemd/install-pi.sh
 #   make install-pi-dry-run PROFILE=grid6       # or: systemd/install-pi.sh --dry-run
+#   sudo make install-pi PROFILE=/home/pi/my-table.toml    # a profile file of your own
 #
 # Every step looks before it acts and acts only on a difference, so running it again reports
 # "nothing changed".  A dry run prints each action (and its command) and touches nothing.
 #
+# The configuration /etc/pitboard/pitboard.toml is written only when there is none yet.  Once
+# installed it is yours (kiosk mode, the staff PIN, ...): running the installer again keeps it,
+# reads the boot settings from it, and only says when it differs from the profile.  To replace it
+# with the profile, ask: NEW_CONFIG=1 (or --new-config) shows the diff and keeps the old file as
+# pitboard.toml.old (add --dry-run to see the diff without changing anything).
+#
+# Options:
+#   -n, --dry-run      print what would be done, touch nothing
+#   --new-config       same as NEW_CONFIG=1
+#   -h, --help         this text
+#
 # Environment:
-#   PROFILE=duo        hw_config/$PROFILE.toml becomes /etc/pitboard/pitboard.toml
+#   PROFILE=duo        a profile name (hw_config/$PROFILE.toml) or the path of a profile file
+#                      (anything with a "/" or ending in .toml); installed as
+#                      /etc/pitboard/pitboard.toml when there is none there yet
+#   NEW_CONFIG=1       replace an installed configuration that differs from the profile
 #   DRY_RUN=1          same as --dry-run
 #   ROOT=/some/dir     prefix for every file read or written on the target (tests, staging);
 #                      apt-get, useradd & co. still act on this machine
@@ -21,6 +36,7 @@
 set -euo pipefail
 
 PROFILE=${PROFILE:-duo}
+NEW_CONFIG=${NEW_CONFIG:-0}
 DRY_RUN=${DRY_RUN:-0}
 ROOT=${ROOT:-}
 UART=${UART:-auto}
@@ -53,6 +69,7 @@ usage() {
 for arg in "$@"; do
     case $arg in
         --dry-run | -n) DRY_RUN=1 ;;
+        --new-config) NEW_CONFIG=1 ;;
         -h | --help) usage; exit 0 ;;
         *) echo "install-pi: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
     esac
@@ -136,16 +153,19 @@ setting() {
     esac
 }
 
-# What the boot configuration needs, read from the profile with tomllib (Python >= 3.11, as the
-# package itself requires), as KEY=VALUE lines. Whether the console port is the Pi's UART follows
+# What the boot configuration needs, read from the configuration in effect (FILE: the installed
+# one when it is kept, else the profile) with tomllib (Python >= 3.11, as the package itself
+# requires), as KEY=VALUE lines. Whether the console port is the Pi's UART follows
 # pitboard.hwconfig's PI_UART_PATTERN, read out of the source file (the package and its
-# dependencies are not installed yet), so the two can never disagree.
-profile_facts() {
-    python3 - "$PROFILE_FILE" "$HWCONFIG_PY" <<'PY'
+# dependencies are not installed yet), so the two can never disagree. The staff PIN is "still the
+# default" when it is one of the shipped profiles' (pitboard.hwconfig's rule too).
+config_facts() { # config_facts FILE
+    python3 - "$1" "$HWCONFIG_PY" "$SRC/hw_config" <<'PY'
 import ast
 import re
 import sys
 import tomllib
+from pathlib import Path
 
 
 def pi_uart_pattern(path):
@@ -166,8 +186,19 @@ def pi_uart_pattern(path):
 
 
 pattern = pi_uart_pattern(sys.argv[2])
-with open(sys.argv[1], "rb") as f:
-    cfg = tomllib.load(f)
+try:
+    with open(sys.argv[1], "rb") as f:
+        cfg = tomllib.load(f)
+except (OSError, tomllib.TOMLDecodeError) as exc:
+    sys.exit(f"install-pi: {sys.argv[1]}: {exc}")
+shipped = set()
+for profile in sorted(Path(sys.argv[3]).glob("*.toml")):
+    try:
+        pin = tomllib.loads(profile.read_text(encoding="utf-8")).get("console", {}).get("staff_pin")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        continue
+    if isinstance(pin, str):
+        shipped.add(pin)
 stations = cfg.get("stations", [])
 inputs = [s.get("input", {}) for s in stations]
 displays = [s.get("display", {}) for s in stations]
@@ -184,16 +215,22 @@ print(f"i2c_baudrate={int(i2c.get('baudrate', 100000))}")
 print("mux_address=" + ("" if mux is None else f"0x{int(mux.get('address', 0x70)):02x}"))
 print(f"uart={int(uart)}")
 print(f"spi={int(spi)}")
+print(f"default_pin={int(cfg.get('console', {}).get('staff_pin') in shipped)}")
 PY
 }
 
 # -- checks before anything changes ----------------------------------------------------------
 
-[[ $PROFILE =~ ^[A-Za-z0-9_-]+$ ]] || die "bad PROFILE '$PROFILE'"
-PROFILE_FILE=$SRC/hw_config/$PROFILE.toml
-if [[ ! -f $PROFILE_FILE ]]; then
-    available=$(cd "$SRC/hw_config" 2>/dev/null && printf '%s ' *.toml) || true
-    die "no profile $PROFILE_FILE (available: ${available:-none})"
+if [[ $PROFILE == */* || $PROFILE == *.toml ]]; then # a profile file of the user's own
+    PROFILE_FILE=$(realpath -e -- "$PROFILE" 2>/dev/null) || die "no profile file $PROFILE"
+    [[ -f $PROFILE_FILE ]] || die "profile $PROFILE is not a file"
+else
+    [[ $PROFILE =~ ^[A-Za-z0-9_-]+$ ]] || die "bad PROFILE '$PROFILE' (a name in hw_config/ or a .toml file)"
+    PROFILE_FILE=$SRC/hw_config/$PROFILE.toml
+    if [[ ! -f $PROFILE_FILE ]]; then
+        available=$(cd "$SRC/hw_config" 2>/dev/null && printf '%s ' *.toml) || true
+        die "no profile $PROFILE_FILE (available: ${available:-none}; or PROFILE=path/to/file.toml)"
+    fi
 fi
 [[ -f $SRC/systemd/$SERVICE ]] || die "no unit file $SRC/systemd/$SERVICE"
 HWCONFIG_PY=$SRC/firmware_py/pitboard/hwconfig/schema.py
@@ -201,8 +238,21 @@ HWCONFIG_PY=$SRC/firmware_py/pitboard/hwconfig/schema.py
 if [[ $DRY_RUN != 1 && -z $ROOT && $EUID -ne 0 ]]; then
     die "run as root (sudo), or with --dry-run to see what would be done"
 fi
+case $NEW_CONFIG in
+    1 | yes | on) NEW_CONFIG=1 ;;
+    0 | no | off | "") NEW_CONFIG=0 ;;
+    *) die "NEW_CONFIG must be 0 or 1, not '$NEW_CONFIG'" ;;
+esac
 
-facts=$(profile_facts) || die "cannot read $PROFILE_FILE (a TOML profile) with $HWCONFIG_PY (Python >= 3.11)"
+# The configuration in effect after this run: an installed one is kept unless NEW_CONFIG=1.
+keep_config=0
+if [[ -f $CONFIG ]] && ! cmp -s "$PROFILE_FILE" "$CONFIG" && [[ $NEW_CONFIG != 1 ]]; then
+    keep_config=1
+    EFFECTIVE=$CONFIG
+else
+    EFFECTIVE=$PROFILE_FILE
+fi
+facts=$(config_facts "$EFFECTIVE") || die "cannot read $EFFECTIVE (a TOML profile) with $HWCONFIG_PY (Python >= 3.11)"
 declare -A fact=()
 while IFS='=' read -r key value; do fact[$key]=$value; done <<<"$facts"
 use_uart=$(setting UART "$UART" "${fact[uart]}")
@@ -211,6 +261,7 @@ use_spi=$(setting SPI "$SPI" "${fact[spi]}")
 mode="install"
 [[ $DRY_RUN == 1 ]] && mode="dry run: nothing will be touched"
 say "install-pi: profile $PROFILE from $SRC into ${ROOT:-/} ($mode)"
+((keep_config)) && say "install-pi: settings from the installed $CONFIG (kept)"
 
 # -- Debian packages -------------------------------------------------------------------------
 
@@ -233,7 +284,7 @@ fi
 BOOT_DIR=$ROOT/boot/firmware
 [[ -f $BOOT_DIR/config.txt || ! -f $ROOT/boot/config.txt ]] || BOOT_DIR=$ROOT/boot # bullseye
 if [[ ${fact[hardware]} != 1 ]]; then
-    ok "profile $PROFILE drives no Pi hardware: boot configuration left alone"
+    ok "$EFFECTIVE drives no Pi hardware: boot configuration left alone"
 elif [[ ! -f $BOOT_DIR/config.txt ]]; then
     say "warning: no $BOOT_DIR/config.txt (not Raspberry Pi OS?): boot configuration skipped"
 else
@@ -342,10 +393,17 @@ fi
 
 # -- configuration and unit ------------------------------------------------------------------
 
-if [[ -f $CONFIG ]] && ! cmp -s "$PROFILE_FILE" "$CONFIG"; then
+if ((keep_config)); then
+    ok "$CONFIG kept (installed earlier; it differs from profile $PROFILE)"
+    say "note: to replace it with the profile run again with NEW_CONFIG=1 (or --new-config);"
+    say "      add --dry-run to see the differences first"
+elif [[ -f $CONFIG ]] && ! cmp -s "$PROFILE_FILE" "$CONFIG"; then # NEW_CONFIG=1 asked for it
     act "keep the previous configuration as $CONFIG.old" cp -p "$CONFIG" "$CONFIG.old"
+    detail=$(show_diff "$CONFIG" "$PROFILE_FILE")
+    act "install $CONFIG from profile $PROFILE" install -D -m 0644 "$PROFILE_FILE" "$CONFIG"
+else
+    put_file "$PROFILE_FILE" "$CONFIG" 0644
 fi
-put_file "$PROFILE_FILE" "$CONFIG" 0644
 put_file "$SRC/systemd/$SERVICE" "$UNIT" 0644
 unit_changed=$changed
 
@@ -376,4 +434,8 @@ elif ((changes)); then
     fi
 else
     say "install-pi: nothing changed"
+fi
+if [[ ${fact[default_pin]} == 1 ]]; then
+    say "warning: the staff PIN in $CONFIG is still the default published with Pitboard:"
+    say "         set [console] staff_pin there (4-8 digits), then: systemctl restart $SERVICE"
 fi

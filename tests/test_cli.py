@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -131,3 +132,84 @@ def test_screens_to_an_unwritable_folder_is_one_line_exit_2(tmp_path: Path) -> N
     assert proc.returncode == 2
     assert proc.stderr.startswith("pitboard screens: cannot write")
     assert "Traceback" not in proc.stderr
+
+
+# -- help texts and argument errors ----------------------------------------------------------
+
+
+def _subcommand_parsers() -> dict[str, argparse.ArgumentParser]:
+    """Every subcommand's parser, the delegated ones (sim, screens, wiring-docs) included."""
+    from pitboard import sim, wiring
+    from pitboard.cli import DELEGATED, build_parser
+    from pitboard.table import gallery
+
+    parsers: dict[str, argparse.ArgumentParser] = {}
+    for action in build_parser()._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            parsers.update(action.choices)
+    delegated = {"sim": sim.build_parser(), "screens": gallery.build_parser(),
+                 "wiring-docs": wiring.build_parser()}
+    assert set(delegated) == set(DELEGATED)
+    parsers.update(delegated)
+    return parsers
+
+
+def test_every_subcommand_describes_itself_and_each_option() -> None:
+    parsers = _subcommand_parsers()
+    assert {"run", "demo", "simulate", "scenario", "tracks", "check-config", "flow-diagram",
+            "sim", "screens", "wiring-docs"} <= set(parsers)
+    for name, parser in parsers.items():
+        assert parser.description and len(parser.description) > 30, name
+        for action in parser._actions:
+            assert action.help, f"pitboard {name} {action.option_strings or action.dest}"
+            assert len(action.help) > 10, f"pitboard {name} {action.option_strings}: {action.help}"
+
+
+@pytest.mark.parametrize("words", [
+    ["simulate", "--races", "0"],
+    ["simulate", "--races", "many"],
+    ["demo", "--cars", "0"],
+    ["demo", "--frobnicate"],
+    ["scenario"],
+    ["screens"],
+    ["nosuchcommand"],
+    [],
+])
+def test_argument_errors_are_one_line_exit_2(words: list[str]) -> None:
+    proc = subprocess.run([sys.executable, "-m", "pitboard.cli", *words],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("pitboard") and "usage:" not in lines[0]
+    assert "--help" in lines[0]
+
+
+def test_simulate_races_0_names_the_problem() -> None:
+    proc = subprocess.run([sys.executable, "-m", "pitboard.cli", "simulate", "--races", "0"],
+                          capture_output=True, text=True)
+    assert proc.stderr == ("pitboard simulate: argument --races: must be 1 or more, got 0 "
+                           "(see pitboard simulate --help)\n")
+
+
+def test_flow_diagram_prints_unless_told_where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["flow-diagram"]) == 0
+    assert capsys.readouterr().out == flow_doc()
+    assert list(tmp_path.iterdir()) == []  # no surprise ./docs tree
+    assert main(["flow-diagram", "--out", "flow.md"]) == 0
+    assert (tmp_path / "flow.md").read_text(encoding="utf-8") == flow_doc()
+    assert main(["flow-diagram", "--out", "flow.md/x.md"]) == 2
+
+
+def test_scenario_text_counts_cars_from_1(capsys: pytest.CaptureFixture[str]) -> None:
+    scenario = ROOT / "tests" / "scenarios" / "adrenaline_corner.txt"
+    assert "plan 0 gear 2" in scenario.read_text()  # the file's documented 0-based indexes
+    assert main(["scenario", str(scenario)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "(Cars are numbered from 1 here: the scenario file's car 0 is Car 1.)"
+    assert any(line.startswith("Car 1 reveals") for line in out)
+    assert any(line.startswith("Car 2 reveals") for line in out)
+    assert out[-1] == "Waiting for: plan from Car 1, Car 2 (file cars 0, 1)"

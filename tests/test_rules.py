@@ -93,10 +93,10 @@ def test_setup_hand_is_drawn_from_the_top_of_the_deck() -> None:
 
 
 def test_setup_random_grid_comes_from_the_seed() -> None:
-    race = run("setup_default")  # seed 7 draws the grid car 2, car 1, car 0
-    assert [g["car"] for g in events(race, "grid")[0]["grid"]] == [2, 1, 0]
-    assert [where(race, c) for c in (2, 1, 0)] == [(0, 69, 1), (0, 69, 2), (0, 68, 1)]
-    assert race.order == [2, 1, 0]
+    race = run("setup_default")  # seed 7 draws the grid car 0, car 2, car 1
+    assert [g["car"] for g in events(race, "grid")[0]["grid"]] == [0, 2, 1]
+    assert [where(race, c) for c in (0, 2, 1)] == [(0, 69, 1), (0, 69, 2), (0, 68, 1)]
+    assert race.order == [0, 2, 1]
     assert race_to_dict(run("setup_default")) == race_to_dict(race)  # same seed, same grid
     grids = {tuple(g["car"] for g in Race(RaceSetup(track="usa", cars=3, seed=s)).events[0]["grid"])
              for s in range(10)}

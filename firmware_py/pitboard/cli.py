@@ -1,24 +1,20 @@
-"""The ``pitboard`` command."""
+"""The ``pitboard`` command.
+
+Each command imports what it needs when it runs: parsing the arguments (and ``--help``) loads
+only argparse and the few names the help text shows, never the engine, the table or the
+hardware libraries (benchmarks/cold_start.py measures it).
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from . import __version__
-from .bots import make_bot
-from .engine.race import Race
-from .engine.setup import MAX_CARS, RaceSetup
-from .engine.snapshot import race_to_dict
-from .narrate import narrate
-from .scenario import ScenarioError, load_scenario
-from .simulate import simulate
-from .trackfile import TrackFileError, load_track, track_names
-
-#: exit status for bad input (config, scenario, track files)
-EXIT_BAD_INPUT = 2
+from .catalog import MAX_CARS, TRACKS
+from .usage import EXIT_BAD_INPUT, Parser
 
 #: commands with their own argument parser (``pitboard NAME --help``), by module
 DELEGATED = {"sim": "pitboard.sim", "screens": "pitboard.table.gallery",
@@ -30,74 +26,131 @@ DELEGATED_HELP = {
 }
 
 
+def _number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
 def _cars(text: str) -> int:
-    n = int(text)
+    n = _number(text)
     if not 1 <= n <= MAX_CARS:
-        raise argparse.ArgumentTypeError(f"cars must be 1..{MAX_CARS}")
+        raise argparse.ArgumentTypeError(f"cars must be 1..{MAX_CARS}, got {n}")
     return n
 
 
 def _positive(text: str) -> int:
-    n = int(text)
+    n = _number(text)
     if n < 1:
-        raise argparse.ArgumentTypeError("must be 1 or more")
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {n}")
     return n
 
 
+def _command(sub: Any, name: str, summary: str, description: str = "") -> argparse.ArgumentParser:
+    """A subcommand whose --help starts with what it does (``summary`` is its line in
+    ``pitboard --help``)."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name, help=summary, description=description or summary[0].upper() + summary[1:] + ".",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    return parser
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="pitboard",
         description="Pitboard: the digital pit wall for Heat: Pedal to the Metal.",
+        epilog="pitboard COMMAND --help describes a command and each of its options. "
+               "Exit status: 0 done, 2 bad input (arguments, config, scenario or track "
+               "file), 1 a failure at run time (hardware that does not start, a stuck "
+               "autoplay).",
     )
     parser.add_argument("--version", action="version", version=f"pitboard {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    demo = sub.add_parser("demo", help="play a whole bot race and print it as text")
+    demo = _command(sub, "demo", "play a whole bot race and print it as text",
+                    "Play one race between bots and narrate it turn by turn on stdout\n"
+                    "(nothing is written to disk). Cars count from 1.")
     _race_options(demo, cars=4, laps=1)
-    demo.add_argument("--bot", choices=("heuristic", "random"), default="heuristic")
+    demo.add_argument("--bot", choices=("heuristic", "random"), default="heuristic",
+                      help="how the bots play: heuristic (sensible) or random legal moves "
+                           "(default heuristic)")
 
-    sc = sub.add_parser("scenario", help="run a scenario file (docs/scenarios.md)")
-    sc.add_argument("file")
+    sc = _command(sub, "scenario", "run a scenario file (docs/scenarios.md)",
+                  "Run a rules scenario (the line format of docs/scenarios.md) and print\n"
+                  "what happened. The text counts cars from 1, as players do; the file\n"
+                  "and --json keep the documented 0-based car indexes.")
+    sc.add_argument("file", help="the scenario file (.scenario)")
     sc.add_argument("--json", action="store_true",
-                    help="print the final state and event log as JSON")
+                    help="print the final state and event log as JSON (cars indexed from 0)")
 
-    sim = sub.add_parser("simulate", help="race bots many times: winner stats and speed")
+    sim = _command(sub, "simulate", "race bots many times: winner stats and speed",
+                   "Race bots against each other many times and print who wins, by car\n"
+                   "and grid position, average rounds and spin-outs, and engine speed.")
     _race_options(sim, cars=6, laps=None)
-    sim.add_argument("--races", type=_positive, default=100)
-    sim.add_argument("--bot", choices=("heuristic", "random"), default="heuristic")
-    sim.add_argument("--json", action="store_true")
+    sim.add_argument("--races", type=_positive, default=100, metavar="N",
+                     help="how many races (default 100)")
+    sim.add_argument("--bot", choices=("heuristic", "random"), default="heuristic",
+                     help="how the bots play (default heuristic)")
+    sim.add_argument("--json", action="store_true",
+                     help="print the figures as JSON instead of text (wins_by_car is keyed by "
+                          "0-based car index, wins_by_grid_position from 1)")
 
-    sub.add_parser("tracks", help="list the tracks shipped with Pitboard")
+    _command(sub, "tracks", "list the tracks shipped with Pitboard",
+             "List the shipped tracks: name, spaces, laps and corner speed limits.")
 
-    cc = sub.add_parser("check-config", help="validate a hw_config profile and print its pin map")
+    cc = _command(sub, "check-config", "validate a hw_config profile and print its pin map",
+                  "Validate a hardware profile and print its pin map, I2C devices and\n"
+                  "stations (numbered from 1, as on the wiring docs). Every problem is one\n"
+                  "line naming the key; exit 2 if there is any. Warns while the staff PIN\n"
+                  "is a default published with Pitboard.")
     cc.add_argument("file", help="a .toml file or a shipped profile name (sim, duo, grid6)")
 
-    fd = sub.add_parser("flow-diagram", help="write the table flow as a Mermaid diagram")
-    fd.add_argument("--out", default="docs/table-flow.md")
+    fd = _command(sub, "flow-diagram", "print the table flow as a Mermaid diagram",
+                  "Print the table's state machine (lobby, planning, resolution, results,\n"
+                  "attract) as Markdown with a Mermaid diagram. The repository keeps it in\n"
+                  "docs/table-flow.md: pitboard flow-diagram --out docs/table-flow.md")
+    fd.add_argument("--out", metavar="FILE", default=None,
+                    help="write the Markdown to FILE instead of printing it")
 
     for name, text in DELEGATED_HELP.items():
         sub.add_parser(name, help=text, add_help=False)
 
-    run = sub.add_parser("run", help="run the table on a hardware profile (the systemd service)")
-    run.add_argument("--config", default=None,
+    run = _command(sub, "run", "run the table on a hardware profile (the systemd service)",
+                   "Run the table: open the stations, journal and console a hardware\n"
+                   "profile names, resume a journalled race, and play until SIGTERM.\n"
+                   "On the sim profile it draws the emulated stations in the terminal.\n"
+                   "Exit status: 2 a bad configuration (systemd does not retry), 1 hardware\n"
+                   "that does not start (systemd retries), 0 stopped.")
+    run.add_argument("--config", default=None, metavar="FILE|PROFILE",
                      help="hw_config profile: a .toml file or sim, duo, grid6 "
                           "(default: $PITBOARD_HW_CONFIG, else sim)")
-    run.add_argument("--journal", default=None,
-                     help="journal directory (default: the profile's [journal] dir, relative "
-                          "to $STATE_DIRECTORY under systemd)")
+    run.add_argument("--journal", default=None, metavar="DIR",
+                     help="journal directory (default: the profile's [journal] dir; a relative "
+                          "one goes under $STATE_DIRECTORY with systemd, else under "
+                          "$XDG_STATE_HOME/pitboard, i.e. ~/.local/state/pitboard)")
     return parser
 
 
 def _race_options(p: argparse.ArgumentParser, *, cars: int, laps: int | None) -> None:
-    p.add_argument("--track", default="usa",
-                   help=f"track name ({', '.join(track_names())}) or a .toml file")
-    p.add_argument("--cars", type=_cars, default=cars, help=f"1..{MAX_CARS}")
-    p.add_argument("--laps", type=_positive, default=laps,
+    p.add_argument("--track", default="usa", metavar="NAME|FILE",
+                   help=f"track name ({', '.join(TRACKS)}) or a .toml file "
+                        "(default usa)")
+    p.add_argument("--cars", type=_cars, default=cars, metavar="N",
+                   help=f"cars in the race, 1..{MAX_CARS} (default {cars})")
+    p.add_argument("--laps", type=_positive, default=laps, metavar="N",
                    help="laps (default: the track's)" if laps is None else f"laps (default {laps})")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, metavar="N",
+                   help="random seed: the same seed plays the same race (default 1)")
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from .bots import make_bot
+    from .engine.race import Race
+    from .engine.setup import RaceSetup
+    from .narrate import narrate
+    from .trackfile import load_track
+
     track = load_track(args.track)
     setup = RaceSetup(track=track.key, cars=args.cars, seed=args.seed, laps=args.laps,
                       names=tuple(f"Bot {i + 1}" for i in range(args.cars)))
@@ -114,21 +167,37 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_scenario(args: argparse.Namespace) -> int:
+    import json
+
+    from .engine.snapshot import race_to_dict
+    from .narrate import narrate
+    from .scenario import load_scenario
+
     scenario = load_scenario(args.file)
     race = scenario.run()
     if args.json:
         json.dump(race_to_dict(race, events=True), sys.stdout, indent=1)
         print()
         return 0
-    for line in narrate(race.events, lambda i: race.cars[i].name):
+    if not scenario.setup.names:
+        print("(Cars are numbered from 1 here: the scenario file's car 0 is Car 1.)")
+    for line in narrate(race.events, lambda i: race.cars[i].name):  # Legend cars' own names
         print(line)
     pending = race.pending()
-    print(f"\nWaiting for: {pending.kind}" + (
-        f" from car {', '.join(map(str, pending.cars))}" if pending.cars else ""))
+    who = ""
+    if pending.cars:  # names as in the text above, then the file's 0-based indexes
+        names = ", ".join(race.cars[car].name for car in pending.cars)
+        indexes = ", ".join(map(str, pending.cars))
+        who = f" from {names} (file car{'s' if len(pending.cars) > 1 else ''} {indexes})"
+    print(f"\nWaiting for: {pending.kind}{who}")
     return 0
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    import json
+
+    from .simulate import simulate
+
     result = simulate(track=args.track, cars=args.cars, laps=args.laps, races=args.races,
                       seed=args.seed, bot=args.bot)
     if args.json:
@@ -139,6 +208,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_tracks(args: argparse.Namespace) -> int:
+    from .trackfile import load_track, track_names
+
     for key in track_names():
         t = load_track(key)
         limits = ", ".join(str(c.limit) for c in t.corners)
@@ -155,9 +226,17 @@ def cmd_check_config(args: argparse.Namespace) -> int:
 def cmd_flow_diagram(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .table.flow import write_flow_doc
+    from .table.flow import flow_doc, write_flow_doc
 
-    write_flow_doc(Path(args.out))
+    if args.out is None:
+        sys.stdout.write(flow_doc())
+        return 0
+    try:
+        write_flow_doc(Path(args.out))
+    except OSError as exc:
+        print(f"pitboard flow-diagram: cannot write {args.out}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
     print(f"wrote {args.out}")
     return 0
 
@@ -185,11 +264,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(words)
     try:
         return COMMANDS[args.command](args)
-    except (ScenarioError, TrackFileError) as exc:
-        print(f"pitboard: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
     except BrokenPipeError:  # `pitboard demo | head`
         return 0
+    except ValueError as exc:
+        if not isinstance(exc, _bad_input_errors()):
+            raise
+        print(f"pitboard: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+def _bad_input_errors() -> tuple[type[ValueError], ...]:
+    """Errors that mean a bad file, not a bug (imported only when something was raised)."""
+    from .scenario import ScenarioError
+    from .trackfile import TrackFileError
+
+    return ScenarioError, TrackFileError
 
 
 if __name__ == "__main__":

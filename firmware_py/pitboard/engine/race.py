@@ -1,8 +1,8 @@
 """The race: state, legal decisions and ``apply`` for the base game of Heat.
 
-Pure and deterministic: no I/O, threads or hardware. Shuffles draw from a PRNG derived from the
-setup's seed and a shuffle counter kept in the state, so *setup + decision log* reproduces the
-race exactly (see :mod:`pitboard.engine.replay`).
+Pure and deterministic: no I/O, threads or hardware. Each shuffle draws from a stream derived
+from the setup's seed and a shuffle counter kept in the state (:mod:`pitboard.engine.shuffle`),
+so *setup + decision log* reproduces the race exactly, on any platform and Python version.
 
 Positions are one integer ``d`` per car: the spaces travelled since the start line, so board
 space = ``(d - 1) % spaces + 1`` and the grid sits at ``d <= 0``. The finish line of lap ``L`` is
@@ -11,7 +11,6 @@ at ``d = L * spaces``; a corner "at k" on lap ``L`` is the line after ``d = (L -
 
 from __future__ import annotations
 
-import random
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -41,6 +40,7 @@ from .decisions import (
 )
 from .modules import Hooks, build_modules
 from .setup import BOX_STRESS, RaceSetup
+from .shuffle import seed_key, shuffle_cards
 
 SLIPSTREAM_SPACES = 2
 
@@ -143,7 +143,7 @@ class Race:
         """Lookups that follow from track and laps (also run when a snapshot is loaded)."""
         self._spaces = self.track.spaces
         self._spots = self.track.racing_spots
-        self._random = random.Random()
+        self._seed_key = seed_key(self.setup.seed)
         self._derive_corners()
 
     def _derive_corners(self) -> None:
@@ -155,21 +155,15 @@ class Race:
 
     def shuffle(self, cards: list[Any]) -> None:
         """Shuffle ``cards`` in place with the race's next seeded stream: the only randomness a
-        module may use, so setup + decision log replays the race."""
-        _shuffle(self._rng(), cards)
+        module may use, so setup + decision log replays the race. The order follows from the
+        setup's seed and the shuffle count alone, so a restored race shuffles as the original
+        would (see :mod:`pitboard.engine.shuffle`)."""
+        self.shuffles += 1
+        shuffle_cards(cards, self._seed_key, self.shuffles)
 
     def corner_limit(self, index: int) -> int:
         """The limit at corner ``index`` (0-based) for every car this race (modules included)."""
         return self._corner_lines[index][2]
-
-    def _rng(self) -> random.Random:
-        """The PRNG for the next shuffle: seeded from the setup's seed and the shuffle count
-        alone, so a restored race shuffles as the original would. One Random is reseeded
-        rather than a new one made each time (same draws, less work)."""
-        self.shuffles += 1
-        rng = self._random
-        rng.seed(f"pitboard:{self.setup.seed}:{self.shuffles}")
-        return rng
 
     @staticmethod
     def _corner_lines_of(track: Track, laps: int) -> list[tuple[int, int, int]]:
@@ -184,7 +178,11 @@ class Race:
         """Draw the grid and put every car on it (cards come later, in :meth:`_deal`)."""
         setup, track = self.setup, self.track
         n = setup.cars
-        grid = list(setup.grid) if setup.grid is not None else self._rng().sample(range(n), n)
+        if setup.grid is not None:
+            grid = list(setup.grid)
+        else:
+            grid = list(range(n))
+            self.shuffle(grid)
         if len(track.grid) < n:
             raise ValueError(f"track {track.key} has {len(track.grid)} grid spots for {n} cars")
         self.grid = grid
@@ -217,7 +215,7 @@ class Race:
             car.draw = starting_deck(track.stress)
             if setup_car:
                 setup_car(self, car)
-            _shuffle(self._rng(), car.draw)
+            self.shuffle(car.draw)
             if stacked is not None:
                 if stacked.draw is not None:
                     car.draw = list(reversed(stacked.draw))
@@ -800,7 +798,7 @@ class Race:
             # mid-turn reshuffles never take the play area
             car.draw = car.discard
             car.discard = []
-            _shuffle(self._rng(), car.draw)
+            self.shuffle(car.draw)
             reshuffled[0] = True
             if self.record_events:
                 self._event("reshuffle", car=car.id, cards=len(car.draw))
@@ -842,7 +840,7 @@ class Race:
                     break
                 car.draw = draw = car.discard
                 car.discard = []
-                _shuffle(self._rng(), draw)
+                self.shuffle(draw)
                 if log and self.record_events:
                     self._event("reshuffle", car=car.id, cards=len(draw))
             take = min(need - drawn, len(draw))
@@ -885,19 +883,6 @@ class Race:
         data["type"] = kind
         data["round"] = self.round
         self.events.append(data)
-
-
-def _shuffle(rng: random.Random, cards: list[str]) -> None:
-    """``rng.shuffle(cards)``, written out: the same Fisher-Yates over ``getrandbits`` as
-    CPython's, without a method call per card, and pinned should the library's ever change."""
-    getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:  # rejection sampling keeps j uniform over 0..i
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 _BASE_PHASES = frozenset({PLAN, REACT, SLIPSTREAM, DISCARD, OVER})

@@ -1,0 +1,88 @@
+"""The deterministic shuffle: a race's seed and shuffle number give the order, everywhere.
+
+Each shuffle of a race draws from its own stream of 64-bit words, derived from the race seed and
+the shuffle's number by integer mixing (SplitMix64, Steele, Lea and Flood 2014). Only Python
+integer arithmetic masked to 64 bits is involved: no ``random`` module, no ``hash()``, no floats,
+so the same seed deals the same cards on the Pi's Python 3.11 as on any newer desktop Python,
+and a restored race (which keeps its shuffle counter) shuffles as the original would.
+
+The stream of shuffle ``n`` of a race with seed ``s`` (``s`` taken modulo 2**64)::
+
+    state   = mix64(mix64(s ^ DOMAIN) ^ n)
+    word[i] = mix64(state + (i + 1) * GAMMA)        (i = 0, 1, 2, ... ; all mod 2**64)
+
+and :func:`shuffle_cards` turns words into a Fisher-Yates shuffle without bias (see there). Changing
+any of this changes which cards every seed deals: pinned by ``tests/test_shuffle.py`` and the
+golden race in ``tests/golden/``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from math import factorial
+from typing import Any
+
+MASK64 = (1 << 64) - 1
+#: SplitMix64's increment: 2**64 / golden ratio, odd
+GAMMA = 0x9E3779B97F4A7C15
+#: keeps Pitboard's streams apart from anyone else's SplitMix64 of the same seed ("pitboard")
+DOMAIN = 0x706974626F617264
+
+
+def mix64(z: int) -> int:
+    """SplitMix64's finaliser: a bijection of 64-bit integers that scatters every input bit."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def seed_key(seed: int) -> int:
+    """A race seed (any Python int) as the 64-bit key of its streams.
+
+    Seeds are taken modulo 2**64: seeds that agree there (-1 and 2**64 - 1) deal alike.
+    """
+    return mix64((seed & MASK64) ^ DOMAIN)
+
+
+def stream_start(key: int, n: int) -> int:
+    """The SplitMix64 state that shuffle number ``n`` of a race with ``key`` starts from."""
+    return mix64(key ^ (n & MASK64))
+
+
+@lru_cache(maxsize=64)
+def _draw_plan(m: int) -> tuple[int, int]:
+    """For shuffling ``m`` cards: 64-bit words to draw, and the rejection limit (a multiple of
+    m! at most 2**(64 * words), so that a number below it is uniform modulo m!)."""
+    total = factorial(m)
+    words = (total.bit_length() + 16 + 63) // 64  # a redraw is needed less than once in 65536
+    span = 1 << (64 * words)
+    return words, span - span % total
+
+
+def shuffle_cards(cards: list[Any], key: int, n: int) -> None:
+    """Shuffle ``cards`` in place with shuffle number ``n`` of the race whose key is ``key``.
+
+    An unbiased Fisher-Yates shuffle: for ``i`` from the last position down to 1, swap card
+    ``i`` with card ``j``, ``j`` uniform over ``0..i``. The ``j``'s are the mixed-radix digits
+    (radices m, m-1, ..., 2) of ONE integer ``r`` uniform over ``0..m!-1``: reading them off
+    with ``divmod`` gives independent uniform digits, because mixed-radix notation is a
+    bijection. ``r`` comes from the stream's words by rejection sampling: words are concatenated
+    into a number below ``2**(64*w)``, and drawn again (next words of the same stream) while it
+    is at or above the largest multiple of m! that fits, so every permutation is exactly
+    equally likely.
+    """
+    m = len(cards)
+    if m < 2:
+        return
+    words, limit = _draw_plan(m)
+    state = stream_start(key, n)
+    while True:
+        r = 0
+        for _ in range(words):
+            state = (state + GAMMA) & MASK64
+            r = (r << 64) | mix64(state)
+        if r < limit:
+            break
+    for i in range(m - 1, 0, -1):
+        r, j = divmod(r, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
