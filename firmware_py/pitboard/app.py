@@ -110,6 +110,7 @@ class App:
         displays: Sequence[Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
         seed: int | None = None,
+        cars: int | None = None,
     ) -> App:
         """Open every part the profile names. Raises :class:`StartupError` (one line)."""
         try:
@@ -124,6 +125,7 @@ class App:
                                  track=config.table.track, laps=config.table.laps or 1)
         table = Table(stations=len(config.stations), screens=screens, render=render,
                       clock=clock, seed=seed, track=config.table.track, laps=config.table.laps,
+                      cars=cars,
                       recorder=recorder, kiosk=kiosk,
                       names=[st.label for st in config.stations],
                       chatter=ChatterGuard() if any(st.input.kind != "emulated"
