@@ -181,12 +181,12 @@ def cmd_scenario(args: argparse.Namespace) -> int:
         return 0
     if not scenario.setup.names:
         print("(Cars are numbered from 1 here: the scenario file's car 0 is Car 1.)")
-    for line in narrate(race.events, scenario.setup.name):
+    for line in narrate(race.events, lambda i: race.cars[i].name):  # Legend cars' own names
         print(line)
     pending = race.pending()
     who = ""
     if pending.cars:  # names as in the text above, then the file's 0-based indexes
-        names = ", ".join(scenario.setup.name(car) for car in pending.cars)
+        names = ", ".join(race.cars[car].name for car in pending.cars)
         indexes = ", ".join(map(str, pending.cars))
         who = f" from {names} (file car{'s' if len(pending.cars) > 1 else ''} {indexes})"
     print(f"\nWaiting for: {pending.kind}{who}")
