@@ -142,12 +142,55 @@ def test_default_config_path(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_defaults() -> None:
     config = parse_config(base(), source=SOURCE)
-    assert config.table.kiosk is False and config.table.idle_seconds == 300
+    assert config.table.kiosk is False
+    t = config.table
+    assert (t.seat_idle_seconds, t.table_idle_seconds, t.join_seconds, t.results_seconds,
+            t.kiosk_cars) == (30, 120, 20, 30, 4)
     assert config.table.track == "usa" and config.table.laps is None
     assert config.console.port == "" and config.console.baud == 115200
     assert config.i2c == I2cConfig(bus=1, baudrate=100000, mux=None)
     assert config.gpio.allow_id_eeprom_pins is False
     assert config.stations[0].label == "S1"
+
+
+def test_kiosk_settings() -> None:
+    raw = base()
+    raw["table"].update(kiosk=True, seat_idle_seconds=25, table_idle_seconds=300,
+                        join_seconds=10, results_seconds=45, kiosk_cars=6)
+    t = parse_config(raw, source=SOURCE).table
+    assert (t.kiosk, t.seat_idle_seconds, t.table_idle_seconds, t.join_seconds,
+            t.results_seconds, t.kiosk_cars) == (True, 25, 300, 10, 45, 6)
+
+
+def test_idle_seconds_is_read_as_the_old_name_of_table_idle_seconds() -> None:
+    raw = base()
+    raw["table"]["idle_seconds"] = 300  # a configuration installed before the split
+    t = parse_config(raw, source=SOURCE).table
+    assert (t.seat_idle_seconds, t.table_idle_seconds) == (30, 300)
+    raw["table"]["table_idle_seconds"] = 200
+    assert problems(raw) == ["t.toml: table.idle_seconds: is the old name of table_idle_seconds: "
+                             "give only table_idle_seconds"]
+
+
+@pytest.mark.parametrize(("key", "value", "message"), [
+    ("seat_idle_seconds", 2, "2 is outside 5–3600"),
+    ("join_seconds", 0, "0 is outside 3–600"),
+    ("results_seconds", 100000, "100000 is outside 3–3600"),
+    ("kiosk_cars", 7, "7 is outside 1–6"),
+    ("kiosk_cars", "4", 'expected an integer, got string "4"'),
+])
+def test_kiosk_settings_are_checked(key: str, value: object, message: str) -> None:
+    raw = base()
+    raw["table"][key] = value
+    assert problems(raw) == [f"t.toml: table.{key}: {message}"]
+
+
+def test_the_table_gives_up_after_a_seat_goes_to_a_bot() -> None:
+    raw = base()
+    raw["table"].update(seat_idle_seconds=60, table_idle_seconds=60)
+    assert problems(raw) == ["t.toml: table.table_idle_seconds: 60 must be more than "
+                             "seat_idle_seconds (60), or no seat would ever go to a bot before "
+                             "the table gives up"]
 
 
 # ---- pin map ---------------------------------------------------------------------------------
@@ -508,7 +551,7 @@ def test_lever_and_slot_counts() -> None:
     station(raw)["input"]["slots"] = [5, 6, 13, 19, 12, 16, 20, 22]
     assert problems(raw) == [
         "t.toml: stations[0].input.lever: expected 4 pins (gears 1–4), got 3",
-        "t.toml: stations[0].input.slots: expected 7 pins (slots 0–6), got 8",
+        "t.toml: stations[0].input.slots: expected 7 pins (tray slots 1–7), got 8",
     ]
 
 

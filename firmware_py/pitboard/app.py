@@ -114,8 +114,11 @@ class App:
         recorder = JournalRecorder(Journal(journal_dir(config, journal)))
         kiosk = None
         if config.table.kiosk:
-            kiosk = KioskOptions(idle_seconds=float(config.table.idle_seconds),
-                                 track=config.table.track, laps=config.table.laps or 1)
+            t = config.table
+            kiosk = KioskOptions(seat_idle_seconds=t.seat_idle_seconds,
+                                 table_idle_seconds=t.table_idle_seconds,
+                                 join_seconds=t.join_seconds, results_seconds=t.results_seconds,
+                                 track=t.track, laps=t.laps or 1, cars=t.kiosk_cars)
         table = Table(stations=len(config.stations), screens=screens, render=render,
                       clock=clock, seed=seed, track=config.table.track, laps=config.table.laps,
                       recorder=recorder, kiosk=kiosk,

@@ -99,9 +99,13 @@ class Recorder(Protocol):
 
 @dataclass
 class KioskOptions:
-    """Store-demo behaviour (hw_config ``[table] kiosk = true``)."""
+    """Store-demo behaviour (hw_config ``[table] kiosk = true`` and its times)."""
 
-    idle_seconds: float = 90.0
+    #: a seat the table waits for, untouched this long, is played by a bot -- when someone
+    #: else is still at the table (nobody is held up by a table everyone has left)
+    seat_idle_seconds: float = 30.0
+    #: no press at any seat this long during a race: it is abandoned for the attract loop
+    table_idle_seconds: float = 120.0
     #: lobby countdown after the first player joins
     join_seconds: float = 20.0
     #: results stay up this long before the attract loop returns
@@ -675,33 +679,37 @@ class Table:
         self._sync_hands()
 
     def _idle_takeover(self, now: float, kiosk: KioskOptions) -> None:
-        """A seat nobody touched for ``idle_seconds`` while it was their move goes to a bot."""
+        """Idle seats during a race. A seat untouched for ``seat_idle_seconds`` while it was
+        their move goes to a bot, unless every player is in the same case (then nobody is
+        held up: the table waits). No press at any seat for ``table_idle_seconds``: everyone
+        has left, back to the attract loop."""
         race = self.race
         if race is None:
             return
+        seated = [st for st in self.stations if st.car is not None]
+        if seated and now - max(st.last_input for st in seated) >= kiosk.table_idle_seconds:
+            if self.recorder is not None:
+                self.recorder.race_closed(self)
+            self.race = None
+            self.abandon()
+            for st in self.stations:
+                st.joined, st.car, st.idle_bot = False, None, False
+            self.sleep()
+            self._start_attract()
+            return
         waiting = set(race.pending().cars)
-        changed = False
-        for st in self.stations:
-            if st.car is None or st.idle_bot or st.car not in waiting:
-                continue
-            if now - st.last_input >= kiosk.idle_seconds:
-                st.idle_bot = True
-                self.bots[st.car] = HeuristicBot(seed=race.setup.seed + st.car)
-                if self.recorder is not None:
-                    self.recorder.seat_to_bot(self, st.car)
-                changed = True
-        if changed:
-            if all(st.idle_bot for st in self.stations if st.car is not None):
-                if self.recorder is not None:
-                    self.recorder.race_closed(self)
-                self.race = None  # everyone left: back to the attract loop
-                self.abandon()
-                for st in self.stations:
-                    st.joined, st.car, st.idle_bot = False, None, False
-                self.sleep()
-                self._start_attract()
-                return
-            self._drive()
+        players = [st for st in seated if not st.idle_bot]
+        idle = [st for st in players if st.car in waiting
+                and now - st.last_input >= kiosk.seat_idle_seconds]
+        if not idle or len(idle) == len(players):
+            return
+        for st in idle:
+            assert st.car is not None
+            st.idle_bot = True
+            self.bots[st.car] = HeuristicBot(seed=race.setup.seed + st.car)
+            if self.recorder is not None:
+                self.recorder.seat_to_bot(self, st.car)
+        self._drive()
 
     def _note_waiting(self) -> None:
         """Start a seat's idle clock when the table starts waiting for it (not at its last
