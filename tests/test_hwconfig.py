@@ -645,6 +645,36 @@ def test_check_config_prints_the_pin_map(capsys: pytest.CaptureFixture[str]) -> 
     path = str(profiles_dir() / "grid6.toml")
     assert check_config_main(path) == 0
     out, err = capsys.readouterr()
-    assert err == ""
+    assert err.startswith("warning: ") and "staff_pin" in err  # only the default PIN
     assert out == format_pin_map(load_profile("grid6"))
     assert "  GPIO17  11  S1 MCP23017 INT (open-drain, active low)   input  up\n" in out
+
+
+# ---- warnings: the staff PIN published with Pitboard ------------------------------------------
+
+
+def test_the_shipped_pins_are_the_defaults() -> None:
+    from pitboard.hwconfig import is_default_pin, shipped_pins
+
+    assert shipped_pins() == {load_profile(name).console.staff_pin
+                              for name in ("sim", "duo", "grid6")}
+    assert is_default_pin("2468") and not is_default_pin("80417")
+
+
+def test_check_config_warns_while_the_pin_is_a_default(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pitboard.hwconfig import check_config_main
+
+    assert check_config_main("grid6") == 0
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1
+    assert err[0].startswith("warning: ") and err[0].endswith(
+        "grid6.toml: console.staff_pin: still the default published with Pitboard; "
+        "choose your own 4-8 digits")
+    mine = tmp_path / "mine.toml"
+    mine.write_text((profiles_dir() / "grid6.toml").read_text().replace('"2468"', '"80417"'))
+    assert check_config_main(str(mine)) == 0
+    assert capsys.readouterr().err == ""
+    assert check_config_main("sim") == 0  # no console: its PIN unlocks nothing
+    assert capsys.readouterr().err == ""

@@ -21,8 +21,10 @@ and ``j`` starts the race.
 Modes:
 
 * **Terminal** (stdin and stdout are a TTY): full-screen, redrawn in place only when a frame
-  changed. At 80 columns one station is shown at half size (64×16 characters) with its tray
-  keys under it; wider or taller terminals show stations side by side, full size when they fit.
+  changed. When every station fits pixel for pixel (130 columns, 35 rows each) the real
+  frames are drawn; otherwise, as in an 80-column terminal, each screen is shown as words
+  (:mod:`pitboard.table.textview`: gear, hand, speed, corners, Heat, the move) with its tray
+  keys under it, since shrunk pictures are not legible. ``--scale 2`` draws them half size.
 * **Plain text** (no TTY, or ``--text``): the race narrated round by round, each station's
   screen changes as one line, the lobby and results screens as pictures, then the final order.
   Keys are read from stdin, one line at a time (``printf ' \\tj' | pitboard sim --text``).
@@ -72,7 +74,7 @@ from .table.keys import (
 )
 from .table.keys import decode as decode_keys
 from .table.screens import COLUMN_PITCH, COLUMNS, column_x, render
-from .table.table import Table
+from .table.table import KioskOptions, Table
 from .table.terminal import (
     CLEAR_SCREEN,
     HIDE_CURSOR,
@@ -80,7 +82,8 @@ from .table.terminal import (
     frames_to_text,
     redraw,
 )
-from .table.view import LOBBY, LOCKED, PLANNING, RESOLUTION, RESULTS, WAITING, StationView
+from .table.textview import screen_line, screen_text
+from .table.view import StationView
 from .trackfile import load_track, track_names
 
 if TYPE_CHECKING:
@@ -116,6 +119,8 @@ TERMINAL_DELAY = 0.1
 RESULTS_HOLD = 3.0
 #: idle poll of the keyboard: picks up terminal resizes this fast
 POLL = 0.25
+#: with --kiosk: how often time moves the table on (the attract race steps every 0.5 s)
+KIOSK_POLL = 0.1
 #: key presses without progress before autoplay gives up (one decision takes ~15)
 STALL_LIMIT = 200
 ALT_SCREEN_ON, ALT_SCREEN_OFF = "\x1b[?1049h", "\x1b[?1049l"
@@ -204,6 +209,7 @@ class Sim:
         seed: int | None = None,
         record: int | None = None,
         clock: Callable[[], float] = time.monotonic,
+        kiosk: KioskOptions | None = None,
     ) -> None:
         self.seed = random.randrange(1 << 31) if seed is None else seed
         self.displays = [EmulatedDisplay(station=f"S{i + 1}") for i in range(stations)]
@@ -213,7 +219,7 @@ class Sim:
             screens[record] = self.tape
         # two players and two bots unless told otherwise: a race worth watching
         self.table = Table(stations=stations, screens=screens, render=render, clock=clock,
-                           seed=self.seed, track=track, laps=laps,
+                           seed=self.seed, track=track, laps=laps, kiosk=kiosk,
                            cars=cars if cars is not None else min(max(4, stations), MAX_CARS))
         self.keyboard = Keyboard(stations)
         self.pilot = AutoPilot(seed=self.seed)
@@ -301,8 +307,16 @@ class Sim:
 
 
 # ---------------------------------------------------------------------------- the terminal
+#: ``scale`` for a station drawn as words (:mod:`pitboard.table.textview`), not pixels
+TEXT = 0
+#: lines of words in a station's box, and its width (that of a half-size picture)
+TEXT_ROWS, TEXT_WIDTH = 6, 64
+
+
 def _block_size(scale: int, ascii: bool) -> tuple[int, int]:
     """(columns, rows) one station takes: the boxed screen plus its key strip."""
+    if scale == TEXT:
+        return TEXT_WIDTH + 2, TEXT_ROWS + 2 + 1
     return 128 // scale + 2, (64 // scale if ascii else 32 // scale) + 2 + 1
 
 
@@ -315,21 +329,24 @@ def pick_layout(stations: int, focus: int, cols: int, rows: int, *, scale: int |
                 ascii: bool = False) -> tuple[int, int, list[int]]:
     """(scale, screens per row, stations shown) for a ``cols``×``rows`` terminal.
 
-    Full size (scale 1) when every station fits, else half size; if not even that fits, as
-    many as fit, the page with the station in focus.
+    Pixel for pixel (scale 1) when every station fits; else each screen as words
+    (:data:`TEXT`: shrunk pictures are not legible); if not even that fits, as many as fit,
+    the page with the station in focus. ``scale`` 2 asks for half-size pictures.
 
     Example::
 
         >>> pick_layout(2, 0, 80, 24)
-        (2, 1, [0])
+        (0, 1, [0, 1])
         >>> pick_layout(2, 1, 140, 45)
+        (0, 2, [0, 1])
+        >>> pick_layout(2, 1, 140, 45, scale=2)
         (2, 2, [0, 1])
         >>> pick_layout(3, 0, 400, 60)
         (1, 3, [0, 1, 2])
     """
     usable = rows - 1 - _CHROME  # the last row stays empty: writing it would scroll
     best: tuple[int, int, int] | None = None
-    for s in [scale] if scale else [1, 2]:
+    for s in [scale] if scale is not None else [1, TEXT]:
         width, height = _block_size(s, ascii)
         per_row = min(stations, (cols + 1) // (width + 1))
         capacity = per_row * (usable // height)
@@ -340,7 +357,7 @@ def pick_layout(stations: int, focus: int, cols: int, rows: int, *, scale: int |
     assert best is not None
     s, per_row, capacity = best
     if capacity == 0:  # not even one fits: one station, clipped (the header says so)
-        s, per_row, capacity = scale or 2, 1, 1
+        s, per_row, capacity = TEXT if scale is None else scale, 1, 1
     first = focus // capacity * capacity
     return s, per_row, list(range(first, min(stations, first + capacity)))
 
@@ -391,6 +408,29 @@ def key_strip(scale: int, width: int, labels: Sequence[str], *, keys: bool) -> s
     return "".join(line).rstrip().ljust(width)
 
 
+def text_box(view: StationView | None, title: str, *, ascii: bool = False) -> list[str]:
+    """A station's screen as words in a box as wide as a half-size picture, ``title`` on top
+    (the legible default in an 80-column terminal).
+
+    Example::
+
+        >>> from pitboard.table.view import StationView
+        >>> box = text_box(StationView("results", 0, order=("1 Ann", "2 Bot 1")), "S1")
+        >>> box[0][:6], [line[2:].rstrip(" │") for line in box[1:3]], len(box), len(box[0])
+        ('┌ S1 ─', ['S1 results', '1 Ann, 2 Bot 1'], 8, 66)
+    """
+    top_left, top_right, bottom_left, bottom_right, across, side = tuple(
+        "++++-|" if ascii else "┌┐└┘─│")
+    inner = TEXT_WIDTH - 2
+    words = screen_text(view, width=inner, rows=TEXT_ROWS) if view is not None else []
+    head = f"{top_left} {title} "
+    lines = [head + across * (TEXT_WIDTH + 1 - len(head)) + top_right]
+    lines += [f"{side} {line.ljust(inner)} {side}" for line in
+              words + [""] * (TEXT_ROWS - len(words))]
+    lines.append(bottom_left + across * TEXT_WIDTH + bottom_right)
+    return lines
+
+
 class TerminalScreen:
     """Draws the stations, header, narration and key help; writes only when something changed.
 
@@ -423,13 +463,16 @@ class TerminalScreen:
         key = (self.sim.displays[station].frames, title, scale, self.ascii, focused)
         cached = self._blocks.get(station)
         if cached is None or cached[0] != key:
-            lines = frames_to_text([self.sim.image(station)], titles=[title], scale=scale,
-                                   ascii=self.ascii).split("\n")
+            if scale == TEXT:
+                lines = text_box(self.sim.table.views[station], title, ascii=self.ascii)
+            else:
+                lines = frames_to_text([self.sim.image(station)], titles=[title], scale=scale,
+                                       ascii=self.ascii).split("\n")
             cached = (key, lines)
             self._blocks[station] = cached
         lines = cached[1]
-        strip = key_strip(scale, len(lines[0]), tray_labels(self.sim.table.views[station]),
-                          keys=focused)
+        strip = key_strip(2 if scale == TEXT else scale, len(lines[0]),
+                          tray_labels(self.sim.table.views[station]), keys=focused)
         return [*lines, strip]
 
     def compose(self) -> str:
@@ -463,6 +506,10 @@ class TerminalScreen:
         table = self.sim.table
         if table.state == flow.RESULTS:
             return [self.sim.results_line()]
+        if table.state == flow.ATTRACT:
+            return ["KIOSK: bots race until a visitor presses GO (Space) to join"]
+        if table.kiosk is not None and table.state == flow.LOBBY:
+            return ["KIOSK: Space = join · the race starts when the countdown ends"]
         if not self.sim.narration or table.state == flow.LOBBY:
             return ["Space = join · Tab = next station · j = RACE (bots take the empty seats)"]
         return self.sim.narration[-count:]
@@ -576,9 +623,13 @@ def run_terminal(sim: Sim, fd: int, out: IO[str], *, size: Callable[[], tuple[in
 
 
 def _play_terminal(sim: Sim, screen: TerminalScreen, reader: KeyReader) -> None:
+    kiosk = sim.table.kiosk is not None
     while True:
+        if kiosk:  # the attract loop, countdowns and idle seats run on the clock
+            sim.table.tick()
+            sim._narrate()
         screen.draw()  # also after a timeout: the terminal may have been resized
-        for key in reader.read(POLL):
+        for key in reader.read(KIOSK_POLL if kiosk else POLL):
             if not sim.press(key):
                 return
             screen.draw()  # every key shows its effect, even when keys come in a burst
@@ -599,60 +650,6 @@ def _autoplay_terminal(sim: Sim, screen: TerminalScreen, reader: KeyReader, *, d
 
 
 # ---------------------------------------------------------------------------- plain text
-_TITLES = {LOBBY: "lobby", PLANNING: "planning", LOCKED: "locked in", RESOLUTION: "your move",
-           WAITING: "waiting", RESULTS: "results"}
-
-
-def screen_line(view: StationView) -> str:
-    """A station screen as one line of text (the plain-text mode's screen changes).
-
-    Example::
-
-        >>> from pitboard.table.view import CardView
-        >>> screen_line(StationView("planning", 0, title="S1", gear=2, target_gear=3,
-        ...             cards=(CardView("4", "4", selected=True), CardView("1", "1")),
-        ...             speed="4", message="pick 3 cards: 1/3"))
-        'S1 planning: gear 2->3 · hand [4] 1 · speed 4 · pick 3 cards: 1/3'
-    """
-    parts: list[str] = []
-    cards = " ".join(f"[{c.label}]" if c.selected else c.label for c in view.cards if c.code)
-    keys = " ".join(k for k in view.soft_keys if k)
-    kind = view.kind
-    if kind == PLANNING:
-        gear = f"{view.gear}->{view.target_gear}" if view.target_gear != view.gear else \
-            str(view.gear)
-        parts += [f"gear {gear}", f"hand {cards}"]
-        if view.speed:
-            parts.append(f"speed {view.speed}")
-        if view.heat_owed:
-            parts.append(f"{view.heat_owed} Heat owed")
-        if view.spin_out:
-            parts.append(f"SPIN-OUT risk {view.spin_odds}%")
-        parts.append(view.message)
-    elif kind == LOCKED:
-        parts += [f"gear {view.gear}", f"plays {cards}"]
-    elif kind == RESOLUTION:
-        parts.append(f"speed {view.speed}")
-        if view.move is not None:
-            parts.append(f"move {view.move.spaces} to space {view.move.space} ({view.move.spot})")
-        if cards:
-            parts.append(f"hand {cards}")
-        parts.append(view.message)
-        if keys:
-            parts.append(f"keys {keys}")
-    elif kind == WAITING:
-        # who is playing changes every turn: the narration says it; show only a finish
-        if view.message.startswith("FINISHED"):
-            parts.append(view.message)
-    elif kind == RESULTS:
-        parts.append(", ".join(view.order))
-    else:
-        parts += list(view.lines)
-    name = view.title if kind not in (RESULTS, LOBBY) else f"S{view.station + 1}"
-    body = " · ".join(p for p in parts if p)
-    return f"{name} {_TITLES.get(kind, kind)}" + (f": {body}" if body else "")
-
-
 class TextReport:
     """Plain-text output: key presses, narration and the screen lines that changed.
 
@@ -807,6 +804,12 @@ def _int_in(low: int, high: int, what: str) -> Callable[[str], int]:
     return parse
 
 
+def _scale(text: str) -> int:
+    if text == "text":
+        return TEXT
+    return _int_in(1, 2, "scale")(text)
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text)
@@ -835,11 +838,16 @@ def build_parser(*, stations: int = MAX_CARS, track: str = "usa",
                    help="race seed (default: random, shown in the header)")
     p.add_argument("--autoplay", action="store_true",
                    help="bots play every station through the keyboard; exit with the results")
+    p.add_argument("--kiosk", action="store_true",
+                   help="preview the store kiosk on a terminal: the attract loop, GO to join, "
+                   "the countdown, idle seats and results times of the sim profile's [table] "
+                   "settings (kiosk_cars, seat_idle_seconds, ...)")
     p.add_argument("--text", action="store_true",
                    help="plain text even on a terminal (the default without one)")
-    p.add_argument("--scale", metavar="{1,2}", type=_int_in(1, 2, "scale"),
-                   help="terminal size of a screen: 1 = 128x32 characters, 2 = 64x16 "
-                   "(default: what fits)")
+    p.add_argument("--scale", metavar="{1,2,text}", type=_scale,
+                   help="how a screen is drawn on a terminal: 1 = every pixel (130x35 "
+                   "characters a station), 2 = half size (small text is hard to read), text = "
+                   "its content as words (default: 1 when every station fits, else text)")
     p.add_argument("--delay", metavar="SECONDS", type=_seconds,
                    help=f"autoplay: seconds between key presses (default {TERMINAL_DELAY} on "
                    "a terminal, 0 in text mode)")
@@ -935,10 +943,18 @@ def main(
     if args.save_gif is not None and not args.save_gif.parent.is_dir():
         return fail(f"--save-gif {args.save_gif}: no such directory {args.save_gif.parent}")
 
+    terminal = not args.text and (tty if tty is not None else _isatty(stdin) and _isatty(out))
+    kiosk = None
+    if args.kiosk:
+        if args.autoplay or not terminal:
+            return fail("--kiosk is a preview to try by hand on a terminal (not with --autoplay "
+                        "or --text)")
+        from .app import kiosk_options
+
+        kiosk = kiosk_options(profile.table)
     recording = args.save_png is not None or args.save_gif is not None
     sim = Sim(args.stations, track=args.track, laps=args.laps, cars=args.cars, seed=args.seed,
-              record=args.station - 1 if recording else None, clock=clock)
-    terminal = not args.text and (tty if tty is not None else _isatty(stdin) and _isatty(out))
+              record=args.station - 1 if recording else None, clock=clock, kiosk=kiosk)
     status = 0
     try:
         if terminal:
@@ -953,8 +969,8 @@ def main(
                 print(line, file=out)
         else:
             # pictures full size in logs; on a terminal (--text) the size that fits
-            scale = args.scale or (1 if not _isatty(out) or
-                                   _terminal_size(out, -1)()[0] >= 130 else 2)
+            scale = args.scale if args.scale in (1, 2) else (
+                1 if not _isatty(out) or _terminal_size(out, -1)()[0] >= 130 else 2)
             run_text(sim, out, stdin, autoplay=args.autoplay, delay=args.delay or 0.0,
                      prompt=_isatty(stdin), scale=scale)
     except AutoplayStuck as exc:
