@@ -6,6 +6,8 @@ before the loop starts (and end with ``q``), autoplay runs with ``--delay 0``.
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import io
 import os
 import re
@@ -378,6 +380,12 @@ def test_help_goes_to_stdout_and_lists_the_keys() -> None:
     assert "a s d f g h j" in out.getvalue() and "--autoplay" in out.getvalue()
 
 
+@pytest.mark.parametrize("name", ["session", "terminal", "report", "cli"])
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(f"pitboard.sim.{name}")
+    assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
+
+
 # ------------------------------------------------------------------------------ kiosk preview
 def test_kiosk_preview_shows_the_attract_loop_and_quits(pty: Pty) -> None:
     pty.type("q")
@@ -391,21 +399,26 @@ def test_kiosk_preview_shows_the_attract_loop_and_quits(pty: Pty) -> None:
 
 
 def test_kiosk_preview_runs_the_profiles_kiosk_on_the_clock() -> None:
+    from dataclasses import replace
+
     from pitboard.app import kiosk_options
     from pitboard.hwconfig import load_profile
 
     now = [100.0]
-    options = kiosk_options(load_profile("sim").table)
-    s = Sim(2, seed=1, clock=lambda: now[0], kiosk=options)
+    profile = load_profile("sim")
+    profile = replace(profile, table=replace(profile.table, kiosk=True))
+    options = kiosk_options(profile.table)
+    s = Sim(2, seed=1, clock=lambda: now[0], profile=profile)
     assert s.table.state == flow.ATTRACT
     s.press("space")  # a visitor joins at S1
     screen = TerminalScreen(s, io.StringIO(), size=lambda: (80, 24))
     assert "KIOSK: Space = join" in screen.compose()
     now[0] += options.join_seconds + 1
-    s.table.tick()
+    s.tick()
     assert s.table.state == flow.PLANNING
     race = s.table.race
     assert race is not None and race.setup.cars == options.cars == 4
+    s.close()
 
 
 @pytest.mark.parametrize("extra", [["--autoplay"], ["--text"]])

@@ -31,6 +31,8 @@ from .journal import Journal
 from .table.recorder import JournalRecorder
 from .table.screens import render
 from .table.table import KioskOptions, Table
+from .trackfile import TrackFileError
+from .userfile import escape
 
 log = logging.getLogger("pitboard")
 
@@ -60,11 +62,14 @@ def open_station_display(config: HwConfig, spec: DisplayConfig, label: str) -> A
     """The display ``spec`` describes: emulated, or luma over I2C (through the mux) or SPI."""
     if spec.bus == "emulated":
         return EmulatedDisplay(rotate=spec.rotate, station=label)
+    kwargs: dict[str, Any] = {}
+    if spec.column_offset is not None:
+        kwargs["column_offset"] = spec.column_offset
     if spec.bus == "i2c":
         port = resolve_i2c_bus(config.i2c, spec.mux_channel)
         return open_display(driver=spec.driver, bus="i2c", port=port,
-                            address=spec.address or 0x3C, rotate=spec.rotate, station=label)
-    kwargs: dict[str, Any] = {}
+                            address=spec.address or 0x3C, rotate=spec.rotate, station=label,
+                            **kwargs)
     if spec.dc_pin is not None:
         kwargs["dc_pin"] = spec.dc_pin
     return open_display(driver=spec.driver, bus="spi", port=spec.port or 0,
@@ -150,6 +155,7 @@ class App:
             except Exception as exc:  # whatever is on disk, never crash-loop on it
                 self.recorder.set_aside(f"the race does not replay: {exc}")
                 self.table.do_reset()
+        self.recorder.prepare()  # reserve the journal's space: a full disk shows in the lobby
         self.table.refresh()
         self.boot_seconds = time.perf_counter() - started
 
@@ -224,6 +230,9 @@ def run_main(config_path: str, *, journal: str | None = None) -> int:
     except StartupError as exc:
         log.error("%s", exc)
         return 1
+    except TrackFileError as exc:  # checked by load_profile; the file changed since
+        log.error("%s: table.track: %s", escape(str(config.source)), exc)
+        return 2
     stop = threading.Event()
 
     def _stop(signum: int, frame: FrameType | None) -> None:

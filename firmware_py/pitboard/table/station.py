@@ -81,6 +81,10 @@ class Station:
             del self.slots[max(SLOTS, _last_filled(self.slots) + 1):]
         self.selected = {s for s in self.selected if s < len(self.slots) and self.slots[s]}
 
+    def target_gear(self, gear: int) -> int:
+        """The gear the lever asks for (the car's ``gear`` until the lever first settles)."""
+        return self.lever if self.lever is not None else gear
+
     def selected_cards(self) -> tuple[str, ...]:
         return tuple(c for i in sorted(self.selected) if (c := self.slots[i]) is not None)
 

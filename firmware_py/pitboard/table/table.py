@@ -9,11 +9,11 @@ call directly. The engine stays pure; this module owns bots, seats and the journ
 from __future__ import annotations
 
 import logging
+import math
 import queue
 import random
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -22,6 +22,7 @@ from PIL import Image
 
 from ..bots import Bot, HeuristicBot
 from ..engine import decisions as dec
+from ..engine.cards import DISCARDABLE, PLAYABLE
 from ..engine.decisions import Decision, Discard, IllegalDecision, Plan, React, Slipstream
 from ..engine.race import Race
 from ..engine.setup import MAX_CARS, RaceSetup
@@ -36,11 +37,13 @@ from ..hw.events import (
     SlotPressed,
     StationEvent,
 )
-from ..trackfile import load_track, track_names
+from ..trackfile import load_track, track_names, track_ref
 from . import flow
+from .hand import in_hand_order, short_problem
 from .recorder import SavedRace
 from .station import SLOTS, Station
 from .view import StationView
+from .views import TableScene, station_view
 
 log = logging.getLogger("pitboard.table")
 
@@ -76,25 +79,26 @@ class Recorder(Protocol):
     """Where confirmed decisions go before they are shown as done (the journal).
 
     Calls may be buffered; :meth:`flush` runs before every redraw and must make them durable.
-    See :class:`pitboard.table.recorder.JournalRecorder`.
+    See :class:`pitboard.table.recorder.JournalRecorder`. The recorder is handed what it
+    writes, never the table.
     """
 
     #: one line about a storage problem ("" when all is well), shown in the lobby
     problem: str
 
-    def race_started(self, table: Table) -> None: ...
+    def race_started(self, setup: RaceSetup, seats: Sequence[int | None]) -> None: ...
 
-    def decision(self, table: Table, decision: Decision) -> None: ...
+    def decision(self, decision: Decision) -> None: ...
 
-    def undone(self, table: Table, length: int) -> None: ...
+    def undone(self, length: int) -> None: ...
 
-    def seat_to_bot(self, table: Table, car: int) -> None: ...
+    def seat_to_bot(self, car: int) -> None: ...
 
-    def seat_back(self, table: Table, car: int) -> None: ...
+    def seat_back(self, car: int) -> None: ...
 
-    def race_closed(self, table: Table) -> None: ...
+    def race_closed(self) -> None: ...
 
-    def flush(self, table: Table) -> None: ...
+    def flush(self, race: Race | None, idle_bots: Collection[int]) -> None: ...
 
 
 @dataclass
@@ -167,7 +171,7 @@ class Table:
         self.render = render
         self.clock = clock
         self.seeds = random.Random(seed)
-        self.track = load_track(track).key
+        self.track = track_ref(track)  # a shipped key or a track file path
         self.laps = laps
         self.cars = cars
         self.recorder = recorder
@@ -184,7 +188,7 @@ class Table:
         self._waiting: set[int] = set()  # cars the table waits for (idle clocks)
         self.machine = flow.build_machine(self, initial=flow.ATTRACT if kiosk else flow.LOBBY)
         if kiosk:
-            self.track, self.laps = load_track(kiosk.track).key, kiosk.laps
+            self.track, self.laps = track_ref(kiosk.track), kiosk.laps
             self.cars = kiosk.cars
             self._start_attract()
         self.refresh()
@@ -321,11 +325,11 @@ class Table:
             self._after_results()
 
     def lobby_summary(self) -> tuple[str, int, int]:
-        """(track, laps, cars) the next race would use."""
+        """(track, laps, cars) the next race would use; track is a key or a track file path."""
         track = load_track(self.track)
         joined = sum(s.joined for s in self.stations)
         cars = max(self.cars or 0, joined, 1)
-        return track.key, self.laps or track.laps, min(cars, MAX_CARS)
+        return self.track, self.laps or track.laps, min(cars, MAX_CARS)
 
     def on_enter_planning(self) -> None:
         for st in self.stations:
@@ -336,10 +340,10 @@ class Table:
         """Lobby → race: joined stations take the first cars, bots fill the other seats."""
         if self.state != flow.LOBBY:
             if self.race is not None and self.recorder is not None:
-                self.recorder.race_closed(self)
+                self.recorder.race_closed()
             self.reset()
         if track is not None:
-            self.track = load_track(track).key
+            self.track = track_ref(track)  # a shipped key or a track file path
         if laps is not None:
             self.laps = laps
         if cars is not None:
@@ -364,7 +368,15 @@ class Table:
         self._seat(setup, seats)
         self.race = Race(setup)
         if self.recorder is not None:
-            self.recorder.race_started(self)
+            self.recorder.race_started(self.race.setup, self._seats())
+
+    def _seats(self) -> list[int | None]:
+        """Which car each station drives (None: it does not play)."""
+        return [st.car for st in self.stations]
+
+    def _idle_cars(self) -> list[int]:
+        """Cars whose seats a bot drives while their players are away."""
+        return sorted(st.car for st in self.stations if st.idle_bot and st.car is not None)
 
     def _seat(self, setup: RaceSetup, seats: Sequence[int | None],
               idle_bots: Collection[int] = ()) -> None:
@@ -386,8 +398,7 @@ class Table:
 
         Raises ValueError (one line) when the saved log does not replay on its setup.
         """
-        if saved.setup.track not in track_names():
-            raise ValueError(f"unknown track {saved.setup.track!r}")
+        load_track(saved.setup.track)  # TrackFileError (a ValueError): unknown, or file gone
         if len(saved.seats) > len(self.stations):
             raise ValueError(f"race had {len(saved.seats)} stations, this table has "
                              f"{len(self.stations)}")
@@ -429,7 +440,7 @@ class Table:
         code = st.slots[index]
         if code is None:
             return
-        if code == "H":
+        if not PLAYABLE[code]:
             st.message = "Heat can't be played"
             return
         st.message = ""
@@ -437,9 +448,7 @@ class Table:
 
     def target_gear(self, st: Station) -> int:
         car = self._car_of(st)
-        if st.lever is not None:
-            return st.lever
-        return int(car.gear) if car is not None else 1
+        return st.target_gear(int(car.gear) if car is not None else 1)
 
     def _commit_plan(self, st: Station) -> None:
         car = self._car_of(st)
@@ -493,7 +502,7 @@ class Table:
             if slot < len(visible):
                 index = visible[slot]
                 code = st.slots[index]
-                if code is not None and code not in ("H", "S"):
+                if code is not None and DISCARDABLE[code]:
                     st.selected ^= {index}
                 elif code is not None:
                     st.message = "Heat/Stress stay in hand"
@@ -522,7 +531,7 @@ class Table:
             log.warning("refused %s: %s", decision, exc)
             return
         if self.recorder is not None:
-            self.recorder.decision(self, decision)
+            self.recorder.decision(decision)
         self._drive()
 
     def _drive(self) -> None:
@@ -563,7 +572,7 @@ class Table:
         assert self.race is not None
         self.race.apply(decision)
         if self.recorder is not None:
-            self.recorder.decision(self, decision)
+            self.recorder.decision(decision)
 
     def _sync_hands(self) -> None:
         if self.race is None:
@@ -586,7 +595,7 @@ class Table:
             log_ = log_[:-1]
             self.race = replay(race.setup, log_, track=race.track)
         if self.recorder is not None:
-            self.recorder.undone(self, len(log_))
+            self.recorder.undone(len(log_))
         pending = self.race.pending()
         target = flow.PLANNING if pending.kind == dec.PLAN else flow.RESOLUTION
         if was != target:
@@ -604,7 +613,7 @@ class Table:
     def do_reset(self) -> None:
         """Staff reset: abandon any race, back to the lobby (or attract loop in kiosk)."""
         if self.race is not None and self.recorder is not None:
-            self.recorder.race_closed(self)
+            self.recorder.race_closed()
         self.race = None
         self.bots = {}
         for st in self.stations:
@@ -620,7 +629,7 @@ class Table:
 
     def _after_results(self) -> None:
         if self.recorder is not None:
-            self.recorder.race_closed(self)
+            self.recorder.race_closed()
         self.dismiss()
         for st in self.stations:
             st.joined = False
@@ -675,7 +684,7 @@ class Table:
         st.clear()
         st.message = "welcome back"
         if self.recorder is not None:
-            self.recorder.seat_back(self, st.car)
+            self.recorder.seat_back(st.car)
         self._sync_hands()
 
     def _idle_takeover(self, now: float, kiosk: KioskOptions) -> None:
@@ -689,7 +698,7 @@ class Table:
         seated = [st for st in self.stations if st.car is not None]
         if seated and now - max(st.last_input for st in seated) >= kiosk.table_idle_seconds:
             if self.recorder is not None:
-                self.recorder.race_closed(self)
+                self.recorder.race_closed()
             self.race = None
             self.abandon()
             for st in self.stations:
@@ -708,7 +717,7 @@ class Table:
             st.idle_bot = True
             self.bots[st.car] = HeuristicBot(seed=race.setup.seed + st.car)
             if self.recorder is not None:
-                self.recorder.seat_to_bot(self, st.car)
+                self.recorder.seat_to_bot(st.car)
         self._drive()
 
     def _note_waiting(self) -> None:
@@ -727,15 +736,27 @@ class Table:
             self._waiting = waiting
 
     # ------------------------------------------------------------------ screens
+    def scene(self) -> TableScene:
+        """What the station views are built from (see :mod:`pitboard.table.views`)."""
+        countdown = None
+        if self.kiosk is not None and self.deadline is not None and self.state == flow.LOBBY:
+            countdown = max(0, math.ceil(self.deadline - self.clock()))
+        current = self.current_station()
+        return TableScene(
+            state=self.state, stations=self.stations, lobby=self.lobby_summary(),
+            race=self.race, attract=self.attract,
+            current=current.index if current is not None else None,
+            storage_problem=self.recorder.problem if self.recorder is not None else "",
+            countdown=countdown)
+
     def refresh(self) -> None:
         """Rebuild every station's view; render and show only the ones that changed."""
-        from .views import station_view
-
         if self.recorder is not None:
-            self.recorder.flush(self)
+            self.recorder.flush(self.race, self._idle_cars())
         self._note_waiting()
+        scene = self.scene()
         for st in self.stations:
-            view = station_view(self, st)
+            view = station_view(scene, st)
             if view == self.views[st.index]:
                 continue
             self.views[st.index] = view
@@ -745,28 +766,3 @@ class Table:
         for observer in self.observers:
             observer(self)
 
-
-def in_hand_order(hand: Sequence[str], cards: Sequence[str]) -> tuple[str, ...]:
-    """``cards`` in the order the engine holds them, whatever tray slots they sat in: the tray
-    layout is not journalled, so the decision must not depend on it (resume replays exactly)."""
-    left = Counter(cards)
-    out = []
-    for code in hand:
-        if left[code] > 0:
-            left[code] -= 1
-            out.append(code)
-    return (*out, *left.elements())
-
-
-def short_problem(problem: str) -> str:
-    """A plan problem as a few words for a 128-px screen."""
-    if "plays" in problem and "cards" in problem:
-        need = problem.split("plays ", 1)[1].split(" ", 1)[0]
-        return f"play {need} card{'s' if need != '1' else ''}"
-    if "no Heat" in problem:
-        return "no Heat: 2-gear shift"
-    if "cannot shift" in problem:
-        return "max 2 gears per shift"
-    if "Heat cards" in problem:
-        return "Heat can't be played"
-    return problem[:24]

@@ -1,0 +1,278 @@
+"""``pitboard sim``'s command line: options, terminal or plain text, saved frames."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+import termios
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, NoReturn
+
+from ..app import StartupError
+from ..engine.setup import MAX_CARS
+from ..hwconfig import ConfigError, load_profile
+from ..table.keys import AutoplayStuck
+from ..trackfile import track_names
+from .report import run_text
+from .session import FrameTape, Sim
+from .terminal import TEXT, run_terminal
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
+EXIT_BAD_ARGS = 2
+KEYS_HELP = """keys:
+  Tab or →            next station in focus (Shift-Tab or ←: previous)
+  1 2 3 4, ↑ ↓        the focused station's gear lever
+  a s d f g h j       tray slot buttons 1..7, left to right
+  Space or Enter      GO
+  q or Ctrl-C         quit
+  lobby: GO joins, a = track, s = laps, d = cars, j = RACE
+
+without a terminal (or with --text) keys are read from stdin a line at a time:
+  printf ' \\tj\\n' | pitboard sim --stations 1"""
+PROG = "pitboard sim"
+#: autoplay pacing on a terminal: seconds between two key presses (``--delay``)
+TERMINAL_DELAY = 0.1
+#: how long the results stay up after an autoplayed race on a terminal (any key ends it)
+RESULTS_HOLD = 3.0
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (raised, not printed) and help to a chosen stream."""
+
+    out: IO[str] | None = None
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+    def print_help(self, file: SupportsWrite[str] | None = None) -> None:
+        super().print_help(file or self.out)
+
+
+def _int_in(low: int, high: int, what: str) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a number, got {text!r}") from None
+        if not low <= n <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be {low}..{high}, got {n}")
+        return n
+
+    parse.__name__ = what  # argparse names the type in its messages
+    return parse
+
+
+def _scale(text: str) -> int:
+    if text == "text":
+        return TEXT
+    return _int_in(1, 2, "scale")(text)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"delay must be seconds, got {text!r}") from None
+    if not 0 <= value <= 10:
+        raise argparse.ArgumentTypeError(f"delay must be 0..10 seconds, got {text}")
+    return value
+
+
+def build_parser(*, stations: int = MAX_CARS, track: str = "usa",
+                 laps: int | None = None) -> argparse.ArgumentParser:
+    """The ``pitboard sim`` options; defaults from the ``sim`` hardware profile."""
+    p = _Parser(prog=PROG, description="The Pitboard table in a terminal: every station's "
+                "screen,\nthe keyboard as levers and trays, bots in the empty seats.",
+                epilog=KEYS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--stations", metavar="N", type=_int_in(1, stations, "stations"), default=2,
+                   help=f"player stations, 1..{stations} (default 2)")
+    p.add_argument("--track", metavar="NAME", default=track,
+                   help=f"{', '.join(track_names())} (default {track})")
+    p.add_argument("--laps", metavar="N", type=_int_in(1, 9, "laps"), default=laps,
+                   help="laps (default: the track's)")
+    p.add_argument("--cars", metavar="N", type=_int_in(1, MAX_CARS, "cars"),
+                   help=f"cars in the race, 1..{MAX_CARS} (default: 4, or one per station)")
+    p.add_argument("--seed", metavar="N", type=int,
+                   help="race seed (default: random, shown in the header)")
+    p.add_argument("--autoplay", action="store_true",
+                   help="bots play every station through the keyboard; exit with the results")
+    p.add_argument("--kiosk", action="store_true",
+                   help="preview the store kiosk on a terminal: the attract loop, GO to join, "
+                   "the countdown, idle seats and results times of the sim profile's [table] "
+                   "settings (kiosk_cars, seat_idle_seconds, ...)")
+    p.add_argument("--text", action="store_true",
+                   help="plain text even on a terminal (the default without one)")
+    p.add_argument("--scale", metavar="{1,2,text}", type=_scale,
+                   help="how a screen is drawn on a terminal: 1 = every pixel (130x35 "
+                   "characters a station), 2 = half size (small text is hard to read), text = "
+                   "its content as words (default: 1 when every station fits, else text)")
+    p.add_argument("--delay", metavar="SECONDS", type=_seconds,
+                   help=f"autoplay: seconds between key presses (default {TERMINAL_DELAY} on "
+                   "a terminal, 0 in text mode)")
+    p.add_argument("--save-png", metavar="DIR", type=Path,
+                   help="save every frame the station showed as DIR/sN-0001.png ...")
+    p.add_argument("--save-gif", metavar="FILE", type=Path,
+                   help="save every frame the station showed as one animated GIF")
+    p.add_argument("--station", metavar="N", type=_int_in(1, stations, "station"), default=1,
+                   help="the station --save-png/--save-gif record (default 1)")
+    p.add_argument("--journal", metavar="DIR", type=Path,
+                   help="keep the race journal in DIR: a race left unfinished there resumes on "
+                   "the next start (default: a temporary folder, removed at exit)")
+    p.add_argument("--image-scale", metavar="N", type=_int_in(1, 8, "image scale"), default=1,
+                   help="enlarge saved images N times, pixel for pixel (default 1: 128x64)")
+    return p
+
+
+
+
+def _isatty(stream: IO[Any]) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _terminal_size(out: IO[str], fd: int) -> Callable[[], tuple[int, int]]:
+    def size() -> tuple[int, int]:
+        for candidate in (out, fd):
+            try:
+                number = candidate if isinstance(candidate, int) else candidate.fileno()
+                cols, rows = os.get_terminal_size(number)
+            except (AttributeError, OSError, ValueError):
+                continue
+            if cols > 0 and rows > 0:
+                return cols, rows
+        return 80, 24
+
+    return size
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: IO[str] | None = None,
+    stdout: IO[str] | None = None,
+    stderr: IO[str] | None = None,
+    tty: bool | None = None,
+    size: tuple[int, int] | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> int:
+    """``pitboard sim [options]``; returns the exit status (0, 1 autoplay failure, 2 bad usage).
+
+    ``tty`` decides terminal vs plain-text mode (default: stdin and stdout are terminals);
+    ``size`` fixes the terminal size (columns, rows) instead of asking the terminal.
+
+    Example::
+
+        main(["--autoplay", "--text", "--seed", "3"])   # a whole race as text, exit 0
+    """
+    stdin = stdin if stdin is not None else sys.stdin
+    out = stdout if stdout is not None else sys.stdout
+    err = stderr if stderr is not None else sys.stderr
+
+    def fail(message: str) -> int:
+        print(f"{PROG}: {message}", file=err)
+        return EXIT_BAD_ARGS
+
+    try:
+        profile = load_profile("sim")
+    except ConfigError as exc:
+        return fail(f"the sim profile is broken: {exc}")
+    parser = build_parser(stations=len(profile.stations), track=profile.table.track,
+                          laps=profile.table.laps)
+    if isinstance(parser, _Parser):
+        parser.out = out
+    try:
+        args = parser.parse_args(argv)
+    except _UsageError as exc:
+        return fail(str(exc))
+    except SystemExit as exc:  # --help
+        return exc.code if isinstance(exc.code, int) else 0
+    if args.track not in track_names():
+        return fail(f"unknown track {args.track!r} (tracks: {', '.join(track_names())})")
+    if args.station > args.stations:
+        return fail(f"--station {args.station}: there are only {args.stations} stations")
+    if args.save_png is not None and args.save_png.exists() and not args.save_png.is_dir():
+        return fail(f"--save-png {args.save_png}: not a directory")
+    if args.save_gif is not None and not args.save_gif.parent.is_dir():
+        return fail(f"--save-gif {args.save_gif}: no such directory {args.save_gif.parent}")
+
+    if args.journal is not None and args.journal.exists() and not args.journal.is_dir():
+        return fail(f"--journal {args.journal}: not a directory")
+
+    terminal = not args.text and (tty if tty is not None else _isatty(stdin) and _isatty(out))
+    if args.kiosk:
+        if args.autoplay or not terminal:
+            return fail("--kiosk is a preview to try by hand on a terminal (not with --autoplay "
+                        "or --text)")
+        profile = replace(profile, table=replace(profile.table, kiosk=True))
+    recording = args.save_png is not None or args.save_gif is not None
+    try:
+        sim = Sim(args.stations, track=args.track, laps=args.laps, cars=args.cars,
+                  seed=args.seed, record=args.station - 1 if recording else None, clock=clock,
+                  journal=args.journal, profile=profile)
+    except (StartupError, OSError) as exc:
+        return fail(f"cannot start: {exc}")
+    status = 0
+    try:
+        if terminal:
+            delay = TERMINAL_DELAY if args.delay is None else args.delay
+            fd = stdin.fileno()
+            run_terminal(sim, fd, out,
+                         size=(lambda: size) if size is not None else _terminal_size(out, fd),
+                         scale=args.scale, autoplay=args.autoplay, delay=delay,
+                         hold=RESULTS_HOLD if delay > 0 else 0.0)
+            line = sim.results_line()
+            if line:
+                print(line, file=out)
+        else:
+            # pictures full size in logs; on a terminal (--text) the size that fits
+            scale = args.scale if args.scale in (1, 2) else (
+                1 if not _isatty(out) or _terminal_size(out, -1)()[0] >= 130 else 2)
+            run_text(sim, out, stdin, autoplay=args.autoplay, delay=args.delay or 0.0,
+                     prompt=_isatty(stdin), scale=scale)
+    except AutoplayStuck as exc:
+        print(f"{PROG}: autoplay stuck: {exc}", file=err)
+        status = 1
+    except termios.error as exc:  # stdin said it was a terminal but will not act like one
+        print(f"{PROG}: cannot use the terminal ({exc}); try --text", file=err)
+        status = 1
+    except KeyboardInterrupt:
+        status = 130
+    except BrokenPipeError:  # `pitboard sim --autoplay | head`
+        if out is sys.stdout:  # Python flushes stdout at exit: point it somewhere quiet
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
+    finally:
+        if sim.tape is not None and not _save(sim.tape, args, err):
+            status = status or 1
+        sim.close()
+    return status
+
+
+def _save(tape: FrameTape, args: argparse.Namespace, err: IO[str]) -> bool:
+    prefix = f"s{args.station}"
+    try:
+        if args.save_png is not None:
+            paths = tape.save_pngs(args.save_png, prefix=prefix, scale=args.image_scale)
+            print(f"{PROG}: saved {len(paths)} frames of S{args.station} to {args.save_png}/",
+                  file=err)
+        if args.save_gif is not None:
+            tape.save_gif(args.save_gif, scale=args.image_scale)
+            print(f"{PROG}: saved {len(tape.frames)} frames of S{args.station} to "
+                  f"{args.save_gif}", file=err)
+    except (OSError, ValueError) as exc:
+        print(f"{PROG}: could not save frames: {exc}", file=err)
+        return False
+    return True
