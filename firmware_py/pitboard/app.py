@@ -117,6 +117,7 @@ class App:
         displays: Sequence[Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
         seed: int | None = None,
+        cars: int | None = None,
     ) -> App:
         """Open every part the profile names. Raises :class:`StartupError` (one line)."""
         try:
@@ -128,6 +129,7 @@ class App:
         kiosk = kiosk_options(config.table) if config.table.kiosk else None
         table = Table(stations=len(config.stations), screens=screens, render=render,
                       clock=clock, seed=seed, track=config.table.track, laps=config.table.laps,
+                      cars=cars,
                       recorder=recorder, kiosk=kiosk,
                       names=[st.label for st in config.stations])
         app = cls(config=config, table=table, recorder=recorder, displays=screens)

@@ -10,7 +10,7 @@ from ..table import flow
 from ..table.keys import HELP, key_label
 from ..table.keys import decode as decode_keys
 from ..table.terminal import frames_to_text
-from ..table.textview import screen_line
+from ..table.textview import screen_line as screen_line
 from .session import Sim
 
 #: what stands in for the arrows, dots and pointers on a terminal without UTF-8
