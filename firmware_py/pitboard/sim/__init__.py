@@ -50,20 +50,25 @@ The package, one concern per file (imports flow down this list)::
     session.py   the simulated table: emulated stations, one keyboard, the autopilot
 """
 
-from .cli import EXIT_BAD_ARGS, build_parser, main
-from .report import TextReport, run_text, screen_line
-from .session import FrameTape, Sim
-from .terminal import (
-    ALT_SCREEN_OFF,
-    ALT_SCREEN_ON,
-    TEXT,
-    TEXT_ROWS,
-    TerminalScreen,
-    pick_layout,
-    run_terminal,
-    terminal_mode,
-    text_box,
-)
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .cli import EXIT_BAD_ARGS, build_parser, main
+    from .report import TextReport, run_text, screen_line
+    from .session import FrameTape, Sim
+    from .terminal import (
+        ALT_SCREEN_OFF,
+        ALT_SCREEN_ON,
+        TEXT,
+        TEXT_ROWS,
+        TerminalScreen,
+        pick_layout,
+        run_terminal,
+        terminal_mode,
+        text_box,
+    )
 
 __all__ = [
     "ALT_SCREEN_OFF",
@@ -84,3 +89,20 @@ __all__ = [
     "terminal_mode",
     "text_box",
 ]
+
+#: where each name lives; a name's file is imported the first time it is used, so ``pitboard
+#: sim --help`` loads the command line alone, not the table, the screens and the engine
+_HOMES = {
+    "EXIT_BAD_ARGS": "cli", "build_parser": "cli", "main": "cli",
+    "TextReport": "report", "run_text": "report", "screen_line": "report",
+    "FrameTape": "session", "Sim": "session",
+    "ALT_SCREEN_OFF": "terminal", "ALT_SCREEN_ON": "terminal", "TerminalScreen": "terminal",
+    "pick_layout": "terminal", "run_terminal": "terminal", "terminal_mode": "terminal",
+    "TEXT": "terminal", "TEXT_ROWS": "terminal", "text_box": "terminal",
+}
+
+
+def __getattr__(name: str) -> Any:
+    from pitboard.lazy import export
+
+    return export(__name__, _HOMES, name)

@@ -13,17 +13,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
-from ..app import StartupError
-from ..engine.setup import MAX_CARS
+from ..catalog import MAX_CARS, TRACKS
 from ..hwconfig import ConfigError, load_profile
-from ..table.keys import AutoplayStuck
-from ..trackfile import track_names
-from .report import run_text
-from .session import FrameTape, Sim
-from .terminal import TEXT, run_terminal
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
+
+    from .session import FrameTape
 
 EXIT_BAD_ARGS = 2
 KEYS_HELP = """keys:
@@ -75,6 +71,8 @@ def _int_in(low: int, high: int, what: str) -> Callable[[str], int]:
 
 def _scale(text: str) -> int:
     if text == "text":
+        from .terminal import TEXT  # loaded only when asked for: --help stays quick
+
         return TEXT
     return _int_in(1, 2, "scale")(text)
 
@@ -98,7 +96,7 @@ def build_parser(*, stations: int = MAX_CARS, track: str = "usa",
     p.add_argument("--stations", metavar="N", type=_int_in(1, stations, "stations"), default=2,
                    help=f"player stations, 1..{stations} (default 2)")
     p.add_argument("--track", metavar="NAME", default=track,
-                   help=f"{', '.join(track_names())} (default {track})")
+                   help=f"{', '.join(TRACKS)} (default {track})")
     p.add_argument("--laps", metavar="N", type=_int_in(1, 9, "laps"), default=laps,
                    help="laps (default: the track's)")
     p.add_argument("--cars", metavar="N", type=_int_in(1, MAX_CARS, "cars"),
@@ -199,8 +197,8 @@ def main(
         return fail(str(exc))
     except SystemExit as exc:  # --help
         return exc.code if isinstance(exc.code, int) else 0
-    if args.track not in track_names():
-        return fail(f"unknown track {args.track!r} (tracks: {', '.join(track_names())})")
+    if args.track not in TRACKS:
+        return fail(f"unknown track {args.track!r} (tracks: {', '.join(TRACKS)})")
     if args.station > args.stations:
         return fail(f"--station {args.station}: there are only {args.stations} stations")
     if args.save_png is not None and args.save_png.exists() and not args.save_png.is_dir():
@@ -217,6 +215,13 @@ def main(
             return fail("--kiosk is a preview to try by hand on a terminal (not with --autoplay "
                         "or --text)")
         profile = replace(profile, table=replace(profile.table, kiosk=True))
+    # the table, its screens and the engine load only now: --help and bad options stay quick
+    from ..app import StartupError
+    from ..table.keys import AutoplayStuck
+    from .report import run_text
+    from .session import Sim
+    from .terminal import run_terminal
+
     recording = args.save_png is not None or args.save_gif is not None
     try:
         sim = Sim(args.stations, track=args.track, laps=args.laps, cars=args.cars,
