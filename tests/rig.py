@@ -362,7 +362,7 @@ class Grid6:
         self.settle()
 
     def slot(self, station: int, slot: int) -> None:
-        self.press(station, f"slot {slot}")
+        self.press(station, f"slot {slot + 1}")  # the wiring counts tray slots from 1
 
     def go(self, station: int) -> None:
         self.press(station, "GO")
