@@ -19,9 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from test_module_properties import ModuleGame, check_finished, play  # noqa: E402
-
-from pitboard.catalog import WEATHER_TOKENS  # noqa: E402
+from pitboard.catalog import WEATHER_TOKENS
+from test_module_properties import ModuleGame, check_finished, play
 
 TRACKS = ("usa", "france", "great_britain", "italy")
 

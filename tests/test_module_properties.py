@@ -16,11 +16,11 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_properties import MAX_ROUNDS_PER_LAP, TRACKS, Checker
 
 from pitboard.bots import Bot, HeuristicBot, RandomBot
 from pitboard.catalog import WEATHER_TOKENS
 from pitboard.engine import Race, RaceSetup, race_from_dict, race_to_dict, replay, undo
+from test_properties import MAX_ROUNDS_PER_LAP, TRACKS, Checker
 
 MODULE_RACES = settings(max_examples=30, deadline=None)
 
