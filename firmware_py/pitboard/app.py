@@ -28,6 +28,7 @@ from .hw.inputs import StationInputs, build_station_inputs
 from .hw.mcp23017 import SMBusLike
 from .hwconfig import DisplayConfig, HwConfig, resolve_i2c_bus
 from .journal import Journal
+from .table.chatter import ChatterGuard
 from .table.recorder import JournalRecorder
 from .table.screens import render
 from .table.table import KioskOptions, Table
@@ -126,7 +127,9 @@ class App:
                       clock=clock, seed=seed, track=config.table.track, laps=config.table.laps,
                       cars=cars,
                       recorder=recorder, kiosk=kiosk,
-                      names=[st.label for st in config.stations])
+                      names=[st.label for st in config.stations],
+                      chatter=ChatterGuard() if any(st.input.kind != "emulated"
+                                                    for st in config.stations) else None)
         app = cls(config=config, table=table, recorder=recorder, displays=screens)
         try:
             app.inputs = [build_station_inputs(config, i, table.post, pin_factory=pin_factory,

@@ -29,13 +29,14 @@ from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import NoReturn, TypeGuard
 
+from pitboard.catalog import TRACKS
 from pitboard.track import Corner, SpotPlace, Track
 from pitboard.userfile import UserFileError, escape, parse_toml, read_user_file
 
 __all__ = ["TrackFileError", "load_track", "load_track_file", "track_names", "track_ref"]
 
 #: shipped tracks, in the order of the base box
-_SHIPPED = ("usa", "france", "great_britain", "italy")
+_SHIPPED = TRACKS
 _ALIASES = {"gb": "great_britain", "uk": "great_britain", "italia": "italy"}
 
 _TOP_KEYS = ("key", "name", "spaces", "laps", "heat", "stress", "grid", "corners", "spots")

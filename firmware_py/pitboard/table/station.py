@@ -97,6 +97,17 @@ class Station:
         self.message = ""
         self.turn = None
 
+    def release(self) -> None:
+        """Leave the seat, with every per-seat flag: the car, joined, a bot's takeover, the tray
+        and its page. (A takeover flag left behind once swallowed the next GO in the attract
+        loop.) Hardware state -- the lever, its faults -- stays: it belongs to the station."""
+        self.car = None
+        self.joined = False
+        self.idle_bot = False
+        self.slots = [None] * SLOTS
+        self.page = 0
+        self.clear()
+
 
 def _last_filled(slots: list[str | None]) -> int:
     for i in range(len(slots) - 1, -1, -1):

@@ -39,6 +39,7 @@ from ..hw.events import (
 )
 from ..trackfile import load_track, track_names, track_ref
 from . import flow
+from .chatter import ChatterGuard
 from .hand import in_hand_order, short_problem
 from .recorder import SavedRace
 from .station import SLOTS, Station
@@ -159,6 +160,7 @@ class Table:
         recorder: Recorder | None = None,
         kiosk: KioskOptions | None = None,
         names: Sequence[str] = (),
+        chatter: ChatterGuard | None = None,
     ) -> None:
         if not 1 <= stations <= MAX_CARS:
             raise ValueError(f"stations must be 1..{MAX_CARS}")
@@ -183,6 +185,8 @@ class Table:
         #: called on the game thread after every handled event (console event stream)
         self.observers: list[Callable[[Table], None]] = []
         self._waiting: set[int] = set()  # cars the table waits for (idle clocks)
+        #: physical inputs only (a keyboard or autoplay may press faster than any person)
+        self.chatter = chatter
         self.machine = flow.build_machine(self, initial=flow.ATTRACT if kiosk else flow.LOBBY)
         if kiosk:
             self.track, self.laps = track_ref(kiosk.track), kiosk.laps
@@ -205,23 +209,40 @@ class Table:
                 self.tick()
 
     def step(self, *, timeout: float) -> bool:
-        """Handle one queued event, waiting up to ``timeout`` s; False if none came."""
+        """Handle the queued events, waiting up to ``timeout`` s for the first; False if none
+        came. Then each display that changed gets one frame of the latest state: events that
+        arrived while the last frames went out are coalesced, so a chattering input cannot
+        queue more frames than the bus carries (at most one frame in flight per display)."""
         try:
             event: TableEvent = self.queue.get(timeout=timeout)
         except queue.Empty:
             return False
-        self._safely(event)
+        for _ in range(BACKLOG_LIMIT):  # bounded: the loop still polls hardware and ticks
+            self._safely(event, redraw=False)
+            try:
+                event = self.queue.get_nowait()
+            except queue.Empty:
+                break
+        else:
+            self.post(event)  # taken off the queue but not handled: next step
+        self._safely_refresh()
         return True
 
     def tick(self) -> None:
         """Let time pass (kiosk timers, idle seats)."""
         self._safely(Tick(self.clock()))
 
-    def _safely(self, event: TableEvent) -> None:
+    def _safely(self, event: TableEvent, *, redraw: bool = True) -> None:
         try:
-            self.handle(event)
+            self.handle(event, redraw=redraw)
         except Exception:  # one bad event must not stop the table
             log.exception("event %r failed", event)
+
+    def _safely_refresh(self) -> None:
+        try:
+            self.refresh()
+        except Exception:
+            log.exception("redraw failed")
 
     def healthy(self) -> bool:
         """For the watchdog: the state is consistent and the game loop keeps up with its inputs
@@ -231,8 +252,9 @@ class Table:
         return self.state in flow.STATES and (self.race is None or self.race.phase is not None)
 
     # ------------------------------------------------------------------ events
-    def handle(self, event: TableEvent) -> None:
-        """Apply one event, drive bots and forced decisions, redraw what changed."""
+    def handle(self, event: TableEvent, *, redraw: bool = True) -> None:
+        """Apply one event, drive bots and forced decisions, redraw what changed (``redraw=False``:
+        the caller redraws once after a batch; see :meth:`step`)."""
         now = self.clock()
         if isinstance(event, Call):
             try:
@@ -248,11 +270,21 @@ class Table:
             st = self._station(event.station)
             if st is None:
                 return
-            st.last_input = now
-            if st.idle_bot and isinstance(event, LeverMoved | SlotPressed | GoPressed):
+            name = _input_name(st, event)
+            if name is not None and self.chatter is not None and \
+                    not self.chatter.admit(name, now=now):
+                st.message = name.split(" ", 1)[1] + " chattering"  # reported once, in the log
+                if redraw:
+                    self.refresh()
+                return
+            if self._can_advance(st, event):
+                st.last_input = now
+            if st.idle_bot and st.car is not None and self.race is not None and \
+                    isinstance(event, LeverMoved | SlotPressed | GoPressed):
                 self._take_seat_back(st)
                 if not isinstance(event, LeverMoved):  # that press only meant "I'm back"
-                    self.refresh()
+                    if redraw:
+                        self.refresh()
                     return
             if isinstance(event, LeverMoved):
                 st.lever = event.gear
@@ -268,7 +300,18 @@ class Table:
                 self._slot(st, event.slot)
             elif isinstance(event, GoPressed):
                 self._go(st)
-        self.refresh()
+        if redraw:
+            self.refresh()
+
+    def _can_advance(self, st: Station, event: StationEvent) -> bool:
+        """Does ``event`` count as someone at ``st`` playing (it resets the idle clock)? Only
+        input that can move the station's turn on: a tray tap cannot plan while the lever reads
+        no valid gear, so a stuck lever cannot hold a race for ever."""
+        if isinstance(event, LeverMoved):
+            return True
+        if not isinstance(event, SlotPressed | GoPressed):
+            return False  # faults and their clearing are the hardware talking, not a player
+        return not (self.state == flow.PLANNING and st.lever_fault)
 
     def _station(self, index: int) -> Station | None:
         if 0 <= index < len(self.stations):
@@ -661,9 +704,7 @@ class Table:
         self.race = None
         self.bots = {}
         for st in self.stations:
-            st.joined = False
-            st.car = None
-            st.clear()
+            st.release()
         if self.state != flow.LOBBY:
             self.reset()
         if self.kiosk:
@@ -676,8 +717,7 @@ class Table:
             self.recorder.race_closed()
         self.dismiss()
         for st in self.stations:
-            st.joined = False
-            st.car = None
+            st.release()  # every per-seat flag, or a bot's takeover would outlive the race
         if self.kiosk:
             self.sleep()
             self._start_attract()
@@ -723,6 +763,9 @@ class Table:
         """A player back at a seat a bot took over while they were away drives again."""
         if st.car is None or self.race is None or self.race.over:
             return
+        if st.lever_fault:
+            st.message = "fix the gear lever"  # the bot keeps driving until it reads a gear
+            return
         st.idle_bot = False
         self.bots.pop(st.car, None)
         st.clear()
@@ -742,6 +785,10 @@ class Table:
             if st.car is None or st.idle_bot or st.car not in waiting:
                 continue
             if now - st.last_input >= kiosk.idle_seconds:
+                if st.lever_fault:
+                    log.warning("station %s: the gear lever has read no valid gear (contacts "
+                                "%s closed) for %d s; a bot takes the seat", st.name,
+                                "+".join(map(str, st.lever_fault)), now - st.last_input)
                 st.idle_bot = True
                 self.bots[st.car] = HeuristicBot(seed=race.setup.seed + st.car)
                 if self.recorder is not None:
@@ -754,7 +801,7 @@ class Table:
                 self.race = None  # everyone left: back to the attract loop
                 self.abandon()
                 for st in self.stations:
-                    st.joined, st.car, st.idle_bot = False, None, False
+                    st.release()
                 self.sleep()
                 self._start_attract()
                 return
@@ -806,3 +853,14 @@ class Table:
         for observer in self.observers:
             observer(self)
 
+
+
+def _input_name(st: Station, event: StationEvent) -> str | None:
+    """How people name the input ``event`` came from ("S2 slot 4"), for presses and moves."""
+    if isinstance(event, SlotPressed):
+        return f"{st.name} slot {event.slot + 1}"
+    if isinstance(event, GoPressed):
+        return f"{st.name} GO"
+    if isinstance(event, LeverMoved):
+        return f"{st.name} lever"
+    return None
