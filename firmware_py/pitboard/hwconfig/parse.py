@@ -386,6 +386,8 @@ class _Parser:
         name = self.str_(t, "table", "name", "", required=True)
         if "name" in t and isinstance(t["name"], str) and not name.strip():
             self.add("table.name", "must not be empty")
+        elif not name.isprintable():  # it reaches the log, systemctl status and terminals
+            self.add("table.name", f'must be printable text, got "{escape(name)}"')
         kiosk = self.bool_(t, "table", "kiosk", False)
         track = self.str_(t, "table", "track", "usa")
         if not track.strip():
