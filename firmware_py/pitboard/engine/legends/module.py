@@ -197,6 +197,11 @@ def _colour_of(options: Mapping[str, Any], data: LegendDeck, cars: int) -> dict[
     return dict(sorted(seats.items()))
 
 
+def legend_count(options: Mapping[str, Any]) -> int:
+    """How many Legend cars the module options ask for (0 for none)."""
+    return int(options.get("cars") or len(options.get("colours") or ()))
+
+
 def legend_cars(race: Race) -> dict[int, str]:
     """Car id -> helmet colour of every Legend car in ``race`` (empty without the module)."""
     module = race.hooks.by_key.get(KEY)
