@@ -376,3 +376,12 @@ def test_journalled_race_with_legends_and_weather_resumes(tmp_path: Path) -> Non
         pass
     assert resumed.over and sorted(resumed.hall_of_fame) == [0, 1, 2, 3]
     again.close()
+
+
+def test_journal_stamp_covers_the_legend_and_weather_data() -> None:
+    from pitboard.engine.stamp import race_stamp
+
+    stamp = race_stamp(RaceSetup(track="usa", cars=3, modules={
+        "legends": {"cars": 1}, "weather": {"weather": "fog"}}))
+    assert {"legends.cards", "legends.rules", "weather.tokens", "weather.rules"} <= \
+        set(stamp["data"])
