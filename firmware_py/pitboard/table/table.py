@@ -173,6 +173,7 @@ class Table:
         self.queue: queue.Queue[TableEvent] = queue.Queue()
         self.views: list[StationView | None] = [None] * stations
         self.frames = 0
+        self._acting: int | None = None  # station of the event being handled: drawn first
         self.deadline: float | None = None  # kiosk countdowns
         self.attract: Race | None = None
         #: called on the game thread after every handled event (console event stream)
@@ -243,6 +244,7 @@ class Table:
             st = self._station(event.station)
             if st is None:
                 return
+            self._acting = st.index
             st.last_input = now
             if st.idle_bot and isinstance(event, LeverMoved | SlotPressed | GoPressed):
                 self._take_seat_back(st)
@@ -726,7 +728,9 @@ class Table:
         if self.recorder is not None:
             self.recorder.flush(self)
         self._note_waiting()
-        for st in self.stations:
+        # the station that acted is drawn first: its player is the one waiting for the glass
+        first = self._acting
+        for st in sorted(self.stations, key=lambda s: s.index != first):
             view = station_view(self, st)
             if view == self.views[st.index]:
                 continue
