@@ -9,13 +9,14 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
 
 from pitboard.app import App, journal_dir
+from pitboard.engine.setup import RaceSetup
+from pitboard.engine.stamp import race_stamp
 from pitboard.hw.display import EmulatedDisplay
 from pitboard.hw.events import GoPressed
 from pitboard.hwconfig import GpioInput, load_profile
@@ -26,15 +27,6 @@ from pitboard.table.recorder import JournalRecorder
 from pitboard.table.table import Table
 
 TIMEOUT = 60.0  # generous bound on a blocking read; never a sleep
-
-
-@pytest.fixture
-def notify_socket(tmp_path: Path) -> Iterator[socket.socket]:
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(str(tmp_path / "notify"))
-    sock.settimeout(TIMEOUT)
-    yield sock
-    sock.close()
 
 
 def _messages(sock: socket.socket, until: str) -> list[str]:
@@ -185,7 +177,9 @@ def test_a_journal_for_another_table_is_set_aside_at_boot(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     directory = tmp_path / "journal"
     journal = Journal(directory)
-    journal.start({"setup": {"track": "usa", "cars": 2, "seed": 1}, "seats": [0, 1] + [None] * 9})
+    setup = {"track": "usa", "cars": 2, "seed": 1}
+    journal.start({"setup": setup, "seats": [0, 1] + [None] * 9,
+                   "stamp": race_stamp(RaceSetup.from_dict(setup))})
     journal.close()
     for boot in range(2):
         app = App.build(load_profile("sim"), journal=directory, seed=1)

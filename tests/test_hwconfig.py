@@ -492,7 +492,7 @@ def test_value_choices_and_ranges() -> None:
     raw["console"]["baud"] = 12345
     raw["table"]["laps"] = 0
     assert problems(raw) == [
-        "t.toml: table.laps: 0 is outside 1–10",
+        "t.toml: table.laps: 0 is outside 1–9",
         "t.toml: console.baud: 12345 is not one of 9600, 19200, 38400, 57600, 115200, 230400, "
         "460800, 921600",
         "t.toml: i2c.baudrate: must be 100000 or 400000, got 1000000",
@@ -570,7 +570,7 @@ def test_unreadable_file(tmp_path: Path) -> None:
     path = tmp_path / "missing.toml"
     with pytest.raises(ConfigError) as err:
         load_config(path)
-    assert err.value.problems == [f"{path}: cannot read: No such file or directory"]
+    assert err.value.problems == [f"{path}: cannot read (No such file or directory)"]
 
 
 def test_check_config_reports_every_problem(

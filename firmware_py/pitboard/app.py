@@ -28,9 +28,12 @@ from .hw.inputs import StationInputs, build_station_inputs
 from .hw.mcp23017 import SMBusLike
 from .hwconfig import DisplayConfig, HwConfig, resolve_i2c_bus
 from .journal import Journal
+from .table.chatter import ChatterGuard
 from .table.recorder import JournalRecorder
 from .table.screens import render
 from .table.table import KioskOptions, Table
+from .trackfile import TrackFileError
+from .userfile import escape
 
 log = logging.getLogger("pitboard")
 
@@ -112,6 +115,7 @@ class App:
         displays: Sequence[Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
         seed: int | None = None,
+        cars: int | None = None,
     ) -> App:
         """Open every part the profile names. Raises :class:`StartupError` (one line)."""
         try:
@@ -126,8 +130,11 @@ class App:
                                  track=config.table.track, laps=config.table.laps or 1)
         table = Table(stations=len(config.stations), screens=screens, render=render,
                       clock=clock, seed=seed, track=config.table.track, laps=config.table.laps,
+                      cars=cars,
                       recorder=recorder, kiosk=kiosk,
-                      names=[st.label for st in config.stations])
+                      names=[st.label for st in config.stations],
+                      chatter=ChatterGuard() if any(st.input.kind != "emulated"
+                                                    for st in config.stations) else None)
         app = cls(config=config, table=table, recorder=recorder, displays=screens)
         try:
             app.inputs = [build_station_inputs(config, i, table.post, pin_factory=pin_factory,
@@ -232,6 +239,9 @@ def run_main(config_path: str, *, journal: str | None = None) -> int:
     except StartupError as exc:
         log.error("%s", exc)
         return 1
+    except TrackFileError as exc:  # checked by load_profile; the file changed since
+        log.error("%s: table.track: %s", escape(str(config.source)), exc)
+        return 2
     stop = threading.Event()
 
     def _stop(signum: int, frame: FrameType | None) -> None:

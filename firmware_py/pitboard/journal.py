@@ -708,11 +708,7 @@ class Journal:
         self.close()
         try:
             target = self._corrupt_directory()
-            for name in os.listdir(self.directory):
-                if name.startswith((JOURNAL_NAME, SNAPSHOT_NAME)):
-                    self.storage.replace(self.directory / name, target / name)
-            _fsync_dir(target)
-            _fsync_dir(self.directory)
+            self._move_race_files(target)
         except OSError as err:
             message = f"journal corrupted: {reason}; could not move it aside: {err}"
             log.error("%s", message)
@@ -722,16 +718,35 @@ class Journal:
         log.error("%s", message)
         return JournalCorrupted(message, target)
 
-    def _corrupt_directory(self) -> Path:
+    def put_away(self, prefix: str) -> Path:
+        """Move the race's files, intact, into a new ``<dir>/<prefix><UTC time>/`` directory
+        that is kept for good (``corrupt-*`` directories are pruned; these never are): a race
+        the caller must not resume, e.g. one saved by another version of the rules. Returns
+        the directory; raises OSError if the files cannot be moved (they are then untouched
+        or, if the move stopped half way, split between the two directories)."""
+        self.close()
+        target = self._corrupt_directory(prefix)
+        self._move_race_files(target)
+        log.warning("journal: race files put away in %s", target)
+        return target
+
+    def _move_race_files(self, target: Path) -> None:
+        for name in os.listdir(self.directory):
+            if name.startswith((JOURNAL_NAME, SNAPSHOT_NAME)):
+                self.storage.replace(self.directory / name, target / name)
+        _fsync_dir(target)
+        _fsync_dir(self.directory)
+
+    def _corrupt_directory(self, prefix: str = _CORRUPT_PREFIX) -> Path:
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
         for n in range(1000):
-            target = self.directory / f"{_CORRUPT_PREFIX}{stamp}{f'-{n}' if n else ''}"
+            target = self.directory / f"{prefix}{stamp}{f'-{n}' if n else ''}"
             try:
                 self.storage.mkdir(target)
             except FileExistsError:
                 continue
             return target
-        raise FileExistsError(f"too many {_CORRUPT_PREFIX}{stamp}* directories")
+        raise FileExistsError(f"too many {prefix}{stamp}* directories")
 
     def _prune_corrupt(self, keep: Path) -> None:
         """Keep only the newest ``keep_corrupt`` corrupt-* directories (bounded disk use)."""

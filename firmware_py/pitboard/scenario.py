@@ -33,6 +33,8 @@ from .engine.cards import check_codes
 from .engine.decisions import Decision, IllegalDecision, parse_decision
 from .engine.race import Race
 from .engine.setup import MAX_CARS, RaceSetup, StackedDeck
+from .scenario_weather import DIRECTIVES as MODULE_DIRECTIVES
+from .scenario_weather import legend_car, module_line
 from .track import Track
 from .trackfile import TrackFileError, load_track
 from .userfile import UserFileError, escape, read_user_file
@@ -115,6 +117,7 @@ def parse_scenario(text: str, name: str = "<scenario>") -> Scenario:
     #: where each setting and each car were first given, to name the line of a problem
     opt_lines: dict[str, int] = {}
     car_lines: dict[int, int] = {}
+    modules: dict[str, dict[str, Any]] = {}
     lap_lines: dict[int, int] = {}  # car -> line of its 'at' (laps may be given later)
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
@@ -160,10 +163,15 @@ def parse_scenario(text: str, name: str = "<scenario>") -> Scenario:
                 car_lines.setdefault(int(words[1]), number)
                 if len(words) > 2 and words[2].lower() == "at":
                     lap_lines[int(words[1])] = number
+                if len(words) > 2 and words[2].lower() == "legend":
+                    legend_car(int(words[1]), words[3:], modules, fail)
+                    continue
             _car_line(words, cars, names, track, fail)
+        elif key in MODULE_DIRECTIVES:
+            module_line(words, modules, track, fail)
         else:
             raise fail(f"unknown directive '{key}' (track, laps, cars, seed, grid, hand_size, "
-                       f"car, plan, react, slipstream, discard, finish)")
+                       f"car, legends, weather, road, plan, react, slipstream, discard, finish)")
     if track is None:
         raise ScenarioError(f"{name}: no 'track' line")
     n = _int(opts.get("cars", "2"), "cars")
@@ -189,6 +197,7 @@ def parse_scenario(text: str, name: str = "<scenario>") -> Scenario:
             names=tuple(names.get(i, f"Car {i + 1}") for i in range(n)) if names else (),
             stacked={i: StackedDeck.from_dict(c) for i, c in cars.items()},
             hand_size=_int(opts.get("hand_size", "7"), "hand_size"),
+            modules=modules,
         )
         setup.validate()
     except ValueError as exc:
@@ -283,4 +292,5 @@ def _car_line(words: list[str], cars: dict[int, dict[str, Any]], names: dict[int
         entry["d"] = (lap - 1) * track.spaces + space if lap >= 1 else space - track.spaces
         entry["spot"] = spot
     else:
-        raise fail(f"unknown car setting '{what}' (name, hand, draw, discard, engine, gear, at)")
+        raise fail(f"unknown car setting '{what}' "
+                   f"(name, hand, draw, discard, engine, gear, at, legend)")

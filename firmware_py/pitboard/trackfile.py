@@ -29,13 +29,14 @@ from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import NoReturn, TypeGuard
 
+from pitboard.catalog import TRACKS
 from pitboard.track import Corner, SpotPlace, Track
 from pitboard.userfile import UserFileError, escape, parse_toml, read_user_file
 
-__all__ = ["TrackFileError", "load_track", "load_track_file", "track_names"]
+__all__ = ["TrackFileError", "load_track", "load_track_file", "track_names", "track_ref"]
 
 #: shipped tracks, in the order of the base box
-_SHIPPED = ("usa", "france", "great_britain", "italy")
+_SHIPPED = TRACKS
 _ALIASES = {"gb": "great_britain", "uk": "great_britain", "italia": "italy"}
 
 _TOP_KEYS = ("key", "name", "spaces", "laps", "heat", "stress", "grid", "corners", "spots")
@@ -125,6 +126,19 @@ def load_track(name: str | os.PathLike[str]) -> Track:
             "(or the path of a .toml track file)",
         )
     return _load_shipped(wanted)
+
+
+def track_ref(name: str) -> str:
+    """What a race setup keeps to name the track ``name`` means: a shipped track's key, or a
+    track file's path (so that a resumed race reads the same file again).
+
+    Example::
+
+        >>> track_ref("Italia")
+        'italy'
+    """
+    track = load_track(name)
+    return name if _looks_like_path(name) else track.key
 
 
 def load_track_file(path: str | os.PathLike[str]) -> Track:

@@ -8,8 +8,10 @@ validated as a whole: every problem is collected and reported as one line
 Schema (``*`` = required)::
 
     [table]*     name*, kiosk = false, idle_seconds = 300 (kiosk: back to the attract screen),
-                 track = "usa", laps (absent = the track's own lap count)
-    [console]*   port = "" (empty = off), baud = 115200, staff_pin* = "4 to 8 digits"
+                 track = "usa" (a track name, or a .toml track file in the profile's folder),
+                 laps = 1..9 (absent = the track's own lap count)
+    [console]*   port = "" (empty = off; a device, or a pyserial URL such as "socket://h:7000"),
+                 baud = 115200, staff_pin* = "4 to 8 digits"
     [journal]*   dir*                       (relative paths: from the working directory)
     [gpio]       allow_id_eeprom_pins = false   (GPIO 0/1, only when no HAT is fitted)
     [i2c]        bus = 1, baudrate = 100000 | 400000 (documents config.txt i2c_arm_baudrate)
@@ -44,6 +46,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal, TypeAlias
+
+from pitboard.userfile import escape
 
 MAX_STATIONS: Final = 6
 SHIPPED_PROFILES: Final = ("sim", "duo", "grid6")
@@ -111,7 +115,8 @@ class ConfigError(Exception):
     """
 
     def __init__(self, problems: Sequence[str]) -> None:
-        self.problems = list(problems)
+        # one line each, whatever a value or a path held (a newline, an ANSI escape)
+        self.problems = [escape(problem) for problem in problems]
         super().__init__("\n".join(self.problems))
 
 

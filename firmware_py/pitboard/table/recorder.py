@@ -13,9 +13,15 @@ Records, in the order they happened (one JSON object each, see :mod:`pitboard.jo
 ``{"end": true}``
     The race is over and dismissed (or reset): nothing to resume.
 
-The race header holds the :class:`~pitboard.engine.setup.RaceSetup` and which station drives
-which car; a snapshot holds the decision log so far. Selections in progress are never written
-(SD-card wear): after a power cut players pick their cards again.
+The race header holds the :class:`~pitboard.engine.setup.RaceSetup`, which station drives which
+car, and the race's stamp (:mod:`pitboard.engine.stamp`: the rules version and digests of the
+track, card and module data); a snapshot holds the decision log so far. A race whose stamp does
+not match today's rules and data (or that has none: journals from before stamps) is never
+replayed into a different race: its files are put away, kept for good, in
+``other-version-<UTC time>/`` and the table starts in the lobby, saying so.
+
+Selections in progress are never written (SD-card wear): after a power cut players pick their
+cards again.
 
 Records are buffered while bots and forced steps run and written with one fsync by
 :meth:`JournalRecorder.flush`, which the table calls before it draws anything.
@@ -30,18 +36,17 @@ from __future__ import annotations
 
 import errno
 import logging
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..engine.decisions import Decision, IllegalDecision, decision_from_dict, decision_to_dict
 from ..engine.race import Race
 from ..engine.setup import RaceSetup
 from ..engine.snapshot import replay
+from ..engine.stamp import RULES_VERSION, race_stamp, stamp_change
 from ..journal import Journal, JournalCorrupted, JournalError, Recovered
-
-if TYPE_CHECKING:
-    from .table import Table
 
 log = logging.getLogger("pitboard.journal")
 
@@ -88,6 +93,8 @@ class JournalRecorder:
         #: one line about the last storage problem ("" when all is well), for screens and status
         self.problem = ""
         self._log_length = 0
+        #: an unresumable race could not be put away: never overwrite it with a new one
+        self._keep_on_disk = False
 
     # ------------------------------------------------------------------ the Recorder protocol
     def prepare(self) -> None:
@@ -104,12 +111,14 @@ class JournalRecorder:
         if self.problem in (DISK_FULL, READ_ONLY, "storage error: not saved"):
             self.problem = ""
 
-    def race_started(self, table: Table) -> None:
-        race = table.race
-        assert race is not None
-        header = {"setup": race.setup.to_dict(), "seats": [st.car for st in table.stations]}
+    def race_started(self, setup: RaceSetup, seats: Sequence[int | None]) -> None:
+        header = {"setup": setup.to_dict(), "seats": list(seats), "stamp": _stamp(setup)}
         self.pending.clear()
         self._log_length = 0
+        if self._keep_on_disk:  # the old race's files are still where a new one would go
+            log.error("journal: not saving this race, so as not to overwrite the race kept in "
+                      "%s", self.journal.directory)
+            return
         try:
             self.journal.start(header)
             self.problem = ""
@@ -118,41 +127,44 @@ class JournalRecorder:
             return
         self.prepare()  # a race started from the console had no lobby to reserve in
 
-    def decision(self, table: Table, decision: Decision) -> None:
+    def decision(self, decision: Decision) -> None:
         self.pending.append({"d": decision_to_dict(decision)})
         self._log_length += 1
 
-    def undone(self, table: Table, length: int) -> None:
+    def undone(self, length: int) -> None:
         self.pending.append({"undo": length})
         self._log_length = length
 
-    def seat_to_bot(self, table: Table, car: int) -> None:
+    def seat_to_bot(self, car: int) -> None:
         self.pending.append({"bot": car})
 
-    def seat_back(self, table: Table, car: int) -> None:
+    def seat_back(self, car: int) -> None:
         self.pending.append({"human": car})
 
-    def race_closed(self, table: Table) -> None:
+    def race_closed(self) -> None:
         if self.journal.is_open:
             self.pending.append({"end": True})
-            self.flush(table)
+            self.flush(None, ())
         if self.problem in (READ_ONLY, "journal write failed; this race cannot be resumed") \
                 or self.problem.startswith("journal damaged"):
             self.problem = ""  # that race is over; the next one starts a new journal
         self.prepare()
 
-    def flush(self, table: Table) -> None:
-        """Write what is buffered with one fsync (called before any screen is drawn)."""
+    def flush(self, race: Race | None, idle_bots: Collection[int]) -> None:
+        """Write what is buffered with one fsync (called before any screen is drawn).
+
+        ``race`` and ``idle_bots`` (cars a bot drives while their player is away) go into a
+        snapshot every :data:`SNAPSHOT_EVERY` records.
+        """
         if not self.pending or not self.journal.is_open:
             self.pending.clear()
             return
         records, self.pending = self.pending, []
         try:
             self.journal.append_many(records)
-            if self.journal.records_since_snapshot >= self.snapshot_every and table.race:
-                log_ = [decision_to_dict(d) for d in table.race.log]
-                self.journal.snapshot({"log": log_, "idle_bots": sorted(
-                    st.car for st in table.stations if st.idle_bot and st.car is not None)})
+            if self.journal.records_since_snapshot >= self.snapshot_every and race:
+                log_ = [decision_to_dict(d) for d in race.log]
+                self.journal.snapshot({"log": log_, "idle_bots": sorted(idle_bots)})
                 self.journal.compact()
         except OSError as exc:
             # The race goes on (a kiosk must not stop for a worn SD card), but say so.
@@ -187,6 +199,8 @@ class JournalRecorder:
             return None
         if found is None:
             return None
+        if self._other_version(found):
+            return None
         try:
             saved, bad = _rebuild(found.header, found.snapshot, found.records)
         except (KeyError, TypeError, ValueError) as exc:
@@ -206,6 +220,29 @@ class JournalRecorder:
         self._report(found, saved)
         return saved
 
+    def _other_version(self, found: Recovered) -> bool:
+        """True if the race on disk was saved under other rules or data (or without a stamp):
+        it is then put away, kept, and not resumed."""
+        try:
+            setup = RaceSetup.from_dict(found.header["setup"])
+        except (KeyError, TypeError, ValueError):
+            return False  # not a race at all: recover() sets it aside as damaged
+        change = stamp_change(found.header.get("stamp"), setup)
+        if change is None:
+            return False
+        try:
+            where = self.journal.put_away(OTHER_VERSION_PREFIX)
+        except OSError as exc:
+            self._keep_on_disk = True
+            self.problem = OTHER_VERSION_KEPT
+            log.error("saved race not resumed: %s; it could not be moved aside (%s), so it stays "
+                      "in %s and new races are not saved", change, exc, self.journal.directory)
+            return True
+        self.problem = OTHER_VERSION
+        log.error("saved race not resumed: %s; kept in %s; the table starts in the lobby",
+                  change, where)
+        return True
+
     def _report(self, found: Recovered, saved: SavedRace) -> None:
         """Say what recovery did, truthfully: in the log in full, on the lobby in a few words."""
         decisions = len(saved.log)
@@ -224,6 +261,20 @@ class JournalRecorder:
 #: lobby texts (at most 32 characters) for a race that is not being made durable
 READ_ONLY = "read-only: race is not saved"
 DISK_FULL = "disk full: race won't be saved"
+OTHER_VERSION = "old race set aside: new version"
+OTHER_VERSION_KEPT = "old race kept; races not saved"
+#: where a race saved under other rules or data is put away (see the module docstring)
+OTHER_VERSION_PREFIX = "other-version-"
+
+
+def _stamp(setup: RaceSetup) -> dict[str, Any]:
+    """The race's stamp; if its data cannot be read, one no resume will match (logged)."""
+    try:
+        return race_stamp(setup)
+    except (OSError, ValueError) as exc:
+        log.error("journal: cannot stamp the race's data (%s): it will not resume after a "
+                  "restart", exc)
+        return {"rules": RULES_VERSION, "data": {"unreadable": str(exc)}}
 
 
 def replace_damage(found: Recovered, damage: str) -> Recovered:
