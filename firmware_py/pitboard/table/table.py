@@ -188,6 +188,7 @@ class Table:
         self.queue: queue.Queue[TableEvent] = queue.Queue()
         self.views: list[StationView | None] = [None] * stations
         self.frames = 0
+        self._acting: int | None = None  # station of the event being handled: drawn first
         self.deadline: float | None = None  # kiosk countdowns
         self.attract: Race | None = None
         #: called on the game thread after every handled event (console event stream)
@@ -278,6 +279,7 @@ class Table:
             st = self._station(event.station)
             if st is None:
                 return
+            self._acting = st.index
             name = _input_name(st, event)
             if name is not None and self.chatter is not None and \
                     not self.chatter.admit(name, now=now):
@@ -859,7 +861,9 @@ class Table:
             self.recorder.flush(self.race, self._idle_cars())
         self._note_waiting()
         scene = self.scene()
-        for st in self.stations:
+        # the station that acted is drawn first: its player is the one waiting for the glass
+        first = self._acting
+        for st in sorted(self.stations, key=lambda s: s.index != first):
             view = station_view(scene, st)
             if view == self.views[st.index]:
                 continue
