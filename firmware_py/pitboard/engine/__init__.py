@@ -57,3 +57,4 @@ __all__ = [
 
 # Rules modules register themselves on import (engine/modules.py): import each module's
 # package here, after the base engine, so RaceSetup.modules finds it.
+from . import garage as garage
