@@ -98,6 +98,14 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true",
                      help="print the figures as JSON instead of text (wins_by_car is keyed by "
                           "0-based car index, wins_by_grid_position from 1)")
+    _garage_options(sim)
+
+    up = _command(sub, "upgrades", "list the Garage module's upgrade cards",
+                  "List every upgrade card type of the Garage module (and the sponsor\n"
+                  "cards): code, name, tier, symbols (' !' = mandatory), and the rows where\n"
+                  "the sources disagree. --file checks an edited copy of the card file.")
+    up.add_argument("--file", default=None, metavar="FILE",
+                    help="an upgrade card file to check and list (default: the shipped one)")
 
     _command(sub, "tracks", "list the tracks shipped with Pitboard",
              "List the shipped tracks: name, spaces, laps and corner speed limits.")
@@ -133,6 +141,24 @@ def build_parser() -> argparse.ArgumentParser:
                           "one goes under $STATE_DIRECTORY with systemd, else under "
                           "$XDG_STATE_HOME/pitboard, i.e. ~/.local/state/pitboard)")
     return parser
+
+
+def _garage_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--garage", choices=("random", "draft", "snake"), default=None,
+                   help="race with the Garage module: upgrades dealt at random, drafted, or "
+                        "snake-drafted (default: no Garage)")
+    p.add_argument("--upgrades", choices=("basic", "advanced", "all"), default="all",
+                   help="the Garage pool: basic, advanced or all upgrade cards (default all)")
+    p.add_argument("--expansions", action="store_true",
+                   help="add the Heavy Rain and Tunnel Vision upgrades to the Garage pool")
+
+
+def garage_modules(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """The modules option of a race from --garage/--upgrades/--expansions."""
+    if args.garage is None:
+        return {}
+    return {"garage": {"choose": args.garage, "pool": args.upgrades,
+                       "expansions": args.expansions}}
 
 
 def _race_options(p: argparse.ArgumentParser, *, cars: int, laps: int | None) -> None:
@@ -186,11 +212,25 @@ def cmd_scenario(args: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     result = simulate(track=args.track, cars=args.cars, laps=args.laps, races=args.races,
-                      seed=args.seed, bot=args.bot)
+                      seed=args.seed, bot=args.bot, modules=garage_modules(args))
     if args.json:
         print(json.dumps(result.to_dict(), indent=1))
     else:
         print(result.text())
+    return 0
+
+
+def cmd_upgrades(args: argparse.Namespace) -> int:
+    from .engine.garage import UPGRADES, UpgradeFileError, load_upgrades
+    try:
+        cards = UPGRADES if args.file is None else load_upgrades(args.file)
+    except UpgradeFileError as exc:
+        print(f"pitboard upgrades: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for u in cards.values():
+        print(u.text())
+    disputed = sum(1 for u in cards.values() if u.disputed)
+    print(f"{len(cards)} card types; {disputed} rows where the sources disagree (DISPUTED)")
     return 0
 
 
@@ -234,6 +274,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"run": cmd_run, "demo": cmd_demo, "scenario": cmd_scenario, "simulate": cmd_simulate,
+            "upgrades": cmd_upgrades,
             "tracks": cmd_tracks, "check-config": cmd_check_config,
             "flow-diagram": cmd_flow_diagram}
 

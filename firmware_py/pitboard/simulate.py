@@ -55,16 +55,23 @@ class SimulationResult:
 
 
 def simulate(*, track: str = "usa", cars: int = 6, laps: int | None = None, races: int = 100,
-             seed: int = 0, bot: str = "heuristic") -> SimulationResult:
-    """Race ``races`` times with seeds ``seed, seed+1, ...`` (event log off: not needed here)."""
+             seed: int = 0, bot: str = "heuristic",
+             modules: dict[str, dict[str, Any]] | None = None) -> SimulationResult:
+    """Race ``races`` times with seeds ``seed, seed+1, ...`` (event log off: not needed here).
+
+    ``modules`` are the rules modules of every race (``{"garage": {"choose": "draft"}}``)."""
     t = load_track(track)
     result = SimulationResult(t.key, cars, laps or t.laps, races, bot)
     start = time.perf_counter()
+    if modules and "garage" in modules:
+        from .garage_bots import make_garage_bot as make
+    else:
+        make = make_bot
     for i in range(races):
-        player = make_bot(bot, seed=seed + i)
-        race = Race(RaceSetup(track=t.key, cars=cars, seed=seed + i, laps=laps), track=t,
-                    record_events=False)
-        grid = sorted(race.cars, key=race.ahead_key, reverse=True)
+        player = make(bot, seed=seed + i)
+        race = Race(RaceSetup(track=t.key, cars=cars, seed=seed + i, laps=laps,
+                              modules=dict(modules or {})), track=t, record_events=False)
+        grid = [race.cars[c] for c in race.grid]
         waiting_for, apply, choose = race.waiting_for, race.apply, player.choose
         while (car := waiting_for()) >= 0:  # -1 once the race is over
             apply(choose(race, car))

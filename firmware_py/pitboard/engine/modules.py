@@ -73,8 +73,9 @@ class RaceModule:
     key: ClassVar[str] = ""
     #: decision types this module adds: type -> the phase that takes it
     decisions: ClassVar[Mapping[type, str]] = {}
-    #: React actions this module adds, offered after the base game's
-    react_actions: ClassVar[tuple[ReactAction, ...]] = ()
+    #: React actions this module adds, offered after the base game's (a module may build
+    #: them per race in ``__init__``, bound to itself)
+    react_actions: tuple[ReactAction, ...] = ()
 
     def __init__(self, options: Mapping[str, Any]) -> None:
         self.options = dict(options)

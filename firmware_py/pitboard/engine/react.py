@@ -61,10 +61,9 @@ class ReactAction:
         raise NotImplementedError
 
 
-def register_action(action: ReactAction) -> ReactAction:
+def register_action(action: ReactAction | type[ReactAction]) -> None:
     """Make the action's text form parse (its rules apply only in races that list it)."""
     register_react_word(action.name, action.arg)
-    return action
 
 
 class Adrenaline(ReactAction):

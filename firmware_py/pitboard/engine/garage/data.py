@@ -17,7 +17,7 @@ Example::
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -57,6 +57,12 @@ class Upgrade:
     symbols: tuple[tuple[str, int], ...]
     heat_card: bool = False
     disputed: str = ""
+    #: symbol -> the sum of its numbers (filled at creation: asked on every reveal)
+    counts: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for name, n in self.symbols:
+            self.counts[name] = self.counts.get(name, 0) + n
 
     @property
     def code(self) -> str:
@@ -77,10 +83,10 @@ class Upgrade:
 
     def count(self, symbol: str) -> int:
         """Sum of ``symbol``'s numbers on the card (0 if absent)."""
-        return sum(n for name, n in self.symbols if name == symbol)
+        return self.counts.get(symbol, 0)
 
     def has(self, symbol: str) -> bool:
-        return any(name == symbol for name, _ in self.symbols)
+        return symbol in self.counts
 
     def text(self) -> str:
         """One line for ``pitboard garage cards``."""

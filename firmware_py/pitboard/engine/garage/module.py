@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from ..race import Car, Race
     from ..setup import RaceSetup
 
+UPGRADE_CODES = frozenset(BY_CODE)
 _OPTIONS = ("choose", "pool", "expansions", "upgrades", "market")
 
 
@@ -54,7 +55,6 @@ class GarageModule(RaceModule):
 
     key = "garage"
     decisions: ClassVar[Mapping[type, str]] = {DraftPick: DRAFT, DraftDrop: DRAFT}
-    react_actions = ACTIONS
 
     def __init__(self, options: Mapping[str, Any]) -> None:
         super().__init__(options)
@@ -76,6 +76,7 @@ class GarageModule(RaceModule):
         self.removed: dict[int, list[str]] = {}
         #: the resolving car's upgrade symbols this turn
         self.turn: dict[int, TurnState] = {}
+        self.react_actions = tuple(action(self) for action in ACTIONS)
 
     # -- options and state ----------------------------------------------------------------------
     @classmethod
@@ -233,9 +234,19 @@ class GarageModule(RaceModule):
 
     # -- the turn -------------------------------------------------------------------------------
     def after_reveal(self, race: Race, car: Car) -> None:
-        ts = self.turn[car.id] = TurnState(flips=car.play.count(STRESS))
+        if UPGRADE_CODES.isdisjoint(car.play):
+            return  # no upgrade revealed (a direct play starts the turn state itself)
+        ts = self.turn_state(car)
         for code in [c for c in car.play if c in BY_CODE]:
             resolve_card(race, car, code, ts, reacting=False)
+
+    def turn_state(self, car: Car) -> TurnState:
+        """``car``'s upgrade state this turn, started on first use: the [+] flips so far are
+        its Stress cards and a Boost (upgrade flips only come with a state)."""
+        ts = self.turn.get(car.id)
+        if ts is None:
+            ts = self.turn[car.id] = TurnState(flips=car.play.count(STRESS) + car.boosted)
+        return ts
 
     def cooldown(self, race: Race, car: Car, n: int) -> int:
         ts = self.turn.get(car.id)

@@ -79,9 +79,17 @@ class TurnState:
         return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
 
 
-def _turn(race: Race, car: Car) -> TurnState | None:
-    module: GarageModule = race.hooks.by_key["garage"]  # type: ignore[assignment]
-    return module.turn.get(car.id)
+def _module(race: Race) -> GarageModule:
+    return race.hooks.by_key["garage"]  # type: ignore[return-value]
+
+
+def has_options(race: Race, car: Car) -> bool:
+    """Could any optional upgrade symbol be on offer for ``car`` now? (a cheap first test)"""
+    ts = _module(race).turn.get(car.id)
+    if ts is not None and (ts.choices or ts.reduce or ts.salvage or ts.supercool or ts.slip or
+                           ts.refresh or ts.accelerate or ts.drafts):
+        return True
+    return not DIRECT.isdisjoint(car.hand)
 
 
 def _flip(race: Race, car: Car, ts: TurnState, why: str) -> int:
@@ -168,22 +176,33 @@ def _move(race: Race, car: Car, gained: int, why: str) -> None:
 
 
 # ---------------------------------------------------------------------------- React actions
-class SpeedChoice(ReactAction):
+class UpgradeAction(ReactAction):
+    """A React action of the Garage, bound to the race's Garage module (its turn states)."""
+
+    def __init__(self, module: GarageModule) -> None:
+        self.module = module
+        self.turns = module.turn
+
+    def _turn(self, race: Race, car: Car) -> TurnState | None:
+        return self.turns.get(car.id)
+
+
+class SpeedChoice(UpgradeAction):
     name, arg = "speed", CARD_N_ARG
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         if ts and ts.choices:
             for code in dict.fromkeys(ts.choices):
                 for value in BY_CODE[code].speeds[1:]:
                     yield React(car.id, self.name, value, code)
 
     def available(self, race: Race, car: Car) -> bool:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         return bool(ts and ts.choices)
 
     def apply(self, race: Race, car: Car, react: React) -> None:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         assert ts is not None
         ts.choices.remove(react.card)
         gained = react.n - SPEED[react.card]
@@ -194,21 +213,21 @@ class SpeedChoice(ReactAction):
         _move(race, car, gained, "speed choice")
 
 
-class Reduce(ReactAction):
+class Reduce(UpgradeAction):
     name, arg = "reduce", N_ARG
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         if ts and ts.reduce:
             for n in range(1, min(ts.reduce, car.hand.count(STRESS)) + 1):
                 yield React(car.id, self.name, n)
 
     def available(self, race: Race, car: Car) -> bool:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         return bool(ts and ts.reduce and STRESS in car.hand)
 
     def apply(self, race: Race, car: Car, react: React) -> None:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         assert ts is not None
         ts.reduce = 0
         for _ in range(react.n):
@@ -218,21 +237,21 @@ class Reduce(ReactAction):
             race._event("reduce", car=car.id, n=react.n)
 
 
-class Supercool(ReactAction):
+class Supercool(UpgradeAction):
     name, arg = "supercool", N_ARG
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         if ts and ts.supercool:
             for n in range(1, min(ts.supercool, car.discard.count(HEAT)) + 1):
                 yield React(car.id, self.name, n)
 
     def available(self, race: Race, car: Car) -> bool:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         return bool(ts and ts.supercool and HEAT in car.discard)
 
     def apply(self, race: Race, car: Car, react: React) -> None:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         assert ts is not None
         ts.supercool = 0
         for _ in range(react.n):
@@ -242,21 +261,21 @@ class Supercool(ReactAction):
             race._event("supercool", car=car.id, n=react.n, engine=car.engine)
 
 
-class Salvage(ReactAction):
+class Salvage(UpgradeAction):
     name, arg = "salvage", CARD_ARG
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         if ts and ts.salvage:
             for code in sorted(set(car.discard)):
                 yield React(car.id, self.name, 0, code)
 
     def available(self, race: Race, car: Car) -> bool:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         return bool(ts and ts.salvage and car.discard)
 
     def apply(self, race: Race, car: Car, react: React) -> None:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         assert ts is not None
         ts.salvage -= 1
         car.discard.remove(react.card)
@@ -266,21 +285,21 @@ class Salvage(ReactAction):
             race._event("salvage", car=car.id, card=react.card)
 
 
-class Refresh(ReactAction):
+class Refresh(UpgradeAction):
     name, arg = "refresh", CARD_ARG
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         if ts and ts.refresh:
             for code in dict.fromkeys(ts.refresh):
                 yield React(car.id, self.name, 0, code)
 
     def available(self, race: Race, car: Car) -> bool:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         return bool(ts and ts.refresh)
 
     def apply(self, race: Race, car: Car, react: React) -> None:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         assert ts is not None
         ts.refresh.remove(react.card)
         ts.refreshed.append(react.card)
@@ -288,7 +307,7 @@ class Refresh(ReactAction):
             race._event("refresh", car=car.id, card=react.card)
 
 
-class Direct(ReactAction):
+class Direct(UpgradeAction):
     name, arg = "direct", CARD_ARG
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
@@ -303,8 +322,7 @@ class Direct(ReactAction):
         return react.card in DIRECT and react.card in car.hand and not react.n
 
     def apply(self, race: Race, car: Car, react: React) -> None:
-        ts = _turn(race, car)
-        assert ts is not None
+        ts = self.module.turn_state(car)
         code = react.card
         car.hand.remove(code)
         car.play.append(code)
@@ -316,7 +334,7 @@ class Direct(ReactAction):
         _move(race, car, car.speed - before, "direct play")
 
 
-class Accelerate(ReactAction):
+class Accelerate(UpgradeAction):
     name, arg = "accelerate", NO_ARG
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
@@ -324,14 +342,14 @@ class Accelerate(ReactAction):
             yield React(car.id, self.name)
 
     def available(self, race: Race, car: Car) -> bool:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         return bool(ts and ts.accelerate and ts.flips)
 
     def legal(self, race: Race, car: Car, react: React) -> bool:
         return self.available(race, car) and not react.n and not react.card
 
     def apply(self, race: Race, car: Car, react: React) -> None:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         assert ts is not None
         n = ts.accelerate.pop(0)
         ts.accel += n
@@ -342,11 +360,11 @@ class Accelerate(ReactAction):
         _move(race, car, gained, "accelerate")
 
 
-class SlipstreamPlus(ReactAction):
+class SlipstreamPlus(UpgradeAction):
     name, arg = "slipstream", N_ARG
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         if ts and ts.slip and race.slipstream_allowed(car):
             reach = race.slipstream_spaces(car)
             for n in sorted(set(ts.slip)):
@@ -354,13 +372,13 @@ class SlipstreamPlus(ReactAction):
                     yield React(car.id, self.name, n)
 
     def available(self, race: Race, car: Car) -> bool:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         if not (ts and ts.slip):
             return False
         return super().available(race, car)
 
     def apply(self, race: Race, car: Car, react: React) -> None:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         assert ts is not None
         ts.slip.remove(react.n)
         ts.slip_used += react.n
@@ -378,24 +396,24 @@ def draft_spaces(race: Race, car: Car, most: int) -> int:
     return 0
 
 
-class Draft(ReactAction):
+class Draft(UpgradeAction):
     name, arg = "draft", N_ARG
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         if ts and ts.drafts:
             for n in sorted(set(ts.drafts)):
                 if draft_spaces(race, car, n):
                     yield React(car.id, self.name, n)
 
     def available(self, race: Race, car: Car) -> bool:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         if not (ts and ts.drafts):
             return False
         return super().available(race, car)
 
     def apply(self, race: Race, car: Car, react: React) -> None:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         assert ts is not None
         ts.drafts.remove(react.n)
         spaces = draft_spaces(race, car, react.n)
@@ -407,8 +425,14 @@ class Draft(ReactAction):
 class GarageBoost(Boost):
     """The base Boost; its [+] also counts for accelerate (and takes an accelerate bonus)."""
 
+    def __init__(self, module: GarageModule) -> None:
+        self.turns = module.turn
+
+    def _turn(self, race: Race, car: Car) -> TurnState | None:
+        return self.turns.get(car.id)
+
     def apply(self, race: Race, car: Car, react: React) -> None:
-        ts = _turn(race, car)
+        ts = self._turn(race, car)
         super().apply(race, car, react)
         if ts is not None:
             ts.flips += 1
@@ -417,7 +441,10 @@ class GarageBoost(Boost):
                 race._move(car, ts.accel, "accelerate")
 
 
-#: the Garage's React actions, in the order they are offered
-ACTIONS: tuple[ReactAction, ...] = tuple(register_action(a) for a in (
-    GarageBoost(), SpeedChoice(), Direct(), Accelerate(), Reduce(), Salvage(), Supercool(),
-    SlipstreamPlus(), Draft(), Refresh()))
+#: the Garage's React actions, in the order they are offered (built per race, bound to its
+#: module; the base Boost is refined in place)
+ACTIONS: tuple[type[GarageBoost] | type[UpgradeAction], ...] = (
+    GarageBoost, SpeedChoice, Direct, Accelerate, Reduce, Salvage, Supercool, SlipstreamPlus,
+    Draft, Refresh)
+for _action in ACTIONS:
+    register_action(_action)
