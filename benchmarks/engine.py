@@ -16,6 +16,7 @@ import time
 
 from pitboard.bots import HeuristicBot
 from pitboard.engine import Race, RaceSetup
+from pitboard.garage_bots import make_garage_bot
 from pitboard.simulate import simulate
 
 
@@ -65,5 +66,47 @@ def main() -> None:
           f"(best of {args.batches} batches of {races})")
 
 
+GARAGE = {"garage": {"choose": "draft", "pool": "all", "expansions": True}}
+
+
+def replay_cost(modules: dict[str, dict[str, object]], races: int, seed: int) -> float:
+    """Engine alone: CPU microseconds per car-turn replaying bot races' decision logs."""
+    logs = []
+    for i in range(seed, seed + races):
+        setup = RaceSetup(track="usa", cars=6, seed=i, laps=2, modules=modules)
+        race = Race(setup, record_events=False)
+        bot = make_garage_bot("heuristic", seed=i) if modules else HeuristicBot(seed=i)
+        while not race.over:
+            race.apply(bot.choose(race, race.waiting_for()))
+        logs.append((setup, race.log))
+    start, turns = time.process_time(), 0
+    for setup, log in logs:
+        race = Race(setup, record_events=False)
+        for decision in log:
+            race.apply(decision)
+        turns += race.car_turns
+    return (time.process_time() - start) / turns * 1e6
+
+
+def garage_vs_base(races: int, batches: int) -> None:
+    """The Garage module's cost beside the base game's, per car-turn, batches interleaved so a
+    busy machine slows both alike: with the heuristic bots, and the engine alone."""
+    best: dict[str, list[float]] = {"base": [9e9, 9e9], "garage": [9e9, 9e9]}
+    for batch in range(batches):
+        for name, modules in (("base", {}), ("garage", GARAGE)):
+            start = time.process_time()
+            result = simulate(track="usa", cars=6, laps=2, races=races, seed=batch * races,
+                              modules=modules)
+            bots = (time.process_time() - start) / result.car_turns * 1e6
+            engine = replay_cost(modules, max(1, races // 3), batch * races)
+            best[name] = [min(best[name][0], bots), min(best[name][1], engine)]
+    for name in ("base", "garage"):
+        print(f"{name:>6}: {best[name][0]:6.1f} us per car-turn with heuristic bots, "
+              f"{best[name][1]:6.1f} engine alone (replaying their logs)")
+    print(f"garage / base: {best['garage'][0] / best['base'][0]:.2f}x with bots, "
+          f"{best['garage'][1] / best['base'][1]:.2f}x engine alone (target <= 1.3x)")
+
+
 if __name__ == "__main__":
     main()
+    garage_vs_base(100, 3)

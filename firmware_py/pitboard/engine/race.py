@@ -37,6 +37,7 @@ from .decisions import (
 )
 from .modules import Hooks, build_modules
 from .react import BASE_ACTIONS
+from .react import by_name as react_by_name
 from .setup import BOX_STRESS, RaceSetup
 from .shuffle import seed_key, shuffle_cards
 
@@ -145,9 +146,9 @@ class Race:
         #: the React actions this race offers: the base game's, then its modules' (a module
         #: action with a base action's name refines it in place)
         actions = {a.name: a for a in BASE_ACTIONS}
-        actions.update((a.name, a) for a in self.hooks.react_actions)
+        actions.update((a.name or str(id(a)), a) for a in self.hooks.react_actions)
         self._react_actions = tuple(actions.values())
-        self._react_by_name = actions
+        self._react_by_name = react_by_name(self._react_actions)
         self._derive_corners()
 
     def _derive_corners(self) -> None:
@@ -545,7 +546,10 @@ class Race:
 
     def _react_choice(self, car: Car) -> bool:
         """Is there any React action besides 'done'? (asked after every move)"""
-        return any(action.available(self, car) for action in self._react_actions)
+        for action in self._react_actions:  # noqa: SIM110 (a loop: any() with a generator costs more here)
+            if action.available(self, car):
+                return True
+        return False
 
     def boost_heat(self, car: Car) -> int:
         """Heat a Boost costs ``car`` now (1 in the base game)."""

@@ -61,6 +61,37 @@ class ReactAction:
         raise NotImplementedError
 
 
+class ReactGroup(ReactAction):
+    """Several actions offered together behind one cheap test (``gate``), so a race asks one
+    question after each move instead of one per action; each member keeps its own rules and
+    its own name (the race finds members by name to apply them)."""
+
+    members: tuple[ReactAction, ...] = ()
+
+    def gate(self, race: Race, car: Car) -> bool:
+        """False when no member can be available (a cheap, conservative test)."""
+        return True
+
+    def available(self, race: Race, car: Car) -> bool:
+        return self.gate(race, car) and any(m.available(race, car) for m in self.members)
+
+    def options(self, race: Race, car: Car) -> Iterator[React]:
+        if self.gate(race, car):
+            for m in self.members:
+                yield from m.options(race, car)
+
+
+def by_name(actions: tuple[ReactAction, ...]) -> dict[str, ReactAction]:
+    """Actions (and the members of groups) by the name their decisions carry."""
+    out: dict[str, ReactAction] = {}
+    for a in actions:
+        if isinstance(a, ReactGroup):
+            out.update(by_name(a.members))
+        else:
+            out[a.name] = a
+    return out
+
+
 def register_action(action: ReactAction | type[ReactAction]) -> None:
     """Make the action's text form parse (its rules apply only in races that list it)."""
     register_react_word(action.name, action.arg)

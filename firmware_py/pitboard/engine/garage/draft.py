@@ -14,6 +14,7 @@ like a plan.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import NamedTuple
 
 from ..decisions import DecisionKind, register_decision
@@ -77,11 +78,16 @@ register_decision(DecisionKind(
 def pool(tier: str, expansions: bool) -> list[str]:
     """The draft deck before shuffling: 2 copies of each type of ``tier`` (basic 1-17,
     advanced 18-48, all), plus types 49-60 with the expansions (they are advanced cards)."""
+    return list(_pool(tier, expansions))
+
+
+@cache
+def _pool(tier: str, expansions: bool) -> tuple[str, ...]:
     def wanted(u: Upgrade) -> bool:
         if u.tier == "sponsor" or (u.expansion and not expansions):
             return False
         return tier == "all" or u.tier == tier
-    return [u.key for u in UPGRADES.values() if wanted(u) for _ in range(COPIES)]
+    return tuple(u.key for u in UPGRADES.values() if wanted(u) for _ in range(COPIES))
 
 
 def pick_order(rnd: int, grid: list[int], snake: bool) -> list[int]:

@@ -38,7 +38,7 @@ from .draft import (
     pick_order,
     pool,
 )
-from .symbols import ACTIONS, ONETIME, TurnState, resolve_card
+from .symbols import ONETIME, GarageBoost, TurnState, UpgradeSymbols, resolve_card
 
 if TYPE_CHECKING:
     from ..decisions import Decision
@@ -76,7 +76,9 @@ class GarageModule(RaceModule):
         self.removed: dict[int, list[str]] = {}
         #: the resolving car's upgrade symbols this turn
         self.turn: dict[int, TurnState] = {}
-        self.react_actions = tuple(action(self) for action in ACTIONS)
+        #: the optional symbols' React actions; Boost refined to count for accelerate
+        self.symbols = UpgradeSymbols(self)
+        self.react_actions = (GarageBoost(self), self.symbols)
 
     # -- options and state ----------------------------------------------------------------------
     @classmethod
@@ -136,7 +138,8 @@ class GarageModule(RaceModule):
         self.order = [int(c) for c in data.get("order", [])]
         self.at = int(data.get("at", 0))
         self.removed = {int(k): list(v) for k, v in data.get("removed", {}).items()}
-        self.turn = {int(k): TurnState.from_dict(v) for k, v in data.get("turn", {}).items()}
+        self.turn.clear()  # in place: the React actions hold this dict
+        self.turn.update((int(k), TurnState.from_dict(v)) for k, v in data.get("turn", {}).items())
 
     # -- choosing upgrades ----------------------------------------------------------------------
     def pre_race(self, race: Race) -> bool:

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import HEAT, SPEED, STRESS
 from ..decisions import CARD_ARG, CARD_N_ARG, N_ARG, NO_ARG, React
-from ..react import Boost, ReactAction, register_action
+from ..react import Boost, ReactAction, ReactGroup, register_action
 from .data import BY_CODE
 
 if TYPE_CHECKING:
@@ -85,11 +85,7 @@ def _module(race: Race) -> GarageModule:
 
 def has_options(race: Race, car: Car) -> bool:
     """Could any optional upgrade symbol be on offer for ``car`` now? (a cheap first test)"""
-    ts = _module(race).turn.get(car.id)
-    if ts is not None and (ts.choices or ts.reduce or ts.salvage or ts.supercool or ts.slip or
-                           ts.refresh or ts.accelerate or ts.drafts):
-        return True
-    return not DIRECT.isdisjoint(car.hand)
+    return _module(race).symbols.gate(race, car)
 
 
 def _flip(race: Race, car: Car, ts: TurnState, why: str) -> int:
@@ -441,10 +437,23 @@ class GarageBoost(Boost):
                 race._move(car, ts.accel, "accelerate")
 
 
-#: the Garage's React actions, in the order they are offered (built per race, bound to its
-#: module; the base Boost is refined in place)
-ACTIONS: tuple[type[GarageBoost] | type[UpgradeAction], ...] = (
-    GarageBoost, SpeedChoice, Direct, Accelerate, Reduce, Salvage, Supercool, SlipstreamPlus,
-    Draft, Refresh)
-for _action in ACTIONS:
+#: the optional symbols' actions, in the order they are offered
+SYMBOL_ACTIONS: tuple[type[UpgradeAction], ...] = (
+    SpeedChoice, Direct, Accelerate, Reduce, Salvage, Supercool, SlipstreamPlus, Draft, Refresh)
+for _action in SYMBOL_ACTIONS:
     register_action(_action)
+
+
+class UpgradeSymbols(ReactGroup):
+    """All the optional symbols, behind :func:`has_options` (most turns offer none)."""
+
+    def __init__(self, module: GarageModule) -> None:
+        self.turns = module.turn
+        self.members = tuple(action(module) for action in SYMBOL_ACTIONS)
+
+    def gate(self, race: Race, car: Car) -> bool:
+        ts = self.turns.get(car.id)
+        if ts is not None and (ts.choices or ts.reduce or ts.salvage or ts.supercool or
+                               ts.slip or ts.refresh or ts.accelerate or ts.drafts):
+            return True
+        return not DIRECT.isdisjoint(car.hand)
