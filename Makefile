@@ -23,6 +23,7 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/cold_start.py
 	$(BIN)/python benchmarks/display_bytes.py
 	$(BIN)/python benchmarks/table_latency.py
 	$(BIN)/python benchmarks/powercut_soak.py

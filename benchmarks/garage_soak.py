@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from test_garage_properties import check_game  # noqa: E402
+from test_garage_properties import check_game
 
 
 def main() -> None:

@@ -9,13 +9,14 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
 
 from pitboard.app import App, journal_dir
+from pitboard.engine.setup import RaceSetup
+from pitboard.engine.stamp import race_stamp
 from pitboard.hw.display import EmulatedDisplay
 from pitboard.hw.events import GoPressed
 from pitboard.hwconfig import GpioInput, load_profile
@@ -26,15 +27,6 @@ from pitboard.table.recorder import JournalRecorder
 from pitboard.table.table import Table
 
 TIMEOUT = 60.0  # generous bound on a blocking read; never a sleep
-
-
-@pytest.fixture
-def notify_socket(tmp_path: Path) -> Iterator[socket.socket]:
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(str(tmp_path / "notify"))
-    sock.settimeout(TIMEOUT)
-    yield sock
-    sock.close()
 
 
 def _messages(sock: socket.socket, until: str) -> list[str]:
@@ -158,17 +150,38 @@ def test_app_run_loop_handles_posted_events_until_stopped(tmp_path: Path) -> Non
     app.close()
 
 
-def test_a_journal_that_does_not_replay_is_set_aside_at_boot(
+def test_a_record_the_rules_refuse_is_cut_off_at_boot(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     directory = tmp_path / "journal"
     table = Table(stations=6, recorder=JournalRecorder(Journal(directory)), seed=2)
     table.handle(GoPressed(station=0))
     table.start_race(track="usa", laps=1, cars=3)
     table.refresh()
+    assert table.race is not None
+    before = list(table.race.log)
     with Journal(directory) as journal:  # well framed, but the rules refuse it
         assert journal.load() is not None
         journal.append({"d": {"kind": "plan", "car": 0, "gear": 4, "cards": []}})
     for boot in range(2):  # and the next boot does not trip over it again
+        app = App.build(load_profile("sim"), journal=directory, seed=1)
+        app.boot()
+        assert app.table.state == flow.PLANNING and app.table.race is not None
+        assert app.table.race.log == before
+        assert app.recorder.problem == ("journal damaged: 2 recovered" if boot == 0 else "")
+        app.close()
+        assert len(list(directory.glob("corrupt-*"))) == 1, boot
+    assert any("a decision the race refuses" in r.getMessage() for r in caplog.records)
+
+
+def test_a_journal_for_another_table_is_set_aside_at_boot(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    directory = tmp_path / "journal"
+    journal = Journal(directory)
+    setup = {"track": "usa", "cars": 2, "seed": 1}
+    journal.start({"setup": setup, "seats": [0, 1] + [None] * 9,
+                   "stamp": race_stamp(RaceSetup.from_dict(setup))})
+    journal.close()
+    for boot in range(2):
         app = App.build(load_profile("sim"), journal=directory, seed=1)
         app.boot()
         assert app.table.state == flow.LOBBY and app.table.race is None

@@ -10,10 +10,11 @@ import luma.core.error
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from luma.oled.device import sh1106, ssd1306
+from luma.oled.device import sh1106, ssd1306, ssd1309
 from PIL import Image, ImageDraw
 
 from pitboard.hw.display import (
+    DRIVERS,
     SH1106_COLUMN_OFFSET,
     Display,
     Driver,
@@ -37,7 +38,6 @@ from pitboard.hw.oled import (
 # luma 3.16 calls Image.getdata(), deprecated in Pillow 13 (removed in 14; pyproject pins <14).
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated")
 
-DRIVERS: tuple[Driver, ...] = ("ssd1306", "sh1106")
 
 
 # -- fakes ---------------------------------------------------------------------------------------
@@ -80,7 +80,7 @@ class FlakySerial(RecordingSerial):
 def stock(driver: Driver, rotate: int = 0) -> tuple[Any, RecordingSerial]:
     """A stock luma device on a recording serial, constructor writes cleared."""
     rec = RecordingSerial()
-    cls = ssd1306 if driver == "ssd1306" else sh1106
+    cls = {"ssd1306": ssd1306, "sh1106": sh1106, "ssd1309": ssd1309}[driver]
     dev = cls(serial_interface=rec, rotate=rotate)
     dev.persist = True
     rec.writes.clear()
@@ -110,11 +110,19 @@ def as_lists(writes: list[BusWrite]) -> list[tuple[str, list[int]]]:
 
 
 class PanelRam:
-    """Simulates controller RAM for the addressing commands this layer and luma use."""
+    """Simulates controller RAM for the addressing commands this layer and luma use.
 
-    def __init__(self, driver: Driver) -> None:
+    SSD1306 and SSD1309: 128-column RAM, horizontal addressing inside the 0x21/0x22 window.
+    SH1106: 132-column RAM, page addressing only (0xB0 page, 0x0_/0x1_ column nibbles); the
+    panel shows columns ``offset..offset+127`` (``offset`` is how the module is wired).
+    """
+
+    def __init__(self, driver: Driver, offset: int = SH1106_COLUMN_OFFSET) -> None:
         self.driver = driver
-        self.ram = bytearray(8 * 132)  # 132 columns covers SH1106
+        self.windowed = driver in ("ssd1306", "ssd1309")
+        self.width = 128 if self.windowed else 132
+        self.offset = 0 if self.windowed else offset
+        self.ram = bytearray(8 * self.width)
         self.col = self.page = 0
         self.c0, self.c1, self.p0, self.p1 = 0, 127, 0, 7
 
@@ -122,16 +130,17 @@ class PanelRam:
         for w in writes:
             p = w.payload
             if w.kind == "command":
-                if self.driver == "ssd1306" and len(p) == 6 and p[0] == 0x21 and p[3] == 0x22:
+                if self.windowed and len(p) == 6 and p[0] == 0x21 and p[3] == 0x22:
                     self.c0, self.c1, self.p0, self.p1 = p[1], p[2], p[4], p[5]
                     self.col, self.page = self.c0, self.p0
-                elif self.driver == "sh1106" and len(p) == 3 and p[0] & 0xF8 == 0xB0:
+                elif not self.windowed and len(p) == 3 and p[0] & 0xF8 == 0xB0:
                     self.page = p[0] & 0x07
                     self.col = (p[1] & 0x0F) | ((p[2] & 0x0F) << 4)
                 continue
             for byte in p:
-                self.ram[self.page * 132 + self.col] = byte
-                if self.driver == "ssd1306":  # horizontal addressing inside the window
+                if self.col < self.width:
+                    self.ram[self.page * self.width + self.col] = byte
+                if self.windowed:  # horizontal addressing inside the window
                     self.col += 1
                     if self.col > self.c1:
                         self.col = self.c0
@@ -140,8 +149,8 @@ class PanelRam:
                     self.col += 1
 
     def frame(self) -> bytes:
-        off = SH1106_COLUMN_OFFSET if self.driver == "sh1106" else 0
-        return b"".join(bytes(self.ram[p * 132 + off : p * 132 + off + 128]) for p in range(8))
+        w, off = self.width, self.offset
+        return b"".join(bytes(self.ram[p * w + off : p * w + off + 128]) for p in range(8))
 
 
 # -- page conversion -----------------------------------------------------------------------------
@@ -578,7 +587,7 @@ def test_open_display_with_injected_serial() -> None:
     assert disp.driver == "sh1106" and disp.size == (128, 64) and disp.device.persist
     assert bus.writes == []  # building a display never touches the bus
     with pytest.raises(ValueError):
-        open_display(driver="ssd1309", bus="i2c", port=1, address=0x3C, serial=bus)
+        open_display(driver="ssd1316", bus="i2c", port=1, address=0x3C, serial=bus)
     with pytest.raises(ValueError):
         open_display(driver="ssd1306", bus="uart", port=1, address=0x3C, serial=bus)
 
@@ -611,3 +620,67 @@ def test_i2c_cost_of_one_pixel() -> None:
     assert i2c_cost([BusWrite("data", b"")]).transactions == 0
     with pytest.raises(ValueError):
         i2c_cost([], block_size=0)
+
+
+# -- controllers and column offsets ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("driver", "offset"),
+                         [("ssd1306", 2), ("ssd1309", 2), ("sh1106", 0), ("sh1106", 2),
+                          ("sh1106", 4)])
+def test_partial_updates_land_right_on_each_controller(driver: Driver, offset: int) -> None:
+    """Replaying our bytes on each controller's RAM model (with the module's real column
+    offset) gives the wanted picture after every partial update."""
+    disp, bus = make(driver, column_offset=offset)
+    panel = PanelRam(driver, offset)
+    img = Image.new("1", disp.size)
+    rnd = random.Random(offset)
+    for _ in range(12):
+        x, y = rnd.randrange(120), rnd.randrange(56)
+        ImageDraw.Draw(img).rectangle((x, y, x + rnd.randrange(8), y + rnd.randrange(8)),
+                                      fill=rnd.randrange(2))
+        bus.writes.clear()
+        disp.show(img)
+        panel.apply(bus.writes)
+        assert panel.frame() == to_pages(img)
+
+
+def test_a_wrong_column_offset_shifts_the_picture() -> None:
+    """What the hw-test pattern makes visible: SH1106 bytes for offset 2 on a module wired
+    for offset 0 land two columns to the right."""
+    disp, bus = make("sh1106", column_offset=2)
+    panel = PanelRam("sh1106", offset=0)
+    img = Image.new("1", (128, 64))
+    img.putpixel((0, 0), 1)
+    disp.show(img)
+    panel.apply(bus.writes)
+    assert panel.frame()[2] == 1 and panel.frame()[0] == 0
+
+
+def test_ssd1306_windows_garble_an_sh1106() -> None:
+    """Why the profile must name the controller: SSD1306 window commands mean nothing to an
+    SH1106 (page addressing only), so a partial update lands in the wrong place."""
+    disp, bus = make("ssd1306")
+    panel = PanelRam("sh1106")
+    img = Image.new("1", (128, 64))
+    disp.show(img)
+    panel.apply(bus.writes)
+    bus.writes.clear()
+    img.putpixel((70, 40), 1)
+    disp.show(img)
+    panel.apply(bus.writes)
+    assert panel.frame() != to_pages(img)
+
+
+def test_ssd1309_first_frame_is_lumas() -> None:
+    disp, bus = make("ssd1309")
+    img = random_image((128, 64), 7)
+    disp.show(img)
+    ours = [w for w in bus.writes if w.kind == "data"]
+    assert b"".join(w.payload for w in ours) == to_pages(img)
+    assert disp.driver == "ssd1309" and disp.init_sequence
+
+
+def test_column_offset_out_of_range_is_refused() -> None:
+    with pytest.raises(ValueError, match="column_offset"):
+        make("sh1106", column_offset=5)

@@ -396,7 +396,7 @@ def test_i2c_address_ranges() -> None:
         "t.toml: i2c.mux.address: 0x69 is outside the TCA9548A range 0x70–0x77",
         "t.toml: stations[0].input.address: 0x28 is outside the MCP23017 range 0x20–0x27",
         "t.toml: stations[1].input.address: 0x80 is not a 7-bit I2C device address (0x08–0x77)",
-        "t.toml: stations[1].display.address: 0x3E is not an SSD1306/SH1106 address (0x3C or 0x3D)",
+        "t.toml: stations[1].display.address: 0x3E is not an OLED address (0x3C or 0x3D)",
     ]
 
 
@@ -492,7 +492,7 @@ def test_value_choices_and_ranges() -> None:
     raw["console"]["baud"] = 12345
     raw["table"]["laps"] = 0
     assert problems(raw) == [
-        "t.toml: table.laps: 0 is outside 1–10",
+        "t.toml: table.laps: 0 is outside 1–9",
         "t.toml: console.baud: 12345 is not one of 9600, 19200, 38400, 57600, 115200, 230400, "
         "460800, 921600",
         "t.toml: i2c.baudrate: must be 100000 or 400000, got 1000000",
@@ -570,7 +570,7 @@ def test_unreadable_file(tmp_path: Path) -> None:
     path = tmp_path / "missing.toml"
     with pytest.raises(ConfigError) as err:
         load_config(path)
-    assert err.value.problems == [f"{path}: cannot read: No such file or directory"]
+    assert err.value.problems == [f"{path}: cannot read (No such file or directory)"]
 
 
 def test_check_config_reports_every_problem(
@@ -605,3 +605,43 @@ def test_check_config_prints_the_pin_map(capsys: pytest.CaptureFixture[str]) -> 
     assert err == ""
     assert out == format_pin_map(load_profile("grid6"))
     assert "  GPIO17  11  S1 MCP23017 INT (open-drain, active low)   input  up\n" in out
+
+
+# -- display controllers ---------------------------------------------------------------------
+
+
+def test_each_display_names_its_controller_and_sh1106_offset() -> None:
+    raw = base()
+    station(raw)["display"] = {"driver": "sh1106", "bus": "emulated"}
+    assert parse_config(raw, source=SOURCE).stations[0].display.column_offset == 2
+    station(raw)["display"]["column_offset"] = 0
+    assert parse_config(raw, source=SOURCE).stations[0].display.column_offset == 0
+    station(raw)["display"] = {"driver": "ssd1309", "bus": "emulated"}
+    assert parse_config(raw, source=SOURCE).stations[0].display.driver == "ssd1309"
+
+
+def test_column_offset_only_for_sh1106_and_in_range() -> None:
+    raw = base()
+    station(raw)["display"] = {"driver": "ssd1306", "bus": "emulated", "column_offset": 2}
+    assert problems(raw) == [
+        "t.toml: stations[0].display.column_offset: only an sh1106 has a column offset "
+        "(driver is ssd1306)"
+    ]
+    station(raw)["display"] = {"driver": "sh1106", "bus": "emulated", "column_offset": 5}
+    assert problems(raw) == ["t.toml: stations[0].display.column_offset: 5 is outside 0–4"]
+
+
+def test_gpiozero_is_pinned_to_a_build_that_works_on_a_pi5() -> None:
+    """2.0.1 and 2.0.1.post1/post2 misbehave with lgpio on a Pi 5: require post3 or later."""
+    import tomllib
+    from importlib.metadata import version
+
+    from packaging.requirements import Requirement
+
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    deps = tomllib.loads(pyproject.read_text())["project"]["dependencies"]
+    spec = next(Requirement(d) for d in deps if d.startswith("gpiozero"))
+    assert "2.0.1.post3" in spec.specifier
+    for bad in ("2.0", "2.0.1", "2.0.1.post1", "2.0.1.post2"):
+        assert bad not in spec.specifier
+    assert version("gpiozero") in spec.specifier

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import subprocess
@@ -15,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from disks import ReadOnlyStorage, SmallDisk
 from pitboard import journal as journal_module
 from pitboard.journal import (
     JOURNAL_NAME,
@@ -244,8 +246,9 @@ def test_last_record_overwritten_by_a_power_cut_is_dropped(
     assert recovered.records == [record(i) for i in range(3)]
 
 
-def test_damage_spanning_more_than_the_last_line_is_corruption(tmp_path: Path) -> None:
-    """Only one append can be in flight, so two damaged lines mean the storage is failing."""
+def test_damage_spanning_more_than_the_last_line_keeps_the_intact_prefix(tmp_path: Path) -> None:
+    """Only one append can be in flight, so two damaged lines mean the storage is failing: the
+    records before the first bad one are kept, the damaged original is copied aside."""
     write_race(tmp_path, 4)
     path = tmp_path / JOURNAL_NAME
     data = bytearray(path.read_bytes())
@@ -253,8 +256,13 @@ def test_damage_spanning_more_than_the_last_line_is_corruption(tmp_path: Path) -
     data[offsets[-3] + 2] ^= 0x01
     data[offsets[-2] + 2] ^= 0x01
     path.write_bytes(bytes(data))
-    with pytest.raises(JournalCorrupted, match="1 more line"):
-        Journal(tmp_path).load()
+    recovered = load(tmp_path)
+    assert recovered.records == [record(0), record(1)]
+    assert "1 more line" in recovered.damage and "\n" not in recovered.damage
+    assert recovered.kept_at is not None
+    assert (recovered.kept_at / JOURNAL_NAME).read_bytes() == bytes(data)
+    assert path.read_bytes() == bytes(data[: offsets[-3]])  # the prefix, ready for appends
+    assert load(tmp_path).damage == ""
 
 
 def test_flipped_byte_in_the_last_record_counts_as_torn(tmp_path: Path) -> None:
@@ -281,24 +289,28 @@ def assert_moved_aside(err: JournalCorrupted, directory: Path, *names: str) -> N
         assert not (directory / name).exists(), name
 
 
-def test_flipped_byte_in_a_middle_record_moves_the_journal_aside(tmp_path: Path) -> None:
+def test_flipped_bit_in_a_middle_record_keeps_every_record_before_it(tmp_path: Path) -> None:
     write_race(tmp_path, 5)
     path = tmp_path / JOURNAL_NAME
     original = path.read_bytes()
     offsets = line_offsets(path)
-    middle = range(offsets[2], offsets[3])  # record 1 of 0..4 (line 0 is the header)
+    middle = range(offsets[2], offsets[3] - 1)  # record 1 of 0..4 (line 0 is the header)
 
     for position in middle:
-        damaged = bytearray(original)
-        damaged[position] ^= 0x01
-        path.write_bytes(bytes(damaged))
-        with pytest.raises(JournalCorrupted) as caught:
-            Journal(tmp_path).load()
-        assert_moved_aside(caught.value, tmp_path, JOURNAL_NAME)
-        assert caught.value.moved_to is not None
-        assert (caught.value.moved_to / JOURNAL_NAME).read_bytes() == bytes(damaged)
-        assert "damaged entry 2" in caught.value.message
-        assert Journal(tmp_path).load() is None  # a new race can start
+        for bit in (0x01, 0x80):
+            damaged = bytearray(original)
+            damaged[position] ^= bit
+            path.write_bytes(bytes(damaged))
+            journal = Journal(tmp_path, keep_corrupt=100)
+            recovered = journal.load()
+            assert recovered is not None
+            assert recovered.records == [record(0)]
+            assert "damaged record 2 (line 3" in recovered.damage
+            assert recovered.kept_at is not None
+            assert (recovered.kept_at / JOURNAL_NAME).read_bytes() == bytes(damaged)
+            journal.append(record(1))  # the race goes on from the intact prefix
+            journal.close()
+            assert load(tmp_path).records == [record(0), record(1)]
 
 
 def test_after_corruption_a_new_race_starts(tmp_path: Path) -> None:
@@ -308,8 +320,8 @@ def test_after_corruption_a_new_race_starts(tmp_path: Path) -> None:
     data[line_offsets(path)[1] + 3] ^= 0x40
     path.write_bytes(bytes(data))
     journal = Journal(tmp_path)
-    with pytest.raises(JournalCorrupted):
-        journal.load()
+    recovered = journal.load()
+    assert recovered is not None and recovered.records == [] and recovered.damage
     journal.start(HEADER)
     journal.append(record(0))
     assert load(tmp_path).records == [record(0)]
@@ -332,8 +344,27 @@ def test_header_of_a_foreign_file(tmp_path: Path) -> None:
         Journal(tmp_path).load()
 
 
-def test_damaged_snapshot_moves_both_files_aside(tmp_path: Path) -> None:
+def test_damaged_snapshot_of_an_uncompacted_journal_is_dropped(tmp_path: Path) -> None:
     write_race(tmp_path, 6, snapshot_at=3)
+    snapshot = tmp_path / SNAPSHOT_NAME
+    data = bytearray(snapshot.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    snapshot.write_bytes(bytes(data))
+    recovered = load(tmp_path)  # every record is still in the journal
+    assert recovered.snapshot is None
+    assert recovered.records == [record(i) for i in range(6)]
+    assert "snapshot.json is damaged" in recovered.damage
+    assert recovered.kept_at is not None
+    assert (recovered.kept_at / SNAPSHOT_NAME).read_bytes() == bytes(data)
+    assert not snapshot.exists()
+
+
+def test_damaged_snapshot_of_a_compacted_journal_moves_both_files_aside(tmp_path: Path) -> None:
+    write_race(tmp_path, 6, snapshot_at=3)
+    journal = Journal(tmp_path)
+    assert journal.load() is not None
+    journal.compact()
+    journal.close()
     snapshot = tmp_path / SNAPSHOT_NAME
     data = bytearray(snapshot.read_bytes())
     data[len(data) // 2] ^= 0x01
@@ -343,12 +374,15 @@ def test_damaged_snapshot_moves_both_files_aside(tmp_path: Path) -> None:
     assert_moved_aside(caught.value, tmp_path, JOURNAL_NAME, SNAPSHOT_NAME)
 
 
-def test_snapshot_ahead_of_the_journal(tmp_path: Path) -> None:
+def test_snapshot_ahead_of_the_journal_keeps_the_snapshot(tmp_path: Path) -> None:
     write_race(tmp_path, 6, snapshot_at=6)
     path = tmp_path / JOURNAL_NAME
     path.write_bytes(path.read_bytes()[: line_offsets(path)[4]])  # keep 3 records
-    with pytest.raises(JournalCorrupted, match="snapshot covers 6 records"):
-        Journal(tmp_path).load()
+    recovered = load(tmp_path)
+    assert "snapshot covers 6 records" in recovered.damage
+    assert (recovered.covers, recovered.snapshot, recovered.records) == (6, {"upto": 6}, [])
+    again = load(tmp_path)
+    assert (again.count, again.damage) == (6, "")
 
 
 def test_compacted_journal_without_its_snapshot(tmp_path: Path) -> None:
@@ -412,9 +446,6 @@ def test_missing_directory_and_empty_directory(tmp_path: Path) -> None:
         (b"\0" * 4096, None),
         (b'12 deadbeef {"a":1}\n', None),
         (b"99999999999999999999 00000000 x\n", None),
-        (None, b""),
-        (None, os.urandom(300)),
-        (None, b"\n\n\n"),
     ],
     ids=[
         "empty",
@@ -423,9 +454,6 @@ def test_missing_directory_and_empty_directory(tmp_path: Path) -> None:
         "zeros",
         "bad-crc",
         "huge-length",
-        "empty-snapshot",
-        "random-snapshot",
-        "newlines-snapshot",
     ],
 )
 def test_garbage_files_are_moved_aside(
@@ -440,6 +468,37 @@ def test_garbage_files_are_moved_aside(
         Journal(tmp_path).load()
     assert_moved_aside(caught.value, tmp_path, JOURNAL_NAME)
     assert Journal(tmp_path).load() is None
+
+
+@pytest.mark.parametrize("snapshot_bytes", [b"", os.urandom(300), b"\n\n\n"],
+                         ids=["empty", "random", "newlines"])
+def test_garbage_snapshot_is_dropped_and_the_records_kept(
+        tmp_path: Path, snapshot_bytes: bytes) -> None:
+    write_race(tmp_path, 3)
+    (tmp_path / SNAPSHOT_NAME).write_bytes(snapshot_bytes)
+    recovered = load(tmp_path)
+    assert recovered.records == [record(i) for i in range(3)] and recovered.snapshot is None
+    assert recovered.damage.startswith("snapshot.json")
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "/dev/urandom", "fifo"])
+def test_journal_that_is_not_a_regular_file_is_set_aside(tmp_path: Path, target: str) -> None:
+    """A link to a device or a FIFO in place of the journal: never read, never a hang or a
+    crash loop; moved aside, and the next race starts afresh."""
+    write_race(tmp_path, 3)
+    (tmp_path / JOURNAL_NAME).unlink()
+    if target == "fifo":
+        os.mkfifo(tmp_path / JOURNAL_NAME)
+    else:
+        (tmp_path / JOURNAL_NAME).symlink_to(target)
+    with pytest.raises(JournalCorrupted, match="not a regular file") as caught:
+        Journal(tmp_path).load()
+    assert_moved_aside(caught.value, tmp_path, JOURNAL_NAME)
+    journal = Journal(tmp_path)
+    assert journal.load() is None
+    journal.start(HEADER)
+    journal.append(record(0))
+    assert load(tmp_path).records == [record(0)]
 
 
 def test_journal_that_is_a_directory(tmp_path: Path) -> None:
@@ -608,3 +667,90 @@ def test_sigkill_loses_no_acknowledged_record(tmp_path: Path, acknowledged: int)
     if recovered.covers:
         assert recovered.snapshot == {"upto": recovered.covers}
     assert [r["i"] for r in recovered.records] == list(range(recovered.covers, recovered.count))
+
+
+# -- full and read-only disks ---------------------------------------------------------------------
+
+
+def test_read_only_disk_resumes_from_memory_and_says_so(tmp_path: Path) -> None:
+    write_race(tmp_path, 4)
+    before = sorted((p.name, p.read_bytes()) for p in tmp_path.iterdir())
+    journal = Journal(tmp_path, storage=ReadOnlyStorage())
+    recovered = journal.load()
+    assert recovered is not None
+    assert recovered.records == [record(i) for i in range(4)]
+    assert recovered.damage == ""  # the journal is intact: nothing is called damaged
+    assert recovered.read_only.startswith("cannot open journal.log for writing: ")
+    assert "Read-only file system" in recovered.read_only
+    assert not journal.is_open
+    with pytest.raises(JournalError):
+        journal.append(record(4))
+    assert sorted((p.name, p.read_bytes()) for p in tmp_path.iterdir()) == before
+
+
+def test_read_only_disk_with_a_damaged_journal_reports_exactly_what_happened(
+        tmp_path: Path) -> None:
+    write_race(tmp_path, 4)
+    path = tmp_path / JOURNAL_NAME
+    data = bytearray(path.read_bytes())
+    data[line_offsets(path)[3] + 2] ^= 0x01  # record 2 of 0..3
+    path.write_bytes(bytes(data))
+    recovered = Journal(tmp_path, storage=ReadOnlyStorage()).load()
+    assert recovered is not None
+    assert recovered.records == [record(0), record(1)]
+    assert "damaged record 3 (line 4" in recovered.damage
+    assert recovered.kept_at is None
+    assert "could not keep a copy" in recovered.read_only and "\n" not in recovered.read_only
+    assert path.read_bytes() == bytes(data)  # nothing on disk was touched
+    assert [p.name for p in tmp_path.iterdir()] == [JOURNAL_NAME]
+
+
+def test_read_only_disk_with_a_torn_record(tmp_path: Path) -> None:
+    write_race(tmp_path, 3)
+    path = tmp_path / JOURNAL_NAME
+    path.write_bytes(path.read_bytes()[:-4])
+    recovered = Journal(tmp_path, storage=ReadOnlyStorage()).load()
+    assert recovered is not None and recovered.records == [record(0), record(1)]
+    assert recovered.read_only.startswith("cannot cut the torn record off")
+
+
+def test_a_full_disk_is_found_when_the_race_starts(tmp_path: Path) -> None:
+    disk = SmallDisk(tmp_path, capacity=4096)
+    journal = Journal(tmp_path, storage=disk)
+    journal.start(HEADER)
+    with pytest.raises(OSError) as caught:
+        journal.reserve(8192)
+    assert caught.value.errno == errno.ENOSPC
+    assert not journal.reserve_path.exists()
+    journal.reserve(2048)  # what fits is reserved
+    assert journal.reserve_path.stat().st_size == 2048
+
+
+def test_the_reserve_keeps_a_race_durable_when_the_disk_fills(tmp_path: Path) -> None:
+    disk = SmallDisk(tmp_path, capacity=64 * 1024)
+    journal = Journal(tmp_path, storage=disk)
+    journal.start(HEADER)
+    journal.reserve(32 * 1024)
+    filler = tmp_path / "other-program.log"
+    filler.write_bytes(b"x" * (disk.capacity - disk.used()))  # something else fills the disk
+    for i in range(40):
+        journal.append(record(i))
+        if i == 20:
+            journal.snapshot({"upto": 21})
+            journal.compact()
+    assert not journal.reserve_path.exists()  # spent, for this race
+    recovered = load(tmp_path)
+    assert recovered.count == 40 and recovered.records[-1] == record(39)
+
+
+def test_without_a_reserve_a_full_disk_fails_the_append_and_keeps_what_was_written(
+        tmp_path: Path) -> None:
+    disk = SmallDisk(tmp_path, capacity=64 * 1024)
+    journal = Journal(tmp_path, storage=disk)
+    journal.start(HEADER)
+    journal.append(record(0))
+    (tmp_path / "filler").write_bytes(b"x" * (disk.capacity - disk.used()))
+    with pytest.raises(OSError):
+        journal.append(record(1))
+    assert not journal.is_open
+    assert load(tmp_path).records == [record(0)]

@@ -249,3 +249,86 @@ def test_a_player_who_comes_back_takes_the_seat_again(clock: Clock, tmp_path: Pa
     assert not again.stations[1].idle_bot and 1 not in again.bots
     play_people(again, clock)
     assert again.state == flow.RESULTS
+
+
+def test_after_a_bot_took_a_walked_away_seat_its_next_go_joins(clock: Clock) -> None:
+    """Clearing a seat clears every per-seat flag: the takeover flag once outlived the race and
+    swallowed that station's next GO in the attract loop."""
+    table = kiosk_table(clock)
+    table.handle(GoPressed(station=0))
+    table.handle(GoPressed(station=1))
+    wait(table, clock, 16)
+    play_people(table, clock, stations={0})  # station 1 walks away...
+    wait(table, clock, 61)
+    assert table.stations[1].idle_bot  # ... and a bot drives for it
+    play_people(table, clock, stations={0})
+    assert table.state == flow.RESULTS
+    wait(table, clock, 21)
+    assert table.state == flow.ATTRACT
+    for st in table.stations:
+        assert (st.car, st.joined, st.idle_bot, st.selected, st.page) == (None, False, False,
+                                                                          set(), 0)
+    table.handle(GoPressed(station=1))  # the next visitor at that station
+    assert table.state == flow.LOBBY and table.stations[1].joined
+
+
+def test_staff_reset_and_everyone_leaving_clear_the_seat_flags(clock: Clock) -> None:
+    table = kiosk_table(clock)
+    table.handle(GoPressed(station=2))
+    table.handle(GoPressed(station=3))
+    wait(table, clock, 16)
+    play_people(table, clock, stations={3})
+    wait(table, clock, 61)
+    assert table.stations[2].idle_bot
+    table.do_reset()
+    assert not any(st.idle_bot or st.joined or st.car is not None for st in table.stations)
+    table.handle(GoPressed(station=2))
+    assert table.state == flow.LOBBY and table.stations[2].joined
+
+
+def test_a_stuck_lever_with_tray_taps_cannot_stall_the_race(
+        clock: Clock, caplog: pytest.LogCaptureFixture) -> None:
+    """A lever stuck between two positions (two contacts: no valid gear) plus a tray tap every
+    50 s once held a race for good: the taps reset the idle clock though the station could not
+    plan. Only input that can advance the turn counts; the seat goes to a bot and it is logged."""
+    from pitboard.hw.events import LeverFault, LeverFaultCleared
+
+    table = kiosk_table(clock)
+    table.handle(GoPressed(station=0))
+    table.handle(GoPressed(station=1))
+    wait(table, clock, 16)
+    assert table.state == flow.PLANNING
+    table.handle(LeverFault(station=1, contacts=(2, 3)))
+    play_people(table, clock, stations={0})  # station 0 plans; the table waits for station 1
+    assert table.state == flow.PLANNING
+    with caplog.at_level("WARNING"):
+        wait(table, clock, 50)  # a tap every 50 s: idle_seconds (60) still runs out
+        table.handle(SlotPressed(station=1, slot=0))
+        table.handle(GoPressed(station=1))
+        wait(table, clock, 11)
+    st = table.stations[1]
+    assert st.idle_bot and 1 in table.bots
+    assert any("station S2: the gear lever has read no valid gear (contacts 2+3 closed)" in
+               r.getMessage() for r in caplog.records)
+    assert table.race is not None
+    planned = table.race.round
+    table.handle(GoPressed(station=1))  # a press while the lever is still stuck
+    assert st.idle_bot and st.message == "fix the gear lever"
+    play_people(table, clock, stations={0})
+    assert table.race.over or table.race.round > planned  # the race moves on
+    table.handle(LeverFaultCleared(station=1))
+    if not table.race.over:
+        table.handle(GoPressed(station=1))  # lever fixed: the player takes the seat back
+        assert not st.idle_bot
+
+
+def test_taps_that_can_advance_the_turn_keep_the_seat(clock: Clock) -> None:
+    table = kiosk_table(clock)
+    table.handle(GoPressed(station=0))
+    table.handle(GoPressed(station=1))
+    wait(table, clock, 16)
+    play_people(table, clock, stations={0})
+    for _ in range(3):  # someone is there, picking cards slowly
+        wait(table, clock, 50)
+        table.handle(SlotPressed(station=1, slot=0))
+    assert not table.stations[1].idle_bot

@@ -23,5 +23,6 @@ MODULES = [
 def test_docstring_examples(package: ModuleType, name: str) -> None:
     module = importlib.import_module(name)
     names = {k: v for k, v in vars(package).items() if not k.startswith("__")}
+    names |= {k: getattr(package, k) for k in package.__all__}  # lazy exports load here
     result = doctest.testmod(module, extraglobs=names, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0, name

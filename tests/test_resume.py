@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from disks import ReadOnlyStorage, SmallDisk
 from pitboard.engine.snapshot import race_to_dict
 from pitboard.hw.events import GoPressed, SlotPressed
-from pitboard.journal import Journal
+from pitboard.journal import RESERVE_BYTES, Journal
 from pitboard.table import flow
 from pitboard.table.autoplay import next_input
-from pitboard.table.recorder import JournalRecorder
+from pitboard.table.recorder import DISK_FULL, READ_ONLY, JournalRecorder
 from pitboard.table.screens import render
 from pitboard.table.table import Table
 
@@ -160,42 +161,80 @@ def test_reset_ends_the_journalled_race(tmp_path: Path) -> None:
     assert saved is not None and saved.ended
 
 
-def test_a_corrupted_journal_is_moved_aside_and_a_new_race_starts(
+def damage_record(journal: Path, index: int) -> bytes:
+    """Flip one bit in the middle of journal line ``index`` (0 is the header)."""
+    data = bytearray(journal.read_bytes())
+    starts = [0] + [i + 1 for i, b in enumerate(data) if b == ord("\n")]
+    data[(starts[index] + starts[index + 1]) // 2] ^= 0x04
+    journal.write_bytes(bytes(data))
+    return bytes(data)
+
+
+def test_a_damaged_journal_keeps_every_decision_before_the_damage(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     table, _, _ = make_table(tmp_path)
     start(table, 2)
     play(table, decisions=20)
+    assert table.race is not None
+    decisions = list(table.race.log)
     journal = tmp_path / "journal.log"
-    data = bytearray(journal.read_bytes())
-    data[len(data) // 2] ^= 0x55  # damage in the middle: not a torn write
-    journal.write_bytes(bytes(data))
+    lines = journal.read_bytes().count(b"\n")
+    assert lines == 1 + len(decisions)  # header + one record per decision, nothing compacted
+    damaged = damage_record(journal, 13)  # the 13th decision
 
     fresh, recorder, _ = make_table(tmp_path)
     with caplog.at_level(logging.ERROR):
-        assert recorder.recover() is None
-    assert any("corrupt" in r.getMessage() or "moved" in r.getMessage()
-               for r in caplog.records)
-    assert recorder.problem
-    assert list(tmp_path.glob("corrupt-*"))
-    start(fresh, 1, cars=2)
-    play(fresh, decisions=5)
-    assert JournalRecorder(Journal(tmp_path)).recover() is not None
+        saved = recorder.recover()
+    assert saved is not None and saved.log == decisions[:12]
+    assert recorder.problem == "journal damaged: 12 recovered"
+    message = next(r.getMessage() for r in caplog.records if "recovered 12" in r.getMessage())
+    assert "damaged record 13 (line 14" in message and "kept in" in message
+    (aside,) = tmp_path.glob("corrupt-*")
+    assert (aside / "journal.log").read_bytes() == damaged
+    fresh.restore(saved)  # the race goes on from the last intact decision
+    assert fresh.race is not None and fresh.race.log[:12] == decisions[:12]  # bots move on
+    play(fresh)  # ... and is journalled again, after the intact prefix
+    finished = JournalRecorder(Journal(tmp_path)).recover()
+    assert finished is not None and finished.log == fresh.race.log
 
 
-def test_a_journal_that_does_not_replay_is_refused_in_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("bad", "why"), [
+    ({"undo": -3}, "undo to -3 outside 0..6"),
+    ({"undo": 7}, "undo to 7 outside 0..6"),
+    ({"undo": True}, "undo to True outside 0..6"),
+    ({"bot": 9}, "bot seat 9 outside cars 0..3"),
+    ({"human": -1}, "human seat -1 outside cars 0..3"),
+    ({"d": {"kind": "plan", "car": 0, "gear": 4, "cards": []}}, "a decision the race refuses"),
+    ({"d": {"kind": "jump", "car": 0}}, "a decision the race refuses"),
+    ({"teleport": 3}, "unknown journal record 'teleport'"),
+    ({"undo": 2, "bot": 1}, "not a journal record (bot, undo)"),
+], ids=["negative-undo", "undo-past-log", "undo-bool", "bot-seat", "human-seat", "illegal-plan",
+        "bad-decision", "unknown", "two-kinds"])
+def test_a_record_outside_its_range_is_damage(tmp_path: Path, bad: dict[str, object],
+                                             why: str) -> None:
+    """A well-framed record with a valid checksum but an impossible value (``{"undo": -3}``
+    once silently dropped decisions): the records before it are kept, it and what follows are
+    cut off, and the original is kept aside."""
     table, _, _ = make_table(tmp_path)
     start(table, 2)
     play(table, decisions=6)
-    # a well-framed record the rules refuse (car 0 plays again)
+    assert table.race is not None
+    decisions = list(table.race.log)
     with Journal(tmp_path) as journal:
         assert journal.load() is not None
-        journal.append({"d": {"kind": "plan", "car": 0, "gear": 4, "cards": []}})
+        journal.append(bad)
+        journal.append({"undo": 0})  # after the damage: not applied
     fresh, recorder, _ = make_table(tmp_path)
     saved = recorder.recover()
-    assert saved is not None
-    with pytest.raises(ValueError):
-        fresh.restore(saved)
-    assert fresh.state == flow.LOBBY and fresh.race is None
+    assert saved is not None and saved.log == decisions
+    assert recorder.problem == "journal damaged: 6 recovered"
+    (aside,) = tmp_path.glob("corrupt-*")
+    assert b"undo\":0" in (aside / "journal.log").read_bytes()
+    assert b"undo\":0" not in (tmp_path / "journal.log").read_bytes()
+    fresh.restore(saved)
+    assert fresh.race is not None and fresh.race.log[:len(decisions)] == decisions
+    again = JournalRecorder(Journal(tmp_path))
+    assert again.recover() is not None and again.problem == ""  # the cut journal is clean
 
 
 def test_a_torn_last_record_is_dropped(tmp_path: Path) -> None:
@@ -226,3 +265,42 @@ def test_selections_in_progress_are_not_journalled(tmp_path: Path) -> None:
         table.handle(SlotPressed(station=0, slot=slot))
     assert table.stations[0].selected
     assert journal.stat().st_size == size
+
+
+def test_a_read_only_disk_resumes_the_race_without_saving_and_says_so(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    table, _, _ = make_table(tmp_path)
+    start(table, 2)
+    play(table, decisions=10)
+    assert table.race is not None
+    decisions = list(table.race.log)
+    on_disk = sorted((p.name, p.read_bytes()) for p in tmp_path.iterdir())
+
+    recorder = JournalRecorder(Journal(tmp_path, storage=ReadOnlyStorage()))
+    fresh = Table(stations=3, recorder=recorder, clock=lambda: 0.0, seed=4)
+    with caplog.at_level(logging.ERROR):
+        saved = recorder.recover()
+    assert saved is not None and saved.log == decisions
+    assert recorder.problem == READ_ONLY  # not "damaged", not "moved aside": what happened
+    assert any("the race resumes, but is not saved" in r.getMessage() for r in caplog.records)
+    assert not any("corrupt" in r.getMessage() for r in caplog.records)
+    fresh.restore(saved)
+    play(fresh)  # the race goes on to the end, from memory
+    assert fresh.race is not None and fresh.race.over
+    assert sorted((p.name, p.read_bytes()) for p in tmp_path.iterdir()) == on_disk
+
+
+def test_a_full_disk_is_announced_in_the_lobby_before_the_race(tmp_path: Path) -> None:
+    disk = SmallDisk(tmp_path, capacity=RESERVE_BYTES + 256 * 1024)
+    (tmp_path / "filler").write_bytes(b"x" * (512 * 1024))  # less than the reserve is free
+    recorder = JournalRecorder(Journal(tmp_path, storage=disk))
+    table = Table(stations=2, recorder=recorder, clock=lambda: 0.0, seed=4)
+    recorder.prepare()  # App.boot does this
+    table.refresh()
+    view = table.views[0]
+    assert view is not None and DISK_FULL in view.lines
+    (tmp_path / "filler").unlink()  # staff make room
+    start(table, 1, cars=2)
+    assert recorder.problem == "" and (tmp_path / "reserve").exists()
+    play(table)
+    assert table.race is not None and table.race.over

@@ -41,7 +41,23 @@ MALFORMED: list[tuple[str, str, int, str]] = [
     ("grid not numbers", "track usa\ncars 2\ngrid 0 x\n", 3, "grid must be a whole number"),
     ("grid not a permutation", "track usa\ncars 2\ngrid 0 0\n", 3,
      "grid must list each car 0..1 once, not 0 0"),
-    ("hand_size", "track usa\nhand_size 0\n", 2, "hand_size must be 1 or more"),
+    ("hand_size", "track usa\nhand_size 0\n", 2, "hand_size must be 1..20, not 0"),
+    # documented ranges, enforced (a huge number used to be taken as is)
+    ("hand_size too big", "track usa\nhand_size 1000000\n", 2, "hand_size must be 1..20"),
+    ("seed too big", "track usa\nseed 99999999999999999999\n", 2, "seed must be 0..9223"),
+    ("seed negative", "track usa\nseed -1\n", 2, "seed must be 0..9223372036854775807, not -1"),
+    ("huge lap", "track usa\nlaps 1\ncar 0 at lap 99999999 space 3 spot 1\n", 3,
+     "lap must be 0..9, not 99999999"),
+    ("lap beyond the race", "track usa\ncar 0 at lap 2 space 3 spot 1\nlaps 1\n", 2,
+     "lap must be 0..1 (the race has 1 lap), not 2"),
+    ("lap beyond the track's laps", "track usa\ncar 0 at lap 3 space 3 spot 1\n", 2,
+     "lap must be 0..2 (the race has 2 laps), not 3"),
+    ("huge engine", "track usa\ncar 0 engine 100000000000000\n", 2,
+     "engine must be 0..99 Heat cards, not 100000000000000"),
+    ("unicode digit", "track usa\ncar \u00b2 engine 1\n", 2, "expected 'car N <name|"),
+    ("unicode digit value", "track usa\ncar 0 gear \u0663\n", 2, "expected 'car 0 gear N'"),
+    ("control characters escaped", "track usa\nspe\x1b[2Jed 5\n", 2,
+     "unknown directive 'spe\\x1b[2jed'"),
     ("unknown card", "track usa\ncar 0 hand 1 2 X\n", 2, "car 0 hand: unknown card 'X'"),
     ("car not a number", "track usa\ncar x hand 1\n", 2, "expected 'car N <name|hand|"),
     ("unknown car setting", "track usa\ncar 0 colour red\n", 2, "unknown car setting 'colour'"),
@@ -95,6 +111,16 @@ def test_missing_track_and_unreadable_file(tmp_path: Path) -> None:
     missing = tmp_path / "missing.txt"
     with pytest.raises(ScenarioError, match=r"missing\.txt: cannot read"):
         load_scenario(missing)
+
+
+def test_names_with_control_characters_print_escaped(tmp_path: Path) -> None:
+    path = write(tmp_path, "track usa\nlaps 1\ncar 0 name Ann\x1b[2J\x07\nfinish\n")
+    scenario = load_scenario(path)
+    assert scenario.setup.names[0] == "Ann\\x1b[2J\\x07"
+    proc = subprocess.run([str(PITBOARD), "scenario", str(path)], capture_output=True,
+                          text=True, check=True)
+    assert "Ann\\x1b[2J" in proc.stdout
+    assert "\x1b" not in proc.stdout and "\x07" not in proc.stdout
 
 
 def test_illegal_decision_names_its_line(tmp_path: Path) -> None:

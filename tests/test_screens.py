@@ -22,7 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
-from pitboard.table import gallery, screens, terminal
+from pitboard.table import gallery, hand, screens, terminal
+from pitboard.table import view as view_module
 from pitboard.table.gallery import DESCRIPTIONS, gallery_images, readme_text, sample_views
 from pitboard.table.screens import (
     BIG,
@@ -371,7 +372,7 @@ def test_a_soft_key_takes_its_column_from_the_cards() -> None:
 
 
 def test_docstring_examples() -> None:
-    for module in (screens, terminal, gallery):
+    for module in (screens, terminal, gallery, view_module, hand):
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert result.failed == 0, module.__name__
 

@@ -337,3 +337,65 @@ def test_help_goes_to_stdout_and_lists_the_keys() -> None:
 def test_docstring_examples(name: str) -> None:
     module = importlib.import_module(f"pitboard.sim.{name}")
     assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
+
+
+# ------------------------------------------------------------------------------ the journal
+def _play_until(sim: Sim, rounds: int) -> None:
+    while (race := sim.table.race) is None or race.round < rounds:
+        assert sim.autoplay_step() is not None
+
+
+def test_the_simulation_journals_and_a_new_one_resumes_where_it_stopped(tmp_path: Path) -> None:
+    first = Sim(2, seed=5, journal=tmp_path)
+    _play_until(first, 3)
+    race = first.table.race
+    assert race is not None
+    log, state, hands = list(race.log), first.table.state, [c.hand for c in race.cars]
+    first.close()  # as if the window was closed mid-race
+    assert any(tmp_path.iterdir())
+
+    again = Sim(2, seed=99, journal=tmp_path)  # another seed: the journal decides
+    resumed = again.table.race
+    assert resumed is not None and list(resumed.log) == log
+    assert again.table.state == state and [c.hand for c in resumed.cars] == hands
+    assert [st.car for st in again.table.stations] == [0, 1]
+    assert again.resumed_round == 3 and again.narration[0].startswith("Resumed the race")
+    while again.autoplay_step() is not None:  # and the race plays on to the end
+        pass
+    assert resumed.over and again.table.state == flow.RESULTS
+    again.press("space")  # results dismissed: the journal says the race is over
+    again.close()
+    fresh = Sim(2, seed=5, journal=tmp_path)
+    assert fresh.table.race is None and fresh.table.state == flow.LOBBY
+    fresh.close()
+
+
+def test_without_a_journal_folder_the_simulation_journals_in_a_temporary_one() -> None:
+    sim = Sim(1, seed=2)
+    folder = sim.journal_dir
+    for key in ("space", "j"):
+        sim.press(key)
+    assert sim.table.state == flow.PLANNING and any(folder.iterdir())
+    sim.close()
+    assert not folder.exists()
+
+
+def test_sim_journal_option_resumes_a_race_from_the_command_line(tmp_path: Path) -> None:
+    out = io.StringIO()
+    # S1 joins and starts the race, then stdin ends (the player walks away)
+    assert main(["--text", "--stations", "1", "--seed", "4", "--journal", str(tmp_path)],
+                stdin=io.StringIO(" j\n"), stdout=out) == 0
+    assert "Race stopped in round 1" in out.getvalue()
+    again = io.StringIO()
+    assert main(["--autoplay", "--text", "--stations", "1", "--journal", str(tmp_path)],
+                stdin=io.StringIO(), stdout=again) == 0
+    assert f"Resumed the race journalled in {tmp_path}, round 1" in again.getvalue()
+    assert final_line(again.getvalue()).startswith("Race over after ")
+
+
+def test_sim_journal_option_that_is_a_file_is_a_one_line_error(tmp_path: Path) -> None:
+    err = io.StringIO()
+    (tmp_path / "f").write_text("x")
+    assert main(["--text", "--journal", str(tmp_path / "f")], stdin=io.StringIO(),
+                stdout=io.StringIO(), stderr=err) == 2
+    assert err.getvalue() == f"pitboard sim: --journal {tmp_path / 'f'}: not a directory\n"

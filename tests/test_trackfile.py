@@ -189,7 +189,7 @@ def test_missing_path_is_a_track_file_error(tmp_path: Path) -> None:
 def test_directory_is_a_track_file_error(tmp_path: Path) -> None:
     with pytest.raises(TrackFileError) as info:
         load_track_file(tmp_path)
-    assert str(info.value).startswith(f"{tmp_path}: file: cannot read")
+    assert str(info.value).startswith(f"{tmp_path}: file: not a regular file (a directory)")
 
 
 def test_error_parts_and_pickling() -> None:
@@ -203,7 +203,8 @@ def test_error_parts_and_pickling() -> None:
     assert isinstance(err, ValueError)
     again = pickle.loads(pickle.dumps(err))
     assert str(again) == str(err)
-    assert str(TrackFileError("a\nb.toml", "k", "x\ny")) == "a b.toml: k: x y"
+    # one line, with the newline visible rather than lost (a value can carry one)
+    assert str(TrackFileError("a\nb.toml", "k", "x\ny")) == "a\\nb.toml: k: x\\ny"
 
 
 # -- a small valid hand-made track, and broken variants of it ------------------------------------

@@ -275,3 +275,51 @@ def test_station_board_doc_follows_station_bits() -> None:
         dip = (21 if bank == "A" else 1) + bit
         signal = function.replace("lever ", "").replace(" ", "").upper()
         assert re.search(rf"^\| {dip} \| GP{bank}{bit} \| {signal} ", doc, re.M), function
+
+
+# -- checks a builder relies on (issue 15) ---------------------------------------------------
+
+
+def test_duo_ribbon_has_ground_between_sda_and_scl() -> None:
+    from pitboard.wiring import GPIO_STATION_PINS
+
+    sda, scl = GPIO_STATION_PINS.index("SDA"), GPIO_STATION_PINS.index("SCL")
+    assert abs(sda - scl) == 2 and GPIO_STATION_PINS[(sda + scl) // 2] == "GND"
+    h = build_harness(load_profile("duo"))
+    labels = h.connectors["X1"].pinlabels
+    assert labels.index("SCL") - labels.index("SDA") == 2
+    assert labels[labels.index("SDA") + 1] == "GND"
+    assert "| 1 | SDA |" in (DOCS / "station-board.md").read_text().replace("  ", " ")
+
+
+def test_every_hub_port_has_a_polyfuse_in_the_3v3_line() -> None:
+    config = load_profile("grid6")
+    h = build_harness(config)
+    for s in config.stations:
+        n = s.index + 1
+        jack = f"J{n}"
+        into_jack = [w for w in h.wires if w.dst == jack and h.label(jack, w.dst_pin) == "3V3"]
+        assert [w.src for w in into_jack] == [f"F{n}"]
+    assert any("MF-MSMF014" in part and q == "6" for q, part, _ in bom_rows(config))
+    assert "MF-MSMF014" in (DOCS / "grid6-bom.md").read_text()
+
+
+def test_the_bom_names_the_display_controller_to_buy() -> None:
+    rows = bom_rows(load_profile("grid6"))
+    assert any("SSD1306 controller" in part for _, part, _ in rows)
+    raw = (REPO / "hw_config" / "grid6.toml").read_text()
+    import tomllib
+
+    from pitboard.hwconfig import parse_config
+
+    data = tomllib.loads(raw)
+    for st in data["stations"]:
+        st["display"]["driver"] = "sh1106"
+    config = parse_config(data, source=Path("grid6.toml"))
+    parts = [part for _, part, _ in bom_rows(config)]
+    assert any("1.3-inch, SH1106 controller" in p for p in parts)
+
+
+def test_station_segments_get_strong_pull_ups() -> None:
+    rows = bom_rows(load_profile("grid6"))
+    assert any(part.startswith("Resistor 2.2 kOhm") and q == "12" for q, part, _ in rows)

@@ -28,9 +28,12 @@ from .hw.inputs import StationInputs, build_station_inputs
 from .hw.mcp23017 import SMBusLike
 from .hwconfig import DisplayConfig, HwConfig, resolve_i2c_bus
 from .journal import Journal
+from .table.chatter import ChatterGuard
 from .table.recorder import JournalRecorder
 from .table.screens import render
 from .table.table import KioskOptions, Table
+from .trackfile import TrackFileError
+from .userfile import escape
 
 log = logging.getLogger("pitboard")
 
@@ -60,11 +63,14 @@ def open_station_display(config: HwConfig, spec: DisplayConfig, label: str) -> A
     """The display ``spec`` describes: emulated, or luma over I2C (through the mux) or SPI."""
     if spec.bus == "emulated":
         return EmulatedDisplay(rotate=spec.rotate, station=label)
+    kwargs: dict[str, Any] = {}
+    if spec.column_offset is not None:
+        kwargs["column_offset"] = spec.column_offset
     if spec.bus == "i2c":
         port = resolve_i2c_bus(config.i2c, spec.mux_channel)
         return open_display(driver=spec.driver, bus="i2c", port=port,
-                            address=spec.address or 0x3C, rotate=spec.rotate, station=label)
-    kwargs: dict[str, Any] = {}
+                            address=spec.address or 0x3C, rotate=spec.rotate, station=label,
+                            **kwargs)
     if spec.dc_pin is not None:
         kwargs["dc_pin"] = spec.dc_pin
     return open_display(driver=spec.driver, bus="spi", port=spec.port or 0,
@@ -104,6 +110,7 @@ class App:
         displays: Sequence[Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
         seed: int | None = None,
+        cars: int | None = None,
     ) -> App:
         """Open every part the profile names. Raises :class:`StartupError` (one line)."""
         try:
@@ -118,8 +125,11 @@ class App:
                                  track=config.table.track, laps=config.table.laps or 1)
         table = Table(stations=len(config.stations), screens=screens, render=render,
                       clock=clock, seed=seed, track=config.table.track, laps=config.table.laps,
+                      cars=cars,
                       recorder=recorder, kiosk=kiosk,
-                      names=[st.label for st in config.stations])
+                      names=[st.label for st in config.stations],
+                      chatter=ChatterGuard() if any(st.input.kind != "emulated"
+                                                    for st in config.stations) else None)
         app = cls(config=config, table=table, recorder=recorder, displays=screens)
         try:
             app.inputs = [build_station_inputs(config, i, table.post, pin_factory=pin_factory,
@@ -145,6 +155,7 @@ class App:
             except Exception as exc:  # whatever is on disk, never crash-loop on it
                 self.recorder.set_aside(f"the race does not replay: {exc}")
                 self.table.do_reset()
+        self.recorder.prepare()  # reserve the journal's space: a full disk shows in the lobby
         self.table.refresh()
         self.boot_seconds = time.perf_counter() - started
 
@@ -219,6 +230,9 @@ def run_main(config_path: str, *, journal: str | None = None) -> int:
     except StartupError as exc:
         log.error("%s", exc)
         return 1
+    except TrackFileError as exc:  # checked by load_profile; the file changed since
+        log.error("%s: table.track: %s", escape(str(config.source)), exc)
+        return 2
     stop = threading.Event()
 
     def _stop(signum: int, frame: FrameType | None) -> None:

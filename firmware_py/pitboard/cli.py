@@ -1,22 +1,19 @@
-"""The ``pitboard`` command."""
+"""The ``pitboard`` command.
+
+Each command imports what it needs when it runs: parsing the arguments (and ``--help``) loads
+only argparse and the few names the help text shows, never the engine, the table or the
+hardware libraries (benchmarks/cold_start.py measures it).
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from . import __version__
-from .bots import make_bot
-from .engine.race import Race
-from .engine.setup import MAX_CARS, RaceSetup
-from .engine.snapshot import race_to_dict
-from .narrate import narrate
-from .scenario import ScenarioError, load_scenario
-from .simulate import simulate
-from .trackfile import TrackFileError, load_track, track_names
+from .catalog import MAX_CARS, TRACKS
 from .usage import EXIT_BAD_INPUT, Parser
 
 #: commands with their own argument parser (``pitboard NAME --help``), by module
@@ -163,7 +160,7 @@ def garage_modules(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
 
 def _race_options(p: argparse.ArgumentParser, *, cars: int, laps: int | None) -> None:
     p.add_argument("--track", default="usa", metavar="NAME|FILE",
-                   help=f"track name ({', '.join(track_names())}) or a .toml file "
+                   help=f"track name ({', '.join(TRACKS)}) or a .toml file "
                         "(default usa)")
     p.add_argument("--cars", type=_cars, default=cars, metavar="N",
                    help=f"cars in the race, 1..{MAX_CARS} (default {cars})")
@@ -174,6 +171,12 @@ def _race_options(p: argparse.ArgumentParser, *, cars: int, laps: int | None) ->
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from .bots import make_bot
+    from .engine.race import Race
+    from .engine.setup import RaceSetup
+    from .narrate import narrate
+    from .trackfile import load_track
+
     track = load_track(args.track)
     setup = RaceSetup(track=track.key, cars=args.cars, seed=args.seed, laps=args.laps,
                       names=tuple(f"Bot {i + 1}" for i in range(args.cars)))
@@ -190,6 +193,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_scenario(args: argparse.Namespace) -> int:
+    import json
+
+    from .engine.snapshot import race_to_dict
+    from .narrate import narrate
+    from .scenario import load_scenario
+
     scenario = load_scenario(args.file)
     race = scenario.run()
     if args.json:
@@ -198,12 +207,12 @@ def cmd_scenario(args: argparse.Namespace) -> int:
         return 0
     if not scenario.setup.names:
         print("(Cars are numbered from 1 here: the scenario file's car 0 is Car 1.)")
-    for line in narrate(race.events, scenario.setup.name):
+    for line in narrate(race.events, lambda i: race.cars[i].name):  # Legend cars' own names
         print(line)
     pending = race.pending()
     who = ""
     if pending.cars:  # names as in the text above, then the file's 0-based indexes
-        names = ", ".join(scenario.setup.name(car) for car in pending.cars)
+        names = ", ".join(race.cars[car].name for car in pending.cars)
         indexes = ", ".join(map(str, pending.cars))
         who = f" from {names} (file car{'s' if len(pending.cars) > 1 else ''} {indexes})"
     print(f"\nWaiting for: {pending.kind}{who}")
@@ -211,6 +220,10 @@ def cmd_scenario(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    import json
+
+    from .simulate import simulate
+
     result = simulate(track=args.track, cars=args.cars, laps=args.laps, races=args.races,
                       seed=args.seed, bot=args.bot, modules=garage_modules(args))
     if args.json:
@@ -235,6 +248,8 @@ def cmd_upgrades(args: argparse.Namespace) -> int:
 
 
 def cmd_tracks(args: argparse.Namespace) -> int:
+    from .trackfile import load_track, track_names
+
     for key in track_names():
         t = load_track(key)
         limits = ", ".join(str(c.limit) for c in t.corners)
@@ -290,11 +305,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(words)
     try:
         return COMMANDS[args.command](args)
-    except (ScenarioError, TrackFileError) as exc:
-        print(f"pitboard: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
     except BrokenPipeError:  # `pitboard demo | head`
         return 0
+    except ValueError as exc:
+        if not isinstance(exc, _bad_input_errors()):
+            raise
+        print(f"pitboard: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+def _bad_input_errors() -> tuple[type[ValueError], ...]:
+    """Errors that mean a bad file, not a bug (imported only when something was raised)."""
+    from .scenario import ScenarioError
+    from .trackfile import TrackFileError
+
+    return ScenarioError, TrackFileError
 
 
 if __name__ == "__main__":

@@ -18,17 +18,30 @@ Files in the journal directory:
     Leftovers of a crash in the middle of an atomic replace; ignored and removed by
     :meth:`Journal.load`.
 
+``reserve``
+    Ballast allocated when a race starts (:meth:`Journal.reserve`): a full disk is found before
+    the race, and when a write later fails for lack of space the ballast is freed and the write
+    retried, so the race in progress stays durable.
+
 Only one record can be in flight when the power goes, so damage confined to the last line is a
 torn append: it is dropped (with a log warning) and the file truncated back to the last good
-record.  Anything else -- a bad line with more lines after it, an unreadable header, an invalid
-snapshot, a snapshot that does not fit the journal -- means the storage did something a power cut
-cannot do: the files are moved to ``<dir>/corrupt-<UTC timestamp>/`` and :class:`JournalCorrupted`
-is raised, after which :meth:`Journal.start` begins a new race.
+record.  Anything else means the storage did something a power cut cannot do.  What can be
+trusted is kept, as a database's log recovery does: every record up to the first bad one (and an
+intact snapshot, if it reaches further); the damaged originals are copied to
+``<dir>/corrupt-<UTC timestamp>/`` and :attr:`Recovered.damage` says what happened.  Only when
+nothing is usable -- an unreadable header, a compacted journal without its snapshot, a journal
+that is not a regular file -- are the files moved aside whole and :class:`JournalCorrupted`
+raised, after which :meth:`Journal.start` begins a new race.
+
+When the storage cannot be written (a read-only filesystem) the race on disk is still read and
+returned, with :attr:`Recovered.read_only` saying why nothing will be saved; the journal then
+stays closed (appends raise :class:`JournalError`) and the files are left exactly as they were.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import logging
 import os
@@ -41,6 +54,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, NoReturn, TypeGuard
+
+from .userfile import UserFileError, read_user_file
 
 __all__ = [
     "JOURNAL_NAME",
@@ -59,6 +74,11 @@ JSONObject = dict[str, Any]
 
 JOURNAL_NAME = "journal.log"
 SNAPSHOT_NAME = "snapshot.json"
+RESERVE_NAME = "reserve"
+#: ballast per race: a 6-car, 3-lap race needs about 150 KB (journal, snapshot and their temps)
+RESERVE_BYTES = 1 << 20
+#: the largest journal or snapshot file read back (a real one stays far below: it is compacted)
+MAX_FILE_BYTES = 64 << 20
 _TMP_SUFFIX = ".tmp"
 _CORRUPT_PREFIX = "corrupt-"
 _FORMAT = 1
@@ -115,6 +135,12 @@ class Recovered:
     covers: int
     records: list[JSONObject]
     dropped_bytes: int = 0
+    #: one line: the damage found and what was kept ("" when the journal was intact)
+    damage: str = ""
+    #: where copies of the damaged files were kept (None: no damage, or they could not be kept)
+    kept_at: Path | None = None
+    #: why the journal cannot be written ("" when it can): the race resumes without durability
+    read_only: str = ""
 
     @property
     def count(self) -> int:
@@ -162,6 +188,43 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
+class Storage:
+    """The journal's calls that change the disk, in one place: a test swaps in a storage that
+    fails as a full or read-only disk does (tests swap the storage, they do not monkeypatch).
+
+    Example::
+
+        class ReadOnly(Storage):
+            def open(self, path: Path, flags: int, mode: int = 0o600) -> int:
+                if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
+                    raise OSError(errno.EROFS, "Read-only file system")
+                return super().open(path, flags, mode)
+
+        Journal(Path("/var/lib/pitboard/journal"), storage=ReadOnly())
+    """
+
+    def open(self, path: Path, flags: int, mode: int = 0o600) -> int:
+        return os.open(path, flags, mode)
+
+    def write(self, fd: int, data: bytes) -> None:
+        _write_all(fd, data)
+
+    def truncate(self, fd: int, size: int) -> None:
+        os.ftruncate(fd, size)
+
+    def allocate(self, fd: int, length: int) -> None:
+        os.posix_fallocate(fd, 0, length)
+
+    def replace(self, source: Path, target: Path) -> None:
+        os.replace(source, target)
+
+    def unlink(self, path: Path) -> None:
+        os.unlink(path)
+
+    def mkdir(self, path: Path) -> None:
+        os.mkdir(path, 0o700)
+
+
 def _fsync_dir(directory: Path) -> None:
     fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
@@ -170,20 +233,21 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
+def _atomic_write(path: Path, data: bytes, storage: Storage | None = None) -> None:
     """Replace ``path`` with ``data`` so that a crash leaves either the old or the new file."""
+    storage = storage or Storage()
     tmp = path.with_name(path.name + _TMP_SUFFIX)
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+        fd = storage.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
         try:
-            _write_all(fd, data)
+            storage.write(fd, data)
             os.fsync(fd)
         finally:
             os.close(fd)
-        os.replace(tmp, path)
+        storage.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
-            tmp.unlink()
+            storage.unlink(tmp)
         raise
     _fsync_dir(path.parent)
 
@@ -209,9 +273,11 @@ class Journal:
             journal.compact()
     """
 
-    def __init__(self, directory: Path, *, keep_corrupt: int = 5) -> None:
+    def __init__(self, directory: Path, *, keep_corrupt: int = 5,
+                 storage: Storage | None = None) -> None:
         self.directory = Path(directory)
         self.keep_corrupt = keep_corrupt
+        self.storage = storage or Storage()
         self._fd: int | None = None
         self._race = ""
         self._header: JSONObject = {}
@@ -246,6 +312,42 @@ class Journal:
     def snapshot_path(self) -> Path:
         return self.directory / SNAPSHOT_NAME
 
+    @property
+    def reserve_path(self) -> Path:
+        return self.directory / RESERVE_NAME
+
+    def reserve(self, nbytes: int = RESERVE_BYTES) -> None:
+        """Make sure ``nbytes`` of disk are set aside for this race's journal.
+
+        Call it before a race: OSError (ENOSPC on a full disk) means the race cannot be made
+        durable, and the players can be told so before they start. While the ballast exists, a
+        write that runs out of space frees it and is retried (see :meth:`append_many`).
+        """
+        self._make_directory()
+        path = self.reserve_path
+        with contextlib.suppress(FileNotFoundError):
+            if path.lstat().st_size >= nbytes and not path.is_symlink():
+                return
+        fd = self.storage.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            self.storage.allocate(fd, nbytes)
+            os.fsync(fd)
+        except OSError:
+            with contextlib.suppress(OSError):
+                self.storage.unlink(path)
+            raise
+        finally:
+            os.close(fd)
+
+    def _release_reserve(self) -> bool:
+        """Free the ballast (the disk is full); False if there was none to free."""
+        try:
+            self.storage.unlink(self.reserve_path)
+        except OSError:
+            return False
+        log.warning("journal: the disk is full; using the space reserved for this race")
+        return True
+
     def start(self, header: JSONObject) -> str:
         """Begin a new race, atomically replacing any previous one; returns the new race id.
 
@@ -257,11 +359,11 @@ class Journal:
         race = secrets.token_hex(8)
         frame = encode_frame({"format": _FORMAT, "race": race, "base": 0, "header": header})
         self._make_directory()
-        _atomic_write(self.journal_path, frame)
+        self._with_space(lambda: _atomic_write(self.journal_path, frame, self.storage))
         # The old snapshot goes only after the new journal is in place: a crash in between leaves
         # a snapshot of another race, which load() recognises by its race id and discards.
         if self.snapshot_path.exists():
-            self.snapshot_path.unlink()
+            self.storage.unlink(self.snapshot_path)
             _fsync_dir(self.directory)
         self._open(race, dict(header), base=0, count=0, size=len(frame))
         self._snap_covers = None
@@ -288,17 +390,41 @@ class Journal:
             return
         frame = b"".join(encode_frame(record) for record in records)
         try:
-            _write_all(fd, frame)
-            os.fsync(fd)
-        except OSError:
-            # Cut the partial record off so it cannot end up in the middle of the file; after a
-            # failed fsync the page cache cannot be trusted, so stop until load() re-reads disk.
-            with contextlib.suppress(OSError):
-                os.ftruncate(fd, self._size)
-            self.close()
-            raise
+            self._write_synced(fd, frame)
+        except OSError as err:
+            # A full disk: free the race's reserved space and write again (the partial record
+            # was cut off, and the whole frame is written afresh).
+            if err.errno != errno.ENOSPC or not self._release_reserve():
+                self.close()
+                raise
+            try:
+                self._write_synced(fd, frame)
+            except OSError:
+                self.close()
+                raise
         self._size += len(frame)
         self._count += len(records)
+
+    def _write_synced(self, fd: int, frame: bytes) -> None:
+        try:
+            self.storage.write(fd, frame)
+            os.fsync(fd)
+        except OSError:
+            # Cut the partial record off so it cannot end up in the middle of the file. (After a
+            # failed fsync the page cache cannot be trusted: the caller closes the journal unless
+            # it rewrites the whole frame.)
+            with contextlib.suppress(OSError):
+                self.storage.truncate(fd, self._size)
+            raise
+
+    def _with_space(self, write: Any) -> None:
+        """Run ``write``; if the disk is full, free the reserve and run it once more."""
+        try:
+            write()
+        except OSError as err:
+            if err.errno != errno.ENOSPC or not self._release_reserve():
+                raise
+            write()
 
     def snapshot(self, state: JSONObject) -> None:
         """Atomically store ``state`` as covering every record appended so far.
@@ -312,7 +438,7 @@ class Journal:
         frame = encode_frame(
             {"format": _FORMAT, "race": self._race, "covers": self._count, "state": state}
         )
-        _atomic_write(self.snapshot_path, frame)
+        self._with_space(lambda: _atomic_write(self.snapshot_path, frame, self.storage))
         self._snap_covers = self._count
         self._snap_offset = self._size
 
@@ -334,7 +460,7 @@ class Journal:
                 "header": self._header,
             }
         )
-        _atomic_write(self.journal_path, header + tail)
+        self._with_space(lambda: _atomic_write(self.journal_path, header + tail, self.storage))
         dropped = self._snap_covers - self._base
         count, covers = self._count, self._snap_covers
         self._open(self._race, self._header, base=covers, count=count, size=len(header) + len(tail))
@@ -394,7 +520,8 @@ class Journal:
 
     def _open(self, race: str, header: JSONObject, *, base: int, count: int, size: int) -> None:
         self.close()
-        self._fd = os.open(self.journal_path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
+        self._fd = self.storage.open(
+            self.journal_path, os.O_RDWR | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC)
         self._race, self._header = race, header
         self._base, self._count, self._size = base, count, size
 
@@ -403,91 +530,185 @@ class Journal:
             tmp = self.directory / (name + _TMP_SUFFIX)
             if tmp.exists() or tmp.is_symlink():
                 log.info("journal: removing %s left by an interrupted write", tmp.name)
-                tmp.unlink()
+                self.storage.unlink(tmp)
 
     def _load(self) -> Recovered | None:
         if not self.directory.is_dir():
             return None
-        self._remove_leftovers()
+        try:
+            self._remove_leftovers()
+        except OSError as err:  # a read-only disk: the leftovers are ignored anyway
+            log.warning("journal: cannot remove temp files: %s", err)
         journal, snapshot_path = self.journal_path, self.snapshot_path
-        if not journal.exists():
-            if snapshot_path.exists():
+        if not _exists(journal):
+            if _exists(snapshot_path):
                 raise _Damaged("snapshot.json exists but journal.log is missing")
             return None
 
-        data = journal.read_bytes()
+        data = _read(journal)
         frames, ends = _scan(data)
-        good = ends[-1] if ends else 0
-        rest = data[good:]
-        if b"\n" in rest[:-1]:
-            lines = rest.count(b"\n") + (not rest.endswith(b"\n"))
-            raise _Damaged(
-                f"damaged entry {len(frames)} at byte {good} of {JOURNAL_NAME} with "
-                f"{lines - 1} more line(s) after it"
-            )
         if not frames:
             raise _Damaged(f"{JOURNAL_NAME} has no readable header ({len(data)} bytes)")
         race, base, header = _parse_header(frames[0])
-        records = frames[1:]
-        count = base + len(records)
+        good = ends[-1]
+        rest = data[good:]
+        damage: list[str] = []
+        if b"\n" in rest[:-1]:
+            lines = rest.count(b"\n") + (not rest.endswith(b"\n"))
+            # counted from 1, as people count: record N is line N + 1, after the header
+            damage.append(f"damaged record {len(frames)} (line {len(frames) + 1}, byte {good}) "
+                          f"of {JOURNAL_NAME} with {lines - 1} more line(s) after it")
+        count = base + len(frames) - 1
 
-        snap = _read_snapshot(snapshot_path) if snapshot_path.exists() else None
+        snap, snap_bytes = None, None
+        if _exists(snapshot_path):
+            snap_bytes = _read(snapshot_path)
+            try:
+                snap = _parse_snapshot(snap_bytes)
+            except _Damaged as bad:
+                if base:  # the compacted records lived only in that snapshot
+                    raise _Damaged(f"{bad}, and {JOURNAL_NAME} was compacted past {base} "
+                                   "records") from None
+                damage.append(str(bad))
         if snap is not None and snap[0] != race:
             # Left by a start() interrupted between its two steps: it belongs to the old race.
             log.warning("journal: discarding a snapshot of an earlier race")
-            snapshot_path.unlink()
-            _fsync_dir(self.directory)
-            snap = None
-        if snap is None:
-            if base:
-                raise _Damaged(
-                    f"{JOURNAL_NAME} was compacted past {base} records but has no snapshot"
-                )
-            covers, state = 0, None
-        else:
-            covers, state = snap[1], snap[2]
-            if not base <= covers <= count:
-                raise _Damaged(
-                    f"snapshot covers {covers} records but {JOURNAL_NAME} holds records "
-                    f"{base} to {count}"
-                )
+            with contextlib.suppress(OSError):
+                self.storage.unlink(snapshot_path)
+                _fsync_dir(self.directory)
+            snap, snap_bytes = None, None
+        if snap is None and base:
+            raise _Damaged(f"{JOURNAL_NAME} was compacted past {base} records but has no snapshot")
+        covers, state = (0, None) if snap is None else (snap[1], snap[2])
+        if covers < base:
+            raise _Damaged(f"snapshot covers {covers} records but {JOURNAL_NAME} starts at "
+                           f"record {base}")
+        if covers > count:
+            # Records the snapshot covers were lost from the journal: the snapshot, intact on its
+            # own, still holds them; the journal restarts after it.
+            damage.append(f"snapshot covers {covers} records but {JOURNAL_NAME} holds records "
+                          f"{base} to {count}")
 
-        if rest:
-            log.warning(
-                "journal: dropped a torn last record (%d bytes at byte %d of %s)",
-                len(rest),
-                good,
-                JOURNAL_NAME,
-            )
-            fd = os.open(journal, os.O_WRONLY | os.O_CLOEXEC)
+        records = frames[1:][max(covers - base, 0) :]
+        read_only = kept_at = None
+        if damage:
+            reason = "; ".join(damage)
+            if covers > count:
+                base = count = covers
+                prefix = encode_frame(dict(frames[0], base=covers))
+            else:
+                prefix = data[:good]
+            kept_at, read_only = self._keep_prefix(
+                {JOURNAL_NAME: data, SNAPSHOT_NAME: snap_bytes}, prefix,
+                drop_snapshot=snap is None and snap_bytes is not None, reason=reason)
+            if read_only is None:
+                ends = _scan(prefix)[1]
+                good, rest = len(prefix), b""
+        elif rest:
+            log.warning("journal: dropped a torn last record (%d bytes at byte %d of %s)",
+                        len(rest), good, JOURNAL_NAME)
             try:
-                os.ftruncate(fd, good)
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-
-        self._open(race, header, base=base, count=count, size=good)
-        self._snap_covers = None if state is None else covers
-        self._snap_offset = ends[covers - base]
+                fd = self.storage.open(journal, os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+                try:
+                    self.storage.truncate(fd, good)
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+            except OSError as err:
+                read_only = f"cannot cut the torn record off: {_one_line(err)}"
+        if read_only is None:
+            try:
+                self._open(race, header, base=base, count=count, size=good)
+            except OSError as err:
+                read_only = f"cannot open {JOURNAL_NAME} for writing: {_one_line(err)}"
+        if read_only is not None:
+            self.close()
+            log.error("journal: %s; the race resumes but is not being saved", read_only)
+        else:
+            self._snap_covers = None if state is None else covers
+            self._snap_offset = ends[covers - base]
         return Recovered(
             race=race,
             header=header,
             snapshot=state,
             covers=covers,
-            records=records[covers - base :],
+            records=records,
             dropped_bytes=len(rest),
+            damage="; ".join(damage),
+            kept_at=kept_at,
+            read_only=read_only or "",
         )
+
+    def keep_prefix(self, count: int, reason: str) -> Recovered:
+        """Cut the journal back to its first ``count`` records because the record after them
+        is damaged in a way only the caller can see (say ``{"undo": -3}``): a copy of the
+        journal as it was is kept in ``corrupt-*``. Returns what is kept, like :meth:`load`
+        (``read_only`` set if the cut could not be written).
+        """
+        self.close()
+        data = _read(self.journal_path)
+        frames, ends = _scan(data)
+        if not frames:
+            raise JournalError(f"{JOURNAL_NAME} has no readable header")
+        race, base, header = _parse_header(frames[0])
+        if not base <= count < base + len(frames) - 1:
+            raise JournalError(f"cannot keep {count} records of {base}..{base + len(frames) - 1}")
+        prefix = data[: ends[count - base]]
+        snap = None
+        if _exists(self.snapshot_path):
+            with contextlib.suppress(_Damaged, OSError):
+                snap = _parse_snapshot(_read(self.snapshot_path))
+        covers, state = (snap[1], snap[2]) if snap is not None and snap[1] <= count else (0, None)
+        if snap is not None and state is None and base:
+            raise JournalError("the damage lies before the snapshot")
+        kept_at, read_only = self._keep_prefix({JOURNAL_NAME: data}, prefix,
+                                               drop_snapshot=snap is not None and state is None,
+                                               reason=reason)
+        if read_only is None:
+            try:
+                self._open(race, header, base=base, count=count, size=len(prefix))
+                self._snap_covers = None if state is None else covers
+                self._snap_offset = ends[covers - base]
+            except OSError as err:
+                read_only = f"cannot open {JOURNAL_NAME} for writing: {_one_line(err)}"
+                self.close()
+        return Recovered(race=race, header=header, snapshot=state, covers=covers,
+                         records=frames[1 + covers - base : 1 + count - base], damage=reason,
+                         kept_at=kept_at, read_only=read_only or "")
+
+    def _keep_prefix(self, originals: dict[str, bytes | None], prefix: bytes, *,
+                     drop_snapshot: bool, reason: str) -> tuple[Path | None, str | None]:
+        """Copy the damaged ``originals`` to ``corrupt-*``, then make ``prefix`` the journal.
+
+        Returns (where the copies are, why the journal cannot be written or None). On a
+        read-only disk nothing on disk changes: the caller resumes from memory.
+        """
+        try:
+            target = self._corrupt_directory()
+        except OSError as err:
+            return None, f"{_one_line(reason)}; could not keep a copy: {_one_line(err)}"
+        try:
+            for name, data in originals.items():
+                if data is not None:
+                    _atomic_write(target / name, data, self.storage)
+            _atomic_write(self.journal_path, prefix, self.storage)
+            if drop_snapshot:
+                self.storage.unlink(self.snapshot_path)
+            _fsync_dir(self.directory)
+        except OSError as err:
+            return target, f"{_one_line(reason)}; could not rewrite {JOURNAL_NAME}: " \
+                f"{_one_line(err)}"
+        self._prune_corrupt(keep=target)
+        log.error("journal damaged: %s; kept the intact records, original copied to %s",
+                  _one_line(reason), target)
+        return target, None
 
     def _move_aside(self, reason: str) -> JournalCorrupted:
         reason = " ".join(reason.split())  # one line, whatever an OSError text contained
         self.close()
         try:
             target = self._corrupt_directory()
-            for name in os.listdir(self.directory):
-                if name.startswith((JOURNAL_NAME, SNAPSHOT_NAME)):
-                    os.replace(self.directory / name, target / name)
-            _fsync_dir(target)
-            _fsync_dir(self.directory)
+            self._move_race_files(target)
         except OSError as err:
             message = f"journal corrupted: {reason}; could not move it aside: {err}"
             log.error("%s", message)
@@ -497,16 +718,35 @@ class Journal:
         log.error("%s", message)
         return JournalCorrupted(message, target)
 
-    def _corrupt_directory(self) -> Path:
+    def put_away(self, prefix: str) -> Path:
+        """Move the race's files, intact, into a new ``<dir>/<prefix><UTC time>/`` directory
+        that is kept for good (``corrupt-*`` directories are pruned; these never are): a race
+        the caller must not resume, e.g. one saved by another version of the rules. Returns
+        the directory; raises OSError if the files cannot be moved (they are then untouched
+        or, if the move stopped half way, split between the two directories)."""
+        self.close()
+        target = self._corrupt_directory(prefix)
+        self._move_race_files(target)
+        log.warning("journal: race files put away in %s", target)
+        return target
+
+    def _move_race_files(self, target: Path) -> None:
+        for name in os.listdir(self.directory):
+            if name.startswith((JOURNAL_NAME, SNAPSHOT_NAME)):
+                self.storage.replace(self.directory / name, target / name)
+        _fsync_dir(target)
+        _fsync_dir(self.directory)
+
+    def _corrupt_directory(self, prefix: str = _CORRUPT_PREFIX) -> Path:
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
         for n in range(1000):
-            target = self.directory / f"{_CORRUPT_PREFIX}{stamp}{f'-{n}' if n else ''}"
+            target = self.directory / f"{prefix}{stamp}{f'-{n}' if n else ''}"
             try:
-                target.mkdir(mode=0o700)
+                self.storage.mkdir(target)
             except FileExistsError:
                 continue
             return target
-        raise FileExistsError(f"too many {_CORRUPT_PREFIX}{stamp}* directories")
+        raise FileExistsError(f"too many {prefix}{stamp}* directories")
 
     def _prune_corrupt(self, keep: Path) -> None:
         """Keep only the newest ``keep_corrupt`` corrupt-* directories (bounded disk use)."""
@@ -553,8 +793,23 @@ def _parse_header(frame: JSONObject) -> tuple[str, int, JSONObject]:
     return race, base, header
 
 
-def _read_snapshot(path: Path) -> tuple[str, int, JSONObject]:
-    data = path.read_bytes()
+def _exists(path: Path) -> bool:
+    return path.exists() or path.is_symlink()
+
+
+def _read(path: Path) -> bytes:
+    """A journal file's bytes; anything but a regular file of sane size is damage."""
+    try:
+        return read_user_file(path, limit=MAX_FILE_BYTES, follow_links=False)
+    except UserFileError as err:
+        raise _Damaged(f"{path.name}: {err.problem}") from None
+
+
+def _one_line(what: object) -> str:
+    return " ".join(str(what).split())
+
+
+def _parse_snapshot(data: bytes) -> tuple[str, int, JSONObject]:
     frame = decode_frame(data[:-1]) if data.endswith(b"\n") else None
     if frame is None:
         raise _Damaged(f"{SNAPSHOT_NAME} is damaged ({len(data)} bytes)")

@@ -21,6 +21,12 @@ def _spot(e: Event) -> str:
     return f"space {e['space']} ({line}), lap {e['lap']}"
 
 
+#: the Legend movement branches (engine/legends/movement.py) in words
+_LEGEND = {"straight": "top speed towards", "brake": "brakes before",
+           "corner": "corner speed + diamond through", "corner_stop": "stops short of the line "
+           "after", "finish": "top speed to"}
+
+
 def describe(event: Event, name: Callable[[int], str]) -> str | None:
     """One line for an event, or None for events that only screens use."""
     t = event["type"]
@@ -56,7 +62,17 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
     if t == "cooldown":
         return f"  {who} cools {event['n']} Heat back into the engine ({event['engine']} there)"
     if t == "slipstream":
-        return f"  {who} slipstreams 2 spaces"
+        return f"  {who} slipstreams"
+    if t == "weather":
+        road = ", ".join(f"corner {c} {k}" for c, k in event["road"].items()) or "none"
+        return f"Weather: {event['weather']}; road conditions: {road}"
+    if t == "legend_card":
+        return f"  Legend card {event['card']} is flipped"
+    if t == "legend_reshuffle":
+        return "  the Legend deck is reshuffled"
+    if t == "legend":
+        corner = f" corner {event['corner']}" if event["corner"] else " the finish"
+        return f"  {who} ({event['colour']} helmet): {_LEGEND[event['branch']]}{corner}"
     if t == "corner":
         paid = f"pays {event['heat']} Heat" if event["heat"] else "no Heat"
         return f"  corner {event['corner']} (limit {event['limit']}) at speed {event['speed']}: " \

@@ -37,15 +37,29 @@ from .engine.decisions import MODULE_DECISIONS, Decision, IllegalDecision, parse
 from .engine.race import Race
 from .engine.setup import MAX_CARS, RaceSetup, StackedDeck
 from .scenario_expect import Expect, parse_expect
+from .scenario_weather import DIRECTIVES as MODULE_DIRECTIVES
+from .scenario_weather import legend_car, module_line
 from .track import Track
 from .trackfile import TrackFileError, load_track
+from .userfile import UserFileError, escape, read_user_file
 
 DECISION_WORDS = ("plan", "react", "slipstream", "discard")
 Fail = Callable[[str], "ScenarioError"]
 
 
+#: documented ranges (docs/scenarios.md); each is checked with a message naming the line
+MAX_LAPS = 9
+MAX_ENGINE = 99  # Heat cards in an engine: the track files' own cap
+MAX_HAND_SIZE = 20
+MAX_SEED = (1 << 63) - 1
+
+
 class ScenarioError(ValueError):
-    """A scenario problem; ``str()`` is one line ``FILE:LINE: reason``."""
+    """A scenario problem; ``str()`` is one line ``FILE:LINE: reason``, with control characters
+    (from the file or its name) escaped so nothing raw reaches a terminal."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(escape(message))
 
 
 @dataclass
@@ -104,9 +118,14 @@ def load_scenario(path: str | Path) -> Scenario:
     """Read and check a scenario file."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"{p}: cannot read: {exc}") from None
+        data = read_user_file(p)
+    except UserFileError as exc:
+        raise ScenarioError(str(exc)) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ScenarioError(f"{p}:{line}: not UTF-8 text") from None
     return parse_scenario(text, str(p))
 
 
@@ -122,7 +141,8 @@ def parse_scenario(text: str, name: str = "<scenario>") -> Scenario:
     opt_lines: dict[str, int] = {}
     car_lines: dict[int, int] = {}
     expects: list[tuple[int, int, Expect]] = []
-    garage: dict[str, Any] = {}
+    modules: dict[str, dict[str, Any]] = {}
+    lap_lines: dict[int, int] = {}  # car -> line of its 'at' (laps may be given later)
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
@@ -174,23 +194,37 @@ def parse_scenario(text: str, name: str = "<scenario>") -> Scenario:
         elif key == "car" and len(words) > 2 and words[2].lower() == "upgrades":
             if words[1].isdigit():
                 car_lines.setdefault(int(words[1]), number)
-            _garage_line(["upgrades", *words[1:2], *words[3:]], garage, fail)
+            _garage_line(["upgrades", *words[1:2], *words[3:]],
+                         modules.setdefault("garage", {}), fail)
         elif key == "car":
-            if len(words) > 1 and words[1].isdigit():
+            if len(words) > 1 and _natural(words[1]) is not None:
                 car_lines.setdefault(int(words[1]), number)
+                if len(words) > 2 and words[2].lower() == "at":
+                    lap_lines[int(words[1])] = number
+                if len(words) > 2 and words[2].lower() == "legend":
+                    legend_car(int(words[1]), words[3:], modules, fail)
+                    continue
             _car_line(words, cars, names, track, fail)
         elif key == "garage":
-            _garage_line(words[1:], garage, fail)
+            _garage_line(words[1:], modules.setdefault("garage", {}), fail)
+        elif key in MODULE_DIRECTIVES:
+            module_line(words, modules, track, fail)
         else:
             raise fail(f"unknown directive '{key}' (track, laps, cars, seed, grid, hand_size, "
-                       f"car, garage, plan, react, slipstream, discard, draft, drop, expect, "
-                       f"finish)")
+                       f"car, garage, legends, weather, road, plan, react, slipstream, discard, "
+                       f"draft, drop, expect, finish)")
     if track is None:
         raise ScenarioError(f"{name}: no 'track' line")
     n = _int(opts.get("cars", "2"), "cars")
     for car, number in sorted(car_lines.items()):
         if car >= n:
             raise ScenarioError(f"{name}:{number}: car {car}, but cars are 0..{n - 1}")
+    laps = _int(opts["laps"], "laps") if "laps" in opts else track.laps
+    for car, number in sorted(lap_lines.items()):
+        lap = (cars[car]["d"] - 1) // track.spaces + 1 if cars[car]["d"] > 0 else 0
+        if lap > laps:
+            raise ScenarioError(f"{name}:{number}: lap must be 0..{laps} (the race has {laps} "
+                                f"lap{'s' if laps != 1 else ''}), not {lap}")
     grid = None
     if "grid" in opts:
         grid = tuple(_int(w, "grid") for w in opts["grid"].split())
@@ -204,7 +238,7 @@ def parse_scenario(text: str, name: str = "<scenario>") -> Scenario:
             names=tuple(names.get(i, f"Car {i + 1}") for i in range(n)) if names else (),
             stacked={i: StackedDeck.from_dict(c) for i, c in cars.items()},
             hand_size=_int(opts.get("hand_size", "7"), "hand_size"),
-            modules={"garage": garage} if garage else {},
+            modules=modules,
         )
         setup.validate()
     except ValueError as exc:
@@ -256,27 +290,39 @@ def _check_option(key: str, value: str, fail: Fail) -> None:
     n = numbers[0]
     if key == "cars" and not 1 <= n <= MAX_CARS:
         raise fail(f"cars must be 1..{MAX_CARS}, not {n}")
-    if key == "laps" and not 1 <= n <= 9:
-        raise fail(f"laps must be 1..9, not {n}")
-    if key == "hand_size" and n < 1:
-        raise fail(f"hand_size must be 1 or more, not {n}")
+    if key == "laps" and not 1 <= n <= MAX_LAPS:
+        raise fail(f"laps must be 1..{MAX_LAPS}, not {n}")
+    if key == "hand_size" and not 1 <= n <= MAX_HAND_SIZE:
+        raise fail(f"hand_size must be 1..{MAX_HAND_SIZE}, not {n}")
+    if key == "seed" and not 0 <= n <= MAX_SEED:
+        raise fail(f"seed must be 0..{MAX_SEED}, not {n}")
 
 
 def _int(text: str, what: str) -> int:
-    try:
+    # ASCII digits only (int() also takes "²"-free Unicode digits and "1_000"), at most 30 of
+    # them: a longer number is a typo and would only make the engine allocate or loop for ever.
+    body = text[1:] if text[:1] in "+-" else text
+    if not (body.isascii() and body.isdigit() and len(body) <= 30):
+        raise ValueError(f"{what} must be a whole number, not {text!r}")
+    return int(text)
+
+
+def _natural(text: str) -> int | None:
+    """``text`` as a number 0 or more written in ASCII digits, else None."""
+    if text.isascii() and text.isdigit() and len(text) <= 30:
         return int(text)
-    except ValueError:
-        raise ValueError(f"{what} must be a whole number, not {text!r}") from None
+    return None
 
 
 def _car_line(words: list[str], cars: dict[int, dict[str, Any]], names: dict[int, str],
               track: Track | None, fail: Fail) -> None:
-    if len(words) < 3 or not words[1].isdigit():
+    if len(words) < 3 or _natural(words[1]) is None:
         raise fail("expected 'car N <name|hand|draw|discard|engine|gear|at> ...'")
     car, what, rest = int(words[1]), words[2].lower(), words[3:]
     entry = cars.setdefault(car, {})
     if what == "name":
-        names[car] = " ".join(rest) or f"Car {car + 1}"
+        # stored escaped: the name is printed to terminals and logs, never raw control bytes
+        names[car] = escape(" ".join(rest)) or f"Car {car + 1}"
     elif what in ("hand", "draw", "discard"):
         cards = tuple(c.upper() for c in rest if c != "-")
         try:
@@ -285,18 +331,24 @@ def _car_line(words: list[str], cars: dict[int, dict[str, Any]], names: dict[int
             raise fail(str(exc)) from None
         entry[what] = list(cards)
     elif what in ("engine", "gear"):
-        if len(rest) != 1 or not rest[0].isdigit():
+        value = _natural(rest[0]) if len(rest) == 1 else None
+        if value is None:
             raise fail(f"expected 'car {car} {what} N'")
-        if what == "gear" and not 1 <= int(rest[0]) <= 4:
-            raise fail(f"gear must be 1..4, not {rest[0]}")
-        entry[what] = int(rest[0])
+        if what == "gear" and not 1 <= value <= 4:
+            raise fail(f"gear must be 1..4, not {value}")
+        if what == "engine" and value > MAX_ENGINE:
+            raise fail(f"engine must be 0..{MAX_ENGINE} Heat cards, not {value}")
+        entry[what] = value
     elif what == "at":
         spec = dict(zip(rest[::2], rest[1::2], strict=False))
-        if set(spec) != {"lap", "space", "spot"} or not all(v.isdigit() for v in spec.values()):
+        if set(spec) != {"lap", "space", "spot"} or len(rest) != 6 or \
+                any(_natural(v) is None for v in spec.values()):
             raise fail(f"expected 'car {car} at lap L space S spot 1|2'")
         if track is None:
             raise fail("'track' must come before 'car N at'")
         lap, space, spot = int(spec["lap"]), int(spec["space"]), int(spec["spot"])
+        if lap > MAX_LAPS:
+            raise fail(f"lap must be 0..{MAX_LAPS}, not {lap}")
         if not 1 <= space <= track.spaces:
             raise fail(f"space must be 1..{track.spaces}")
         if spot not in (1, 2):
@@ -309,4 +361,5 @@ def _car_line(words: list[str], cars: dict[int, dict[str, Any]], names: dict[int
         entry["d"] = (lap - 1) * track.spaces + space if lap >= 1 else space - track.spaces
         entry["spot"] = spot
     else:
-        raise fail(f"unknown car setting '{what}' (name, hand, draw, discard, engine, gear, at)")
+        raise fail(f"unknown car setting '{what}' "
+                   f"(name, hand, draw, discard, engine, gear, at, legend)")

@@ -27,15 +27,16 @@ import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from importlib import resources
-from pathlib import Path
 from typing import NoReturn, TypeGuard
 
+from pitboard.catalog import TRACKS
 from pitboard.track import Corner, SpotPlace, Track
+from pitboard.userfile import UserFileError, escape, parse_toml, read_user_file
 
-__all__ = ["TrackFileError", "load_track", "load_track_file", "track_names"]
+__all__ = ["TrackFileError", "load_track", "load_track_file", "track_names", "track_ref"]
 
 #: shipped tracks, in the order of the base box
-_SHIPPED = ("usa", "france", "great_britain", "italy")
+_SHIPPED = TRACKS
 _ALIASES = {"gb": "great_britain", "uk": "great_britain", "italia": "italy"}
 
 _TOP_KEYS = ("key", "name", "spaces", "laps", "heat", "stress", "grid", "corners", "spots")
@@ -127,6 +128,19 @@ def load_track(name: str | os.PathLike[str]) -> Track:
     return _load_shipped(wanted)
 
 
+def track_ref(name: str) -> str:
+    """What a race setup keeps to name the track ``name`` means: a shipped track's key, or a
+    track file's path (so that a resumed race reads the same file again).
+
+    Example::
+
+        >>> track_ref("Italia")
+        'italy'
+    """
+    track = load_track(name)
+    return name if _looks_like_path(name) else track.key
+
+
 def load_track_file(path: str | os.PathLike[str]) -> Track:
     """Read, check and build the track in the TOML file ``path``.
 
@@ -140,9 +154,9 @@ def load_track_file(path: str | os.PathLike[str]) -> Track:
         ((69, 1), 2)
     """
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise TrackFileError(path, "file", f"cannot read ({exc.strerror or exc})") from None
+        data = read_user_file(path)
+    except UserFileError as exc:
+        raise TrackFileError(path, "file", exc.problem) from None
     return _parse(data, os.fspath(path))
 
 
@@ -177,15 +191,10 @@ def _parse(data: bytes, source: str) -> Track:
         line = data.count(b"\n", 0, exc.start) + 1
         raise TrackFileError(source, f"line {line}", "not UTF-8 text") from None
     try:
-        doc = tomllib.loads(text)
+        doc = parse_toml(text)
     except tomllib.TOMLDecodeError as exc:
         where, what = _syntax_error(exc, text)
         raise TrackFileError(source, where, f"invalid TOML: {what}") from None
-    except RecursionError:
-        # tomllib parses nested arrays/tables recursively and gives up without a position.
-        raise TrackFileError(
-            source, "file", "invalid TOML: arrays or tables nested too deeply"
-        ) from None
     return _Checker(source).track(doc)
 
 
@@ -193,8 +202,8 @@ def _syntax_error(exc: tomllib.TOMLDecodeError, text: str) -> tuple[str, str]:
     """Split tomllib's ``"Invalid value (at line 3, column 7)"`` into where and what."""
     message = str(exc)
     match = _TOML_ERROR_RE.match(message)
-    if match is None:
-        return "syntax", message
+    if match is None:  # e.g. nesting too deep: tomllib gives no position
+        return "file", message
     if match["line"] is None:
         # tomllib only says "end of document" (e.g. an unclosed array): still give a line.
         return f"line {max(1, len(text.splitlines()))}, end of file", match["what"]
@@ -468,4 +477,4 @@ def _spaces_list(numbers: list[int]) -> str:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.splitlines())
+    return escape(text)

@@ -90,15 +90,22 @@ class React(NamedTuple):
 class Slipstream(NamedTuple):
     """Step 6: take the 2-space slipstream or not.
 
+    ``spaces`` picks a longer slipstream a module offers (a road token's "may add 1"); 0 is the
+    usual reach.
+
     Example::
 
         Slipstream(car=1, take=True)
+        Slipstream(car=1, take=True, spaces=3)
     """
 
     car: int
     take: bool
+    spaces: int = 0
 
     def __str__(self) -> str:
+        if self.spaces:
+            return f"slipstream {self.car} yes {self.spaces}"
         return f"slipstream {self.car} {'yes' if self.take else 'no'}"
 
 
@@ -217,6 +224,8 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
             out["card"] = d.card
         return out
     if isinstance(d, Slipstream):
+        if d.spaces:
+            return {"kind": SLIPSTREAM, "car": d.car, "take": d.take, "spaces": d.spaces}
         return {"kind": SLIPSTREAM, "car": d.car, "take": d.take}
     if isinstance(d, Discard):
         return {"kind": DISCARD, "car": d.car, "cards": list(d.cards)}
@@ -245,10 +254,11 @@ def decision_from_dict(data: Any) -> Decision:
             check_codes((card,), "react")
         return React(car, action, n, card)
     if kind == SLIPSTREAM:
-        take = data.get("take")
-        if not isinstance(take, bool):
-            raise ValueError("slipstream needs 'take' (true/false)")
-        return Slipstream(car, take)
+        take, spaces = data.get("take"), data.get("spaces", 0)
+        if not isinstance(take, bool) or not isinstance(spaces, int) or \
+                (spaces and not take) or spaces < 0:
+            raise ValueError("slipstream needs 'take' (true/false) and maybe 'spaces' (1 or more)")
+        return Slipstream(car, take, spaces)
     if kind == DISCARD:
         cards = data.get("cards")
         if not isinstance(cards, list):
@@ -282,8 +292,10 @@ def parse_decision(text: str) -> Decision:
     if kind == REACT:
         return _parse_react(car, rest)
     if kind == SLIPSTREAM:
+        if len(rest) == 2 and rest[0] == "yes" and rest[1].isdigit() and int(rest[1]) > 0:
+            return Slipstream(car, True, int(rest[1]))
         if len(rest) != 1 or rest[0] not in ("yes", "no"):
-            raise ValueError("expected 'slipstream CAR yes|no'")
+            raise ValueError("expected 'slipstream CAR yes|no' or 'slipstream CAR yes SPACES'")
         return Slipstream(car, rest[0] == "yes")
     if kind == DISCARD:
         cards = tuple(c.upper() for c in rest if c != "-")

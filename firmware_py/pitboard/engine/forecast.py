@@ -200,9 +200,14 @@ def _outcome(race: Race, car_id: int, speed: int, p: Fraction, engine: int, paid
     blocked = target - d
     checks: list[CornerCheck] = []
     spin_corner = None
+    own_limit, heat_for = race.hooks.car_corner_limit, race.hooks.corner_heat
     for line, index, limit in race.corners_between(car.d, d):
-        limit += adjust
+        if own_limit:  # as _check_corners does: this car's limit, then the Heat over it
+            limit = own_limit(race, car, index, limit)
+        limit += adjust  # the planned cards' own (an upgrade's adjust symbol)
         excess = max(0, speed - limit)
+        if excess and heat_for:  # e.g. an overheat road token
+            excess = heat_for(race, car, index, excess)
         if excess > engine:
             checks.append(CornerCheck(index + 1, limit, engine))
             paid += engine

@@ -25,6 +25,7 @@ The hook points, in the order a race meets them:
 ``boost_heat``         Heat a Boost costs
 ``may_slipstream``     may this car start a slipstream from where it is
 ``slipstream_spaces``  how far a slipstream moves
+``slipstream_choices`` the distances a car may pick (a road token's "may add 1 space")
 ``end_turn``           the turn's cards leave the play area (refresh, one-time cards)
 ``forecast_reveal``    what a planned set of cards would do at reveal, for the forecast
 =====================  ========================================================================
@@ -153,6 +154,12 @@ class RaceModule:
         """How far ``car`` slipstreams, given the base game's ``spaces``."""
         return spaces
 
+    def slipstream_choices(self, race: Race, car: Car, spaces: tuple[int, ...]
+                           ) -> tuple[int, ...]:
+        """Every distance ``car`` may choose to slipstream, the usual one first, given the
+        choices so far (``(slipstream_spaces,)`` in the base game)."""
+        return spaces
+
     def end_turn(self, race: Race, car: Car) -> None:
         """``car.play`` is about to go to the discard pile (a module may take cards out)."""
 
@@ -165,7 +172,7 @@ class RaceModule:
 
 #: hooks whose answers chain: each module gets the previous module's answer
 _CHAINED = ("corner_limit", "car_corner_limit", "corner_heat", "cooldown", "boost_heat",
-            "slipstream_spaces", "forecast_reveal")
+            "slipstream_spaces", "slipstream_choices", "forecast_reveal")
 #: hooks every overriding module hears, in module order
 _BROADCAST = ("prepare", "setup_car", "after_reveal", "end_turn")
 #: yes/no hooks: all must say yes (plans, may_slipstream) or one says yes (drive, pre_race)
@@ -199,6 +206,7 @@ class Hooks:
         self.cooldown: Callable[..., int] | None = None
         self.boost_heat: Callable[..., int] | None = None
         self.slipstream_spaces: Callable[..., int] | None = None
+        self.slipstream_choices: Callable[..., tuple[int, ...]] | None = None
         self.plans: Callable[..., bool] | None = None
         self.may_slipstream: Callable[..., bool] | None = None
         self.drive: Callable[..., bool] | None = None

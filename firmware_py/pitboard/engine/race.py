@@ -264,8 +264,9 @@ class Race:
             options = tuple(self._react_options(car))
             return Pending(REACT, (car.id,), options, forced=len(options) == 1)
         if phase == SLIPSTREAM:
+            longer = tuple(Slipstream(car.id, True, n) for n in self.slipstream_reaches(car)[1:])
             return Pending(SLIPSTREAM, (car.id,),
-                           (Slipstream(car.id, True), Slipstream(car.id, False)))
+                           (Slipstream(car.id, True), *longer, Slipstream(car.id, False)))
         return Pending(DISCARD, (car.id,),
                        discardable=tuple(c for c in car.hand if DISCARDABLE[c]))
 
@@ -458,12 +459,19 @@ class Race:
             self._after_react(car)
 
     def _apply_slipstream(self, slip: Slipstream, car: Car) -> None:
+        spaces = self.slipstream_spaces(car) if slip.take else 0
+        if slip.spaces and slip.spaces != spaces:
+            reaches = self.slipstream_reaches(car)
+            if not slip.take or slip.spaces not in reaches:
+                raise IllegalDecision(f"car {car.id}: cannot slipstream {slip.spaces} spaces "
+                                      f"(can: {', '.join(map(str, reaches))})")
+            spaces = slip.spaces
         self.log.append(slip)
         if slip.take:
             car.slipstreamed = True
             if self.record_events:
                 self.events.append({"car": car.id, "type": "slipstream", "round": self.round})
-            self._move(car, self.slipstream_spaces(car), "slipstream")
+            self._move(car, spaces, "slipstream")
         self._after_slipstream(car)
 
     def _apply_discard(self, discard: Discard, car: Car) -> None:
@@ -487,7 +495,28 @@ class Race:
         self._end_turn(car)
 
     # ------------------------------------------------------------------ the turn
+    #: set while a round that no car plans (only module-driven cars left) is being driven, so
+    #: the next such round loops in _begin_round instead of recursing once per round
+    _driving_round = False
+    _round_again = False
+
     def _begin_round(self) -> None:
+        if self._driving_round:
+            self._round_again = True
+            return
+        while self._round():
+            self._driving_round, self._round_again = True, False
+            try:
+                self.turn = 0
+                self._start_turn()
+            finally:
+                self._driving_round = False
+            if not self._round_again:
+                return
+
+    def _round(self) -> bool:
+        """Set up the next round; True if no car plans in it (e.g. only Legend cars left), so
+        its turns start right away."""
         self.round += 1
         self._rules.clear()
         racing = sorted([c for c in self.cars if not c.finished], key=self.ahead_key,
@@ -503,9 +532,7 @@ class Race:
             car.adrenaline = i >= len(racing) - last
         if self.record_events:
             self.events.append({"order": list(self.order), "type": "round", "round": self.round})
-        if plans and all(c.planned for c in racing):
-            self.turn = 0
-            self._start_turn()
+        return plans is not None and all(c.planned for c in racing)
 
     def _start_turn(self) -> None:
         car = self.cars[self.order[self.turn]]
@@ -583,6 +610,15 @@ class Race:
         if self.hooks.slipstream_spaces:
             return self.hooks.slipstream_spaces(self, car, SLIPSTREAM_SPACES)
         return SLIPSTREAM_SPACES
+
+    def slipstream_reaches(self, car: Car) -> tuple[int, ...]:
+        """Every distance ``car`` may slipstream now, the usual one first (a module may offer
+        longer ones: "may add 1 space"); none across the final finish line."""
+        spaces = self.slipstream_spaces(car)
+        more = self.hooks.slipstream_choices
+        reaches = more(self, car, (spaces,)) if more else (spaces,)
+        return tuple(n for i, n in enumerate(reaches)
+                     if i == 0 or (car.d + n <= self.finish_d and n not in reaches[:i]))
 
     def slipstream_allowed(self, car: Car) -> bool:
         """Beside a car or right behind a space holding one, and not across the final line."""

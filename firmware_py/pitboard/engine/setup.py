@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..catalog import MAX_CARS as MAX_CARS  # re-exported: its home before catalog.py
 from .cards import check_codes
 from .modules import check_modules
 
-MAX_CARS = 6
 HAND_SIZE = 7
 #: Stress cards in the box; those not shuffled into decks form the shared reserve
 BOX_STRESS = 37

@@ -35,7 +35,7 @@ from typing import Any, Literal, Protocol
 
 import luma.core.error
 from luma.core.device import dummy
-from luma.oled.device import sh1106, ssd1306
+from luma.oled.device import sh1106, ssd1306, ssd1309
 from PIL import Image
 
 from pitboard.hw.oled import (
@@ -53,8 +53,10 @@ from pitboard.hw.oled import (
 )
 
 __all__ = [
+    "DRIVERS",
     "SH1106_COLUMN_OFFSET",
     "TRANSPORT_ERRORS",
+    "WINDOWED_DRIVERS",
     "Display",
     "DisplayStats",
     "Driver",
@@ -66,9 +68,18 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-Driver = Literal["ssd1306", "sh1106"]
+Driver = Literal["ssd1306", "sh1106", "ssd1309"]
+#: every controller :class:`StationDisplay` drives
+DRIVERS: tuple[Driver, ...] = ("ssd1306", "sh1106", "ssd1309")
+#: controllers with the SSD1306 command set's horizontal addressing mode and its column/page
+#: address window commands 0x21/0x22 (SSD1306 data sheet rev 1.1 §10.1.3-10.1.5; the SSD1309
+#: data sheet rev 1.2 has the same commands): a changed rectangle goes out as one window.
+#: The SH1106 has page addressing only (SH1106 data sheet V2.3: no 0x20/0x21/0x22 commands),
+#: so every changed page is positioned and written on its own.
+WINDOWED_DRIVERS: tuple[Driver, ...] = ("ssd1306", "ssd1309")
 
-#: SH1106 RAM is 132 columns wide; 128-pixel modules show columns 2..129.
+#: SH1106 RAM is 132 columns wide; most 128-pixel modules show columns 2..129 (some 0..127:
+#: ``column_offset`` in the profile).
 SH1106_COLUMN_OFFSET = 2
 
 #: What a failing transport raises. luma's ``i2c.command`` turns EIO/EREMOTEIO into
@@ -152,14 +163,14 @@ def _check_image(image: Image.Image, size: tuple[int, int]) -> None:
                          f"got {image.size[0]}x{image.size[1]} mode {image.mode!r}")
 
 
-def _luma_device(driver: Driver, rotate: int, serial: RecordingSerial) -> Any:
-    if driver == "ssd1306":
-        return ssd1306(serial_interface=serial, width=PANEL_WIDTH, height=PANEL_HEIGHT,
-                       rotate=rotate)
+def _luma_device(driver: Driver, rotate: int, serial: RecordingSerial, column_offset: int) -> Any:
     if driver == "sh1106":
         return sh1106(serial_interface=serial, width=PANEL_WIDTH, height=PANEL_HEIGHT,
-                      rotate=rotate, page_address_offset=SH1106_COLUMN_OFFSET)
-    raise ValueError(f"unknown display driver {driver!r} (expected 'ssd1306' or 'sh1106')")
+                      rotate=rotate, page_address_offset=column_offset)
+    chip = {"ssd1306": ssd1306, "ssd1309": ssd1309}.get(driver)
+    if chip is None:
+        raise ValueError(f"unknown display driver {driver!r} (expected one of {DRIVERS})")
+    return chip(serial_interface=serial, width=PANEL_WIDTH, height=PANEL_HEIGHT, rotate=rotate)
 
 
 def _split_init(construct: Sequence[BusWrite], clear: Sequence[BusWrite],
@@ -207,6 +218,7 @@ class StationDisplay:
         driver: Driver = "ssd1306",
         rotate: int = 0,
         station: str = "",
+        column_offset: int = SH1106_COLUMN_OFFSET,
         clock: Callable[[], float] = time.monotonic,
         backoff_initial: float = 0.5,
         backoff_max: float = 30.0,
@@ -225,7 +237,11 @@ class StationDisplay:
         self._log = logger or log
 
         recorder = RecordingSerial()
-        self.device: Any = _luma_device(driver, rotate, recorder)
+        if not 0 <= column_offset <= 4:
+            raise ValueError(f"column_offset must be 0..4, got {column_offset}")
+        #: sh1106: RAM column of the panel's first pixel column (unused by the others)
+        self.column_offset = column_offset
+        self.device: Any = _luma_device(driver, rotate, recorder, column_offset)
         self.device.persist = True  # see module docstring: no luma atexit blanking
         construct = list(recorder.writes)
         recorder.writes.clear()
@@ -354,7 +370,7 @@ class StationDisplay:
     def _send_full(self, frame: bytes) -> None:
         # The panel may have been power-cycled (or never initialised): full luma init first.
         self._replay(self._init)
-        if self.driver == "ssd1306":
+        if self.driver in WINDOWED_DRIVERS:
             self._send_window(frame, FULL_WINDOW)
         else:
             for page in range(PAGES):
@@ -363,7 +379,7 @@ class StationDisplay:
         self._stats.full_frames += 1
 
     def _send_spans(self, frame: bytes, spans: Sequence[PageSpan]) -> None:
-        if self.driver == "ssd1306":
+        if self.driver in WINDOWED_DRIVERS:
             for window in plan_windows(spans):
                 self._send_window(frame, window)
         else:
@@ -377,7 +393,7 @@ class StationDisplay:
         self._data(w.slice(frame))
 
     def _send_sh1106_page(self, frame: bytes, page: int, first: int, last: int) -> None:
-        column = first + SH1106_COLUMN_OFFSET
+        column = first + self.column_offset
         self._command(bytes((_SH1106_PAGE | page,
                              _SH1106_LOW_COLUMN | (column & 0x0F),
                              _SH1106_HIGH_COLUMN | (column >> 4))))
@@ -481,6 +497,7 @@ def open_display(
     reset_pin: int | None = 25,
     spi_speed_hz: int = 8_000_000,
     rotate: int = 0,
+    column_offset: int = SH1106_COLUMN_OFFSET,
     serial: SerialInterface | None = None,
     station: str = "",
     clock: Callable[[], float] = time.monotonic,
@@ -500,8 +517,8 @@ def open_display(
         disp = open_display(driver="sh1106", bus="i2c", port=3, address=0x3C, station="red")
         disp.show(image)
     """
-    if driver not in ("ssd1306", "sh1106"):
-        raise ValueError(f"unknown display driver {driver!r} (expected 'ssd1306' or 'sh1106')")
+    if driver not in DRIVERS:
+        raise ValueError(f"unknown display driver {driver!r} (expected one of {DRIVERS})")
     if bus not in ("i2c", "spi"):
         raise ValueError(f"unknown display bus {bus!r} (expected 'i2c' or 'spi')")
     if serial is None:
@@ -512,5 +529,6 @@ def open_display(
         else:
             serial = spi(port=port, device=spi_device, gpio_DC=dc_pin, gpio_RST=reset_pin,
                          bus_speed_hz=spi_speed_hz)
-    drv: Driver = "ssd1306" if driver == "ssd1306" else "sh1106"
-    return StationDisplay(serial=serial, driver=drv, rotate=rotate, station=station, clock=clock)
+    drv = next(d for d in DRIVERS if d == driver)
+    return StationDisplay(serial=serial, driver=drv, rotate=rotate, station=station, clock=clock,
+                          column_offset=column_offset)

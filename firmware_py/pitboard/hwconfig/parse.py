@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import difflib
 import os
+import pkgutil
 import re
 import tomllib
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from pitboard.hw.mcp23017 import ADDRESS_MAX as MCP_ADDRESS_MAX
 from pitboard.hw.mcp23017 import ADDRESS_MIN as MCP_ADDRESS_MIN
+from pitboard.trackfile import TrackFileError, load_track, load_track_file
+from pitboard.userfile import UserFileError, escape, parse_toml, read_user_file
 
 from .pins import I2cDeviceUse, _Claim, _display_claims, _i2c_devices, _input_claims, _segment
 from .schema import (
@@ -27,6 +32,8 @@ from .schema import (
     MAX_STATIONS,
     MUX_TYPES,
     OLED_ADDRESSES,
+    SH1106_DEFAULT_COLUMN_OFFSET,
+    SH1106_MAX_COLUMN_OFFSET,
     SHIPPED_PROFILES,
     ConfigError,
     ConsoleConfig,
@@ -92,14 +99,14 @@ def load_config(path: str | os.PathLike[str]) -> HwConfig:
     """
     label = os.fspath(path)
     try:
-        with open(path, "rb") as f:
-            raw = tomllib.load(f)
+        # a regular file of sane size only: /dev/zero or a FIFO is refused, not read for ever
+        raw = parse_toml(read_user_file(path).decode("utf-8"))
+    except UserFileError as exc:
+        raise ConfigError([str(exc)]) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError([_syntax_problem(label, str(exc))]) from None
     except UnicodeDecodeError as exc:
         raise ConfigError([f"{label}: not UTF-8 text ({exc.reason} at byte {exc.start})"]) from None
-    except OSError as exc:
-        raise ConfigError([f"{label}: cannot read: {exc.strerror or exc}"]) from None
     return parse_config(raw, source=Path(path))
 
 
@@ -137,12 +144,41 @@ def _describe(value: Any) -> str:
     if isinstance(value, float):
         return f"float {value}"
     if isinstance(value, str):
-        return f'string "{value}"'
+        return f'string "{escape(value)}"'
     if isinstance(value, list):
         return "array"
     if isinstance(value, dict):
         return "table"
     return type(value).__name__
+
+
+def _looks_like_track_path(name: str) -> bool:
+    return name.lower().endswith(".toml") or "/" in name or os.sep in name
+
+
+def _console_port_problem(port: str) -> str:
+    """Why pyserial could not open ``port`` (a device path or a pyserial URL), or ""."""
+    if "://" not in port:
+        return ""
+    import serial.urlhandler as serial_urlhandlers  # only when a URL is given
+
+    scheme = port.split("://", 1)[0].lower()
+    known = sorted(
+        info.name.removeprefix("protocol_")
+        for info in pkgutil.iter_modules(serial_urlhandlers.__path__)
+        if info.name.startswith("protocol_")
+    )
+    if scheme not in known:
+        return (f'"{escape(port)}": unknown URL scheme "{escape(scheme)}://" (pyserial knows '
+                f"{', '.join(s + '://' for s in known)}; or give a device such as /dev/ttyUSB0)")
+    if scheme in ("socket", "rfc2217"):
+        try:
+            host_port = urlsplit(port).port
+        except ValueError:
+            host_port = None
+        if not urlsplit(port).hostname or host_port is None:
+            return f'"{escape(port)}": expected {scheme}://HOST:PORT'
+    return ""
 
 
 def _is_int(value: Any) -> bool:
@@ -348,10 +384,33 @@ class _Parser:
         if not track.strip():
             self.add("table.track", "must not be empty")
         laps = self.opt_int(t, "table", "laps")
-        self.in_range("table.laps", laps, 1, 10)
+        self.in_range("table.laps", laps, 1, 9)  # what a race accepts (RaceSetup)
         if self.type_errors != before:
             return None
+        if track.strip():
+            track = self.track(track)
         return TableConfig(name=name, kiosk=kiosk, idle_seconds=idle, track=track, laps=laps)
+
+    def track(self, track: str) -> str:
+        """Check ``table.track`` as ``pitboard run`` will load it; a track file is returned as
+        its full path. Relative paths start at the profile's folder and must stay inside it."""
+        if not _looks_like_track_path(track):
+            try:
+                return load_track(track).key
+            except TrackFileError as exc:
+                self.add("table.track", f'"{escape(track)}": {exc.problem}')
+                return track
+        folder = self.source.parent.resolve()
+        path = (folder / Path(track).expanduser()).resolve()
+        if not path.is_relative_to(folder):
+            self.add("table.track", f'"{escape(track)}" is outside the profile\'s folder '
+                     f"{folder} (track files go beside the profile)")
+            return track
+        try:
+            load_track_file(path)
+        except TrackFileError as exc:
+            self.add("table.track", str(exc))
+        return str(path)
 
     def parse_console(self, raw: dict[str, Any]) -> ConsoleConfig | None:
         t = self.table(raw, "", "console", True)
@@ -374,7 +433,10 @@ class _Parser:
         else:
             pin = t["staff_pin"]
             if not re.fullmatch(r"[0-9]{4,8}", pin):
-                self.add("console.staff_pin", f'must be 4–8 digits, got "{pin}"')
+                self.add("console.staff_pin", f'must be 4–8 digits, got "{escape(pin)}"')
+        problem = _console_port_problem(port)
+        if problem:
+            self.add("console.port", problem)
         if self.type_errors != before:
             return None
         return ConsoleConfig(staff_pin=pin, port=port, baud=baud)
@@ -531,25 +593,26 @@ class _Parser:
             "emulated": (),
         }
         if bus is None:
-            allowed = ("driver", "bus", "rotate", *keys["i2c"], *keys["spi"])
+            allowed = ("driver", "bus", "rotate", "column_offset", *keys["i2c"], *keys["spi"])
             self.unknown_keys(t, path, allowed)
             return None
         elsewhere = _used_elsewhere("bus", keys, bus)
-        self.unknown_keys(t, path, ("driver", "bus", "rotate", *keys[bus]), elsewhere)
+        self.unknown_keys(
+            t, path, ("driver", "bus", "rotate", "column_offset", *keys[bus]), elsewhere
+        )
         rotate = self.int_(t, path, "rotate", 0)
         self.in_range(f"{path}.rotate", rotate, 0, 3)
-        display = DisplayConfig(driver=driver or "", bus=bus, rotate=rotate)
+        offset = self.display_column_offset(t, path, driver)
+        display = DisplayConfig(driver=driver or "", bus=bus, rotate=rotate, column_offset=offset)
         if bus == "i2c":
             address = self.int_(t, path, "address", 0x3C)
             if address not in OLED_ADDRESSES:
                 self.add(
                     f"{path}.address",
-                    f"0x{address:02X} is not an SSD1306/SH1106 address (0x3C or 0x3D)",
+                    f"0x{address:02X} is not an OLED address (0x3C or 0x3D)",
                 )
             channel = self.mux_channel(t, path, has_mux)
-            display = DisplayConfig(
-                driver=display.driver, bus=bus, rotate=rotate, address=address, mux_channel=channel
-            )
+            display = replace(display, address=address, mux_channel=channel)
         elif bus == "spi":
             port = self.int_(t, path, "port", 0)
             if port != 0:
@@ -560,18 +623,25 @@ class _Parser:
             self.pin(f"{path}.dc_pin", dc_pin)
             reset_pin = self.int_(t, path, "reset_pin", 25)
             self.pin(f"{path}.reset_pin", reset_pin)
-            display = DisplayConfig(
-                driver=display.driver,
-                bus=bus,
-                rotate=rotate,
-                port=port,
-                device=device,
-                dc_pin=dc_pin,
-                reset_pin=reset_pin,
+            display = replace(
+                display, port=port, device=device, dc_pin=dc_pin, reset_pin=reset_pin
             )
         if self.type_errors != before or driver is None:
             return None
         return display
+
+    def display_column_offset(
+        self, t: dict[str, Any], path: str, driver: str | None
+    ) -> int | None:
+        """``column_offset``: SH1106 only (its RAM is 132 columns wide), default 2."""
+        if driver != "sh1106":
+            if "column_offset" in t:
+                self.add(f"{path}.column_offset",
+                         f"only an sh1106 has a column offset (driver is {driver})")
+            return None
+        offset = self.int_(t, path, "column_offset", SH1106_DEFAULT_COLUMN_OFFSET)
+        self.in_range(f"{path}.column_offset", offset, 0, SH1106_MAX_COLUMN_OFFSET)
+        return offset
 
     # -- cross-checks --
 

@@ -8,8 +8,10 @@ validated as a whole: every problem is collected and reported as one line
 Schema (``*`` = required)::
 
     [table]*     name*, kiosk = false, idle_seconds = 300 (kiosk: back to the attract screen),
-                 track = "usa", laps (absent = the track's own lap count)
-    [console]*   port = "" (empty = off), baud = 115200, staff_pin* = "4 to 8 digits"
+                 track = "usa" (a track name, or a .toml track file in the profile's folder),
+                 laps = 1..9 (absent = the track's own lap count)
+    [console]*   port = "" (empty = off; a device, or a pyserial URL such as "socket://h:7000"),
+                 baud = 115200, staff_pin* = "4 to 8 digits"
     [journal]*   dir*                       (relative paths: from the working directory)
     [gpio]       allow_id_eeprom_pins = false   (GPIO 0/1, only when no HAT is fitted)
     [i2c]        bus = 1, baudrate = 100000 | 400000 (documents config.txt i2c_arm_baudrate)
@@ -20,7 +22,9 @@ Schema (``*`` = required)::
                  kind* = "mcp23017": address = 0x20 (0x20-0x27), mux_channel (0-7), int_pin,
                                      debounce_ms = 20
                  kind* = "emulated"
-      display*   driver* = "ssd1306" | "sh1106", bus* = "i2c" | "spi" | "emulated", rotate = 0..3
+      display*   driver* = "ssd1306" | "sh1106" | "ssd1309" (the module's controller chip),
+                 bus* = "i2c" | "spi" | "emulated", rotate = 0..3,
+                 column_offset = 2 (sh1106 only: first visible RAM column, 0-4)
                  bus "i2c": address = 0x3C | 0x3D, mux_channel (0-7)
                  bus "spi": port = 0, device = 0 | 1 (CE0/CE1), dc_pin = 24, reset_pin = 25
 
@@ -43,6 +47,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal, TypeAlias
 
+from pitboard.userfile import escape
+
 MAX_STATIONS: Final = 6
 SHIPPED_PROFILES: Final = ("sim", "duo", "grid6")
 #: console ports taken to claim the Pi's UART lines GPIO 14/15 (:func:`is_pi_uart`). A plain
@@ -53,7 +59,13 @@ I2C_BAUDRATES: Final = (100000, 400000)
 OLED_ADDRESSES: Final = (0x3C, 0x3D)
 MUX_TYPES: Final = ("tca9548a",)
 INPUT_KINDS: Final = ("gpio", "mcp23017", "emulated")
-DISPLAY_DRIVERS: Final = ("ssd1306", "sh1106")
+#: the display controllers luma drives: 0.96-inch modules are SSD1306, 1.3-inch ones almost always
+#: SH1106 (132-column RAM), 2.42-inch ones SSD1309
+DISPLAY_DRIVERS: Final = ("ssd1306", "sh1106", "ssd1309")
+#: SH1106 RAM is 132 columns wide; 128-pixel modules usually show columns 2..129 (SH1106 data
+#: sheet V2.3, "Set Column Address"; luma's sh1106 default)
+SH1106_DEFAULT_COLUMN_OFFSET: Final = 2
+SH1106_MAX_COLUMN_OFFSET: Final = 132 - 128
 DISPLAY_BUSES: Final = ("i2c", "spi", "emulated")
 
 #: BCM GPIO number -> physical pin on the 40-pin header (every Pi with a 40-pin header)
@@ -103,7 +115,8 @@ class ConfigError(Exception):
     """
 
     def __init__(self, problems: Sequence[str]) -> None:
-        self.problems = list(problems)
+        # one line each, whatever a value or a path held (a newline, an ANSI escape)
+        self.problems = [escape(problem) for problem in problems]
         super().__init__("\n".join(self.problems))
 
 
@@ -297,6 +310,8 @@ class DisplayConfig:
     device: int | None = None
     dc_pin: int | None = None
     reset_pin: int | None = None
+    #: sh1106 only: the RAM column shown as the panel's first pixel column (None: the default, 2)
+    column_offset: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

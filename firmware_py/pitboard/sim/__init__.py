@@ -3,8 +3,11 @@
 Each station's real 128×64 frames (the table's :func:`~pitboard.table.screens.render` output,
 kept by an :class:`~pitboard.hw.display.EmulatedDisplay`) are drawn with half-block characters;
 the keyboard is every station's gear lever and card tray; bots fill the seats nobody joins.
-The table runs exactly as on the Pi: keys become the same station events the GPIO and MCP23017
-backends post (:mod:`pitboard.table.keys`).
+The table runs exactly as on the Pi: the device's :class:`~pitboard.app.App` on the ``sim``
+hardware profile, keys posted to its queue as the same station events the GPIO and MCP23017
+backends post (:mod:`pitboard.table.keys`), every decision journalled before it is shown. The
+journal lives in a temporary folder, or with ``--journal DIR`` in DIR, where a race left
+unfinished resumes on the next start.
 
 Keys (also on screen)::
 
@@ -43,17 +46,22 @@ The package, one concern per file (imports flow down this list)::
     session.py   the simulated table: emulated stations, one keyboard, the autopilot
 """
 
-from .cli import EXIT_BAD_ARGS, build_parser, main
-from .report import TextReport, run_text, screen_line
-from .session import FrameTape, Sim
-from .terminal import (
-    ALT_SCREEN_OFF,
-    ALT_SCREEN_ON,
-    TerminalScreen,
-    pick_layout,
-    run_terminal,
-    terminal_mode,
-)
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .cli import EXIT_BAD_ARGS, build_parser, main
+    from .report import TextReport, run_text, screen_line
+    from .session import FrameTape, Sim
+    from .terminal import (
+        ALT_SCREEN_OFF,
+        ALT_SCREEN_ON,
+        TerminalScreen,
+        pick_layout,
+        run_terminal,
+        terminal_mode,
+    )
 
 __all__ = [
     "ALT_SCREEN_OFF",
@@ -71,3 +79,19 @@ __all__ = [
     "screen_line",
     "terminal_mode",
 ]
+
+#: where each name lives; a name's file is imported the first time it is used, so ``pitboard
+#: sim --help`` loads the command line alone, not the table, the screens and the engine
+_HOMES = {
+    "EXIT_BAD_ARGS": "cli", "build_parser": "cli", "main": "cli",
+    "TextReport": "report", "run_text": "report", "screen_line": "report",
+    "FrameTape": "session", "Sim": "session",
+    "ALT_SCREEN_OFF": "terminal", "ALT_SCREEN_ON": "terminal", "TerminalScreen": "terminal",
+    "pick_layout": "terminal", "run_terminal": "terminal", "terminal_mode": "terminal",
+}
+
+
+def __getattr__(name: str) -> Any:
+    from pitboard.lazy import export
+
+    return export(__name__, _HOMES, name)

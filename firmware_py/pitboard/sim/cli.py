@@ -12,16 +12,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
-from ..engine.setup import MAX_CARS
+from ..catalog import MAX_CARS, TRACKS
 from ..hwconfig import ConfigError, load_profile
-from ..table.keys import AutoplayStuck
-from ..trackfile import track_names
-from .report import run_text
-from .session import FrameTape, Sim
-from .terminal import run_terminal
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
+
+    from .session import FrameTape
 
 EXIT_BAD_ARGS = 2
 KEYS_HELP = """keys:
@@ -90,7 +87,7 @@ def build_parser(*, stations: int = MAX_CARS, track: str = "usa",
     p.add_argument("--stations", metavar="N", type=_int_in(1, stations, "stations"), default=2,
                    help=f"player stations, 1..{stations} (default 2)")
     p.add_argument("--track", metavar="NAME", default=track,
-                   help=f"{', '.join(track_names())} (default {track})")
+                   help=f"{', '.join(TRACKS)} (default {track})")
     p.add_argument("--laps", metavar="N", type=_int_in(1, 9, "laps"), default=laps,
                    help="laps (default: the track's)")
     p.add_argument("--cars", metavar="N", type=_int_in(1, MAX_CARS, "cars"),
@@ -113,6 +110,9 @@ def build_parser(*, stations: int = MAX_CARS, track: str = "usa",
                    help="save every frame the station showed as one animated GIF")
     p.add_argument("--station", metavar="N", type=_int_in(1, stations, "station"), default=1,
                    help="the station --save-png/--save-gif record (default 1)")
+    p.add_argument("--journal", metavar="DIR", type=Path,
+                   help="keep the race journal in DIR: a race left unfinished there resumes on "
+                   "the next start (default: a temporary folder, removed at exit)")
     p.add_argument("--image-scale", metavar="N", type=_int_in(1, 8, "image scale"), default=1,
                    help="enlarge saved images N times, pixel for pixel (default 1: 128x64)")
     return p
@@ -183,8 +183,8 @@ def main(
         return fail(str(exc))
     except SystemExit as exc:  # --help
         return exc.code if isinstance(exc.code, int) else 0
-    if args.track not in track_names():
-        return fail(f"unknown track {args.track!r} (tracks: {', '.join(track_names())})")
+    if args.track not in TRACKS:
+        return fail(f"unknown track {args.track!r} (tracks: {', '.join(TRACKS)})")
     if args.station > args.stations:
         return fail(f"--station {args.station}: there are only {args.stations} stations")
     if args.save_png is not None and args.save_png.exists() and not args.save_png.is_dir():
@@ -192,9 +192,23 @@ def main(
     if args.save_gif is not None and not args.save_gif.parent.is_dir():
         return fail(f"--save-gif {args.save_gif}: no such directory {args.save_gif.parent}")
 
+    if args.journal is not None and args.journal.exists() and not args.journal.is_dir():
+        return fail(f"--journal {args.journal}: not a directory")
+
+    # the table, its screens and the engine load only now: --help and bad options stay quick
+    from ..app import StartupError
+    from ..table.keys import AutoplayStuck
+    from .report import run_text
+    from .session import Sim
+    from .terminal import run_terminal
+
     recording = args.save_png is not None or args.save_gif is not None
-    sim = Sim(args.stations, track=args.track, laps=args.laps, cars=args.cars, seed=args.seed,
-              record=args.station - 1 if recording else None, clock=clock)
+    try:
+        sim = Sim(args.stations, track=args.track, laps=args.laps, cars=args.cars,
+                  seed=args.seed, record=args.station - 1 if recording else None, clock=clock,
+                  journal=args.journal, profile=profile)
+    except (StartupError, OSError) as exc:
+        return fail(f"cannot start: {exc}")
     terminal = not args.text and (tty if tty is not None else _isatty(stdin) and _isatty(out))
     status = 0
     try:
@@ -229,6 +243,7 @@ def main(
     finally:
         if sim.tape is not None and not _save(sim.tape, args, err):
             status = status or 1
+        sim.close()
     return status
 
 

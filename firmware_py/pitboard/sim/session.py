@@ -1,22 +1,25 @@
-"""The simulated table: emulated stations, one keyboard for all of them, and the autopilot."""
+"""The simulated table: the device's App with emulated stations, one keyboard for all of them,
+and the autopilot."""
 
 from __future__ import annotations
 
 import random
+import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
+from ..app import App
 from ..engine.setup import MAX_CARS
 from ..hw.display import EmulatedDisplay
+from ..hwconfig import HwConfig, load_profile
 from ..narrate import narrate
 from ..table import flow
 from ..table.keys import AutoPilot, AutoplayStuck, Keyboard, Quit
-from ..table.screens import render
-from ..table.table import Table
 from ..trackfile import load_track
 
 #: key presses without progress before autoplay gives up (one decision takes ~15)
@@ -50,6 +53,12 @@ class FrameTape:
             self.frames.append(image.copy())
             self.times.append(self.clock())
 
+    def poll(self) -> None:
+        self.display.poll()
+
+    def close(self, *, blank: bool = True) -> None:
+        self.display.close(blank=blank)
+
     def _scaled(self, scale: int) -> list[Image.Image]:
         if scale == 1:
             return list(self.frames)
@@ -80,7 +89,14 @@ class FrameTape:
 
 
 class Sim:
-    """The table with emulated stations, one keyboard for all of them, and the autopilot.
+    """The device's own table path on a desk: :class:`~pitboard.app.App` on the ``sim`` hardware
+    profile, with emulated displays, the keyboard as every station's lever and tray, and the
+    autopilot.
+
+    Keys become station events posted to the table's queue, exactly as the GPIO and MCP23017
+    backends post them; the game thread's step (:meth:`pump`) handles them, journal included.
+    Without ``journal`` the journal lives in a temporary folder removed with the Sim; with one,
+    a race left unfinished there resumes when the next Sim starts on it.
 
     Example::
 
@@ -91,6 +107,7 @@ class Sim:
         ('planning', [0, 1])
         >>> sim.press("3"), sim.table.stations[1].lever
         (True, 3)
+        >>> sim.close()
     """
 
     def __init__(
@@ -103,26 +120,66 @@ class Sim:
         seed: int | None = None,
         record: int | None = None,
         clock: Callable[[], float] = time.monotonic,
+        journal: Path | None = None,
+        profile: HwConfig | None = None,
     ) -> None:
+        config = profile if profile is not None else load_profile("sim")
+        if not 1 <= stations <= len(config.stations):
+            raise ValueError(f"stations must be 1..{len(config.stations)}, got {stations}")
+        config = replace(config, stations=config.stations[:stations],
+                         table=replace(config.table, track=track, laps=laps))
         self.seed = random.randrange(1 << 31) if seed is None else seed
-        self.displays = [EmulatedDisplay(station=f"S{i + 1}") for i in range(stations)]
+        self.displays = [EmulatedDisplay(rotate=spec.display.rotate, station=spec.label)
+                         for spec in config.stations]
         self.tape = None if record is None else FrameTape(self.displays[record], clock=clock)
         screens: list[EmulatedDisplay | FrameTape] = list(self.displays)
         if self.tape is not None and record is not None:
             screens[record] = self.tape
+        self._scratch = None
+        if journal is None:
+            self._scratch = tempfile.TemporaryDirectory(prefix="pitboard-sim-")
+            journal = Path(self._scratch.name)
+        self.journal_dir = journal
         # two players and two bots unless told otherwise: a race worth watching
-        self.table = Table(stations=stations, screens=screens, render=render, clock=clock,
-                           seed=self.seed, track=track, laps=laps,
-                           cars=cars if cars is not None else min(max(4, stations), MAX_CARS))
+        self.app = App.build(config, journal=journal, displays=screens, clock=clock,
+                             seed=self.seed,
+                             cars=cars if cars is not None else min(max(4, stations), MAX_CARS))
+        self.table = self.app.table
+        self.app.boot()  # resumes a race left unfinished in the journal
+        race = self.table.race
+        #: the round a journalled race resumed in (0: none resumed)
+        self.resumed_round = race.round if race is not None else 0
         self.keyboard = Keyboard(stations)
         self.pilot = AutoPilot(seed=self.seed)
         self.narration: list[str] = []
-        self._race: object = None
-        self._events = 0
+        self._race: object = race
+        self._events = len(race.events) if race is not None else 0  # narrate from here on
+        if self.resumed_round:
+            self.narration.append(f"Resumed the race journalled in {journal}, round "
+                                  f"{self.resumed_round}")
         self._mark: tuple[Any, ...] = ()
         self._stalled = 0
         for event in self.keyboard.start_events():
-            self.table.handle(event)
+            self.table.post(event)
+        self.pump()
+
+    def pump(self) -> None:
+        """Run the game thread's step until the queue is empty (events, then polls), as
+        :meth:`pitboard.app.App.run` does between two waits."""
+        while self.table.step(timeout=0):
+            pass
+        self.app.poll()
+
+    def tick(self) -> None:
+        """Let time pass on the table (kiosk timers, idle seats), as the device does."""
+        self.table.tick()
+
+    def close(self) -> None:
+        """Release the app (its journal closes) and remove a temporary journal folder."""
+        self.app.close()
+        if self._scratch is not None:
+            self._scratch.cleanup()
+            self._scratch = None
 
     def press(self, key: str) -> bool:
         """Press one key (a :mod:`~pitboard.table.keys` name); False if it means quit."""
@@ -130,7 +187,8 @@ class Sim:
         if isinstance(result, Quit):
             return False
         for event in result:
-            self.table.handle(event)
+            self.table.post(event)
+        self.pump()
         self._narrate()
         return True
 

@@ -303,6 +303,7 @@ def run_terminal(sim: Sim, fd: int, out: IO[str], *, size: Callable[[], tuple[in
 def _play_terminal(sim: Sim, screen: TerminalScreen, reader: KeyReader) -> None:
     while True:
         screen.draw()  # also after a timeout: the terminal may have been resized
+        sim.tick()  # time passes on the table as on the device (kiosk timers, idle seats)
         for key in reader.read(POLL):
             if not sim.press(key):
                 return

@@ -11,25 +11,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PIL import Image
-
-from pitboard.table.screens import render
-from pitboard.table.view import (
-    ATTRACT,
-    FAULT,
-    LOBBY,
-    LOCKED,
-    PLANNING,
-    RESOLUTION,
-    RESULTS,
-    WAITING,
-    CardView,
-    CornerView,
-    MoveView,
-    StationView,
-)
 from pitboard.usage import Parser
+
+if TYPE_CHECKING:  # the views, Pillow and the renderer load when drawing, not for --help
+    from PIL import Image
+
+    from pitboard.table.view import CardView, StationView
 
 __all__ = [
     "DESCRIPTIONS",
@@ -49,6 +38,8 @@ README = "README.md"
 
 def _hand(codes: str, selected: str = "", disabled: str = "H") -> tuple[CardView, ...]:
     """Seven tray cards from codes; ``selected`` marks slot indexes ("024")."""
+    from pitboard.table.view import CardView
+
     return tuple(
         CardView(code, code, selected=str(i) in selected, disabled=code in disabled)
         for i, code in enumerate(codes)
@@ -86,6 +77,20 @@ def sample_views() -> dict[str, StationView]:
         >>> views["planning"].kind, len(views) == len(DESCRIPTIONS)
         ('planning', True)
     """
+    from pitboard.table.view import (
+        ATTRACT,
+        FAULT,
+        LOBBY,
+        LOCKED,
+        PLANNING,
+        RESOLUTION,
+        RESULTS,
+        WAITING,
+        CornerView,
+        MoveView,
+        StationView,
+    )
+
     name = "S1 Alice"
     views = {
         "planning": StationView(
@@ -179,6 +184,8 @@ def sample_views() -> dict[str, StationView]:
 
 
 def _same_pixels(path: Path, img: Image.Image) -> bool:
+    from PIL import Image
+
     if not path.exists():
         return False
     with Image.open(path) as old:
@@ -201,6 +208,8 @@ def scaled(img: Image.Image, scale: int = SCALE) -> Image.Image:
         >>> scaled(Image.new("1", (128, 64))).size
         (512, 256)
     """
+    from PIL import Image
+
     return img.resize((img.width * scale, img.height * scale), Image.Resampling.NEAREST)
 
 
@@ -237,6 +246,8 @@ def gallery_images(views: dict[str, StationView] | None = None) -> dict[str, Ima
         >>> sorted(gallery_images())[:2]
         ['attract.png', 'attract_x4.png']
     """
+    from pitboard.table.screens import render
+
     views = sample_views() if views is None else views
     images: dict[str, Image.Image] = {}
     for name, view in views.items():

@@ -13,27 +13,40 @@ Records, in the order they happened (one JSON object each, see :mod:`pitboard.jo
 ``{"end": true}``
     The race is over and dismissed (or reset): nothing to resume.
 
-The race header holds the :class:`~pitboard.engine.setup.RaceSetup` and which station drives
-which car; a snapshot holds the decision log so far. Selections in progress are never written
-(SD-card wear): after a power cut players pick their cards again.
+The race header holds the :class:`~pitboard.engine.setup.RaceSetup`, which station drives which
+car, and the race's stamp (:mod:`pitboard.engine.stamp`: the rules version and digests of the
+track, card and module data); a snapshot holds the decision log so far. A race whose stamp does
+not match today's rules and data (or that has none: journals from before stamps) is never
+replayed into a different race: its files are put away, kept for good, in
+``other-version-<UTC time>/`` and the table starts in the lobby, saying so.
+
+Selections in progress are never written (SD-card wear): after a power cut players pick their
+cards again.
 
 Records are buffered while bots and forced steps run and written with one fsync by
 :meth:`JournalRecorder.flush`, which the table calls before it draws anything.
+
+Recovery keeps every record up to the first bad one: besides what the journal itself finds (a
+bad checksum, see :mod:`pitboard.journal`), a record outside its valid range -- an undo below 0
+or past the log, a seat that is no car, a decision the rules refuse -- is damage too, and the
+journal is cut back to the records before it (the original is kept in ``corrupt-*``).
 """
 
 from __future__ import annotations
 
+import errno
 import logging
-from dataclasses import dataclass, field
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..engine.decisions import Decision, decision_from_dict, decision_to_dict
+from ..engine.decisions import Decision, IllegalDecision, decision_from_dict, decision_to_dict
+from ..engine.race import Race
 from ..engine.setup import RaceSetup
-from ..journal import Journal, JournalCorrupted
-
-if TYPE_CHECKING:
-    from .table import Table
+from ..engine.snapshot import replay
+from ..engine.stamp import RULES_VERSION, race_stamp, stamp_change
+from ..journal import Journal, JournalCorrupted, JournalError, Recovered
 
 log = logging.getLogger("pitboard.journal")
 
@@ -80,51 +93,78 @@ class JournalRecorder:
         #: one line about the last storage problem ("" when all is well), for screens and status
         self.problem = ""
         self._log_length = 0
+        #: an unresumable race could not be put away: never overwrite it with a new one
+        self._keep_on_disk = False
 
     # ------------------------------------------------------------------ the Recorder protocol
-    def race_started(self, table: Table) -> None:
-        race = table.race
-        assert race is not None
-        header = {"setup": race.setup.to_dict(), "seats": [st.car for st in table.stations]}
+    def prepare(self) -> None:
+        """Before a race: reserve the journal's disk space, so that players read in the lobby
+        that the race will not be saved *before* they start it, not after a power cut."""
+        try:
+            self.journal.reserve()
+        except OSError as exc:
+            self.problem = {errno.ENOSPC: DISK_FULL, errno.EROFS: READ_ONLY}.get(
+                exc.errno or 0, "storage error: not saved")
+            log.error("journal: cannot reserve space for the next race, so it will not be "
+                      "durable: %s", exc)
+            return
+        if self.problem in (DISK_FULL, READ_ONLY, "storage error: not saved"):
+            self.problem = ""
+
+    def race_started(self, setup: RaceSetup, seats: Sequence[int | None]) -> None:
+        header = {"setup": setup.to_dict(), "seats": list(seats), "stamp": _stamp(setup)}
         self.pending.clear()
         self._log_length = 0
+        if self._keep_on_disk:  # the old race's files are still where a new one would go
+            log.error("journal: not saving this race, so as not to overwrite the race kept in "
+                      "%s", self.journal.directory)
+            return
         try:
             self.journal.start(header)
             self.problem = ""
         except OSError as exc:
             self._failed("cannot start the journal", exc)
+            return
+        self.prepare()  # a race started from the console had no lobby to reserve in
 
-    def decision(self, table: Table, decision: Decision) -> None:
+    def decision(self, decision: Decision) -> None:
         self.pending.append({"d": decision_to_dict(decision)})
         self._log_length += 1
 
-    def undone(self, table: Table, length: int) -> None:
+    def undone(self, length: int) -> None:
         self.pending.append({"undo": length})
         self._log_length = length
 
-    def seat_to_bot(self, table: Table, car: int) -> None:
+    def seat_to_bot(self, car: int) -> None:
         self.pending.append({"bot": car})
 
-    def seat_back(self, table: Table, car: int) -> None:
+    def seat_back(self, car: int) -> None:
         self.pending.append({"human": car})
 
-    def race_closed(self, table: Table) -> None:
+    def race_closed(self) -> None:
         if self.journal.is_open:
             self.pending.append({"end": True})
-            self.flush(table)
+            self.flush(None, ())
+        if self.problem in (READ_ONLY, "journal write failed; this race cannot be resumed") \
+                or self.problem.startswith("journal damaged"):
+            self.problem = ""  # that race is over; the next one starts a new journal
+        self.prepare()
 
-    def flush(self, table: Table) -> None:
-        """Write what is buffered with one fsync (called before any screen is drawn)."""
+    def flush(self, race: Race | None, idle_bots: Collection[int]) -> None:
+        """Write what is buffered with one fsync (called before any screen is drawn).
+
+        ``race`` and ``idle_bots`` (cars a bot drives while their player is away) go into a
+        snapshot every :data:`SNAPSHOT_EVERY` records.
+        """
         if not self.pending or not self.journal.is_open:
             self.pending.clear()
             return
         records, self.pending = self.pending, []
         try:
             self.journal.append_many(records)
-            if self.journal.records_since_snapshot >= self.snapshot_every and table.race:
-                log_ = [decision_to_dict(d) for d in table.race.log]
-                self.journal.snapshot({"log": log_, "idle_bots": sorted(
-                    st.car for st in table.stations if st.idle_bot and st.car is not None)})
+            if self.journal.records_since_snapshot >= self.snapshot_every and race:
+                log_ = [decision_to_dict(d) for d in race.log]
+                self.journal.snapshot({"log": log_, "idle_bots": sorted(idle_bots)})
                 self.journal.compact()
         except OSError as exc:
             # The race goes on (a kiosk must not stop for a worn SD card), but say so.
@@ -133,8 +173,9 @@ class JournalRecorder:
     def set_aside(self, reason: str) -> None:
         """Give up on the journalled race (moved to ``corrupt-*``) so the next boot does not
         trip over it again; a new race starts a new journal."""
-        self.problem = "saved race unreadable; new race"
-        self.journal.set_aside(reason)
+        outcome = self.journal.set_aside(reason)
+        self.problem = ("saved race unreadable; new race" if outcome.moved_to is not None
+                        else "saved race unreadable, kept")
 
     def _failed(self, what: str, exc: OSError) -> None:
         self.problem = what
@@ -151,22 +192,102 @@ class JournalRecorder:
         try:
             found = self.journal.load()
         except JournalCorrupted as exc:
-            self.problem = "journal damaged; moved aside"
+            # the message says truthfully whether the files could be moved
+            self.problem = ("journal damaged; moved aside" if exc.moved_to is not None
+                            else "journal damaged; could not move")
             log.error("%s", exc.message)
             return None
         if found is None:
             return None
+        if self._other_version(found):
+            return None
         try:
-            saved = _rebuild(found.header, found.snapshot, found.records)
+            saved, bad = _rebuild(found.header, found.snapshot, found.records)
         except (KeyError, TypeError, ValueError) as exc:
             self.set_aside(f"it does not describe a race ({exc})")
             return None
+        if bad is not None and not found.read_only:
+            index, reason = bad
+            try:
+                found = self.journal.keep_prefix(found.covers + index,
+                                                 f"record {found.covers + index + 1}: {reason}")
+            except (JournalError, OSError) as exc:
+                self.set_aside(f"record {found.covers + index + 1}: {reason} ({exc})")
+                return None
+        elif bad is not None:
+            found = replace_damage(found, f"record {found.covers + bad[0] + 1}: {bad[1]}")
         self._log_length = len(saved.log)
+        self._report(found, saved)
         return saved
+
+    def _other_version(self, found: Recovered) -> bool:
+        """True if the race on disk was saved under other rules or data (or without a stamp):
+        it is then put away, kept, and not resumed."""
+        try:
+            setup = RaceSetup.from_dict(found.header["setup"])
+        except (KeyError, TypeError, ValueError):
+            return False  # not a race at all: recover() sets it aside as damaged
+        change = stamp_change(found.header.get("stamp"), setup)
+        if change is None:
+            return False
+        try:
+            where = self.journal.put_away(OTHER_VERSION_PREFIX)
+        except OSError as exc:
+            self._keep_on_disk = True
+            self.problem = OTHER_VERSION_KEPT
+            log.error("saved race not resumed: %s; it could not be moved aside (%s), so it stays "
+                      "in %s and new races are not saved", change, exc, self.journal.directory)
+            return True
+        self.problem = OTHER_VERSION
+        log.error("saved race not resumed: %s; kept in %s; the table starts in the lobby",
+                  change, where)
+        return True
+
+    def _report(self, found: Recovered, saved: SavedRace) -> None:
+        """Say what recovery did, truthfully: in the log in full, on the lobby in a few words."""
+        decisions = len(saved.log)
+        if found.damage:
+            kept = (f"the damaged original is kept in {found.kept_at}" if found.kept_at
+                    else "the damaged original could not be copied aside")
+            log.error("journal damaged (%s): recovered %d decisions, every one before the "
+                      "damage; %s", found.damage, decisions, kept)
+            self.problem = f"journal damaged: {decisions} recovered"
+        if found.read_only:
+            log.error("journal cannot be written (%s): the race resumes, but is not saved",
+                      found.read_only)
+            self.problem = READ_ONLY
+
+
+#: lobby texts (at most 32 characters) for a race that is not being made durable
+READ_ONLY = "read-only: race is not saved"
+DISK_FULL = "disk full: race won't be saved"
+OTHER_VERSION = "old race set aside: new version"
+OTHER_VERSION_KEPT = "old race kept; races not saved"
+#: where a race saved under other rules or data is put away (see the module docstring)
+OTHER_VERSION_PREFIX = "other-version-"
+
+
+def _stamp(setup: RaceSetup) -> dict[str, Any]:
+    """The race's stamp; if its data cannot be read, one no resume will match (logged)."""
+    try:
+        return race_stamp(setup)
+    except (OSError, ValueError) as exc:
+        log.error("journal: cannot stamp the race's data (%s): it will not resume after a "
+                  "restart", exc)
+        return {"rules": RULES_VERSION, "data": {"unreadable": str(exc)}}
+
+
+def replace_damage(found: Recovered, damage: str) -> Recovered:
+    return replace(found, damage="; ".join(filter(None, (found.damage, damage))))
 
 
 def _rebuild(header: dict[str, Any], snapshot: dict[str, Any] | None,
-             records: list[dict[str, Any]]) -> SavedRace:
+             records: list[dict[str, Any]]) -> tuple[SavedRace, tuple[int, str] | None]:
+    """The race the header, snapshot and records describe, and the first bad record (its index
+    in ``records`` and why), if any: the race is then what the records before it describe.
+
+    Raises KeyError/TypeError/ValueError when the header or snapshot is unusable.
+    """
     setup = RaceSetup.from_dict(header["setup"])
     setup.validate()
     seats = [None if s is None else int(s) for s in header["seats"]]
@@ -174,20 +295,52 @@ def _rebuild(header: dict[str, Any], snapshot: dict[str, Any] | None,
     if snapshot is not None:
         saved.log = [decision_from_dict(d) for d in snapshot["log"]]
         saved.idle_bots = {int(c) for c in snapshot.get("idle_bots", [])}
-    for record in records:
-        if "d" in record:
-            saved.log.append(decision_from_dict(record["d"]))
-        elif "undo" in record:
-            del saved.log[int(record["undo"]):]
-        elif "bot" in record:
-            saved.idle_bots.add(int(record["bot"]))
-        elif "human" in record:
-            saved.idle_bots.discard(int(record["human"]))
-        elif record.get("end"):
-            saved.ended = True
+    race = replay(setup, list(saved.log))
+    for index, record in enumerate(records):
+        problem = _apply_record(saved, race, record)
+        if isinstance(problem, Race):
+            race = problem
+        elif problem:
+            return saved, (index, problem)
+    return saved, None
+
+
+def _apply_record(saved: SavedRace, race: Race, record: dict[str, Any]) -> str | Race | None:
+    """Apply one record to ``saved`` (and ``race``, replayed alongside); a one-line reason if
+    it lies outside its valid range (nothing applied), or the new race after an undo."""
+    if saved.ended:
+        return "a record after the end of the race"
+    if len(record) != 1:
+        return f"not a journal record ({', '.join(sorted(record)) or 'empty'})"
+    (kind, value), = record.items()
+    if kind == "d":
+        try:
+            decision = decision_from_dict(value)
+            race.apply(decision)
+        except (IllegalDecision, ValueError, TypeError, KeyError) as exc:
+            return f"a decision the race refuses ({' '.join(str(exc).split())})"
+        saved.log.append(decision)
+    elif kind == "undo":
+        if not _is_int(value) or not 0 <= value <= len(saved.log):
+            return f"undo to {value!r} outside 0..{len(saved.log)}"
+        del saved.log[value:]
+        return replay(saved.setup, list(saved.log))
+    elif kind in ("bot", "human"):
+        if not _is_int(value) or not 0 <= value < saved.setup.cars:
+            return f"{kind} seat {value!r} outside cars 0..{saved.setup.cars - 1}"
+        if kind == "bot":
+            saved.idle_bots.add(value)
         else:
-            raise ValueError(f"unknown journal record {sorted(record)}")
-    return saved
+            saved.idle_bots.discard(value)
+    elif kind == "end" and value is True:
+        saved.ended = True
+    else:
+        return f"unknown journal record {kind!r}"
+    return None
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def open_recorder(directory: Path) -> JournalRecorder:

@@ -30,11 +30,14 @@ from PIL import Image, ImageChops, ImageDraw
 from pitboard.table.view import (
     ATTRACT,
     FAULT,
+    HEAT_CARD,
     LOBBY,
     LOCKED,
     PLANNING,
     RESOLUTION,
     RESULTS,
+    STRESS_CARD,
+    UPGRADE_CARD,
     WAITING,
     CardView,
     MoveView,
@@ -554,28 +557,25 @@ def _aligned(x: int, width: int, align: str) -> int:
 
 # -- cards and soft keys -------------------------------------------------------------------------
 
-_UPGRADES = frozenset({"0", "5"})
-
-
 def _card_sprite(card: CardView) -> Image.Image:
-    return _card_sprite_cached(card.code, card.label, card.selected, card.disabled)
+    return _card_sprite_cached(card.kind, card.label, card.selected, card.disabled)
 
 
 _sprites: dict[tuple[str, str, bool, bool], Image.Image] = {}
 
 
-def _card_sprite_cached(code: str, label: str, selected: bool, disabled: bool) -> Image.Image:
-    key = (code, label, selected, disabled)
+def _card_sprite_cached(kind: str, label: str, selected: bool, disabled: bool) -> Image.Image:
+    key = (kind, label, selected, disabled)
     img = _sprites.get(key)
     if img is None:
-        img = _draw_card(code, label, selected, disabled)
+        img = _draw_card(kind, label, selected, disabled)
         if len(_sprites) > 256:
             _sprites.clear()
         _sprites[key] = img
     return img
 
 
-def _draw_card(code: str, label: str, selected: bool, disabled: bool) -> Image.Image:
+def _draw_card(kind: str, label: str, selected: bool, disabled: bool) -> Image.Image:
     """A 16×20 card: outline, value, type mark; inverted when selected, dotted when disabled."""
     w, h = _CARD_W, _CARD_H
     card = Image.new("1", (w, h), 0)
@@ -588,7 +588,7 @@ def _draw_card(code: str, label: str, selected: bool, disabled: bool) -> Image.I
         card = ImageChops.logical_and(card, _checker((w, h), 0))
 
     inner = (2, 2, w - 2, h - 2)
-    if code == "H":
+    if kind == HEAT_CARD:
         # Heat: hatched face with a small H cut out of it — junk, not a speed
         face = _hatch((w - 4, h - 4))
         glyph = SMALL.render(label or "H")
@@ -606,10 +606,10 @@ def _draw_card(code: str, label: str, selected: bool, disabled: bool) -> Image.I
         gx, gy = (w - glyph.width) // 2, h - 2 - glyph.height if glyph.height > 8 else 7
         card.paste(_ON, (gx, gy, gx + glyph.width, gy + glyph.height), glyph)
         d = ImageDraw.Draw(card)
-        if code in _UPGRADES:
+        if kind == UPGRADE_CARD:
             # upgrade: a solid header stripe
             d.rectangle((2, 1, w - 3, 2), fill=_ON)
-        elif code == "S":
+        elif kind == STRESS_CARD:
             # Stress: a dog-eared top-left corner (a card of unknown value)
             d.polygon([(0, 0), (3, 0), (0, 3)], fill=0)
             d.line([(0, 3), (3, 0)], fill=_ON)

@@ -81,12 +81,27 @@ class Station:
             del self.slots[max(SLOTS, _last_filled(self.slots) + 1):]
         self.selected = {s for s in self.selected if s < len(self.slots) and self.slots[s]}
 
+    def target_gear(self, gear: int) -> int:
+        """The gear the lever asks for (the car's ``gear`` until the lever first settles)."""
+        return self.lever if self.lever is not None else gear
+
     def selected_cards(self) -> tuple[str, ...]:
         return tuple(c for i in sorted(self.selected) if (c := self.slots[i]) is not None)
 
     def clear(self) -> None:
         self.selected.clear()
         self.message = ""
+
+    def release(self) -> None:
+        """Leave the seat, with every per-seat flag: the car, joined, a bot's takeover, the tray
+        and its page. (A takeover flag left behind once swallowed the next GO in the attract
+        loop.) Hardware state -- the lever, its faults -- stays: it belongs to the station."""
+        self.car = None
+        self.joined = False
+        self.idle_bot = False
+        self.slots = [None] * SLOTS
+        self.page = 0
+        self.clear()
 
 
 def _last_filled(slots: list[str | None]) -> int:

@@ -9,11 +9,11 @@ call directly. The engine stays pure; this module owns bots, seats and the journ
 from __future__ import annotations
 
 import logging
+import math
 import queue
 import random
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -22,6 +22,7 @@ from PIL import Image
 
 from ..bots import Bot, HeuristicBot
 from ..engine import decisions as dec
+from ..engine.cards import DISCARDABLE, PLAYABLE
 from ..engine.decisions import Decision, Discard, IllegalDecision, Plan, React, Slipstream
 from ..engine.race import Race
 from ..engine.setup import MAX_CARS, RaceSetup
@@ -36,11 +37,14 @@ from ..hw.events import (
     SlotPressed,
     StationEvent,
 )
-from ..trackfile import load_track, track_names
+from ..trackfile import load_track, track_names, track_ref
 from . import flow
+from .chatter import ChatterGuard
+from .hand import in_hand_order, short_problem
 from .recorder import SavedRace
 from .station import SLOTS, Station
 from .view import StationView
+from .views import TableScene, station_view
 
 log = logging.getLogger("pitboard.table")
 
@@ -76,25 +80,26 @@ class Recorder(Protocol):
     """Where confirmed decisions go before they are shown as done (the journal).
 
     Calls may be buffered; :meth:`flush` runs before every redraw and must make them durable.
-    See :class:`pitboard.table.recorder.JournalRecorder`.
+    See :class:`pitboard.table.recorder.JournalRecorder`. The recorder is handed what it
+    writes, never the table.
     """
 
     #: one line about a storage problem ("" when all is well), shown in the lobby
     problem: str
 
-    def race_started(self, table: Table) -> None: ...
+    def race_started(self, setup: RaceSetup, seats: Sequence[int | None]) -> None: ...
 
-    def decision(self, table: Table, decision: Decision) -> None: ...
+    def decision(self, decision: Decision) -> None: ...
 
-    def undone(self, table: Table, length: int) -> None: ...
+    def undone(self, length: int) -> None: ...
 
-    def seat_to_bot(self, table: Table, car: int) -> None: ...
+    def seat_to_bot(self, car: int) -> None: ...
 
-    def seat_back(self, table: Table, car: int) -> None: ...
+    def seat_back(self, car: int) -> None: ...
 
-    def race_closed(self, table: Table) -> None: ...
+    def race_closed(self) -> None: ...
 
-    def flush(self, table: Table) -> None: ...
+    def flush(self, race: Race | None, idle_bots: Collection[int]) -> None: ...
 
 
 @dataclass
@@ -154,6 +159,7 @@ class Table:
         recorder: Recorder | None = None,
         kiosk: KioskOptions | None = None,
         names: Sequence[str] = (),
+        chatter: ChatterGuard | None = None,
     ) -> None:
         if not 1 <= stations <= MAX_CARS:
             raise ValueError(f"stations must be 1..{MAX_CARS}")
@@ -163,7 +169,7 @@ class Table:
         self.render = render
         self.clock = clock
         self.seeds = random.Random(seed)
-        self.track = load_track(track).key
+        self.track = track_ref(track)  # a shipped key or a track file path
         self.laps = laps
         self.cars = cars
         self.recorder = recorder
@@ -178,9 +184,11 @@ class Table:
         #: called on the game thread after every handled event (console event stream)
         self.observers: list[Callable[[Table], None]] = []
         self._waiting: set[int] = set()  # cars the table waits for (idle clocks)
+        #: physical inputs only (a keyboard or autoplay may press faster than any person)
+        self.chatter = chatter
         self.machine = flow.build_machine(self, initial=flow.ATTRACT if kiosk else flow.LOBBY)
         if kiosk:
-            self.track, self.laps = load_track(kiosk.track).key, kiosk.laps
+            self.track, self.laps = track_ref(kiosk.track), kiosk.laps
             self.cars = kiosk.cars
             self._start_attract()
         self.refresh()
@@ -200,23 +208,40 @@ class Table:
                 self.tick()
 
     def step(self, *, timeout: float) -> bool:
-        """Handle one queued event, waiting up to ``timeout`` s; False if none came."""
+        """Handle the queued events, waiting up to ``timeout`` s for the first; False if none
+        came. Then each display that changed gets one frame of the latest state: events that
+        arrived while the last frames went out are coalesced, so a chattering input cannot
+        queue more frames than the bus carries (at most one frame in flight per display)."""
         try:
             event: TableEvent = self.queue.get(timeout=timeout)
         except queue.Empty:
             return False
-        self._safely(event)
+        for _ in range(BACKLOG_LIMIT):  # bounded: the loop still polls hardware and ticks
+            self._safely(event, redraw=False)
+            try:
+                event = self.queue.get_nowait()
+            except queue.Empty:
+                break
+        else:
+            self.post(event)  # taken off the queue but not handled: next step
+        self._safely_refresh()
         return True
 
     def tick(self) -> None:
         """Let time pass (kiosk timers, idle seats)."""
         self._safely(Tick(self.clock()))
 
-    def _safely(self, event: TableEvent) -> None:
+    def _safely(self, event: TableEvent, *, redraw: bool = True) -> None:
         try:
-            self.handle(event)
+            self.handle(event, redraw=redraw)
         except Exception:  # one bad event must not stop the table
             log.exception("event %r failed", event)
+
+    def _safely_refresh(self) -> None:
+        try:
+            self.refresh()
+        except Exception:
+            log.exception("redraw failed")
 
     def healthy(self) -> bool:
         """For the watchdog: the state is consistent and the game loop keeps up with its inputs
@@ -226,8 +251,9 @@ class Table:
         return self.state in flow.STATES and (self.race is None or self.race.phase is not None)
 
     # ------------------------------------------------------------------ events
-    def handle(self, event: TableEvent) -> None:
-        """Apply one event, drive bots and forced decisions, redraw what changed."""
+    def handle(self, event: TableEvent, *, redraw: bool = True) -> None:
+        """Apply one event, drive bots and forced decisions, redraw what changed (``redraw=False``:
+        the caller redraws once after a batch; see :meth:`step`)."""
         now = self.clock()
         if isinstance(event, Call):
             try:
@@ -243,11 +269,21 @@ class Table:
             st = self._station(event.station)
             if st is None:
                 return
-            st.last_input = now
-            if st.idle_bot and isinstance(event, LeverMoved | SlotPressed | GoPressed):
+            name = _input_name(st, event)
+            if name is not None and self.chatter is not None and \
+                    not self.chatter.admit(name, now=now):
+                st.message = name.split(" ", 1)[1] + " chattering"  # reported once, in the log
+                if redraw:
+                    self.refresh()
+                return
+            if self._can_advance(st, event):
+                st.last_input = now
+            if st.idle_bot and st.car is not None and self.race is not None and \
+                    isinstance(event, LeverMoved | SlotPressed | GoPressed):
                 self._take_seat_back(st)
                 if not isinstance(event, LeverMoved):  # that press only meant "I'm back"
-                    self.refresh()
+                    if redraw:
+                        self.refresh()
                     return
             if isinstance(event, LeverMoved):
                 st.lever = event.gear
@@ -263,7 +299,18 @@ class Table:
                 self._slot(st, event.slot)
             elif isinstance(event, GoPressed):
                 self._go(st)
-        self.refresh()
+        if redraw:
+            self.refresh()
+
+    def _can_advance(self, st: Station, event: StationEvent) -> bool:
+        """Does ``event`` count as someone at ``st`` playing (it resets the idle clock)? Only
+        input that can move the station's turn on: a tray tap cannot plan while the lever reads
+        no valid gear, so a stuck lever cannot hold a race for ever."""
+        if isinstance(event, LeverMoved):
+            return True
+        if not isinstance(event, SlotPressed | GoPressed):
+            return False  # faults and their clearing are the hardware talking, not a player
+        return not (self.state == flow.PLANNING and st.lever_fault)
 
     def _station(self, index: int) -> Station | None:
         if 0 <= index < len(self.stations):
@@ -317,11 +364,11 @@ class Table:
             self._after_results()
 
     def lobby_summary(self) -> tuple[str, int, int]:
-        """(track, laps, cars) the next race would use."""
+        """(track, laps, cars) the next race would use; track is a key or a track file path."""
         track = load_track(self.track)
         joined = sum(s.joined for s in self.stations)
         cars = max(self.cars or 0, joined, 1)
-        return track.key, self.laps or track.laps, min(cars, MAX_CARS)
+        return self.track, self.laps or track.laps, min(cars, MAX_CARS)
 
     def on_enter_planning(self) -> None:
         for st in self.stations:
@@ -332,10 +379,10 @@ class Table:
         """Lobby → race: joined stations take the first cars, bots fill the other seats."""
         if self.state != flow.LOBBY:
             if self.race is not None and self.recorder is not None:
-                self.recorder.race_closed(self)
+                self.recorder.race_closed()
             self.reset()
         if track is not None:
-            self.track = load_track(track).key
+            self.track = track_ref(track)  # a shipped key or a track file path
         if laps is not None:
             self.laps = laps
         if cars is not None:
@@ -360,7 +407,15 @@ class Table:
         self._seat(setup, seats)
         self.race = Race(setup)
         if self.recorder is not None:
-            self.recorder.race_started(self)
+            self.recorder.race_started(self.race.setup, self._seats())
+
+    def _seats(self) -> list[int | None]:
+        """Which car each station drives (None: it does not play)."""
+        return [st.car for st in self.stations]
+
+    def _idle_cars(self) -> list[int]:
+        """Cars whose seats a bot drives while their players are away."""
+        return sorted(st.car for st in self.stations if st.idle_bot and st.car is not None)
 
     def _seat(self, setup: RaceSetup, seats: Sequence[int | None],
               idle_bots: Collection[int] = ()) -> None:
@@ -382,8 +437,7 @@ class Table:
 
         Raises ValueError (one line) when the saved log does not replay on its setup.
         """
-        if saved.setup.track not in track_names():
-            raise ValueError(f"unknown track {saved.setup.track!r}")
+        load_track(saved.setup.track)  # TrackFileError (a ValueError): unknown, or file gone
         if len(saved.seats) > len(self.stations):
             raise ValueError(f"race had {len(saved.seats)} stations, this table has "
                              f"{len(self.stations)}")
@@ -425,7 +479,7 @@ class Table:
         code = st.slots[index]
         if code is None:
             return
-        if code == "H":
+        if not PLAYABLE[code]:
             st.message = "Heat can't be played"
             return
         st.message = ""
@@ -433,9 +487,7 @@ class Table:
 
     def target_gear(self, st: Station) -> int:
         car = self._car_of(st)
-        if st.lever is not None:
-            return st.lever
-        return int(car.gear) if car is not None else 1
+        return st.target_gear(int(car.gear) if car is not None else 1)
 
     def _commit_plan(self, st: Station) -> None:
         car = self._car_of(st)
@@ -489,7 +541,7 @@ class Table:
             if slot < len(visible):
                 index = visible[slot]
                 code = st.slots[index]
-                if code is not None and code not in ("H", "S"):
+                if code is not None and DISCARDABLE[code]:
                     st.selected ^= {index}
                 elif code is not None:
                     st.message = "Heat/Stress stay in hand"
@@ -518,7 +570,7 @@ class Table:
             log.warning("refused %s: %s", decision, exc)
             return
         if self.recorder is not None:
-            self.recorder.decision(self, decision)
+            self.recorder.decision(decision)
         self._drive()
 
     def _drive(self) -> None:
@@ -559,7 +611,7 @@ class Table:
         assert self.race is not None
         self.race.apply(decision)
         if self.recorder is not None:
-            self.recorder.decision(self, decision)
+            self.recorder.decision(decision)
 
     def _sync_hands(self) -> None:
         if self.race is None:
@@ -582,7 +634,7 @@ class Table:
             log_ = log_[:-1]
             self.race = replay(race.setup, log_, track=race.track)
         if self.recorder is not None:
-            self.recorder.undone(self, len(log_))
+            self.recorder.undone(len(log_))
         pending = self.race.pending()
         target = flow.PLANNING if pending.kind == dec.PLAN else flow.RESOLUTION
         if was != target:
@@ -600,13 +652,11 @@ class Table:
     def do_reset(self) -> None:
         """Staff reset: abandon any race, back to the lobby (or attract loop in kiosk)."""
         if self.race is not None and self.recorder is not None:
-            self.recorder.race_closed(self)
+            self.recorder.race_closed()
         self.race = None
         self.bots = {}
         for st in self.stations:
-            st.joined = False
-            st.car = None
-            st.clear()
+            st.release()
         if self.state != flow.LOBBY:
             self.reset()
         if self.kiosk:
@@ -616,11 +666,10 @@ class Table:
 
     def _after_results(self) -> None:
         if self.recorder is not None:
-            self.recorder.race_closed(self)
+            self.recorder.race_closed()
         self.dismiss()
         for st in self.stations:
-            st.joined = False
-            st.car = None
+            st.release()  # every per-seat flag, or a bot's takeover would outlive the race
         if self.kiosk:
             self.sleep()
             self._start_attract()
@@ -666,12 +715,15 @@ class Table:
         """A player back at a seat a bot took over while they were away drives again."""
         if st.car is None or self.race is None or self.race.over:
             return
+        if st.lever_fault:
+            st.message = "fix the gear lever"  # the bot keeps driving until it reads a gear
+            return
         st.idle_bot = False
         self.bots.pop(st.car, None)
         st.clear()
         st.message = "welcome back"
         if self.recorder is not None:
-            self.recorder.seat_back(self, st.car)
+            self.recorder.seat_back(st.car)
         self._sync_hands()
 
     def _idle_takeover(self, now: float, kiosk: KioskOptions) -> None:
@@ -685,19 +737,23 @@ class Table:
             if st.car is None or st.idle_bot or st.car not in waiting:
                 continue
             if now - st.last_input >= kiosk.idle_seconds:
+                if st.lever_fault:
+                    log.warning("station %s: the gear lever has read no valid gear (contacts "
+                                "%s closed) for %d s; a bot takes the seat", st.name,
+                                "+".join(map(str, st.lever_fault)), now - st.last_input)
                 st.idle_bot = True
                 self.bots[st.car] = HeuristicBot(seed=race.setup.seed + st.car)
                 if self.recorder is not None:
-                    self.recorder.seat_to_bot(self, st.car)
+                    self.recorder.seat_to_bot(st.car)
                 changed = True
         if changed:
             if all(st.idle_bot for st in self.stations if st.car is not None):
                 if self.recorder is not None:
-                    self.recorder.race_closed(self)
+                    self.recorder.race_closed()
                 self.race = None  # everyone left: back to the attract loop
                 self.abandon()
                 for st in self.stations:
-                    st.joined, st.car, st.idle_bot = False, None, False
+                    st.release()
                 self.sleep()
                 self._start_attract()
                 return
@@ -719,15 +775,27 @@ class Table:
             self._waiting = waiting
 
     # ------------------------------------------------------------------ screens
+    def scene(self) -> TableScene:
+        """What the station views are built from (see :mod:`pitboard.table.views`)."""
+        countdown = None
+        if self.kiosk is not None and self.deadline is not None and self.state == flow.LOBBY:
+            countdown = max(0, math.ceil(self.deadline - self.clock()))
+        current = self.current_station()
+        return TableScene(
+            state=self.state, stations=self.stations, lobby=self.lobby_summary(),
+            race=self.race, attract=self.attract,
+            current=current.index if current is not None else None,
+            storage_problem=self.recorder.problem if self.recorder is not None else "",
+            countdown=countdown)
+
     def refresh(self) -> None:
         """Rebuild every station's view; render and show only the ones that changed."""
-        from .views import station_view
-
         if self.recorder is not None:
-            self.recorder.flush(self)
+            self.recorder.flush(self.race, self._idle_cars())
         self._note_waiting()
+        scene = self.scene()
         for st in self.stations:
-            view = station_view(self, st)
+            view = station_view(scene, st)
             if view == self.views[st.index]:
                 continue
             self.views[st.index] = view
@@ -738,27 +806,13 @@ class Table:
             observer(self)
 
 
-def in_hand_order(hand: Sequence[str], cards: Sequence[str]) -> tuple[str, ...]:
-    """``cards`` in the order the engine holds them, whatever tray slots they sat in: the tray
-    layout is not journalled, so the decision must not depend on it (resume replays exactly)."""
-    left = Counter(cards)
-    out = []
-    for code in hand:
-        if left[code] > 0:
-            left[code] -= 1
-            out.append(code)
-    return (*out, *left.elements())
 
-
-def short_problem(problem: str) -> str:
-    """A plan problem as a few words for a 128-px screen."""
-    if "plays" in problem and "cards" in problem:
-        need = problem.split("plays ", 1)[1].split(" ", 1)[0]
-        return f"play {need} card{'s' if need != '1' else ''}"
-    if "no Heat" in problem:
-        return "no Heat: 2-gear shift"
-    if "cannot shift" in problem:
-        return "max 2 gears per shift"
-    if "Heat cards" in problem:
-        return "Heat can't be played"
-    return problem[:24]
+def _input_name(st: Station, event: StationEvent) -> str | None:
+    """How people name the input ``event`` came from ("S2 slot 4"), for presses and moves."""
+    if isinstance(event, SlotPressed):
+        return f"{st.name} slot {event.slot + 1}"
+    if isinstance(event, GoPressed):
+        return f"{st.name} GO"
+    if isinstance(event, LeverMoved):
+        return f"{st.name} lever"
+    return None

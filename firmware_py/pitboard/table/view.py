@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..engine.cards import CARD_TYPES
+
 # screen kinds
 LOBBY = "lobby"
 PLANNING = "planning"
@@ -22,15 +24,52 @@ FAULT = "fault"  # wiring fault on this station (lever with two contacts, ...)
 KINDS = (LOBBY, PLANNING, LOCKED, RESOLUTION, WAITING, RESULTS, ATTRACT, FAULT)
 
 
+# card kinds: how a card face is drawn (from the engine's CardType, never from its code)
+SPEED_CARD = "speed"  # a basic Speed card 1-4
+UPGRADE_CARD = "upgrade"  # the starting 0 and 5, and any module's upgrade
+HEAT_CARD = "heat"
+STRESS_CARD = "stress"
+
+
+def card_kind(code: str) -> str:
+    """How the card ``code`` is drawn ("" for an empty slot or a code the engine lacks).
+
+    Example::
+
+        >>> [card_kind(c) for c in ("3", "5", "H", "S", "")]
+        ['speed', 'upgrade', 'heat', 'stress', '']
+    """
+    card = CARD_TYPES.get(code)
+    if card is None:
+        return ""
+    if card.heat:
+        return HEAT_CARD
+    if card.stress:
+        return STRESS_CARD
+    return SPEED_CARD if card.basic else UPGRADE_CARD
+
+
 @dataclass(frozen=True, slots=True)
 class CardView:
-    """One card above its tray button."""
+    """One card above its tray button.
+
+    Example::
+
+        >>> CardView("H", "H").kind
+        'heat'
+    """
 
     code: str  # "1".."5", "0", "H", "S", or a module's code
     label: str  # what to print big: "4", "H", "S", "0", "5"
     selected: bool = False
     #: greyed: cannot be selected now (Heat while planning, Heat/Stress while discarding)
     disabled: bool = False
+    #: how the face is drawn (:func:`card_kind`); filled in from ``code`` when not given
+    kind: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.kind and self.code:
+            object.__setattr__(self, "kind", card_kind(self.code))
 
 
 @dataclass(frozen=True, slots=True)

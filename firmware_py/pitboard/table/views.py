@@ -1,17 +1,23 @@
-"""Build each station's :class:`StationView` from the table and the race."""
+"""Build each station's :class:`StationView` from what the table shows and the race.
+
+The table hands over a :class:`TableScene` (its flow state, the race, the lobby choices),
+never itself: this module reads the engine and the stations and knows nothing about input
+handling, bots or the journal.
+"""
 
 from __future__ import annotations
 
-import math
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
 from ..engine import decisions as dec
-from ..engine.cards import HEAT, STRESS
+from ..engine.cards import DISCARDABLE, PLAYABLE
 from ..engine.forecast import forecast
 from ..engine.race import Race
 from ..trackfile import load_track
 from . import flow
+from .hand import short_problem
 from .station import SLOTS, Station
 from .view import (
     ATTRACT,
@@ -28,11 +34,33 @@ from .view import (
     StationView,
 )
 
-if TYPE_CHECKING:
-    from .table import Table
+
+@dataclass(frozen=True, slots=True)
+class TableScene:
+    """What every station's view is built from: the table's state, as the table hands it over.
+
+    Example::
+
+        scene = TableScene(state="lobby", stations=[Station(index=0)], lobby=("usa", 2, 4))
+        station_view(scene, scene.stations[0]).kind   # "lobby"
+    """
+
+    state: str
+    stations: Sequence[Station]
+    #: (track key, laps, cars) the next race would use
+    lobby: tuple[str, int, int]
+    race: Race | None = None
+    #: the kiosk's attract-loop race
+    attract: Race | None = None
+    #: index of the station whose car is resolving (None: no person's turn)
+    current: int | None = None
+    #: one line about a storage problem, shown in the lobby ("" when all is well)
+    storage_problem: str = ""
+    #: kiosk lobby: whole seconds until the race starts (None: no countdown)
+    countdown: int | None = None
 
 
-def station_view(table: Table, st: Station) -> StationView:
+def station_view(scene: TableScene, st: Station) -> StationView:
     """What ``st`` shows now."""
     title = st.name
     if st.lever_fault or st.input_fault:
@@ -43,21 +71,21 @@ def station_view(table: Table, st: Station) -> StationView:
         if st.input_fault:
             lines += ["Buttons not answering", st.input_fault[:40]]
         return StationView(FAULT, st.index, title=title, lines=tuple(lines))
-    state = table.state
+    state = scene.state
     if state == flow.ATTRACT:
-        return _attract(table, st)
+        return _attract(scene, st)
     if state == flow.LOBBY:
-        return _lobby(table, st)
-    race = table.race
+        return _lobby(scene, st)
+    race = scene.race
     if race is None:
-        return _lobby(table, st)
+        return _lobby(scene, st)
     if state == flow.RESULTS:
         return StationView(RESULTS, st.index, title="RESULTS", order=_results(race),
                            laps=race.laps, round=race.round, soft_keys=("", "", "", "", "", "",
                                                                          "NEXT"))
     car = race.cars[st.car] if st.car is not None else None
     if st.idle_bot and car is not None and not car.finished:
-        view = _waiting(table, st, race)
+        view = _waiting(scene, st, race)
         return replace(view, message="BOT: press to play")
     if state == flow.PLANNING and car is not None and not car.finished:
         if car.planned:
@@ -67,10 +95,10 @@ def station_view(table: Table, st: Station) -> StationView:
                                cards=tuple(CardView(c, _label(c)) for c in car.play),
                                message=f"waiting for {waiting}", round=race.round,
                                laps=race.laps, lap=race.lap_of(car.d))
-        return _planning(table, st, race, car)
-    if state == flow.RESOLUTION and car is not None and table.current_station() is st:
+        return _planning(st, race, car)
+    if state == flow.RESOLUTION and car is not None and scene.current == st.index:
         return _resolution(st, race, car)
-    return _waiting(table, st, race)
+    return _waiting(scene, st, race)
 
 
 def _results(race: Race) -> tuple[str, ...]:
@@ -81,25 +109,25 @@ def _label(code: str) -> str:
     return code
 
 
-def _lobby(table: Table, st: Station) -> StationView:
-    track, laps, cars = table.lobby_summary()
+def _lobby(scene: TableScene, st: Station) -> StationView:
+    track, laps, cars = scene.lobby
     name = load_track(track).name
-    joined = [s.name for s in table.stations if s.joined]
+    joined = [s.name for s in scene.stations if s.joined]
     lines = (f"{name}, {laps} lap{'s' if laps > 1 else ''}",
              f"{cars} cars ({len(joined)} players)",
              "JOINED - GO to leave" if st.joined else "press GO to join")
-    problem = table.recorder.problem if table.recorder is not None else ""
+    problem = scene.storage_problem
     if problem:  # staff should know a power cut would lose this race
         lines = (lines[0], problem[:32], lines[2])
-    if table.kiosk is not None and table.deadline is not None and joined:
-        left = max(0, math.ceil(table.deadline - table.clock()))
+    if scene.countdown is not None and joined:
+        left = scene.countdown
         lines = (*lines[:2], f"{'JOINED' if st.joined else 'GO to join'} - start in {left}s")
     return StationView(LOBBY, st.index, title=f"{st.name} LOBBY", lines=lines,
                        soft_keys=("TRK", "LAPS", "CARS", "", "", "", "RACE"))
 
 
-def _attract(table: Table, st: Station) -> StationView:
-    race = table.attract
+def _attract(scene: TableScene, st: Station) -> StationView:
+    race = scene.attract
     order: tuple[str, ...] = ()
     if race is not None:
         order = tuple(f"{i + 1} {race.cars[c].name}" for i, c in enumerate(race.standings()))
@@ -108,8 +136,8 @@ def _attract(table: Table, st: Station) -> StationView:
                        round=race.round if race else 0)
 
 
-def _planning(table: Table, st: Station, race: Race, car: Any) -> StationView:
-    gear = table.target_gear(st)
+def _planning(st: Station, race: Race, car: Any) -> StationView:
+    gear = st.target_gear(car.gear)
     rule = race.plan_rule(car.id)
     clogged = gear in rule.clogged
     cards = rule.playable if clogged else st.selected_cards()
@@ -118,8 +146,6 @@ def _planning(table: Table, st: Station, race: Race, car: Any) -> StationView:
     if clogged and not message:
         message = "CLOGGED: no move, gear 1"
     elif fc.problem and not message and not fc.problem.startswith(f"gear {gear} plays"):
-        from .table import short_problem
-
         message = short_problem(fc.problem)
     elif not message:
         need = rule.cards_needed(gear)
@@ -132,7 +158,7 @@ def _planning(table: Table, st: Station, race: Race, car: Any) -> StationView:
     spin_p = fc.spin_probability
     corners = tuple(CornerView(c.corner, c.limit, c.heat) for c in fc.corners())
     return StationView(
-        PLANNING, st.index, title=st.name, cards=_tray(st, selectable=lambda c: c != HEAT,
+        PLANNING, st.index, title=st.name, cards=_tray(st, selectable=PLAYABLE.__getitem__,
                                                        forced=set(cards) if clogged else None),
         soft_keys=_page_key(st), gear=car.gear, target_gear=gear,
         shift_cost=rule.shift_cost.get(gear, 0), engine=car.engine, speed=speed,
@@ -203,7 +229,7 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
         message = message or "slipstream +2?"
     elif phase == dec.DISCARD:
         st.sync_slots(car.hand)
-        cards = _tray(st, selectable=lambda c: c not in (HEAT, STRESS))
+        cards = _tray(st, selectable=DISCARDABLE.__getitem__)
         keys = _page_key(st)
         message = message or "discard? then GO"
     return StationView(
@@ -214,7 +240,7 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
     )
 
 
-def _waiting(table: Table, st: Station, race: Race) -> StationView:
+def _waiting(scene: TableScene, st: Station, race: Race) -> StationView:
     current = race.current
     order = tuple(f"{i + 1} {race.cars[c].name} L{race.lap_of(race.cars[c].d)}"
                   f" sp{race.cars[c].space}" for i, c in enumerate(race.standings()))

@@ -29,36 +29,44 @@ Example::
 
 from __future__ import annotations
 
-from .bom import bom_doc, bom_rows
-from .cli import build_parser, main
-from .harness import build_harness, station_board_harness
-from .markdown import config_txt_lines
-from .model import Cable, Connector, Harness, Wire
-from .parts import (
-    COMMAND,
-    DEFAULT_OUT,
-    DEFAULT_PROFILES,
-    EXIT_BAD_INPUT,
-    FUNCTION_COLOURS,
-    GPIO_CABLE_M,
-    GPIO_STATION_PINS,
-    HEADER_POWER,
-    MCP_DIP,
-    MUX_CABLE_M,
-    MUX_PINS,
-    OLED_PINS,
-    RJ45_PINS,
-    SOURCE_KEY,
-    T568B,
-    WiringError,
-    colour_name,
-    header_label,
-)
-from .plan import Plan, generate, replace_sections, station_board_yaml
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .bom import bom_doc, bom_rows
+    from .cli import build_parser, main
+    from .harness import build_harness, station_board_harness
+    from .markdown import config_txt_lines
+    from .model import Cable, Connector, Harness, Wire
+    from .parts import (
+        COMMAND,
+        DEFAULT_OUT,
+        DEFAULT_PROFILES,
+        EXIT_BAD_INPUT,
+        FUNCTION_COLOURS,
+        GPIO_CABLE_M,
+        GPIO_STATION_PINS,
+        HEADER_POWER,
+        MCP_DIP,
+        MUX_CABLE_M,
+        MUX_PINS,
+        OLED_PINS,
+        RJ45_PINS,
+        SOURCE_KEY,
+        T568B,
+        WiringError,
+        colour_name,
+        header_label,
+    )
+    from .plan import Plan, generate, replace_sections, station_board_yaml
+    from .profile_doc import profile_doc
+    from .render import RenderUnavailable, render, source_digest, stamp_of
+    from .shared import shared_sections
+    from .yamltext import harness_yaml, to_yaml
+
+# Names that are also the names of their files are bound now: a file imported later would
+# otherwise stand where its function should (the rest load on first use, see _HOMES).
 from .profile_doc import profile_doc
-from .render import RenderUnavailable, render, source_digest, stamp_of
-from .shared import shared_sections
-from .yamltext import harness_yaml, to_yaml
+from .render import render
 
 __all__ = [
     "COMMAND",
@@ -103,3 +111,26 @@ __all__ = [
     "station_board_yaml",
     "to_yaml",
 ]
+
+#: where each name lives; a name's file is imported the first time it is used, so
+#: ``pitboard wiring-docs --help`` loads the option parser, not every generator
+_HOMES = {
+    "bom_doc": "bom", "bom_rows": "bom", "build_parser": "cli", "main": "cli",
+    "build_harness": "harness", "station_board_harness": "harness", "config_txt_lines": "markdown",
+    "Cable": "model", "Connector": "model", "Harness": "model", "Wire": "model",
+    "COMMAND": "parts", "DEFAULT_OUT": "parts", "DEFAULT_PROFILES": "parts",
+    "EXIT_BAD_INPUT": "parts", "FUNCTION_COLOURS": "parts", "GPIO_CABLE_M": "parts",
+    "GPIO_STATION_PINS": "parts", "HEADER_POWER": "parts", "MCP_DIP": "parts",
+    "MUX_CABLE_M": "parts", "MUX_PINS": "parts", "OLED_PINS": "parts", "RJ45_PINS": "parts",
+    "SOURCE_KEY": "parts", "T568B": "parts", "WiringError": "parts", "colour_name": "parts",
+    "header_label": "parts", "Plan": "plan", "generate": "plan", "replace_sections": "plan",
+    "station_board_yaml": "plan", "RenderUnavailable": "render",
+    "source_digest": "render", "stamp_of": "render",
+    "shared_sections": "shared", "harness_yaml": "yamltext", "to_yaml": "yamltext",
+}
+
+
+def __getattr__(name: str) -> Any:
+    from pitboard.lazy import export
+
+    return export(__name__, _HOMES, name)

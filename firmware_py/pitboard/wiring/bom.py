@@ -9,7 +9,7 @@ from pitboard.hwconfig import (
 )
 
 from .markdown import _generated_note, _table
-from .parts import COMMAND, GPIO_CABLE_M, MUX_CABLE_M
+from .parts import COMMAND, GPIO_CABLE_M, MUX_CABLE_M, OLED_MODULES, POLYFUSE, PULLUP_OHMS
 
 # ---- bill of materials ---------------------------------------------------------------------------
 
@@ -38,15 +38,18 @@ def bom_rows(config: HwConfig) -> list[tuple[str, str, str]]:
     ]
     drivers: dict[str, list[int]] = {}
     for s in config.stations:
-        drivers.setdefault(s.display.driver.upper(), []).append(s.display.address or 0)
+        drivers.setdefault(s.display.driver, []).append(s.display.address or 0)
     for driver, addresses in sorted(drivers.items()):
         alt = sum(a == 0x3D for a in addresses)
-        note = "4-pin I2C module, 3.3 V"
+        note = "4-pin I2C module, 3.3 V; " + OLED_MODULES[driver][1]
         note += f"; {alt} set to 0x3D, the rest 0x3C" if alt else "; all at 0x3C (the default)"
-        rows.append((str(len(addresses)), f"OLED 128x64, {driver}, I2C (0.96\" or 1.3\")", note))
+        rows.append((str(len(addresses)), OLED_MODULES[driver][0], note))
     if mux is not None:
         rows.append(("1", "TCA9548A I2C multiplexer breakout",
                      f"address 0x{mux.address:02X}; 3.3 V"))
+    if mcp:
+        rows.append((str(len(mcp)), POLYFUSE,
+                     "one per hub jack, in series with its 3V3 (F1.. in the wiring)"))
     if mcp:
         rows += [
             (str(len(mcp)), "MCP23017-E/SP (DIP-28) + 28-pin IC socket",
@@ -76,9 +79,9 @@ def bom_rows(config: HwConfig) -> list[tuple[str, str, str]]:
              "one on the hub board, one on each station board"),
             (str(len(mcp)), f"Cat5e patch cable, straight (T568B), {MUX_CABLE_M:g} m or shorter",
              "one per station; never plug an Ethernet device into these jacks"),
-            ("0-2 per station", "Resistor 4.7 kOhm (I2C pull-ups)",
-             "only if no module on a station's segment has SDA/SCL pull-ups: see "
-             "i2c-and-cables.md"),
+            (str(2 * len(mcp)), f"Resistor {PULLUP_OHMS / 1000:g} kOhm, 1/4 W (I2C pull-ups)",
+             "SDA and SCL of every station's segment to 3V3, on the station board (2.2-3.3 kOhm: "
+             "see i2c-and-cables.md)"),
         ]
     boards = n + (1 if mux is not None or mcp else 0)
     rows += [

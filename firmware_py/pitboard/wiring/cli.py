@@ -14,8 +14,6 @@ from pitboard.hwconfig import (
 )
 
 from .parts import COMMAND, DEFAULT_OUT, DEFAULT_PROFILES, EXIT_BAD_INPUT, WiringError
-from .plan import Plan, _stale_paths
-from .render import RenderUnavailable, render
 
 
 def _load(names: Sequence[str]) -> list[HwConfig]:
@@ -61,6 +59,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         2
     """
     args = build_parser().parse_args(argv)
+    # the generators load only now: --help stays quick
+    from .plan import Plan, _stale_paths
+    from .render import RenderUnavailable, render
+
     try:
         configs = _load(args.profiles or DEFAULT_PROFILES)
         plan = Plan.build(configs, args.out)

@@ -25,6 +25,7 @@ from .parts import (
     MUX_CABLE_M,
     MUX_PINS,
     OLED_PINS,
+    POLYFUSE,
     RJ45_PINS,
     T568B,
     WiringError,
@@ -205,16 +206,21 @@ def _add_gpio_station(
             gauge_mm2=0.14,
         )
     )
-    h.connect(cable, 1, "PI", gnd, conn, 1)
+    where = {label: i for i, label in enumerate(GPIO_STATION_PINS, 1)}
+
+    def run(label: str, src: str, src_pin: int) -> None:
+        h.connect(cable, where[label], src, src_pin, conn, where[label])
+
+    run("GND", "PI", gnd)
     if hub:
-        h.connect(cable, 2, "PWR", 1, conn, 2)
+        run("3V3", "PWR", 1)
     else:
-        h.connect(cable, 2, "PI", _POWER_PINS[s.index % 2], conn, 2)
-    for i, line in enumerate(("SDA", "SCL")):
-        src, pin = _i2c_source(s.display.mux_channel, line)
-        h.connect(cable, 3 + i, src, pin, conn, 3 + i)
-    for i, p in enumerate(phys):
-        h.connect(cable, 5 + i, "PI", p, conn, 5 + i)
+        run("3V3", "PI", _POWER_PINS[s.index % 2])
+    for line in ("SDA", "SCL"):
+        run(line, *_i2c_source(s.display.mux_channel, line))
+    signals = [f"GEAR{g}" for g in range(1, 5)] + [f"SLOT{k}" for k in range(7)] + ["GO"]
+    for label, p in zip(signals, phys, strict=True):
+        run(label, "PI", p)
 
 
 def _add_mcp23017_station(h: Harness, s: StationConfig, spec: Mcp23017Input) -> None:
@@ -255,7 +261,12 @@ def _add_mcp23017_station(h: Harness, s: StationConfig, spec: Mcp23017Input) -> 
         src, pin = _i2c_source(s.display.mux_channel, line)
         h.connect(hub_wires, labels.index(line) + 1, src, pin, jack, i)
     h.connect(hub_wires, 2, "PWR", 2, jack, 2)
-    h.connect(hub_wires, 4, "PWR", 1, jack, 4)
+    fuse, link = f"F{n}", f"HF{n}"
+    h.add_connector(Connector(fuse, f"polyfuse {s.label}", POLYFUSE, ("IN", "OUT"),
+                              notes="in series with the port's 3V3; resets once the short is gone"))
+    h.connect(hub_wires, 4, "PWR", 1, fuse, 1)
+    h.add_cable(Cable(link, f"fused 3V3 {s.label}", ("RD",), ("3V3",), bundle=True))
+    h.connect(link, 1, fuse, 2, jack, 4)
     if spec.int_pin is not None:
         h.connect(hub_wires, 5, "PI", BCM_TO_PHYSICAL[spec.int_pin], jack, 7)
     h.add_cable(

@@ -46,13 +46,33 @@ FUNCTION_COLOURS: Final[dict[str, str]] = {
     "SLOT5": "BNGN", "SLOT6": "WHYE", "GO": "YEBN",
 }  # fmt: skip
 
-#: 16-pin station connector of a station wired straight to the Pi (duo)
+#: 16-pin station connector of a station wired straight to the Pi (duo). In a flat ribbon each
+#: conductor couples most to its neighbours, so GND runs between SDA and SCL: clock edges would
+#: otherwise couple straight into the data line (NXP UM10204 §7.5 and AN10216 advise a ground
+#: or supply line between SDA and SCL in flat cables). 3V3 then shields SCL from the lever lines.
 GPIO_STATION_PINS: Final = (
-    "GND", "3V3", "SDA", "SCL", "GEAR1", "GEAR2", "GEAR3", "GEAR4",
+    "SDA", "GND", "SCL", "3V3", "GEAR1", "GEAR2", "GEAR3", "GEAR4",
     "SLOT0", "SLOT1", "SLOT2", "SLOT3", "SLOT4", "SLOT5", "SLOT6", "GO",
 )  # fmt: skip
 #: RJ45 (8P8C) station jack of an MCP23017 station board: every signal twisted with a GND
 RJ45_PINS: Final = ("SCL", "GND", "SDA", "3V3", "GND", "GND", "INT", "GND")
+#: a resettable fuse (PPTC) in each hub port's 3V3 line, so one shorted station cable cannot
+#: pull down the Pi's 3.3 V rail: Bourns MF-MSMF014, 0.14 A hold, 0.34 A trip, at most 6.5 Ohm
+#: once it has tripped and cooled (Bourns MF-MSMF series data sheet): a station draws at most
+#: ~25 mA, so it drops under 0.17 V.
+#: what to buy for each display controller: (part, how to tell it)
+OLED_MODULES: Final[dict[str, tuple[str, str]]] = {
+    "ssd1306": ("OLED 128x64 0.96-inch, SSD1306 controller, I2C",
+                "a 0.96-inch module; 1.3-inch ones almost always carry an SH1106 instead"),
+    "sh1106": ("OLED 128x64 1.3-inch, SH1106 controller, I2C",
+               "a 1.3-inch module; set column_offset if hw-test's frame is shifted"),
+    "ssd1309": ("OLED 128x64 2.42-inch, SSD1309 controller, set to I2C",
+                "2.42-inch modules ship set to SPI: move the interface resistors to I2C"),
+}
+#: pull-up on SDA and SCL of each station's bus segment (each mux channel): strong enough for
+#: Fast-mode rise times on a Cat5e station cable (see i2c-and-cables.md)
+PULLUP_OHMS: Final = 2200
+POLYFUSE: Final = "PPTC resettable fuse, 0.14 A hold / 0.34 A trip (Bourns MF-MSMF014, 1812)"
 T568B: Final = ("WHOG", "OG", "WHGN", "BU", "WHBU", "GN", "WHBN", "BN")
 _RJ45_GND_LOOPS: Final = ((2, 5), (5, 6), (6, 8))
 

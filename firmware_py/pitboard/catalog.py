@@ -1,0 +1,12 @@
+"""What the box holds, as plain names and numbers, in a module that imports nothing.
+
+The command line shows these in its ``--help`` before it may load the rules engine or parse a
+track file (it must not: ``pitboard --help`` answers in a few milliseconds, measured by
+benchmarks/cold_start.py). The engine and the track loader take them from here.
+"""
+
+#: cars in one race: the base box holds 6
+MAX_CARS = 6
+
+#: keys of the tracks shipped with Pitboard (``pitboard/tracks/<key>.toml``), base-box order
+TRACKS = ("usa", "france", "great_britain", "italy")

@@ -1,0 +1,240 @@
+"""The Weather & road conditions module: one weather token per race, one road token per corner.
+
+Options (``RaceSetup.modules["weather"]``), plain JSON:
+
+===========  ================================================================================
+``weather``  a weather key (cloud, fog, storm, snow, rain, sun) or "random" (default): drawn
+             from the race's seed
+``road``     false (default): no road tokens; true or "random": one token drawn from the bag
+             of 12 for every corner (a chicane's two lines share one); or a table of corner
+             number (as printed, from 1) -> token key for exactly those corners
+===========  ================================================================================
+
+The weather changes every car's set-up before the race (Legend cars hold no cards: they are
+left alone). Corner tokens change their corner's limit for every car or add Heat over it;
+sector tokens change the stretch after their corner, up to the next corner's first line, for a
+car standing there: Cooldown in the React step where the car is after its move, a Boost where
+the car is when it boosts, a slipstream where the car is before it slipstreams.
+
+Example::
+
+    >>> from pitboard.engine import Race, RaceSetup
+    >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1,
+    ...             modules={"weather": {"weather": "fog", "road": {"2": "limit+1"}}}))
+    >>> race.corner_limit(1), race.cars[0].engine     # corner 2 printed 3; Fog: +1 Heat
+    (4, 7)
+    >>> race_weather(race)
+    'fog'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..cards import HEAT, STRESS
+from ..modules import RaceModule, register_module
+from .tokens import CORNER, NO_EFFECT, SectorEffect, Tokens, load_tokens
+
+if TYPE_CHECKING:
+    from ...track import Track
+    from ..race import Car, Race
+    from ..setup import RaceSetup
+
+KEY = "weather"
+RANDOM = "random"
+_OPTIONS = ("weather", "road")
+
+
+@register_module
+class Weather(RaceModule):
+    """The weather token and road tokens of one race (see the module docstring)."""
+
+    key = KEY
+
+    def __init__(self, options: Mapping[str, Any]) -> None:
+        super().__init__(options)
+        self.tokens: Tokens = load_tokens()
+        self.weather = str(options.get("weather", RANDOM))
+        #: corner index (0-based, the first line of a chicane) -> road token key
+        self.road: dict[int, str] = {}
+        self._track: Track | None = None
+        self._limit: list[int] = []
+        self._overheat: list[int] = []
+        self._sector: list[SectorEffect] = []
+
+    # -- options and state ------------------------------------------------------------------
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any], setup: RaceSetup) -> None:
+        for key in options:
+            if key not in _OPTIONS:
+                raise ValueError(f"weather: unknown option {key!r} (known: {', '.join(_OPTIONS)})")
+        tokens = load_tokens()
+        weather = options.get("weather", RANDOM)
+        if weather != RANDOM:
+            if not isinstance(weather, str):
+                raise ValueError(f"weather: weather must be a name, not {weather!r}")
+            tokens.weather_token(weather)  # ValueError naming the known ones
+        road = options.get("road", False)
+        if isinstance(road, Mapping):
+            for corner, token in road.items():
+                if not str(corner).isdigit():
+                    raise ValueError(f"weather: road corner must be a number, not {corner!r}")
+                if not isinstance(token, str):
+                    raise ValueError(f"weather: road token for corner {corner} must be a name")
+                tokens.road_token(token)
+        elif road not in (True, False, RANDOM):
+            raise ValueError(f"weather: road must be true, false or a table, not {road!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"weather": self.weather,
+                "road": {str(k + 1): v for k, v in sorted(self.road.items())}}
+
+    def load(self, data: Mapping[str, Any]) -> None:
+        self.weather = str(data.get("weather", self.weather))
+        self.road = {int(k) - 1: str(v) for k, v in data.get("road", {}).items()}
+
+    # -- before the race --------------------------------------------------------------------
+    def prepare(self, race: Race) -> None:
+        if self.weather == RANDOM:
+            keys = list(self.tokens.weather_keys)
+            race.shuffle(keys)
+            self.weather = keys[0]
+        groups = token_corners(race.track)
+        road = self.options.get("road", False)
+        if road is True or road == RANDOM:
+            bag = self.tokens.road_bag()
+            if len(groups) > len(bag):
+                raise ValueError(f"weather: track {race.track.key} has {len(groups)} corners "
+                                 f"but the box has {len(bag)} road tokens")
+            race.shuffle(bag)
+            self.road = dict(zip(groups, bag, strict=False))
+        elif isinstance(road, Mapping):
+            lines = len(race.track.corners)
+            for corner, token in road.items():
+                index = int(corner) - 1
+                if not 0 <= index < lines:
+                    raise ValueError(f"weather: road token for corner {corner}, but track "
+                                     f"{race.track.key} has corners 1..{lines}")
+                if index not in groups:
+                    raise ValueError(f"weather: corner {corner} is the second line of a chicane: "
+                                     f"its road token is corner {index}'s")
+                self.road[index] = token
+        self._track = None  # the tables follow the tokens just drawn
+        if race.record_events:
+            race._event("weather", weather=self.weather,
+                        road={str(k + 1): v for k, v in sorted(self.road.items())})
+
+    def _tables(self, track: Track) -> None:
+        """Per corner line: limit change and overheat; per board space: the sector effect."""
+        n = len(track.corners)
+        if self.weather == RANDOM:  # asked before prepare() has drawn the tokens
+            self._limit, self._overheat = [0] * n, [0] * n
+            self._sector = [NO_EFFECT] * (track.spaces + 1)
+            return
+        self._track = track
+        group = _group_of(track)
+        self._limit, self._overheat = [0] * n, [0] * n
+        sector_of_group: dict[int, SectorEffect] = {}
+        weather = self.tokens.weather_token(self.weather)
+        for first, key in self.road.items():
+            token = self.tokens.road_token(key)
+            if token.target == CORNER:
+                for i in range(n):
+                    if group[i] == first:
+                        self._limit[i] += token.limit
+                        self._overheat[i] += token.overheat
+            else:
+                sector_of_group[first] = weather.sector if token.weather else token.sector
+        self._sector = [NO_EFFECT] * (track.spaces + 1)
+        for space in range(1, track.spaces + 1):
+            self._sector[space] = sector_of_group.get(group[track.sector_of(space)], NO_EFFECT)
+
+    def effect(self, race: Race, space: int) -> SectorEffect:
+        """The sector effect on board space ``space``."""
+        if self._track is not race.track:
+            self._tables(race.track)
+        return self._sector[space]
+
+    def setup_car(self, race: Race, car: Car) -> None:
+        plans = race.hooks.plans
+        if plans is not None and not plans(race, car):
+            return  # a Legend car: no cards, no Heat
+        w = self.tokens.weather_token(self.weather)
+        if w.stress > 0:
+            car.draw.extend([STRESS] * w.stress)
+        for _ in range(min(-w.stress, car.draw.count(STRESS))):
+            car.draw.remove(STRESS)
+        car.engine = max(0, car.engine + w.heat)
+        to_deck = min(w.heat_to_deck, car.engine)
+        car.engine -= to_deck
+        car.draw.extend([HEAT] * to_deck)  # shuffled in with the deck right after
+        to_discard = min(w.heat_to_discard, car.engine)
+        car.engine -= to_discard
+        car.discard.extend([HEAT] * to_discard)
+
+    # -- the race ------------------------------------------------------------------------------
+    def corner_limit(self, race: Race, index: int, limit: int) -> int:
+        if self._track is not race.track:
+            self._tables(race.track)
+        return limit + self._limit[index]
+
+    def corner_heat(self, race: Race, car: Car, index: int, excess: int) -> int:
+        return excess + self._overheat[index]
+
+    def cooldown(self, race: Race, car: Car, n: int) -> int:
+        e = self.effect(race, car.space)
+        return 0 if e.no_cooldown else n + e.cooldown
+
+    def boost_heat(self, race: Race, car: Car, cost: int) -> int:
+        return 0 if self.effect(race, car.space).free_boost else cost
+
+    def may_slipstream(self, race: Race, car: Car) -> bool:
+        return not self.effect(race, car.space).no_slipstream
+
+    def slipstream_choices(self, race: Race, car: Car, spaces: tuple[int, ...]
+                           ) -> tuple[int, ...]:
+        extra = self.effect(race, car.space).slipstream
+        if not extra:
+            return spaces
+        return spaces + tuple(n + extra for n in spaces)
+
+
+def token_corners(track: Track) -> list[int]:
+    """Corner indexes (0-based) that take a road token: every corner line except the second
+    line of a chicane, which shares the token of the line before it."""
+    return [i for i, c in enumerate(track.corners) if not (c.chicane and i > 0)]
+
+
+def _group_of(track: Track) -> list[int]:
+    """For every corner line, the index of the line whose road token it uses."""
+    group: list[int] = []
+    for i, c in enumerate(track.corners):
+        group.append(group[i - 1] if c.chicane and i > 0 else i)
+    return group
+
+
+def _module(race: Race) -> Weather | None:
+    module = race.hooks.by_key.get(KEY)
+    return module if isinstance(module, Weather) else None
+
+
+def race_weather(race: Race) -> str | None:
+    """The race's weather token key (None without the module)."""
+    module = _module(race)
+    return module.weather if module is not None else None
+
+
+def road_tokens(race: Race) -> dict[int, str]:
+    """Corner number (1-based, as printed) -> road token key (empty without the module)."""
+    module = _module(race)
+    return {k + 1: v for k, v in sorted(module.road.items())} if module is not None else {}
+
+
+def sector_effect(race: Race, car_id: int) -> SectorEffect:
+    """What the sector where ``car_id`` stands does to it (the station view's question):
+    Cooldown bonus or none, slipstream reach or none, a free Boost."""
+    module = _module(race)
+    if module is None:
+        return NO_EFFECT
+    return module.effect(race, race.cars[car_id].space)

@@ -1,0 +1,23 @@
+"""Fixtures shared by several test files."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+#: a generous bound on a blocking read in a test; never a sleep
+TIMEOUT = 60.0
+
+
+@pytest.fixture
+def notify_socket(tmp_path: Path) -> Iterator[socket.socket]:
+    """A datagram socket at ``tmp_path/notify``: point ``NOTIFY_SOCKET`` at it to read what a
+    ``pitboard run`` tells systemd."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(tmp_path / "notify"))
+    sock.settimeout(TIMEOUT)
+    yield sock
+    sock.close()
