@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 from pitboard.bots import HeuristicBot
 from pitboard.engine import Race, RaceSetup
@@ -64,6 +65,35 @@ def main() -> None:
     assert best is not None
     print(f"with event log: {best[0]:.0f} races/s, {best[1]:.1f} us per car-turn "
           f"(best of {args.batches} batches of {races})")
+    modules(args.track, max(1, args.races // 3), args.batches)
+
+
+#: the rules modules beside the base game: (label, bot-driven cars, RaceSetup.modules)
+MODULE_RUNS: tuple[tuple[str, int, dict[str, dict[str, Any]]], ...] = (
+    ("base game", 6, {}),
+    ("weather + road tokens", 6, {"weather": {"weather": "random", "road": True}}),
+    ("legends (3 of 6 cars)", 3, {"legends": {"cars": 3}}),
+    ("legends + weather + road", 3, {"legends": {"cars": 3},
+                                     "weather": {"weather": "random", "road": True}}),
+)
+
+
+def modules(track: str, races: int, batches: int) -> None:
+    """Each module's cost per car-turn next to the base game's (events off, best of batches;
+    the same seeds for every line). A Legend's turn skips the bot's planning, so a field with
+    Legends is cheaper per car-turn: its ratio shows what the module's own hooks cost."""
+    base = None
+    for label, driven, mods in MODULE_RUNS:
+        best = None
+        for batch in range(batches):
+            start = time.process_time()
+            result = simulate(track=track, cars=driven, laps=2, races=races,
+                              seed=batch * races, modules=mods)
+            us = (time.process_time() - start) / result.car_turns * 1e6
+            best = us if best is None else min(best, us)
+        assert best is not None
+        base = best if base is None else base
+        print(f"module {label:26} {best:6.1f} us per car-turn  ({best / base:.2f} x base)")
 
 
 GARAGE = {"garage": {"choose": "draft", "pool": "all", "expansions": True}}

@@ -29,12 +29,12 @@ from PIL import Image
 
 from display_bytes import ms, percentile, stock_device
 from pitboard.bots import HeuristicBot
-from pitboard.engine import decisions as dec
-from pitboard.engine.decisions import Discard, Plan, React, Slipstream
+from pitboard.engine.decisions import Plan
 from pitboard.hw.display import StationDisplay
 from pitboard.hw.events import GoPressed, LeverMoved, SlotPressed, StationEvent
 from pitboard.hw.oled import I2C_RDWR_BLOCK, SMBUS_BLOCK, BusWrite, RecordingSerial, i2c_cost
 from pitboard.table import flow, screens
+from pitboard.table.autoplay import next_input
 from pitboard.table.table import Table
 
 warnings.filterwarnings("ignore", message="Image.Image.getdata is deprecated")
@@ -42,7 +42,6 @@ warnings.filterwarnings("ignore", message="Image.Image.getdata is deprecated")
 STATIONS = 6
 RACES = 6  # the first one only warms caches up and is not counted
 TARGET_MS = 1.0
-REACT_BUTTONS = {dec.ADRENALINE: 0, dec.BOOST: 1, dec.COOLDOWN: 2}
 CASES = ("card toggle", "gear change", "GO (locks in)", "GO (reveal)", "resolution key")
 
 
@@ -143,21 +142,10 @@ class Bench:
                     self.cards(station, decision.cards, "card toggle")
                 last = sum(not c.planned and not c.finished for c in race.cars) == 1
                 self.send(GoPressed(station=station), "GO (reveal)" if last else "GO (locks in)")
-            elif isinstance(decision, React):
-                if decision.action == dec.DONE:
-                    self.send(GoPressed(station=station), "resolution key")
-                else:
-                    for _ in range(decision.n or 1):
-                        self.send(SlotPressed(station=station,
-                                              slot=REACT_BUTTONS[decision.action]),
-                                  "resolution key")
-            elif isinstance(decision, Slipstream):
-                self.send(SlotPressed(station=station, slot=0 if decision.take else 6),
-                          "resolution key")
-            else:
-                assert isinstance(decision, Discard)
-                self.cards(station, decision.cards, "resolution key")
-                self.send(GoPressed(station=station), "resolution key")
+            else:  # the turn screen: the presses the autopilot's hands make
+                event = next_input(table, brain=self.mind)
+                assert event is not None
+                self.send(event, "resolution key")
         self.send(GoPressed(station=0), "lobby")  # NEXT
 
 

@@ -20,14 +20,15 @@ from gpiozero.pins.mock import MockFactory
 from PIL import Image
 
 from pitboard.bots import HeuristicBot
-from pitboard.engine import decisions as dec
-from pitboard.engine.decisions import Discard, Plan, React, Slipstream
+from pitboard.engine.decisions import Plan
 from pitboard.hw.display import SH1106_COLUMN_OFFSET, Driver, StationDisplay
+from pitboard.hw.events import GoPressed, SlotPressed
 from pitboard.hw.inputs import StationInputs, build_station_inputs
 from pitboard.hw.mcp23017 import STATION_BITS, Bank, Mcp23017Model, SMBusLike
 from pitboard.hw.oled import PAGES, PANEL_HEIGHT, PANEL_WIDTH, RecordingSerial, to_pages
 from pitboard.hwconfig import HwConfig, Mcp23017Input, load_profile
 from pitboard.table import screens
+from pitboard.table.autoplay import next_input
 from pitboard.table.screens import MEDIUM, SMALL, TINY, BitmapFont
 from pitboard.table.table import Table, TableEvent
 from pitboard.table.view import StationView
@@ -362,7 +363,7 @@ class Grid6:
         self.settle()
 
     def slot(self, station: int, slot: int) -> None:
-        self.press(station, f"slot {slot}")
+        self.press(station, f"slot {slot + 1}")  # the wiring counts tray slots from 1
 
     def go(self, station: int) -> None:
         self.press(station, "GO")
@@ -392,10 +393,6 @@ class Grid6:
 
 
 # -- players -------------------------------------------------------------------------------------
-
-#: REACT soft keys: action -> (tray button, label over it)
-REACT_KEYS = {dec.ADRENALINE: (0, "ADR"), dec.BOOST: (1, "BST"), dec.COOLDOWN: (2, "COOL")}
-
 
 class Players:
     """Six people at the table, all human seats: each one's mind is a heuristic bot, but
@@ -448,21 +445,17 @@ class Players:
                 self.cards(station, decision.cards)
             rig.go(station)
             assert rig.view(station).kind != "planning", rig.view(station).message
-        elif isinstance(decision, React):
-            if decision.action == dec.DONE:
-                assert rig.view(station).soft_keys[6] == "DONE"
+        else:
+            # the turn screen: the press the autopilot's hands make for this mind's choices
+            event = next_input(rig.table, brain=self.mind, stations={station})
+            assert event is not None and event.station == station, event
+            view = rig.view(station)
+            if isinstance(event, GoPressed):
                 rig.go(station)
             else:
-                button, label = REACT_KEYS[decision.action]
-                for _ in range(decision.n or 1):
-                    assert rig.view(station).soft_keys[button] == label
-                    rig.slot(station, button)
-        elif isinstance(decision, Slipstream):
-            assert rig.view(station).soft_keys[0] == "SLIP"
-            rig.slot(station, 0 if decision.take else 6)
-        else:
-            assert isinstance(decision, Discard)
-            self.cards(station, decision.cards)
-            rig.go(station)
+                assert isinstance(event, SlotPressed), event
+                label = view.soft_keys[event.slot] if event.slot < len(view.soft_keys) else ""
+                assert label or view.cards[event.slot].code, (event, view)
+                rig.slot(station, event.slot)
         self.actions += 1
         return True

@@ -239,3 +239,20 @@ def test_the_lobby_tells_staff_when_the_saved_race_was_lost(tmp_path: Path) -> N
     assert view is not None and view.kind == "lobby"
     assert view.lines[1] == "journal damaged; moved aside"
     app.close()
+
+
+def test_the_profile_sets_the_kiosk(tmp_path: Path) -> None:
+    text = (Path(__file__).resolve().parents[1] / "hw_config" / "sim.toml").read_text()
+    text = text.replace("kiosk = false", "kiosk = true").replace(
+        "seat_idle_seconds = 30", "seat_idle_seconds = 40").replace(
+        "join_seconds = 20", "join_seconds = 12").replace("kiosk_cars = 4", "kiosk_cars = 5")
+    profile = tmp_path / "kiosk.toml"
+    profile.write_text(text)
+    app = App.build(load_profile(str(profile)), journal=tmp_path / "journal", seed=1)
+    try:
+        kiosk = app.table.kiosk
+        assert kiosk is not None and app.table.state == flow.ATTRACT
+        assert (kiosk.seat_idle_seconds, kiosk.table_idle_seconds, kiosk.join_seconds,
+                kiosk.results_seconds, kiosk.cars) == (40, 120, 12, 30, 5)
+    finally:
+        app.close()

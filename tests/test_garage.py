@@ -96,7 +96,7 @@ def test_cli_lists_cards_and_refuses_a_bad_file(tmp_path: Path,
     assert main(["upgrades", "--file", str(bad)]) == EXIT_BAD_INPUT
     err = capsys.readouterr().err
     assert "card U3: field speed" in err and err.count("\n") == 1
-    with pytest.raises(UpgradeFileError, match="missing.toml: cannot read"):
+    with pytest.raises(UpgradeFileError, match=r"missing\.toml: cannot read"):
         load_upgrades(tmp_path / "missing.toml")
 
 

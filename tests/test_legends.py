@@ -312,3 +312,15 @@ def test_rounds_without_a_planning_car_do_not_recurse() -> None:
     finally:
         sys.setrecursionlimit(limit)
     assert race.hall_of_fame == [0, 1] and race.round > 30
+
+
+def test_doc_shows_the_legend_directives_and_example() -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    doc = doc.replace("\\|", "|")
+    for word in ("car N legend COLOUR", "legends deck N N", "legends pro N",
+                 "legends aggressive on|off", "weather NAME", "road CORNER TOKEN", "road random",
+                 "slipstream CAR yes SPACES"):
+        assert f"`{word}" in doc, word
+    marker = "<!-- example: tests/scenarios/legend_brake.txt -->\n```text\n"
+    block = doc.split(marker, 1)[1].split("```", 1)[0]
+    assert block == (SCENARIOS / "legend_brake.txt").read_text(encoding="utf-8")

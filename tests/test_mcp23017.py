@@ -57,7 +57,7 @@ def wire_int(chip: mcp.Mcp23017Model, factory: MockFactory, pin: int = INT_PIN) 
 # Station wiring on the chip: (bank, bit) per input, from the one bit map the firmware uses.
 BITS: dict[str, tuple[mcp.Bank, int]] = {f: (bank, bit) for bank, bit, f in mcp.STATION_BITS}
 LEVER = [BITS[f"lever gear {gear}"] for gear in range(1, 5)]
-SLOT = [BITS[f"slot {slot}"] for slot in range(7)]
+SLOT = [BITS[f"slot {slot + 1}"] for slot in range(7)]  # by code index 0..6
 GO = BITS["GO"]
 
 
@@ -219,7 +219,7 @@ def test_reads_are_counted_while_an_output_only_pin_is_an_input() -> None:
 def test_station_bit_map() -> None:
     assert [f for _, _, f in mcp.STATION_BITS] == [
         *(f"lever gear {gear}" for gear in range(1, 5)),
-        *(f"slot {slot}" for slot in range(7)),
+        *(f"slot {slot}" for slot in range(1, 8)),  # tray slots as people count them
         "GO",
     ]
     pins = [(bank, bit) for bank, bit, _ in mcp.STATION_BITS]
@@ -227,7 +227,7 @@ def test_station_bit_map() -> None:
     assert all(bank in ("A", "B") and 0 <= bit <= 7 for bank, bit in pins)
     # GPA7 and GPB7 are output-only (data sheet rev. D): nothing is read on them
     assert mcp.OUTPUT_ONLY_BIT not in {bit for _, bit in pins}
-    assert BITS["slot 3"] == ("B", 4)
+    assert BITS["slot 4"] == ("B", 4)  # tray slot 4, index 3
 
 
 def test_split_station_bits() -> None:
@@ -242,7 +242,7 @@ def test_split_station_bits() -> None:
             1 << bit if bank == "A" else 0, 1 << bit if bank == "B" else 0
         )
         closed = [f"lever gear {i + 1}" for i, c in enumerate(lever) if c]
-        closed += [f"slot {i}" for i, c in enumerate(slots) if c] + ["GO"] * go
+        closed += [f"slot {i + 1}" for i, c in enumerate(slots) if c] + ["GO"] * go
         assert closed == [name]
 
 
@@ -313,7 +313,7 @@ def test_every_station_input_reaches_the_logic(clock: FakeClock) -> None:
 
 
 def test_a_button_still_wired_to_gpa7_reads_nothing(clock: FakeClock) -> None:
-    """A board built to the old map (slot 3 on GPA7): the low output just shorts to GND."""
+    """A board built to the old map (tray slot 4 on GPA7): the low output just shorts to GND."""
     chip = mcp.Mcp23017Model()
     events: list[StationEvent] = []
     inputs = Mcp23017StationInputs(station=0, bus=chip, post=events.append, clock=clock)

@@ -123,6 +123,14 @@ def test_a_newline_in_a_value_stays_on_one_line(tmp_path: Path) -> None:
                                   'got string "a\\x1b[2Jb"']
 
 
+def test_a_table_name_with_control_characters_is_refused(tmp_path: Path) -> None:
+    path = profile(tmp_path, 'name = "Pitboard simulation"', 'name = "Club\\u001b[2J"')
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert err.value.problems == [f'{path}: table.name: must be printable text, '
+                                  'got "Club\\x1b[2J"']
+
+
 @pytest.mark.parametrize(("port", "problem"), [
     ("foo://x", 'unknown URL scheme "foo://" (pyserial knows alt://'),
     ("socket://nohost", "expected socket://HOST:PORT"),

@@ -13,11 +13,12 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from pitboard.bots import HeuristicBot
-from pitboard.engine import decisions as dec
-from pitboard.engine.decisions import Discard, Plan, React, Slipstream
+from pitboard.engine.decisions import Plan
+from pitboard.hw.events import GoPressed, SlotPressed
 from pitboard.hw.inputs import build_station_inputs
 from pitboard.hwconfig import GpioInput, load_profile
 from pitboard.table import flow
+from pitboard.table.autoplay import next_input
 from pitboard.table.table import Table
 
 
@@ -159,18 +160,14 @@ def test_whole_race_through_the_pins(rig: Rig) -> None:
                 _press_cards(rig, station, decision.cards)
             rig.go(station)
             assert race.cars[car].planned, table.views[station]
-        elif isinstance(decision, React):
-            if decision.action == dec.DONE:
+        else:  # the turn screen: what a person's hands press for these choices
+            event = next_input(table, brain=brain)
+            assert event is not None and event.station == station, event
+            if isinstance(event, GoPressed):
                 rig.go(station)
             else:
-                button = {dec.ADRENALINE: 0, dec.BOOST: 1, dec.COOLDOWN: 2}[decision.action]
-                for _ in range(decision.n or 1):
-                    rig.slot(station, button)
-        elif isinstance(decision, Slipstream):
-            rig.slot(station, 0 if decision.take else 6)
-        elif isinstance(decision, Discard):
-            _press_cards(rig, station, decision.cards)
-            rig.go(station)
+                assert isinstance(event, SlotPressed), event
+                rig.slot(station, event.slot)
         presses += 1
         assert presses < 5000
     race = table.race

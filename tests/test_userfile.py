@@ -113,3 +113,19 @@ def test_pitboard_scenario_on_dev_zero_and_a_fifo_exits_2(tmp_path: Path, fifo: 
         assert proc.returncode == EXIT_BAD_INPUT
         assert proc.stderr == f"pitboard: {path}: not a regular file " \
             f"({'a character device' if path == '/dev/zero' else 'a FIFO'})\n"
+
+
+def test_rules_data_files_refuse_special_files_and_deep_nesting(tmp_path: Path,
+                                                                fifo: Path) -> None:
+    from pitboard.engine.datafile import DataFileError, read_toml
+
+    for path, problem in [(Path("/dev/zero"), "not a regular file (a character device)"),
+                          (fifo, "not a regular file (a FIFO)")]:
+        with pytest.raises(DataFileError) as err:
+            read_toml("pitboard", "x.toml", path)
+        assert str(err.value) == f"{path}: {problem}"
+    deep = tmp_path / "deep.toml"
+    deep.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n")
+    with pytest.raises(DataFileError, match=r"deep\.toml: not valid TOML: arrays or tables nested "
+                                            r"too deeply"):
+        read_toml("pitboard", "x.toml", deep)

@@ -301,3 +301,49 @@ def test_replay_undo_and_snapshot_with_weather() -> None:
         race.apply(d)
         restored.apply(d)
     assert race_to_dict(restored) == race_to_dict(race)
+
+
+# ---------------------------------------------------------------- command line
+def test_catalog_names_the_tokens_files_weathers() -> None:
+    from pitboard.catalog import WEATHER_TOKENS
+    assert load_tokens().weather_keys == WEATHER_TOKENS
+
+
+def test_simulate_with_legends_weather_and_road_conditions(capsys: pytest.CaptureFixture[str]
+                                                           ) -> None:
+    from pitboard.cli import main
+    assert main(["simulate", "--legends", "4", "--cars", "2", "--weather", "random",
+                 "--road-conditions", "--races", "20", "--json"]) == 0
+    import json
+    result = json.loads(capsys.readouterr().out)
+    assert (result["cars"], result["legends"], result["races"]) == (2, 4, 20)
+    assert result["modules"] == "4 Legends, weather random, road conditions"
+    assert sum(result["wins_by_car"].values()) == 20
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["simulate", "--cars", "3", "--legends", "4"], "3 cars + 4 Legends = 7 cars"),
+    (["simulate", "--legend-pro", "2"], "need --legends N"),
+    (["demo", "--cars", "1", "--legends", "5", "--track", "usa", "--aggressive-legends",
+      "--legend-pro", "7"], "legend-pro must be 0..6, got 7"),
+    (["simulate", "--weather", "hail"], "invalid choice: 'hail'"),
+])
+def test_bad_module_options_exit_2_in_one_line(argv: list[str], message: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from pitboard.cli import main
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_demo_narrates_weather_and_legends(capsys: pytest.CaptureFixture[str]) -> None:
+    from pitboard.cli import main
+    assert main(["demo", "--cars", "1", "--legends", "2", "--weather", "rain",
+                 "--road-conditions", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "2 Legends, weather rain, road conditions" in out.splitlines()[0]
+    assert "Weather: rain; road conditions: corner 1 " in out
+    assert "Legend card" in out and "Race over" in out

@@ -26,7 +26,7 @@ from . import sdnotify
 from .hw.display import EmulatedDisplay, open_display
 from .hw.inputs import StationInputs, build_station_inputs
 from .hw.mcp23017 import SMBusLike
-from .hwconfig import DisplayConfig, HwConfig, resolve_i2c_bus
+from .hwconfig import DisplayConfig, HwConfig, TableConfig, resolve_i2c_bus
 from .journal import Journal
 from .table.chatter import ChatterGuard
 from .table.recorder import JournalRecorder
@@ -78,6 +78,14 @@ def open_station_display(config: HwConfig, spec: DisplayConfig, label: str) -> A
                         station=label, **kwargs)
 
 
+def kiosk_options(t: TableConfig) -> KioskOptions:
+    """The kiosk behaviour a profile's ``[table]`` asks for (used when ``kiosk = true``)."""
+    return KioskOptions(seat_idle_seconds=t.seat_idle_seconds,
+                        table_idle_seconds=t.table_idle_seconds, join_seconds=t.join_seconds,
+                        results_seconds=t.results_seconds, track=t.track, laps=t.laps or 1,
+                        cars=t.kiosk_cars)
+
+
 @dataclass
 class App:
     """Everything one Pitboard runs, built from a validated hardware profile.
@@ -119,10 +127,7 @@ class App:
         except (OSError, LookupError, ValueError, LumaError) as exc:
             raise StartupError(f"cannot open a display: {exc}") from None
         recorder = JournalRecorder(Journal(journal_dir(config, journal)))
-        kiosk = None
-        if config.table.kiosk:
-            kiosk = KioskOptions(idle_seconds=float(config.table.idle_seconds),
-                                 track=config.table.track, laps=config.table.laps or 1)
+        kiosk = kiosk_options(config.table) if config.table.kiosk else None
         table = Table(stations=len(config.stations), screens=screens, render=render,
                       clock=clock, seed=seed, track=config.table.track, laps=config.table.laps,
                       cars=cars,

@@ -10,3 +10,6 @@ MAX_CARS = 6
 
 #: keys of the tracks shipped with Pitboard (``pitboard/tracks/<key>.toml``), base-box order
 TRACKS = ("usa", "france", "great_britain", "italy")
+
+#: the weather tokens' keys (pitboard/engine/weather/tokens.toml; a test keeps them equal)
+WEATHER_TOKENS = ("cloud", "fog", "storm", "snow", "rain", "sun")

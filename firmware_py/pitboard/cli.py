@@ -14,6 +14,7 @@ from typing import Any
 
 from . import __version__
 from .catalog import MAX_CARS, TRACKS
+from .module_args import add_garage_options, add_module_options, describe_modules, race_modules
 from .usage import EXIT_BAD_INPUT, Parser
 
 #: commands with their own argument parser (``pitboard NAME --help``), by module
@@ -72,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "Play one race between bots and narrate it turn by turn on stdout\n"
                     "(nothing is written to disk). Cars count from 1.")
     _race_options(demo, cars=4, laps=1)
+    add_module_options(demo)
     demo.add_argument("--bot", choices=("heuristic", "random"), default="heuristic",
                       help="how the bots play: heuristic (sensible) or random legal moves "
                            "(default heuristic)")
@@ -88,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "Race bots against each other many times and print who wins, by car\n"
                    "and grid position, average rounds and spin-outs, and engine speed.")
     _race_options(sim, cars=6, laps=None)
+    add_module_options(sim)
     sim.add_argument("--races", type=_positive, default=100, metavar="N",
                      help="how many races (default 100)")
     sim.add_argument("--bot", choices=("heuristic", "random"), default="heuristic",
@@ -95,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true",
                      help="print the figures as JSON instead of text (wins_by_car is keyed by "
                           "0-based car index, wins_by_grid_position from 1)")
-    _garage_options(sim)
+    add_garage_options(sim)
 
     up = _command(sub, "upgrades", "list the Garage module's upgrade cards",
                   "List every upgrade card type of the Garage module (and the sponsor\n"
@@ -140,24 +143,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _garage_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--garage", choices=("random", "draft", "snake"), default=None,
-                   help="race with the Garage module: upgrades dealt at random, drafted, or "
-                        "snake-drafted (default: no Garage)")
-    p.add_argument("--upgrades", choices=("basic", "advanced", "all"), default="all",
-                   help="the Garage pool: basic, advanced or all upgrade cards (default all)")
-    p.add_argument("--expansions", action="store_true",
-                   help="add the Heavy Rain and Tunnel Vision upgrades to the Garage pool")
-
-
-def garage_modules(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
-    """The modules option of a race from --garage/--upgrades/--expansions."""
-    if args.garage is None:
-        return {}
-    return {"garage": {"choose": args.garage, "pool": args.upgrades,
-                       "expansions": args.expansions}}
-
-
 def _race_options(p: argparse.ArgumentParser, *, cars: int, laps: int | None) -> None:
     p.add_argument("--track", default="usa", metavar="NAME|FILE",
                    help=f"track name ({', '.join(TRACKS)}) or a .toml file "
@@ -178,18 +163,24 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from .trackfile import load_track
 
     track = load_track(args.track)
-    setup = RaceSetup(track=track.key, cars=args.cars, seed=args.seed, laps=args.laps,
-                      names=tuple(f"Bot {i + 1}" for i in range(args.cars)))
+    modules = race_modules(args, cars=args.cars)
+    cars = args.cars + args.legends
+    setup = RaceSetup(track=track.key, cars=cars, seed=args.seed, laps=args.laps,
+                      modules=modules)
     race = Race(setup, track=track)
+    names = [f"Bot {i + 1}" if i < args.cars else c.name for i, c in enumerate(race.cars)]
     bot = make_bot(args.bot, seed=args.seed)
-    print(f"{track.name}: {race.laps} lap(s), {args.cars} cars, seed {args.seed}")
+    extra = describe_modules(modules)
+    print(f"{track.name}: {race.laps} lap(s), {args.cars} cars, seed {args.seed}"
+          + (f", {extra}" if extra else ""))
     shown = 0
-    while not race.over:
-        race.apply(bot.choose(race, race.pending().cars[0]))
-        for line in narrate(race.events[shown:], setup.name):
+    while True:
+        for line in narrate(race.events[shown:], names.__getitem__):
             print(line)
         shown = len(race.events)
-    return 0
+        if race.over:
+            return 0
+        race.apply(bot.choose(race, race.pending().cars[0]))
 
 
 def cmd_scenario(args: argparse.Namespace) -> int:
@@ -225,7 +216,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from .simulate import simulate
 
     result = simulate(track=args.track, cars=args.cars, laps=args.laps, races=args.races,
-                      seed=args.seed, bot=args.bot, modules=garage_modules(args))
+                      seed=args.seed, bot=args.bot,
+                      modules=race_modules(args, cars=args.cars))
     if args.json:
         print(json.dumps(result.to_dict(), indent=1))
     else:
@@ -316,10 +308,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _bad_input_errors() -> tuple[type[ValueError], ...]:
     """Errors that mean a bad file, not a bug (imported only when something was raised)."""
+    from .engine.datafile import DataFileError
+    from .module_args import SetupError
     from .scenario import ScenarioError
     from .trackfile import TrackFileError
 
-    return ScenarioError, TrackFileError
+    return ScenarioError, TrackFileError, DataFileError, SetupError
 
 
 if __name__ == "__main__":

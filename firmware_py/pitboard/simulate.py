@@ -10,6 +10,7 @@ from typing import Any
 from .bots import make_bot
 from .engine.race import Race
 from .engine.setup import RaceSetup
+from .module_args import SetupError, describe_modules
 from .trackfile import load_track
 
 
@@ -28,11 +29,16 @@ class SimulationResult:
     car_turns: int = 0
     spinouts: int = 0
     seconds: float = 0.0
+    #: Legend cars (numbered after the bot cars) and the modules in words
+    legends: int = 0
+    modules: str = ""
 
     def to_dict(self) -> dict[str, Any]:
+        legend_wins = sum(v for k, v in self.wins.items() if k >= self.cars)
         return {
             "track": self.track, "cars": self.cars, "laps": self.laps, "races": self.races,
-            "bot": self.bot,
+            "bot": self.bot, "legends": self.legends, "modules": self.modules,
+            "legend_wins": legend_wins,
             "wins_by_car": {str(k): v for k, v in sorted(self.wins.items())},
             "wins_by_grid_position": {str(k + 1): v for k, v in sorted(self.wins_by_grid.items())},
             "mean_rounds": self.rounds / self.races,
@@ -44,7 +50,9 @@ class SimulationResult:
     def text(self) -> str:
         d = self.to_dict()
         lines = [f"{self.races} races, {self.cars} {self.bot} bots, {self.track}, "
-                 f"{self.laps} lap(s)"]
+                 f"{self.laps} lap(s)" + (f", {self.modules}" if self.modules else "")]
+        if self.legends:
+            lines.append(f"Legend wins: {d['legend_wins']} ({d['legend_wins'] / self.races:.0%})")
         lines.append("wins by grid position: " + ", ".join(
             f"P{k}: {v} ({v / self.races:.0%})" for k, v in d["wins_by_grid_position"].items()))
         lines.append(f"mean rounds: {d['mean_rounds']:.2f}")
@@ -59,9 +67,19 @@ def simulate(*, track: str = "usa", cars: int = 6, laps: int | None = None, race
              modules: dict[str, dict[str, Any]] | None = None) -> SimulationResult:
     """Race ``races`` times with seeds ``seed, seed+1, ...`` (event log off: not needed here).
 
-    ``modules`` are the rules modules of every race (``{"garage": {"choose": "draft"}}``)."""
+    ``cars`` are the bot-driven cars; ``modules`` are RaceSetup.modules (Legend cars in
+    ``modules["legends"]["cars"]`` come on top of ``cars``; with ``garage`` the bots draft and
+    use upgrades)."""
     t = load_track(track)
-    result = SimulationResult(t.key, cars, laps or t.laps, races, bot)
+    modules = modules or {}
+    legends = int(modules.get("legends", {}).get("cars", 0))
+    result = SimulationResult(t.key, cars, laps or t.laps, races, bot, legends=legends,
+                              modules=describe_modules(modules))
+    try:
+        Race(RaceSetup(track=t.key, cars=cars + legends, seed=seed, laps=laps,
+                       modules=modules), track=t, record_events=False)
+    except ValueError as exc:  # options or track that cannot make a race: one line
+        raise SetupError(str(exc)) from None
     start = time.perf_counter()
     if modules and "garage" in modules:
         from .garage_bots import make_garage_bot as make
@@ -69,9 +87,9 @@ def simulate(*, track: str = "usa", cars: int = 6, laps: int | None = None, race
         make = make_bot
     for i in range(races):
         player = make(bot, seed=seed + i)
-        race = Race(RaceSetup(track=t.key, cars=cars, seed=seed + i, laps=laps,
-                              modules=dict(modules or {})), track=t, record_events=False)
-        grid = [race.cars[c] for c in race.grid]
+        race = Race(RaceSetup(track=t.key, cars=cars + legends, seed=seed + i, laps=laps,
+                              modules=modules), track=t, record_events=False)
+        grid = sorted(race.cars, key=race.ahead_key, reverse=True)
         waiting_for, apply, choose = race.waiting_for, race.apply, player.choose
         while (car := waiting_for()) >= 0:  # -1 once the race is over
             apply(choose(race, car))

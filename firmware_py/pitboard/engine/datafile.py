@@ -22,6 +22,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, NoReturn
 
+from ..userfile import UserFileError, parse_toml, read_user_file
+
 
 class DataFileError(ValueError):
     """A broken rules data file; ``str()`` is ``FILE: FIELD: problem``."""
@@ -36,14 +38,17 @@ def read_toml(package: str, name: str, path: str | Path | None = None
     try:
         if path is not None:
             source = str(path)
-            text = Path(path).read_text(encoding="utf-8")
+            # a regular file of sane size only: /dev/zero or a FIFO is refused, not read
+            text = read_user_file(path).decode("utf-8")
         else:
             source = name
             text = resources.files(package).joinpath(name).read_text(encoding="utf-8")
+    except UserFileError as exc:
+        raise DataFileError(source, "", exc.problem) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise DataFileError(source, "", f"cannot read: {exc}") from None
     try:
-        return source, tomllib.loads(text)
+        return source, parse_toml(text)  # too-deep nesting is a syntax error, not a crash
     except tomllib.TOMLDecodeError as exc:
         raise DataFileError(source, "", f"not valid TOML: {exc}") from None
 

@@ -4,11 +4,11 @@ The station board wiring (the same on every station board; the wiring docs are g
 :data:`STATION_BITS`)::
 
     GPA0..GPA3  gear lever contacts, gears 1..4 (closed = pulled to GND)
-    GPA4..GPA6  card-tray slot buttons 0..2
+    GPA4..GPA6  card-tray slot buttons 1..3 (tray slots count from 1, left to right)
     GPA7        not connected: an output driven low (output-only pin, see below)
-    GPB0..GPB2  card-tray slot buttons 4..6
+    GPB0..GPB2  card-tray slot buttons 5..7
     GPB3        GO button
-    GPB4        card-tray slot button 3
+    GPB4        card-tray slot button 4
     GPB5..GPB6  unused (inputs with pull-ups so they do not float)
     GPB7        not connected: an output driven low (output-only pin, see below)
     INTA        open-drain, mirrored (INTA = INTB), to a Pi GPIO with pull-up
@@ -16,7 +16,7 @@ The station board wiring (the same on every station board; the wiring docs are g
 GPA7 and GPB7 are output-only: Microchip's data sheet (DS20001952 revision D, 2022, and the
 matching "GPA7/GPB7 cannot be used as inputs" notice) says that used as inputs, a level change
 during an I2C read can corrupt SDA. They are therefore never inputs here (:data:`OUTPUT_ONLY_BIT`)
-and are driven low, which is harmless even on a board still wired the old way with slot 3 on GPA7
+and are driven low, which is harmless even on a board still wired the old way with slot 4 on GPA7
 (its button then shorts a low output to GND). Every register value the station driver writes is
 derived from :data:`STATION_BITS` (``STATION_IODIRA`` and friends below).
 
@@ -73,20 +73,21 @@ Bank = Literal["A", "B"]
 #: GPA7 and GPB7: output-only since data sheet revision D (as inputs they can corrupt SDA)
 OUTPUT_ONLY_BIT: Final = 7
 
-#: Station board wiring: (bank, bit) -> function. Gear contacts are gears 1..4, slots 0..6.
-#: Slot 3 is on GPB4 (it was on GPA7 before GPA7/GPB7 became output-only).
+#: Station board wiring: (bank, bit) -> function, as people read it: gears 1..4, tray slots
+#: 1..7 (the code's slot index is one less). Slot 4 is on GPB4 (it was on GPA7 before GPA7/GPB7
+#: became output-only).
 STATION_BITS: Final[tuple[tuple[Bank, int, str], ...]] = (
     ("A", 0, "lever gear 1"),
     ("A", 1, "lever gear 2"),
     ("A", 2, "lever gear 3"),
     ("A", 3, "lever gear 4"),
-    ("A", 4, "slot 0"),
-    ("A", 5, "slot 1"),
-    ("A", 6, "slot 2"),
-    ("B", 4, "slot 3"),
-    ("B", 0, "slot 4"),
-    ("B", 1, "slot 5"),
-    ("B", 2, "slot 6"),
+    ("A", 4, "slot 1"),
+    ("A", 5, "slot 2"),
+    ("A", 6, "slot 3"),
+    ("B", 4, "slot 4"),
+    ("B", 0, "slot 5"),
+    ("B", 1, "slot 6"),
+    ("B", 2, "slot 7"),
     ("B", 3, "GO"),
 )
 
@@ -120,15 +121,15 @@ _LEVER_BITS: Final = tuple(
     next((b, bit) for b, bit, f in STATION_BITS if f == f"lever gear {g}") for g in range(1, 5)
 )
 _SLOT_BITS: Final = tuple(
-    next((b, bit) for b, bit, f in STATION_BITS if f == f"slot {s}") for s in range(7)
+    next((b, bit) for b, bit, f in STATION_BITS if f == f"slot {s}") for s in range(1, 8)
 )
 _GO_BIT: Final = next((b, bit) for b, bit, f in STATION_BITS if f == "GO")
 
 
 def split_station_bits(gpio_a: int, gpio_b: int) -> tuple[tuple[bool, ...], tuple[bool, ...], bool]:
-    """Turn GPIOA/GPIOB (1 = closed/pressed) into (lever contacts 1..4, slots 0..6, GO).
+    """Turn GPIOA/GPIOB (1 = closed/pressed) into (lever contacts 1..4, slots 1..7, GO).
 
-    The bit positions come from :data:`STATION_BITS`. Example (gear 3, slots 0 and 3, GO)::
+    The bit positions come from :data:`STATION_BITS`. Example (gear 3, slots 1 and 4, GO)::
 
         >>> split_station_bits(0b0001_0100, 0b0001_1000)
         ((False, False, True, False), (True, False, False, True, False, False, False), True)

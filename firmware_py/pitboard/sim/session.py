@@ -173,6 +173,7 @@ class Sim:
     def tick(self) -> None:
         """Let time pass on the table (kiosk timers, idle seats), as the device does."""
         self.table.tick()
+        self._narrate()
 
     def close(self) -> None:
         """Release the app (its journal closes) and remove a temporary journal folder."""

@@ -13,13 +13,13 @@ from collections import Counter
 from ..bots import Bot, HeuristicBot
 from ..engine import decisions as dec
 from ..engine.decisions import Decision, Discard, Plan, React, Slipstream
+from ..engine.race import Race
+from ..engine.snapshot import race_from_dict, race_to_dict
 from ..hw.events import GoPressed, LeverMoved, SlotPressed, StationEvent
 from . import flow
 from .station import SLOTS, Station
 from .table import Table
-
-#: tray buttons of the React soft keys (see views.py)
-REACT_KEYS = {dec.ADRENALINE: 0, dec.BOOST: 1, dec.COOLDOWN: 2}
+from .turn import DISCARD_KEY, TOGGLES, TurnChoices, shown_for
 
 
 def next_input(table: Table, *, brain: Bot | None = None,
@@ -51,7 +51,13 @@ def next_input(table: Table, *, brain: Bot | None = None,
         if current is None or (stations is not None and current.index not in stations):
             return None
         assert race.current is not None
-        return _resolution_input(current, bot.choose(race, race.current.id))
+        car = race.current.id
+        if race.phase == dec.DISCARD:
+            decision = bot.choose(race, car)
+            assert isinstance(decision, Discard)
+            return _select(current, decision.cards) or GoPressed(station=current.index)
+        return _turn_input(current, shown_for(current.turn, race, car), _rest_of_turn(
+            race, car, bot))
     return None
 
 
@@ -64,15 +70,33 @@ def _plan_input(table: Table, st: Station, decision: Decision) -> StationEvent:
     return _select(st, decision.cards) or GoPressed(station=st.index)
 
 
-def _resolution_input(st: Station, decision: Decision) -> StationEvent:
-    if isinstance(decision, React):
-        if decision.action == dec.DONE:
-            return GoPressed(station=st.index)
-        return SlotPressed(station=st.index, slot=REACT_KEYS[decision.action])
-    if isinstance(decision, Slipstream):
-        return SlotPressed(station=st.index, slot=0 if decision.take else SLOTS - 1)
-    assert isinstance(decision, Discard)
-    return _select(st, decision.cards) or GoPressed(station=st.index)
+def _rest_of_turn(race: Race, car: int, bot: Bot) -> list[Decision]:
+    """What ``bot`` would decide for the rest of ``car``'s turn (played on a copy)."""
+    future = race_from_dict(race_to_dict(race), track=race.track)
+    out: list[Decision] = []
+    while future.current is not None and future.current.id == car and \
+            future.phase in (dec.REACT, dec.SLIPSTREAM, dec.DISCARD):
+        decision = bot.choose(future, car)
+        future.apply(decision)
+        out.append(decision)
+    return out
+
+
+def _turn_input(st: Station, shown: TurnChoices, rest: list[Decision]) -> StationEvent:
+    """The press that brings the turn screen closer to ``rest``: a toggle the bot would set
+    otherwise, then DISC if it discards, else GO."""
+    actions = {d.action for d in rest if isinstance(d, React)}
+    slip = next((d.take for d in rest if isinstance(d, Slipstream)), None)
+    discard = next((bool(d.cards) for d in rest if isinstance(d, Discard)), None)
+    wanted = {"adrenaline": dec.ADRENALINE in actions, "boost": dec.BOOST in actions,
+              "cooling": dec.COOLDOWN in actions, "slipstream": slip}
+    for slot, name in TOGGLES.items():
+        now = getattr(shown, name) if name != "cooling" or shown.cool else None
+        if now is not None and wanted[name] is not None and now != wanted[name]:
+            return SlotPressed(station=st.index, slot=slot)
+    if discard and shown.discard is not None:
+        return SlotPressed(station=st.index, slot=DISCARD_KEY)
+    return GoPressed(station=st.index)
 
 
 def _select(st: Station, cards: tuple[str, ...]) -> StationEvent | None:

@@ -57,7 +57,8 @@ DESCRIPTIONS: dict[str, str] = {
     "planning_paged": "More than 7 cards after a spin-out: 6 cards and a MORE key.",
     "locked": "Locked in: gear and cards chosen, waiting for the other players.",
     "resolution": "Resolution: Stress flipped a 3, move the car 9 spaces to space 21.",
-    "resolution_react": "React step: soft keys for Adrenaline, Boost, Cooldown and DONE.",
+    "resolution_react": "Turn screen: the likely answer preset (lit = on, outlined = off: no "
+                         "Boost); GO confirms it, DISC also picks cards to discard.",
     "resolution_spin_out": "Spin-out: the engine could not pay; where the car goes back to.",
     "resolution_discard": "Discard step: the selected cards will be discarded on GO.",
     "waiting": "Another car is resolving: round, lap, its move and the race order.",
@@ -139,8 +140,9 @@ def sample_views() -> dict[str, StationView]:
         ),
         "resolution_react": StationView(
             RESOLUTION, 0, title=name, gear=2, target_gear=2, engine=5, speed="7",
-            soft_keys=("ADR", "BST", "COOL", "", "", "", "DONE"),
-            move=MoveView(7, 34, "outside", 1, blocked=1), message="react, then DONE",
+            soft_keys=("ADR", "BST", "COOL", "SLIP", "DISC", "", "GO"), keys_off=(1,),
+            move=MoveView(7, 34, "outside", 1, blocked=1),
+            message="GO: cool 2, +1, slip, keep hand",
             lap=1, laps=2, round=4,
         ),
         "resolution_spin_out": StationView(

@@ -623,7 +623,8 @@ def _draw_card(kind: str, label: str, selected: bool, disabled: bool) -> Image.I
     return card
 
 
-def _cards_row(s: _Screen, cards: Sequence[CardView], keys: Sequence[str] = ()) -> None:
+def _cards_row(s: _Screen, cards: Sequence[CardView], keys: Sequence[str] = (),
+               off: Sequence[int] = ()) -> None:
     """Card i over tray button i; a soft key (e.g. "MORE") takes its column instead."""
     for i, card in enumerate(cards[:COLUMNS]):
         if not card.code or (i < len(keys) and keys[i]):
@@ -631,7 +632,7 @@ def _cards_row(s: _Screen, cards: Sequence[CardView], keys: Sequence[str] = ()) 
         y = _CARD_Y - (_CARD_RAISE if card.selected else 0)
         # a plain paste: an inverted (selected) sprite's dark pixels must be drawn too
         s.img.paste(_card_sprite(card), (column_x(i) + 1, y))
-    _soft_keys(s, keys)
+    _soft_keys(s, keys, off)
 
 
 _VOWELS = frozenset("AEIOU")
@@ -660,14 +661,20 @@ def _cards_top(cards: Sequence[CardView]) -> int:
     return _CARD_Y - (_CARD_RAISE if any(c.selected for c in cards[:COLUMNS]) else 0)
 
 
-def _soft_keys(s: _Screen, keys: Sequence[str]) -> None:
+def _soft_keys(s: _Screen, keys: Sequence[str], off: Sequence[int] = ()) -> None:
+    """Each key a lit band with a dark label; a toggle that is off (``off``) an outline."""
     for i, key in enumerate(keys[:COLUMNS]):
         if not key:
             continue
         x = column_x(i)
-        s.band(_KEY_Y, HEIGHT - 1, x, x + _KEY_W - 1)
         label = TINY.render(_key_label(key, _KEY_W - 2))
-        s.blit(x + (_KEY_W - label.width) // 2, _KEY_Y + 2, label, 0)
+        lx = x + (_KEY_W - label.width) // 2
+        if i in off:
+            s.draw.rectangle((x, _KEY_Y, x + _KEY_W - 1, HEIGHT - 1), outline=_ON)
+            s.blit(lx, _KEY_Y + 2, label, 1)
+            continue
+        s.band(_KEY_Y, HEIGHT - 1, x, x + _KEY_W - 1)
+        s.blit(lx, _KEY_Y + 2, label, 0)
 
 
 # -- shared blocks -------------------------------------------------------------------------------
@@ -857,7 +864,7 @@ def _resolution(s: _Screen, v: StationView) -> None:
                     else f"Heat: {paid}")
     info += [v.message, *v.lines]
     s.lines(y, bottom, info, x=_L, width=_R - _L + 1)
-    _cards_row(s, v.cards, v.soft_keys)
+    _cards_row(s, v.cards, v.soft_keys, v.keys_off)
 
 
 def _waiting(s: _Screen, v: StationView) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from .turn import TurnIntent
+
 SLOTS = 7
 
 
@@ -38,6 +40,8 @@ class Station:
     idle_bot: bool = False
     #: which page of the hand the tray shows when the hand holds more than 7 cards
     page: int = 0
+    #: the player's changes to the likely answer of their car's resolution (see turn.py)
+    turn: TurnIntent | None = None
 
     def visible_slots(self) -> list[int]:
         """Hand slots under the 7 tray buttons; past 7 cards the last button pages."""
@@ -91,6 +95,7 @@ class Station:
     def clear(self) -> None:
         self.selected.clear()
         self.message = ""
+        self.turn = None
 
     def release(self) -> None:
         """Leave the seat, with every per-seat flag: the car, joined, a bot's takeover, the tray

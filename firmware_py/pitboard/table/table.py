@@ -23,7 +23,7 @@ from PIL import Image
 from ..bots import Bot, HeuristicBot
 from ..engine import decisions as dec
 from ..engine.cards import DISCARDABLE, PLAYABLE
-from ..engine.decisions import Decision, Discard, IllegalDecision, Plan, React, Slipstream
+from ..engine.decisions import Decision, Discard, IllegalDecision, Plan, Slipstream
 from ..engine.race import Race
 from ..engine.setup import MAX_CARS, RaceSetup
 from ..engine.snapshot import replay
@@ -43,6 +43,7 @@ from .chatter import ChatterGuard
 from .hand import in_hand_order, short_problem
 from .recorder import SavedRace
 from .station import SLOTS, Station
+from .turn import DISCARD_KEY, GO_KEY, TOGGLES, TurnIntent, shown_for
 from .view import StationView
 from .views import TableScene, station_view
 
@@ -104,9 +105,13 @@ class Recorder(Protocol):
 
 @dataclass
 class KioskOptions:
-    """Store-demo behaviour (hw_config ``[table] kiosk = true``)."""
+    """Store-demo behaviour (hw_config ``[table] kiosk = true`` and its times)."""
 
-    idle_seconds: float = 90.0
+    #: a seat the table waits for, untouched this long, is played by a bot -- when someone
+    #: else is still at the table (nobody is held up by a table everyone has left)
+    seat_idle_seconds: float = 30.0
+    #: no press at any seat this long during a race: it is abandoned for the attract loop
+    table_idle_seconds: float = 120.0
     #: lobby countdown after the first player joins
     join_seconds: float = 20.0
     #: results stay up this long before the attract loop returns
@@ -523,16 +528,16 @@ class Table:
             return
         car = race.current.id
         phase = race.phase
-        if phase == dec.REACT:
-            options = race.react_options(car)
-            wanted = {0: dec.ADRENALINE, 1: dec.BOOST, 2: dec.COOLDOWN, 6: dec.DONE}.get(slot)
-            for option in options:
-                if option.action == wanted and (wanted != dec.COOLDOWN or option.n == 1):
-                    self._commit(option)
-                    return
-        elif phase == dec.SLIPSTREAM:
-            if slot in (0, 6):
-                self._commit(Slipstream(car, slot == 0))
+        if phase in (dec.REACT, dec.SLIPSTREAM):
+            intent = self._intent(st, car)
+            shown = shown_for(intent, race, car)
+            if slot in TOGGLES:
+                intent.toggle(TOGGLES[slot], shown)
+            elif slot == DISCARD_KEY and shown.discard is not None:
+                intent.overrides["discard"] = True
+                self._turn_go(st, car)
+            elif slot == GO_KEY:
+                self._turn_go(st, car)
         elif phase == dec.DISCARD:
             if st.paged and slot == SLOTS - 1:
                 st.page += 1
@@ -551,14 +556,55 @@ class Table:
         if race is None or self.current_station() is not st or race.current is None:
             return
         car = race.current.id
-        if race.phase == dec.REACT:
-            self._commit(React(car, dec.DONE))
-        elif race.phase == dec.SLIPSTREAM:
-            self._commit(Slipstream(car, False))
+        if race.phase in (dec.REACT, dec.SLIPSTREAM):
+            self._turn_go(st, car)
         elif race.phase == dec.DISCARD:
             hand = race.cars[car].hand
             self._commit(Discard(car, in_hand_order(hand, st.selected_cards())))
             st.clear()
+
+    # ------------------------------------------------------------------ the turn screen
+    def _intent(self, st: Station, car: int) -> TurnIntent:
+        """The station's toggles for ``car``'s turn now (fresh each car-turn)."""
+        assert self.race is not None
+        turn = (self.race.round, car)
+        if st.turn is None or st.turn.turn != turn:
+            st.turn = TurnIntent(turn=turn)
+        return st.turn
+
+    def _resolving(self, car: int, phase: str) -> bool:
+        race = self.race
+        return race is not None and race.phase == phase and race.current is not None \
+            and race.current.id == car
+
+    def _turn_go(self, st: Station, car: int) -> None:
+        """GO on the turn screen: the React decisions shown, then the later steps (slipstream,
+        discard) answered as shown (see :meth:`_answer`)."""
+        assert self.race is not None
+        intent = self._intent(st, car)
+        shown = shown_for(intent, self.race, car)
+        intent.answers = shown
+        if self.race.phase == dec.SLIPSTREAM:
+            self._commit(Slipstream(car, bool(shown.slipstream)))
+            return
+        for decision in shown.react(car):
+            if not self._resolving(car, dec.REACT):
+                return
+            self._commit(decision)
+
+    def _answer(self, car: int) -> Decision | None:
+        """The decision a person's GO already gave for the step ``car`` is at (None: ask)."""
+        race = self.race
+        st = next((s for s in self.stations if s.car == car and not s.idle_bot), None)
+        if race is None or st is None or st.turn is None or st.turn.answers is None \
+                or st.turn.turn != (race.round, car):
+            return None
+        answers = st.turn.answers
+        if race.phase == dec.SLIPSTREAM and answers.slipstream is not None:
+            return Slipstream(car, answers.slipstream)
+        if race.phase == dec.DISCARD and answers.discard is False:
+            return Discard(car, ())
+        return None
 
     # ------------------------------------------------------------------ engine
     def _commit(self, decision: Decision) -> None:
@@ -604,6 +650,10 @@ class Table:
             if pending.forced:
                 self._commit_quiet(pending.options[0])
                 continue
+            answer = self._answer(car)
+            if answer is not None:
+                self._commit_quiet(answer)
+                continue
             self._sync_hands()
             return
 
@@ -627,6 +677,8 @@ class Table:
         if race is None or not any(d.car not in self.bots for d in race.log):
             raise ValueError("nothing to undo")
         was = self.state
+        for st in self.stations:
+            st.turn = None  # a GO's later answers must not replay what is being undone
         log_ = race.log[:-1]
         # back past bot moves too, to the last decision a person made
         self.race = replay(race.setup, log_, track=race.track)
@@ -727,37 +779,41 @@ class Table:
         self._sync_hands()
 
     def _idle_takeover(self, now: float, kiosk: KioskOptions) -> None:
-        """A seat nobody touched for ``idle_seconds`` while it was their move goes to a bot."""
+        """Idle seats during a race. A seat untouched for ``seat_idle_seconds`` while it was
+        their move goes to a bot, unless every player is in the same case (then nobody is
+        held up: the table waits). No press at any seat for ``table_idle_seconds``: everyone
+        has left, back to the attract loop."""
         race = self.race
         if race is None:
             return
+        seated = [st for st in self.stations if st.car is not None]
+        if seated and now - max(st.last_input for st in seated) >= kiosk.table_idle_seconds:
+            if self.recorder is not None:
+                self.recorder.race_closed()
+            self.race = None  # everyone left: back to the attract loop
+            self.abandon()
+            for st in self.stations:
+                st.release()
+            self.sleep()
+            self._start_attract()
+            return
         waiting = set(race.pending().cars)
-        changed = False
-        for st in self.stations:
-            if st.car is None or st.idle_bot or st.car not in waiting:
-                continue
-            if now - st.last_input >= kiosk.idle_seconds:
-                if st.lever_fault:
-                    log.warning("station %s: the gear lever has read no valid gear (contacts "
-                                "%s closed) for %d s; a bot takes the seat", st.name,
-                                "+".join(map(str, st.lever_fault)), now - st.last_input)
-                st.idle_bot = True
-                self.bots[st.car] = HeuristicBot(seed=race.setup.seed + st.car)
-                if self.recorder is not None:
-                    self.recorder.seat_to_bot(st.car)
-                changed = True
-        if changed:
-            if all(st.idle_bot for st in self.stations if st.car is not None):
-                if self.recorder is not None:
-                    self.recorder.race_closed()
-                self.race = None  # everyone left: back to the attract loop
-                self.abandon()
-                for st in self.stations:
-                    st.release()
-                self.sleep()
-                self._start_attract()
-                return
-            self._drive()
+        players = [st for st in seated if not st.idle_bot]
+        idle = [st for st in players if st.car in waiting
+                and now - st.last_input >= kiosk.seat_idle_seconds]
+        if not idle or len(idle) == len(players):
+            return
+        for st in idle:
+            assert st.car is not None
+            if st.lever_fault:
+                log.warning("station %s: the gear lever has read no valid gear (contacts "
+                            "%s closed) for %d s; a bot takes the seat", st.name,
+                            "+".join(map(str, st.lever_fault)), now - st.last_input)
+            st.idle_bot = True
+            self.bots[st.car] = HeuristicBot(seed=race.setup.seed + st.car)
+            if self.recorder is not None:
+                self.recorder.seat_to_bot(st.car)
+        self._drive()
 
     def _note_waiting(self) -> None:
         """Start a seat's idle clock when the table starts waiting for it (not at its last

@@ -108,6 +108,8 @@ class StationView:
     cards: tuple[CardView, ...] = ()
     #: labels over the 7 tray buttons (soft keys) when the tray is not showing cards
     soft_keys: tuple[str, ...] = ()
+    #: soft keys that are toggles now off (drawn as an outline; on ones are filled)
+    keys_off: tuple[int, ...] = ()
     gear: int = 1
     target_gear: int = 1
     shift_cost: int = 0

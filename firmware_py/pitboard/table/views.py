@@ -19,6 +19,16 @@ from ..trackfile import load_track
 from . import flow
 from .hand import short_problem
 from .station import SLOTS, Station
+from .turn import (
+    ADRENALINE_KEY,
+    BOOST_KEY,
+    COOL_KEY,
+    DISCARD_KEY,
+    GO_KEY,
+    SLIP_KEY,
+    TurnChoices,
+    shown_for,
+)
 from .view import (
     ATTRACT,
     FAULT,
@@ -218,26 +228,40 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
     phase = race.phase
     keys: tuple[str, ...] = ()
     cards: tuple[CardView, ...] = ()
-    if phase == dec.REACT:
-        actions = {o.action for o in race.react_options(car.id)}
-        keys = ("ADR" if dec.ADRENALINE in actions else "",
-                "BST" if dec.BOOST in actions else "",
-                "COOL" if dec.COOLDOWN in actions else "", "", "", "", "DONE")
-        message = message or "react, then DONE"
-    elif phase == dec.SLIPSTREAM:
-        keys = ("SLIP", "", "", "", "", "", "NO")
-        message = message or "slipstream +2?"
+    keys_off: tuple[int, ...] = ()
+    if phase in (dec.REACT, dec.SLIPSTREAM):
+        keys, keys_off, summary = _turn_keys(shown_for(st.turn, race, car.id))
+        message = message or summary
     elif phase == dec.DISCARD:
         st.sync_slots(car.hand)
         cards = _tray(st, selectable=DISCARDABLE.__getitem__)
         keys = _page_key(st)
         message = message or "discard? then GO"
     return StationView(
-        RESOLUTION, st.index, title=st.name, cards=cards, soft_keys=keys, gear=car.gear,
+        RESOLUTION, st.index, title=st.name, cards=cards, soft_keys=keys, keys_off=keys_off,
+        gear=car.gear,
         target_gear=car.gear, engine=car.engine, speed=str(car.speed), flips=tuple(flips[-6:]),
         move=_move_view(race, car), heat_paid=tuple(heat_paid), message=message,
         lap=race.lap_of(car.d), laps=race.laps, round=race.round,
     )
+
+
+def _turn_keys(shown: TurnChoices) -> tuple[tuple[str, ...], tuple[int, ...], str]:
+    """Soft keys of the turn screen, the toggles that are off, and what GO does."""
+    keys = [""] * SLOTS
+    off = []
+    toggles = ((ADRENALINE_KEY, "ADR", shown.adrenaline), (BOOST_KEY, "BST", shown.boost),
+               (COOL_KEY, "COOL", shown.cooling if shown.cool else None),
+               (SLIP_KEY, "SLIP", shown.slipstream))
+    for slot, label, on in toggles:
+        if on is not None:
+            keys[slot] = label
+            if not on:
+                off.append(slot)
+    if shown.discard is not None:
+        keys[DISCARD_KEY] = "DISC"
+    keys[GO_KEY] = "GO"
+    return tuple(keys), tuple(off), shown.summary()
 
 
 def _waiting(scene: TableScene, st: Station, race: Race) -> StationView:
@@ -254,6 +278,10 @@ def _waiting(scene: TableScene, st: Station, race: Race) -> StationView:
         waiting = [race.cars[c].name for c in race.pending().cars]
         message = "waiting: " + ", ".join(waiting)[:30]
     move = _move_view(race, current) if current is not None else None
+    if car is not None and current is not None and car.id in race.order[:race.turn]:
+        # this car's turn is over (GO answered its last steps at once): where it ended up is
+        # what its player must move on the board
+        move = _move_view(race, car)
     return StationView(
         WAITING, st.index, title=st.name, order=order[:SLOTS - 1], message=message, move=move,
         lap=race.lap_of(car.d) if car is not None else 0, laps=race.laps, round=race.round,

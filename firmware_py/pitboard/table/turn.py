@@ -1,0 +1,168 @@
+"""A car's resolution as one screen: the likely answer preset, GO confirms it.
+
+After the reveal a person's car-turn has up to three steps in the engine: React (Adrenaline,
+Boost, Cooldown), Slipstream and Discard. Asking each in turn cost players 3.5 presses a
+car-turn, most of them confirming the obvious. The table shows the rest of the turn on one
+screen instead, with the likely answer already set:
+
+* **COOL** on: cool the most Heat the car may (Heat in hand helps no one);
+* **ADR**, **BST** and **SLIP** on when the car can pay the corner Heat they may add and still
+  keep :data:`RESERVE` Heat in its engine (a Boost is judged as if it drew a 4, and pays for
+  itself first): the heuristic bot's rule;
+* keep the hand.
+
+ADR, BST, COOL and SLIP toggle (a lit key is on, an outlined one off); the line above the keys
+says what GO will do. **GO** confirms: the engine gets the same decisions one by one (cool,
+Adrenaline, Boost, done, slipstream, keep), each journalled as ever. **DISC** is GO, then the
+hand shows to pick the cards to discard. A step nobody could foresee when GO was pressed (a
+slipstream after a Boost moved the car by a card not yet drawn) is asked when it comes.
+
+The toggles are table-side state like a card selection: never journalled, preset again after
+a power cut.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ..engine import decisions as dec
+from ..engine.cards import DISCARDABLE
+from ..engine.decisions import Decision, React
+from ..engine.race import Race
+
+#: the soft keys of the turn screen: tray button -> what it does
+ADRENALINE_KEY, BOOST_KEY, COOL_KEY, SLIP_KEY, DISCARD_KEY, GO_KEY = 0, 1, 2, 3, 4, 6
+#: the toggles, by tray button
+TOGGLES = {ADRENALINE_KEY: "adrenaline", BOOST_KEY: "boost", COOL_KEY: "cooling",
+           SLIP_KEY: "slipstream"}
+#: Heat the likely answer keeps in the engine when it spends some on Adrenaline, Boost or
+#: slipstream
+RESERVE = 1
+#: the Boost card the likely answer plans for (the highest basic card)
+BOOST_GUESS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class TurnChoices:
+    """What GO will do for the car resolving (None: that choice is not offered now).
+
+    Example::
+
+        >>> TurnChoices(cool=2, cooling=True, slipstream=False, discard=False).summary()
+        'GO: cool 2, keep hand'
+    """
+
+    adrenaline: bool | None = None
+    boost: bool | None = None
+    #: Heat the car may cool now (0: none)
+    cool: int = 0
+    cooling: bool = False
+    slipstream: bool | None = None
+    #: True: after GO the hand is shown to pick cards to discard; False: keep the hand
+    #: (None: nothing in hand may be discarded)
+    discard: bool | None = None
+
+    def summary(self) -> str:
+        """One line for the screen: what GO does."""
+        parts = []
+        if self.cool and self.cooling:
+            parts.append(f"cool {self.cool}")
+        if self.adrenaline:
+            parts.append("+1")
+        if self.boost:
+            parts.append("boost")
+        if self.slipstream:
+            parts.append("slip")
+        if self.discard is not None:
+            parts.append("discard" if self.discard else "keep hand")
+        return "GO: " + (", ".join(parts) if parts else "done")
+
+    def react(self, car: int) -> list[Decision]:
+        """The React decisions GO makes, in the order the heuristic bot takes them: cool
+        (more Heat to spend), Adrenaline, Boost, done."""
+        out: list[Decision] = []
+        if self.cool and self.cooling:
+            out.append(React(car, dec.COOLDOWN, self.cool))
+        if self.adrenaline:
+            out.append(React(car, dec.ADRENALINE))
+        if self.boost:
+            out.append(React(car, dec.BOOST))
+        out.append(React(car, dec.DONE))
+        return out
+
+
+@dataclass
+class TurnIntent:
+    """One station's changes to the likely answer for one car-turn, and what GO answered.
+
+    Example::
+
+        >>> intent = TurnIntent(turn=(3, 1))
+        >>> intent.toggle("slipstream", TurnChoices(slipstream=True)).overrides
+        {'slipstream': False}
+    """
+
+    #: (round, car) these choices are for
+    turn: tuple[int, int]
+    overrides: dict[str, bool] = field(default_factory=dict)
+    #: what the screen showed when GO was pressed: later steps are answered with it
+    answers: TurnChoices | None = None
+
+    def toggle(self, name: str, shown: TurnChoices) -> TurnIntent:
+        value = getattr(shown, name) if name != "cooling" or shown.cool else None
+        if value is not None:
+            self.overrides[name] = not value
+        return self
+
+
+def choices(race: Race, car_id: int, overrides: Mapping[str, bool] = {}) -> TurnChoices:
+    """The likely answer for the rest of ``car_id``'s turn as the race stands, with the
+    player's toggles (``overrides``, by field name) applied where the choice is offered."""
+    car = race.cars[car_id]
+    phase = race.phase
+    adrenaline: bool | None = None
+    boost: bool | None = None
+    cool = 0
+    if phase == dec.REACT:
+        for option in race.react_options(car_id):
+            if option.action == dec.ADRENALINE:
+                adrenaline = True
+            elif option.action == dec.BOOST:
+                boost = True
+            elif option.action == dec.COOLDOWN:
+                cool = max(cool, option.n)
+    cooling = overrides.get("cooling", True) if cool else False
+    engine = car.engine + (cool if cooling else 0)  # GO cools first
+    extra = 0
+    if adrenaline:
+        adrenaline = overrides.get("adrenaline", _affordable(race, car_id, engine, 1, 1))
+        extra = 1 if adrenaline else 0
+    if boost:
+        cost = race.boost_heat(car)
+        boost = overrides.get("boost", engine >= cost and _affordable(
+            race, car_id, engine - cost, extra + BOOST_GUESS, extra + BOOST_GUESS))
+    slipstream: bool | None = None
+    if not boost and phase in (dec.REACT, dec.SLIPSTREAM) and race.slipstream_allowed(car):
+        spaces = extra + race.slipstream_spaces(car)
+        slipstream = overrides.get("slipstream", _affordable(race, car_id, engine, spaces,
+                                                             extra))
+    discard = overrides.get("discard", False) if any(DISCARDABLE[c] for c in car.hand) \
+        else None
+    return TurnChoices(adrenaline=adrenaline, boost=boost, cool=cool, cooling=cooling,
+                       slipstream=slipstream, discard=discard)
+
+
+def shown_for(intent: TurnIntent | None, race: Race, car_id: int) -> TurnChoices:
+    """What the turn screen of ``car_id`` shows, with ``intent``'s toggles if they are for
+    this turn."""
+    same = intent is not None and intent.turn == (race.round, car_id)
+    return choices(race, car_id, intent.overrides if intent is not None and same else {})
+
+
+def _affordable(race: Race, car_id: int, engine: int, spaces: int, speed: int) -> bool:
+    """With ``engine`` Heat, the car can pay the corner Heat of moving ``spaces`` more at
+    ``speed`` more and still keep :data:`RESERVE` (corners already crossed included, as the
+    engine bills them)."""
+    car = race.cars[car_id]
+    return race.corner_bill(car.start_d, car.d + spaces, car.speed + speed) <= engine - RESERVE

@@ -1,0 +1,129 @@
+"""Property tests for random races with Legends, weather and road conditions.
+
+The same invariants as test_properties.py after every decision (cards accounted for, Heat never
+negative, one car per spot, cars go back only by spinning out), plus: every race ends with every
+car, Legends included, in the Hall of Fame; replay, undo and the JSON round-trip reproduce the
+race exactly; a Legend is never asked for a decision, never pays Heat and never spins out.
+
+Sized for ``make test``; ``benchmarks/module_soak.py`` plays thousands of these races.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pitboard.bots import Bot, HeuristicBot, RandomBot
+from pitboard.catalog import WEATHER_TOKENS
+from pitboard.engine import Race, RaceSetup, race_from_dict, race_to_dict, replay, undo
+from test_properties import MAX_ROUNDS_PER_LAP, TRACKS, Checker
+
+MODULE_RACES = settings(max_examples=30, deadline=None)
+
+
+@dataclass(frozen=True)
+class ModuleGame:
+    track: str
+    drivers: int
+    legends: int
+    laps: int
+    seed: int
+    weather: str | None
+    road: bool
+    pro: int
+    aggressive: bool
+    random_bots: tuple[bool, ...]
+
+    def setup(self) -> RaceSetup:
+        modules: dict[str, dict[str, Any]] = {}
+        if self.legends:
+            modules["legends"] = {"cars": self.legends, "pro": self.pro,
+                                  "aggressive": self.aggressive}
+        if self.weather is not None:
+            modules["weather"] = {"weather": self.weather, "road": self.road}
+        return RaceSetup(track=self.track, cars=self.drivers + self.legends, seed=self.seed,
+                         laps=self.laps, modules=modules)
+
+    def bots(self) -> list[Bot]:
+        return [RandomBot(seed=self.seed + i) if r else HeuristicBot(seed=self.seed + i)
+                for i, r in enumerate(self.random_bots)]
+
+
+@st.composite
+def module_games(draw: st.DrawFn) -> ModuleGame:
+    drivers = draw(st.integers(1, 5))
+    return ModuleGame(
+        track=draw(st.sampled_from(TRACKS)),
+        drivers=drivers,
+        legends=draw(st.integers(0, 6 - drivers)),
+        laps=draw(st.integers(1, 2)),
+        seed=draw(st.integers(0, 2**32 - 1)),
+        weather=draw(st.sampled_from((None, "random", *WEATHER_TOKENS))),
+        road=draw(st.booleans()),
+        pro=draw(st.integers(0, 6)),
+        aggressive=draw(st.booleans()),
+        random_bots=tuple(draw(st.lists(st.booleans(), min_size=drivers, max_size=drivers))),
+    )
+
+
+def play(game: ModuleGame, *, check: bool = True) -> tuple[Race, dict[str, Any]]:
+    """Play a whole race (checking every invariant after each decision); also return the
+    state before the last decision."""
+    race = Race(game.setup())
+    bots = game.bots()
+    checker = Checker(race) if check else None
+    before_last: dict[str, Any] = {}
+    while not race.over:
+        before_last = race_to_dict(race, events=True)
+        car = race.pending().cars[0]
+        assert car < game.drivers, "a Legend car was asked for a decision"
+        race.apply(bots[car].choose(race, car))
+        if checker is not None:
+            checker.check(race)
+        assert race.round <= MAX_ROUNDS_PER_LAP * game.laps, "race did not end"
+    return race, before_last
+
+
+def check_finished(game: ModuleGame, race: Race, before_last: dict[str, Any]) -> None:
+    """Everything a finished race must satisfy (also used by benchmarks/module_soak.py)."""
+    assert race.over
+    assert sorted(race.hall_of_fame) == list(range(game.drivers + game.legends))
+    for car in race.cars[game.drivers:]:  # the Legend cars
+        assert car.spinouts == 0 and car.engine == 0 and car.hand == []
+    assert not [e for e in race.events if e.get("car", -1) >= game.drivers and e["type"] in
+                ("corner", "heat", "cooldown", "boost", "slipstream", "spin_out")]
+    assert race_to_dict(replay(race.setup, race.log)) == race_to_dict(race)
+    assert race_to_dict(undo(race), events=True) == before_last
+
+
+@MODULE_RACES
+@given(module_games())
+def test_module_race_keeps_every_invariant(game: ModuleGame) -> None:
+    race, before_last = play(game)
+    check_finished(game, race, before_last)
+
+
+@MODULE_RACES
+@given(module_games(), st.integers(0, 300))
+def test_module_race_json_round_trip_then_play_on(game: ModuleGame, cut: int) -> None:
+    race = Race(game.setup())
+    bots = game.bots()
+    for _ in range(cut):
+        if race.over:
+            break
+        car = race.pending().cars[0]
+        race.apply(bots[car].choose(race, car))
+    state = race_to_dict(race, events=True)
+    restored = race_from_dict(json.loads(json.dumps(state)))
+    assert race_to_dict(restored, events=True) == state
+    assert restored.pending() == race.pending()
+    for r in (race, restored):
+        fresh = game.bots()
+        while not r.over:
+            car = r.pending().cars[0]
+            r.apply(fresh[car].choose(r, car))
+    assert race_to_dict(restored, events=True) == race_to_dict(race, events=True)
