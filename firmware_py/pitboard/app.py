@@ -13,7 +13,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
@@ -37,8 +37,13 @@ from .userfile import escape
 
 log = logging.getLogger("pitboard")
 
-#: how often the game loop polls inputs and displays when no event arrives (s)
-POLL_SECONDS = 0.01
+#: how often the game loop polls inputs and displays when no event arrives (s). An MCP23017's
+#: INT read happens at the edge, in gpiozero's thread, but its confirming read waits for this
+#: poll: 2 ms keeps button-to-glass short (benchmarks/press_to_glass.py) for a few % of a core
+POLL_SECONDS = 0.002
+#: ... and while an input change waits for its confirming sample (a press counts ~3 ms after
+#: its first edge: see pitboard.hw.inputs)
+FAST_POLL_SECONDS = 0.001
 #: Tick events (kiosk timers, idle seats) at this period (s)
 TICK_SECONDS = 0.1
 
@@ -119,6 +124,7 @@ class App:
         clock: Callable[[], float] = time.monotonic,
         seed: int | None = None,
         cars: int | None = None,
+        modules: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> App:
         """Open every part the profile names. Raises :class:`StartupError` (one line)."""
         try:
@@ -130,7 +136,7 @@ class App:
         kiosk = kiosk_options(config.table) if config.table.kiosk else None
         table = Table(stations=len(config.stations), screens=screens, render=render,
                       clock=clock, seed=seed, track=config.table.track, laps=config.table.laps,
-                      cars=cars,
+                      cars=cars, modules=modules,
                       recorder=recorder, kiosk=kiosk,
                       names=[st.label for st in config.stations],
                       chatter=ChatterGuard() if any(st.input.kind != "emulated"
@@ -175,6 +181,10 @@ class App:
         except ValueError as exc:  # a malformed pyserial URL: the table still runs
             log.error("console: %s", exc)
 
+    def busy(self) -> bool:
+        """An input change waits for confirmation: poll again within a millisecond."""
+        return any(inputs.busy for inputs in self.inputs)
+
     def poll(self) -> None:
         """Game-thread housekeeping: confirm debounced inputs, retry faulted displays."""
         for inputs in self.inputs:
@@ -192,7 +202,7 @@ class App:
         sdnotify.status(("racing" if table.race is not None else "lobby")
                         + (f"; {self.recorder.problem}" if self.recorder.problem else ""))
         while not stop.is_set():
-            table.step(timeout=POLL_SECONDS)
+            table.step(timeout=FAST_POLL_SECONDS if self.busy() else POLL_SECONDS)
             now = time.monotonic()
             if now >= next_tick:
                 next_tick = now + TICK_SECONDS
