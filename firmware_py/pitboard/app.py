@@ -14,7 +14,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
@@ -126,6 +126,7 @@ class App:
         clock: Callable[[], float] = time.monotonic,
         seed: int | None = None,
         cars: int | None = None,
+        modules: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> App:
         """Open every part the profile names. Raises :class:`StartupError` (one line)."""
         try:
@@ -137,7 +138,7 @@ class App:
         kiosk = kiosk_options(config.table) if config.table.kiosk else None
         table = Table(stations=len(config.stations), screens=screens, render=render,
                       clock=clock, seed=seed, track=config.table.track, laps=config.table.laps,
-                      cars=cars,
+                      cars=cars, modules=modules,
                       recorder=recorder, kiosk=kiosk,
                       names=[st.label for st in config.stations],
                       chatter=ChatterGuard() if any(st.input.kind != "emulated"

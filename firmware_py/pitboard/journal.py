@@ -6,7 +6,8 @@ whole state.  Recovery after a crash or a pulled plug is *latest snapshot + the 
 Files in the journal directory:
 
 ``journal.log``
-    One framed line per entry: ``<payload length> <crc32 as 8 hex digits> <json>\\n``.  The first
+    One framed line per entry (:mod:`pitboard.journalfile`: ``<payload length> <crc32 as 8 hex
+    digits> <json>\\n``).  The first
     line is the race header (format, race id, ``base`` = how many records compaction dropped, the
     caller's header); every later line is one record.  Records are written with ``O_APPEND`` and
     fsynced before :meth:`Journal.append` returns.
@@ -42,20 +43,35 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import json
 import logging
 import os
-import re
 import secrets
 import shutil
 import time
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, NoReturn, TypeGuard
+from typing import Any
 
-from .userfile import UserFileError, read_user_file
+from .journalfile import (
+    FORMAT,
+    JOURNAL_NAME,
+    SNAPSHOT_NAME,
+    TMP_SUFFIX,
+    Damaged,
+    JSONObject,
+    Storage,
+    atomic_write,
+    decode_frame,
+    encode_frame,
+    exists,
+    fsync_dir,
+    one_line,
+    parse_header,
+    parse_snapshot,
+    read_file,
+    scan_frames,
+)
 
 __all__ = [
     "JOURNAL_NAME",
@@ -64,28 +80,17 @@ __all__ = [
     "JournalCorrupted",
     "JournalError",
     "Recovered",
+    "Storage",
     "decode_frame",
     "encode_frame",
 ]
 
 log = logging.getLogger(__name__)
 
-JSONObject = dict[str, Any]
-
-JOURNAL_NAME = "journal.log"
-SNAPSHOT_NAME = "snapshot.json"
 RESERVE_NAME = "reserve"
 #: ballast per race: a 6-car, 3-lap race needs about 150 KB (journal, snapshot and their temps)
 RESERVE_BYTES = 1 << 20
-#: the largest journal or snapshot file read back (a real one stays far below: it is compacted)
-MAX_FILE_BYTES = 64 << 20
-_TMP_SUFFIX = ".tmp"
 _CORRUPT_PREFIX = "corrupt-"
-_FORMAT = 1
-
-# Strict framing: no leading zeros, lower-case hex, so each record has exactly one valid encoding.
-_FRAME = re.compile(rb"(0|[1-9][0-9]{0,9}) ([0-9a-f]{8}) ")
-
 
 class JournalError(Exception):
     """Base class of the journal's own errors (e.g. appending before a race is started)."""
@@ -146,110 +151,6 @@ class Recovered:
     def count(self) -> int:
         """Total number of records in the race (covered by the snapshot or replayed)."""
         return self.covers + len(self.records)
-
-
-class _Damaged(Exception):
-    """Internal: the files on disk are inconsistent; carries the one-line reason."""
-
-
-def _reject_constant(name: str) -> NoReturn:
-    raise ValueError(f"non-standard JSON constant {name}")
-
-
-def encode_frame(obj: JSONObject) -> bytes:
-    """Frame one JSON object as ``<length> <crc32> <json>\\n`` (ASCII, so no raw newline)."""
-    if not isinstance(obj, dict):
-        raise TypeError(f"journal entries must be JSON objects, not {type(obj).__name__}")
-    payload = json.dumps(obj, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode(
-        "ascii"
-    )
-    return b"%d %08x %s\n" % (len(payload), zlib.crc32(payload), payload)
-
-
-def decode_frame(line: bytes) -> JSONObject | None:
-    """Decode one framed line (without its newline); None if it is not an intact frame."""
-    match = _FRAME.match(line)
-    if match is None:
-        return None
-    payload = line[match.end() :]
-    if int(match[1]) != len(payload) or int(match[2], 16) != zlib.crc32(payload):
-        return None
-    try:
-        obj = json.loads(payload.decode("ascii"), parse_constant=_reject_constant)
-    except (ValueError, RecursionError):
-        return None
-    return obj if isinstance(obj, dict) else None
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
-
-
-class Storage:
-    """The journal's calls that change the disk, in one place: a test swaps in a storage that
-    fails as a full or read-only disk does (tests swap the storage, they do not monkeypatch).
-
-    Example::
-
-        class ReadOnly(Storage):
-            def open(self, path: Path, flags: int, mode: int = 0o600) -> int:
-                if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
-                    raise OSError(errno.EROFS, "Read-only file system")
-                return super().open(path, flags, mode)
-
-        Journal(Path("/var/lib/pitboard/journal"), storage=ReadOnly())
-    """
-
-    def open(self, path: Path, flags: int, mode: int = 0o600) -> int:
-        return os.open(path, flags, mode)
-
-    def write(self, fd: int, data: bytes) -> None:
-        _write_all(fd, data)
-
-    def truncate(self, fd: int, size: int) -> None:
-        os.ftruncate(fd, size)
-
-    def allocate(self, fd: int, length: int) -> None:
-        os.posix_fallocate(fd, 0, length)
-
-    def replace(self, source: Path, target: Path) -> None:
-        os.replace(source, target)
-
-    def unlink(self, path: Path) -> None:
-        os.unlink(path)
-
-    def mkdir(self, path: Path) -> None:
-        os.mkdir(path, 0o700)
-
-
-def _fsync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _atomic_write(path: Path, data: bytes, storage: Storage | None = None) -> None:
-    """Replace ``path`` with ``data`` so that a crash leaves either the old or the new file."""
-    storage = storage or Storage()
-    tmp = path.with_name(path.name + _TMP_SUFFIX)
-    try:
-        fd = storage.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
-        try:
-            storage.write(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        storage.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            storage.unlink(tmp)
-        raise
-    _fsync_dir(path.parent)
 
 
 class Journal:
@@ -357,14 +258,14 @@ class Journal:
             raise TypeError(f"the race header must be a JSON object, not {type(header).__name__}")
         self.close()
         race = secrets.token_hex(8)
-        frame = encode_frame({"format": _FORMAT, "race": race, "base": 0, "header": header})
+        frame = encode_frame({"format": FORMAT, "race": race, "base": 0, "header": header})
         self._make_directory()
-        self._with_space(lambda: _atomic_write(self.journal_path, frame, self.storage))
+        self._with_space(lambda: atomic_write(self.journal_path, frame, self.storage))
         # The old snapshot goes only after the new journal is in place: a crash in between leaves
         # a snapshot of another race, which load() recognises by its race id and discards.
         if self.snapshot_path.exists():
             self.storage.unlink(self.snapshot_path)
-            _fsync_dir(self.directory)
+            fsync_dir(self.directory)
         self._open(race, dict(header), base=0, count=0, size=len(frame))
         self._snap_covers = None
         self._snap_offset = len(frame)
@@ -436,9 +337,9 @@ class Journal:
         if not isinstance(state, dict):
             raise TypeError(f"a snapshot must be a JSON object, not {type(state).__name__}")
         frame = encode_frame(
-            {"format": _FORMAT, "race": self._race, "covers": self._count, "state": state}
+            {"format": FORMAT, "race": self._race, "covers": self._count, "state": state}
         )
-        self._with_space(lambda: _atomic_write(self.snapshot_path, frame, self.storage))
+        self._with_space(lambda: atomic_write(self.snapshot_path, frame, self.storage))
         self._snap_covers = self._count
         self._snap_offset = self._size
 
@@ -454,13 +355,13 @@ class Journal:
         tail = os.pread(fd, self._size - self._snap_offset, self._snap_offset)
         header = encode_frame(
             {
-                "format": _FORMAT,
+                "format": FORMAT,
                 "race": self._race,
                 "base": self._snap_covers,
                 "header": self._header,
             }
         )
-        self._with_space(lambda: _atomic_write(self.journal_path, header + tail, self.storage))
+        self._with_space(lambda: atomic_write(self.journal_path, header + tail, self.storage))
         dropped = self._snap_covers - self._base
         count, covers = self._count, self._snap_covers
         self._open(self._race, self._header, base=covers, count=count, size=len(header) + len(tail))
@@ -477,7 +378,7 @@ class Journal:
         self.close()
         try:
             return self._load()
-        except _Damaged as damaged:
+        except Damaged as damaged:
             raise self._move_aside(str(damaged)) from None
         except OSError as err:
             raise self._move_aside(f"cannot read the journal: {err}") from None
@@ -516,7 +417,7 @@ class Journal:
         if self.directory.is_dir():
             return
         self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        _fsync_dir(self.directory.parent)
+        fsync_dir(self.directory.parent)
 
     def _open(self, race: str, header: JSONObject, *, base: int, count: int, size: int) -> None:
         self.close()
@@ -527,7 +428,7 @@ class Journal:
 
     def _remove_leftovers(self) -> None:
         for name in (JOURNAL_NAME, SNAPSHOT_NAME):
-            tmp = self.directory / (name + _TMP_SUFFIX)
+            tmp = self.directory / (name + TMP_SUFFIX)
             if tmp.exists() or tmp.is_symlink():
                 log.info("journal: removing %s left by an interrupted write", tmp.name)
                 self.storage.unlink(tmp)
@@ -540,16 +441,16 @@ class Journal:
         except OSError as err:  # a read-only disk: the leftovers are ignored anyway
             log.warning("journal: cannot remove temp files: %s", err)
         journal, snapshot_path = self.journal_path, self.snapshot_path
-        if not _exists(journal):
-            if _exists(snapshot_path):
-                raise _Damaged("snapshot.json exists but journal.log is missing")
+        if not exists(journal):
+            if exists(snapshot_path):
+                raise Damaged("snapshot.json exists but journal.log is missing")
             return None
 
-        data = _read(journal)
-        frames, ends = _scan(data)
+        data = read_file(journal)
+        frames, ends = scan_frames(data)
         if not frames:
-            raise _Damaged(f"{JOURNAL_NAME} has no readable header ({len(data)} bytes)")
-        race, base, header = _parse_header(frames[0])
+            raise Damaged(f"{JOURNAL_NAME} has no readable header ({len(data)} bytes)")
+        race, base, header = parse_header(frames[0])
         good = ends[-1]
         rest = data[good:]
         damage: list[str] = []
@@ -561,13 +462,13 @@ class Journal:
         count = base + len(frames) - 1
 
         snap, snap_bytes = None, None
-        if _exists(snapshot_path):
-            snap_bytes = _read(snapshot_path)
+        if exists(snapshot_path):
+            snap_bytes = read_file(snapshot_path)
             try:
-                snap = _parse_snapshot(snap_bytes)
-            except _Damaged as bad:
+                snap = parse_snapshot(snap_bytes)
+            except Damaged as bad:
                 if base:  # the compacted records lived only in that snapshot
-                    raise _Damaged(f"{bad}, and {JOURNAL_NAME} was compacted past {base} "
+                    raise Damaged(f"{bad}, and {JOURNAL_NAME} was compacted past {base} "
                                    "records") from None
                 damage.append(str(bad))
         if snap is not None and snap[0] != race:
@@ -575,13 +476,13 @@ class Journal:
             log.warning("journal: discarding a snapshot of an earlier race")
             with contextlib.suppress(OSError):
                 self.storage.unlink(snapshot_path)
-                _fsync_dir(self.directory)
+                fsync_dir(self.directory)
             snap, snap_bytes = None, None
         if snap is None and base:
-            raise _Damaged(f"{JOURNAL_NAME} was compacted past {base} records but has no snapshot")
+            raise Damaged(f"{JOURNAL_NAME} was compacted past {base} records but has no snapshot")
         covers, state = (0, None) if snap is None else (snap[1], snap[2])
         if covers < base:
-            raise _Damaged(f"snapshot covers {covers} records but {JOURNAL_NAME} starts at "
+            raise Damaged(f"snapshot covers {covers} records but {JOURNAL_NAME} starts at "
                            f"record {base}")
         if covers > count:
             # Records the snapshot covers were lost from the journal: the snapshot, intact on its
@@ -602,7 +503,7 @@ class Journal:
                 {JOURNAL_NAME: data, SNAPSHOT_NAME: snap_bytes}, prefix,
                 drop_snapshot=snap is None and snap_bytes is not None, reason=reason)
             if read_only is None:
-                ends = _scan(prefix)[1]
+                ends = scan_frames(prefix)[1]
                 good, rest = len(prefix), b""
         elif rest:
             log.warning("journal: dropped a torn last record (%d bytes at byte %d of %s)",
@@ -615,12 +516,12 @@ class Journal:
                 finally:
                     os.close(fd)
             except OSError as err:
-                read_only = f"cannot cut the torn record off: {_one_line(err)}"
+                read_only = f"cannot cut the torn record off: {one_line(err)}"
         if read_only is None:
             try:
                 self._open(race, header, base=base, count=count, size=good)
             except OSError as err:
-                read_only = f"cannot open {JOURNAL_NAME} for writing: {_one_line(err)}"
+                read_only = f"cannot open {JOURNAL_NAME} for writing: {one_line(err)}"
         if read_only is not None:
             self.close()
             log.error("journal: %s; the race resumes but is not being saved", read_only)
@@ -646,18 +547,18 @@ class Journal:
         (``read_only`` set if the cut could not be written).
         """
         self.close()
-        data = _read(self.journal_path)
-        frames, ends = _scan(data)
+        data = read_file(self.journal_path)
+        frames, ends = scan_frames(data)
         if not frames:
             raise JournalError(f"{JOURNAL_NAME} has no readable header")
-        race, base, header = _parse_header(frames[0])
+        race, base, header = parse_header(frames[0])
         if not base <= count < base + len(frames) - 1:
             raise JournalError(f"cannot keep {count} records of {base}..{base + len(frames) - 1}")
         prefix = data[: ends[count - base]]
         snap = None
-        if _exists(self.snapshot_path):
-            with contextlib.suppress(_Damaged, OSError):
-                snap = _parse_snapshot(_read(self.snapshot_path))
+        if exists(self.snapshot_path):
+            with contextlib.suppress(Damaged, OSError):
+                snap = parse_snapshot(read_file(self.snapshot_path))
         covers, state = (snap[1], snap[2]) if snap is not None and snap[1] <= count else (0, None)
         if snap is not None and state is None and base:
             raise JournalError("the damage lies before the snapshot")
@@ -670,7 +571,7 @@ class Journal:
                 self._snap_covers = None if state is None else covers
                 self._snap_offset = ends[covers - base]
             except OSError as err:
-                read_only = f"cannot open {JOURNAL_NAME} for writing: {_one_line(err)}"
+                read_only = f"cannot open {JOURNAL_NAME} for writing: {one_line(err)}"
                 self.close()
         return Recovered(race=race, header=header, snapshot=state, covers=covers,
                          records=frames[1 + covers - base : 1 + count - base], damage=reason,
@@ -686,21 +587,21 @@ class Journal:
         try:
             target = self._corrupt_directory()
         except OSError as err:
-            return None, f"{_one_line(reason)}; could not keep a copy: {_one_line(err)}"
+            return None, f"{one_line(reason)}; could not keep a copy: {one_line(err)}"
         try:
             for name, data in originals.items():
                 if data is not None:
-                    _atomic_write(target / name, data, self.storage)
-            _atomic_write(self.journal_path, prefix, self.storage)
+                    atomic_write(target / name, data, self.storage)
+            atomic_write(self.journal_path, prefix, self.storage)
             if drop_snapshot:
                 self.storage.unlink(self.snapshot_path)
-            _fsync_dir(self.directory)
+            fsync_dir(self.directory)
         except OSError as err:
-            return target, f"{_one_line(reason)}; could not rewrite {JOURNAL_NAME}: " \
-                f"{_one_line(err)}"
+            return target, f"{one_line(reason)}; could not rewrite {JOURNAL_NAME}: " \
+                f"{one_line(err)}"
         self._prune_corrupt(keep=target)
         log.error("journal damaged: %s; kept the intact records, original copied to %s",
-                  _one_line(reason), target)
+                  one_line(reason), target)
         return target, None
 
     def _move_aside(self, reason: str) -> JournalCorrupted:
@@ -734,8 +635,8 @@ class Journal:
         for name in os.listdir(self.directory):
             if name.startswith((JOURNAL_NAME, SNAPSHOT_NAME)):
                 self.storage.replace(self.directory / name, target / name)
-        _fsync_dir(target)
-        _fsync_dir(self.directory)
+        fsync_dir(target)
+        fsync_dir(self.directory)
 
     def _corrupt_directory(self, prefix: str = _CORRUPT_PREFIX) -> Path:
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
@@ -757,68 +658,3 @@ class Journal:
                 shutil.rmtree(old)
         except OSError as err:
             log.warning("journal: could not prune old corrupt directories: %s", err)
-
-
-def _scan(data: bytes) -> tuple[list[JSONObject], list[int]]:
-    """Decode intact frames from the start; returns them and the byte offset after each."""
-    frames: list[JSONObject] = []
-    ends: list[int] = []
-    pos = 0
-    while True:
-        newline = data.find(b"\n", pos)
-        if newline < 0:
-            break
-        obj = decode_frame(data[pos:newline])
-        if obj is None:
-            break
-        frames.append(obj)
-        pos = newline + 1
-        ends.append(pos)
-    return frames, ends
-
-
-def _is_count(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def _parse_header(frame: JSONObject) -> tuple[str, int, JSONObject]:
-    race, base, header = frame.get("race"), frame.get("base"), frame.get("header")
-    if (
-        frame.get("format") != _FORMAT
-        or not isinstance(race, str)
-        or not _is_count(base)
-        or not isinstance(header, dict)
-    ):
-        raise _Damaged(f"{JOURNAL_NAME} header is not a pitboard journal header")
-    return race, base, header
-
-
-def _exists(path: Path) -> bool:
-    return path.exists() or path.is_symlink()
-
-
-def _read(path: Path) -> bytes:
-    """A journal file's bytes; anything but a regular file of sane size is damage."""
-    try:
-        return read_user_file(path, limit=MAX_FILE_BYTES, follow_links=False)
-    except UserFileError as err:
-        raise _Damaged(f"{path.name}: {err.problem}") from None
-
-
-def _one_line(what: object) -> str:
-    return " ".join(str(what).split())
-
-
-def _parse_snapshot(data: bytes) -> tuple[str, int, JSONObject]:
-    frame = decode_frame(data[:-1]) if data.endswith(b"\n") else None
-    if frame is None:
-        raise _Damaged(f"{SNAPSHOT_NAME} is damaged ({len(data)} bytes)")
-    race, covers, state = frame.get("race"), frame.get("covers"), frame.get("state")
-    if (
-        frame.get("format") != _FORMAT
-        or not isinstance(race, str)
-        or not _is_count(covers)
-        or not isinstance(state, dict)
-    ):
-        raise _Damaged(f"{SNAPSHOT_NAME} is not a pitboard snapshot")
-    return race, covers, state

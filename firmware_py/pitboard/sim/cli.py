@@ -15,6 +15,7 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from ..catalog import MAX_CARS, TRACKS
 from ..hwconfig import ConfigError, load_profile
+from ..module_args import SetupError, add_module_options, race_modules
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -127,6 +128,7 @@ def build_parser(*, stations: int = MAX_CARS, track: str = "usa",
     p.add_argument("--journal", metavar="DIR", type=Path,
                    help="keep the race journal in DIR: a race left unfinished there resumes on "
                    "the next start (default: a temporary folder, removed at exit)")
+    add_module_options(p)
     p.add_argument("--image-scale", metavar="N", type=_int_in(1, 8, "image scale"), default=1,
                    help="enlarge saved images N times, pixel for pixel (default 1: 128x64)")
     return p
@@ -208,6 +210,11 @@ def main(
 
     if args.journal is not None and args.journal.exists() and not args.journal.is_dir():
         return fail(f"--journal {args.journal}: not a directory")
+    try:
+        modules = race_modules(args, cars=args.cars if args.cars is not None else
+                               min(max(4, args.stations), MAX_CARS - args.legends))
+    except SetupError as exc:
+        return fail(str(exc))
 
     terminal = not args.text and (tty if tty is not None else _isatty(stdin) and _isatty(out))
     if args.kiosk:
@@ -225,6 +232,7 @@ def main(
     recording = args.save_png is not None or args.save_gif is not None
     try:
         sim = Sim(args.stations, track=args.track, laps=args.laps, cars=args.cars,
+                  modules=modules,
                   seed=args.seed, record=args.station - 1 if recording else None, clock=clock,
                   journal=args.journal, profile=profile)
     except (StartupError, OSError) as exc:

@@ -14,7 +14,7 @@ import queue
 import random
 import threading
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -24,6 +24,7 @@ from ..bots import Bot, HeuristicBot
 from ..engine import decisions as dec
 from ..engine.cards import DISCARDABLE, PLAYABLE
 from ..engine.decisions import Decision, Discard, IllegalDecision, Plan, Slipstream
+from ..engine.legends import load_legend_cards
 from ..engine.race import Race
 from ..engine.setup import MAX_CARS, RaceSetup
 from ..engine.snapshot import replay
@@ -161,6 +162,7 @@ class Table:
         track: str = "usa",
         laps: int | None = None,
         cars: int | None = None,
+        modules: Mapping[str, Mapping[str, Any]] | None = None,
         recorder: Recorder | None = None,
         kiosk: KioskOptions | None = None,
         names: Sequence[str] = (),
@@ -177,6 +179,8 @@ class Table:
         self.track = track_ref(track)  # a shipped key or a track file path
         self.laps = laps
         self.cars = cars
+        #: rules modules for the races this table starts (RaceSetup.modules), e.g. Legends
+        self.modules = {k: dict(v) for k, v in (modules or {}).items()}
         self.recorder = recorder
         self.kiosk = kiosk
         self.race: Race | None = None
@@ -394,11 +398,13 @@ class Table:
             self.cars = cars
         key, n_laps, n_cars = self.lobby_summary()
         players = [st for st in self.stations if st.joined]
-        n_cars = max(n_cars, len(players))
+        legends = int(self.modules.get("legends", {}).get("cars", 0))
+        n_cars = min(max(n_cars, len(players)), MAX_CARS - legends)
         names = [st.name for st in players] + [f"Bot {i + 1}" for i in range(n_cars - len(players))]
-        setup = RaceSetup(track=key, cars=n_cars, laps=n_laps,
+        names += [f"{c.capitalize()} Legend" for c in load_legend_cards().colours[:legends]]
+        setup = RaceSetup(track=key, cars=n_cars + legends, laps=n_laps,
                           seed=self.seeds.randrange(1 << 31) if seed is None else seed,
-                          names=tuple(names))
+                          names=tuple(names), modules=self.modules)
         self._begin(setup)
         self.green_flag()
         self._drive()

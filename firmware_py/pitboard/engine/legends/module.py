@@ -209,3 +209,16 @@ def legend_card(race: Race) -> int:
     if isinstance(module, Legends) and module.card_round == race.round:
         return module.card
     return 0
+
+
+def legend_grid(race: Race) -> list[dict[str, Any]]:
+    """Where each Legend car starts, for the set-up checklist: car, colour, grid position
+    (1 = pole), board space and spot, in grid order."""
+    colours = legend_cars(race)
+    out = []
+    for slot, car_id in enumerate(race.grid, start=1):
+        if car_id in colours:
+            space, spot = race.track.grid[slot - 1]
+            out.append({"car": car_id, "colour": colours[car_id], "grid": slot,
+                        "space": space, "spot": spot})
+    return out
