@@ -369,3 +369,21 @@ def test_run_on_the_sim_profile_at_a_terminal_draws_the_stations(tmp_path: Path)
     assert 'running profile "sim"' in text  # the start-up line, printed when it ends
     log = (tmp_path / "journal.log").read_text()
     assert 'running profile "sim"' in log and "transitions" not in log
+
+
+def test_startup_line_names_the_displays_that_do_not_answer(tmp_path: Path) -> None:
+    from pitboard.app import startup_line
+
+    class Silent(EmulatedDisplay):
+        @property
+        def healthy(self) -> bool:
+            return False
+
+    config = load_profile("sim")
+    displays = [Silent() if i in (1, 4) else EmulatedDisplay() for i in range(6)]
+    app = App.build(config, journal=tmp_path / "j", displays=displays, seed=1)
+    try:
+        assert "6 stations, 4 of 6 displays answering (not S2, S5: retrying)" in startup_line(
+            app)[1]
+    finally:
+        app.close()

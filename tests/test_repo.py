@@ -53,3 +53,55 @@ def test_commands_write_nothing_where_they_are_run(words: list[str], tmp_path: P
     assert proc.returncode == 0, proc.stderr
     assert sorted(p.name for p in work.iterdir()) == []
     assert not (tmp_path / "home").exists()
+
+
+# -- the README -----------------------------------------------------------------------------
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _section(title: str) -> str:
+    start = README.index(f"## {title}\n")
+    end = README.find("\n## ", start + 1)
+    return README[start:end if end >= 0 else None]
+
+
+def test_readme_build_one_goes_from_a_fresh_pi_to_a_checked_table() -> None:
+    text = _section("Build one")
+    for step in ("Raspberry Pi OS Lite", "git clone", "sudo make install-pi PROFILE=",
+                 "make install-pi-dry-run", "sudo reboot", "systemctl status pitboard",
+                 "journalctl -u pitboard", "staff_pin", "kiosk = true", "NEW_CONFIG=1",
+                 "check-config /etc/pitboard/pitboard.toml", "wiring_docs/"):
+        assert step in text, step
+
+
+def test_readme_exit_codes_match_the_unit() -> None:
+    text = README[README.index("Exit status:"):]
+    assert "| 1 |" in text and "| 2 |" in text and "RestartPreventExitStatus=2" in text
+    unit = (ROOT / "systemd" / "pitboard.service").read_text()
+    assert "RestartPreventExitStatus=2" in unit and "Restart=on-failure" in unit
+
+
+def test_readme_names_the_optional_tools_the_skipped_tests_need() -> None:
+    text = _section("Developing")
+    for tool in ("systemd-analyze", "shellcheck", "dot"):
+        assert tool in text, tool
+
+
+def test_readme_example_commands_parse() -> None:
+    """Every `.venv/bin/pitboard ...` line in the README is accepted by its command's parser."""
+    import shlex
+
+    from pitboard.cli import build_parser
+    from pitboard.sim import build_parser as sim_parser
+
+    lines = [line.split("#")[0].strip() for line in README.splitlines()
+             if line.startswith(".venv/bin/pitboard ")]
+    assert len(lines) >= 6
+    for line in lines:
+        words = shlex.split(line)[1:]
+        parser = sim_parser() if words[0] == "sim" else build_parser()
+        try:
+            parser.parse_args(words[1:] if words[0] == "sim" else words)
+        except SystemExit as exc:  # pragma: no cover - the message says which line
+            raise AssertionError(f"README: {line}") from exc

@@ -242,7 +242,8 @@ def startup_line(app: App) -> tuple[int, str]:
     from .hwconfig import is_default_pin
 
     config = app.config
-    answering = sum(1 for d in app.displays if getattr(d, "healthy", True))
+    silent = [st.label for st, d in zip(config.stations, app.displays, strict=False)
+              if not getattr(d, "healthy", True)]
     n = len(config.stations)
     console = config.console
     default_pin = console.enabled and is_default_pin(console.staff_pin)
@@ -255,7 +256,8 @@ def startup_line(app: App) -> tuple[int, str]:
         pin = "staff PIN: set"
     parts = [
         f'pitboard {__version__} running profile "{config.name}" ({config.source})',
-        f"{n} station{'s' if n != 1 else ''}, {answering} of {n} displays answering",
+        f"{n} station{'s' if n != 1 else ''}, {n - len(silent)} of {n} displays answering"
+        + (f" (not {', '.join(silent)}: retrying)" if silent else ""),
         f"console {console.port} at {console.baud} baud" if console.enabled else "console off",
         f"kiosk {'on' if config.table.kiosk else 'off'}",
         f"journal {app.recorder.journal.directory}",
