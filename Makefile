@@ -26,6 +26,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/cold_start.py
 	$(BIN)/python benchmarks/display_bytes.py
 	$(BIN)/python benchmarks/table_latency.py
+	$(BIN)/python benchmarks/press_to_glass.py
 	$(BIN)/python benchmarks/table_inputs.py
 	$(BIN)/python benchmarks/powercut_soak.py
 
