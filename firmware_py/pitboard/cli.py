@@ -130,7 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
     run = _command(sub, "run", "run the table on a hardware profile (the systemd service)",
                    "Run the table: open the stations, journal and console a hardware\n"
                    "profile names, resume a journalled race, and play until SIGTERM.\n"
-                   "On the sim profile it draws the emulated stations in the terminal.\n"
+                   "On a profile of emulated stations (sim) at a terminal it draws them\n"
+                   "there, the keyboard working their levers and trays (keys as in\n"
+                   "pitboard sim; q quits), and logs to <journal>.log.\n"
                    "Exit status: 2 a bad configuration (systemd does not retry), 1 hardware\n"
                    "that does not start (systemd retries), 0 stopped.")
     run.add_argument("--config", default=None, metavar="FILE|PROFILE",
@@ -140,6 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="journal directory (default: the profile's [journal] dir; a relative "
                           "one goes under $STATE_DIRECTORY with systemd, else under "
                           "$XDG_STATE_HOME/pitboard, i.e. ~/.local/state/pitboard)")
+    run.add_argument("--verbose", action="store_true",
+                     help="also log every table state change (the transitions library's INFO "
+                          "lines); by default one start-up line, then warnings and errors")
     return parser
 
 
@@ -277,7 +282,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     from .app import run_main
     from .hwconfig import default_config_path
 
-    return run_main(args.config or str(default_config_path()), journal=args.journal)
+    return run_main(args.config or str(default_config_path()), journal=args.journal,
+                    verbose=args.verbose)
 
 
 COMMANDS = {"run": cmd_run, "demo": cmd_demo, "scenario": cmd_scenario, "simulate": cmd_simulate,
