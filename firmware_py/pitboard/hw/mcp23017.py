@@ -180,6 +180,14 @@ class Mcp23017Model:
     button), ``None`` releases it (open contact): it then reads high if GPPU enables the pull-up,
     else low, so a driver that forgets the pull-ups sees every open contact as "pressed".
 
+    Reads take time: the GPIO/INTCAP data is sampled first and the interrupt is cleared after
+    the data has been clocked out (data sheet DS20001952, 3.6.5: "the interrupt condition is
+    cleared after the LSb of the data is clocked out during a read command of GPIO or
+    INTCAP"). ``during_read``, when set, is called in between, once per read transaction: a
+    pin changed there raises INTF only for the end of the read to clear it, so that change
+    raises no interrupt of its own, as on the chip. This is how a short tap gets lost by a
+    driver that trusts INT alone.
+
     Bus errors: any address other than the model's, or ``fail = True``, raises
     ``OSError(EREMOTEIO)`` like a NACK on Linux. :meth:`power_cycle` simulates a brown-out.
 
@@ -206,6 +214,9 @@ class Mcp23017Model:
         self.writes = 0
         #: read transactions made while GPA7 or GPB7 (output-only pins) was an input
         self.output_only_input_reads = 0
+        #: called inside every read transaction, after the data is sampled and before the
+        #: interrupt is cleared (see the class docstring)
+        self.during_read: Callable[[], None] | None = None
         self._regs = bytearray(REGISTER_COUNT)
         self._driven: list[list[bool | None]] = [[None] * 8, [None] * 8]
         self._last_level = [0, 0]  # pin levels at the last evaluation (interrupt-on-change)
@@ -228,6 +239,19 @@ class Mcp23017Model:
             raise ValueError(f"bit must be 0..7, not {bit}")
         self._driven[_port(bank)][bit] = level
         self._evaluate(_port(bank))
+        self._refresh_int()
+
+    def glitch(self, bank: Bank, bit: int) -> None:
+        """A pulse on ``GP<bank><bit>`` too short for any read to see (EMI on a long cable,
+        contact chatter): interrupt-on-change captures it and INT is asserted, but by the time
+        GPIO is read the pin is back at its old level."""
+        port = _port(bank)
+        before = self._driven[port][bit]
+        level = bool(self._pin_levels(port) >> bit & 1)
+        self._driven[port][bit] = not level
+        self._evaluate(port)
+        self._driven[port][bit] = before
+        self._evaluate(port)
         self._refresh_int()
 
     def register(self, reg: int) -> int:
@@ -276,13 +300,20 @@ class Mcp23017Model:
         if (self._regs[IODIRA] | self._regs[IODIRB]) >> OUTPUT_ONLY_BIT & 1:
             self.output_only_input_reads += 1
         data: list[int] = []
+        cleared: set[int] = set()
         reg = register
         for _ in range(length):
             data.append(self._read(reg))
+            if reg in (GPIOA, GPIOB, INTCAPA, INTCAPB):
+                cleared.add(reg & 1)
             if self._regs[IOCON] & IOCON_SEQOP:
                 reg ^= 1  # byte mode with BANK=0: the pointer toggles within the A/B pair
             else:
                 reg = (reg + 1) % REGISTER_COUNT
+        if self.during_read is not None:
+            self.during_read()
+        for port in sorted(cleared):
+            self._clear_interrupt(port)
         self._refresh_int()
         return data
 
@@ -323,20 +354,21 @@ class Mcp23017Model:
             self._regs[INTCAPA + port] = self._gpio_value(port)
 
     def _read(self, reg: int) -> int:
-        if reg in (GPIOA, GPIOB, INTCAPA, INTCAPB):
-            port = reg & 1
-            value = self._gpio_value(port) if reg in (GPIOA, GPIOB) else self._regs[reg]
-            self._regs[INTFA + port] = 0  # reading GPIO or INTCAP clears the interrupt
-            self._last_level[port] = self._pin_levels(port)
-            # a DEFVAL-compare condition that still holds re-asserts at once
-            compare = self._regs[GPINTENA + port] & self._regs[INTCONA + port]
-            if compare & (self._last_level[port] ^ self._regs[DEFVALA + port]):
-                self._regs[INTFA + port] = compare & (
-                    self._last_level[port] ^ self._regs[DEFVALA + port]
-                )
-                self._regs[INTCAPA + port] = self._gpio_value(port)
-            return value
+        if reg in (GPIOA, GPIOB):
+            return self._gpio_value(reg & 1)
         return self._regs[reg]
+
+    def _clear_interrupt(self, port: int) -> None:
+        """End of a GPIO/INTCAP read: clear the interrupt (changes since included)."""
+        self._regs[INTFA + port] = 0
+        self._last_level[port] = self._pin_levels(port)
+        # a DEFVAL-compare condition that still holds re-asserts at once
+        compare = self._regs[GPINTENA + port] & self._regs[INTCONA + port]
+        if compare & (self._last_level[port] ^ self._regs[DEFVALA + port]):
+            self._regs[INTFA + port] = compare & (
+                self._last_level[port] ^ self._regs[DEFVALA + port]
+            )
+            self._regs[INTCAPA + port] = self._gpio_value(port)
 
     def _write(self, reg: int, value: int) -> None:
         if not 0 <= reg < REGISTER_COUNT:

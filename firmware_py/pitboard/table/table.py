@@ -24,7 +24,7 @@ from ..bots import Bot, HeuristicBot
 from ..engine import decisions as dec
 from ..engine.cards import DISCARDABLE, PLAYABLE
 from ..engine.decisions import Decision, Discard, IllegalDecision, Plan, Slipstream
-from ..engine.legends import load_legend_cards
+from ..engine.legends import legend_count, load_legend_cards
 from ..engine.race import Race
 from ..engine.setup import MAX_CARS, RaceSetup
 from ..engine.snapshot import replay
@@ -188,6 +188,7 @@ class Table:
         self.queue: queue.Queue[TableEvent] = queue.Queue()
         self.views: list[StationView | None] = [None] * stations
         self.frames = 0
+        self._acting: int | None = None  # station of the event being handled: drawn first
         self.deadline: float | None = None  # kiosk countdowns
         self.attract: Race | None = None
         #: called on the game thread after every handled event (console event stream)
@@ -278,6 +279,7 @@ class Table:
             st = self._station(event.station)
             if st is None:
                 return
+            self._acting = st.index
             name = _input_name(st, event)
             if name is not None and self.chatter is not None and \
                     not self.chatter.admit(name, now=now):
@@ -398,7 +400,7 @@ class Table:
             self.cars = cars
         key, n_laps, n_cars = self.lobby_summary()
         players = [st for st in self.stations if st.joined]
-        legends = int(self.modules.get("legends", {}).get("cars", 0))
+        legends = legend_count(self.modules.get("legends", {}))
         n_cars = min(max(n_cars, len(players)), MAX_CARS - legends)
         names = [st.name for st in players] + [f"Bot {i + 1}" for i in range(n_cars - len(players))]
         names += [f"{c.capitalize()} Legend" for c in load_legend_cards().colours[:legends]]
@@ -456,6 +458,9 @@ class Table:
         if self.state != flow.LOBBY:
             self.reset()
         self.track, self.laps, self.cars = saved.setup.track, saved.setup.laps, saved.setup.cars
+        self.modules = {k: dict(v) for k, v in saved.setup.modules.items()}
+        if self.cars is not None:  # the next race counts driven cars; Legends come on top
+            self.cars -= legend_count(self.modules.get("legends", {}))
         self._seat(saved.setup, saved.seats, saved.idle_bots)
         self.race = race
         if race.over:
@@ -856,7 +861,9 @@ class Table:
             self.recorder.flush(self.race, self._idle_cars())
         self._note_waiting()
         scene = self.scene()
-        for st in self.stations:
+        # the station that acted is drawn first: its player is the one waiting for the glass
+        first = self._acting
+        for st in sorted(self.stations, key=lambda s: s.index != first):
             view = station_view(scene, st)
             if view == self.views[st.index]:
                 continue
