@@ -125,7 +125,7 @@ class App:
                                  track=config.table.track, laps=config.table.laps or 1)
         table = Table(stations=len(config.stations), screens=screens, render=render,
                       clock=clock, seed=seed, track=config.table.track, laps=config.table.laps,
-                      cars=cars,
+                      cars=cars, modules=config.table.modules,
                       recorder=recorder, kiosk=kiosk,
                       names=[st.label for st in config.stations],
                       chatter=ChatterGuard() if any(st.input.kind != "emulated"

@@ -10,6 +10,8 @@ Schema (``*`` = required)::
     [table]*     name*, kiosk = false, idle_seconds = 300 (kiosk: back to the attract screen),
                  track = "usa" (a track name, or a .toml track file in the profile's folder),
                  laps = 1..9 (absent = the track's own lap count)
+    [table.modules.NAME]  a rules module the lobby (and the kiosk's races) starts with, and its
+                 options (see each module); names: the modules installed in pitboard.engine
     [console]*   port = "" (empty = off; a device, or a pyserial URL such as "socket://h:7000"),
                  baud = 115200, staff_pin* = "4 to 8 digits"
     [journal]*   dir*                       (relative paths: from the working directory)
@@ -43,9 +45,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
 from pitboard.userfile import escape
 
@@ -140,6 +142,8 @@ class TableConfig:
     track: str = "usa"
     #: None = the track's own lap count
     laps: int | None = None
+    #: rules modules the lobby starts with (RaceSetup.modules): name -> options
+    modules: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,13 +8,14 @@ call directly. The engine stays pure; this module owns bots, seats and the journ
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import queue
 import random
 import threading
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -24,6 +25,7 @@ from ..bots import Bot, HeuristicBot
 from ..engine import decisions as dec
 from ..engine.cards import DISCARDABLE, PLAYABLE
 from ..engine.decisions import Decision, Discard, IllegalDecision, Plan, Slipstream
+from ..engine.modules import MODULES
 from ..engine.race import Race
 from ..engine.setup import MAX_CARS, RaceSetup
 from ..engine.snapshot import replay
@@ -161,6 +163,7 @@ class Table:
         kiosk: KioskOptions | None = None,
         names: Sequence[str] = (),
         chatter: ChatterGuard | None = None,
+        modules: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> None:
         if not 1 <= stations <= MAX_CARS:
             raise ValueError(f"stations must be 1..{MAX_CARS}")
@@ -176,6 +179,10 @@ class Table:
         self.recorder = recorder
         self.kiosk = kiosk
         self.race: Race | None = None
+        #: rules modules of the next race and their options (RaceSetup.modules)
+        self.modules: dict[str, dict[str, Any]] = {k: dict(v) for k, v in (modules or {}).items()}
+        #: one line: why the lobby's choices could not be raced ("" when they can)
+        self.lobby_problem = ""
         self.bots: dict[int, Bot] = {}
         self.queue: queue.Queue[TableEvent] = queue.Queue()
         self.views: list[StationView | None] = [None] * stations
@@ -345,7 +352,8 @@ class Table:
             current = self.cars or max(joined, 1)
             self.cars = current % MAX_CARS + 1
         elif slot == 6:
-            self.start_race()
+            with contextlib.suppress(ValueError):  # the lobby says why (lobby_problem)
+                self.start_race()
 
     def _go(self, st: Station) -> None:
         state = self.state
@@ -371,6 +379,24 @@ class Table:
         cars = max(self.cars or 0, joined, 1)
         return self.track, self.laps or track.laps, min(cars, MAX_CARS)
 
+    def set_module(self, key: str, options: Mapping[str, Any] | None) -> None:
+        """Race the next race with module ``key`` and these ``options`` (None: without it).
+
+        Raises ValueError (one line) for a module that is not registered, or options the
+        module refuses for the race the lobby would start now; nothing changes then.
+        """
+        if key not in MODULES:
+            known = ", ".join(sorted(MODULES)) or "none installed"
+            raise ValueError(f"unknown module {key!r} (modules: {known})")
+        modules = {k: v for k, v in self.modules.items() if k != key}
+        if options is not None:
+            modules[key] = dict(options)
+        track, laps, cars = self.lobby_summary()
+        RaceSetup(track=track, cars=cars, laps=laps, seed=0, modules=modules).validate()
+        self.modules = modules
+        self.lobby_problem = ""
+        self.refresh()
+
     def on_enter_planning(self) -> None:
         for st in self.stations:
             st.clear()
@@ -394,7 +420,14 @@ class Table:
         names = [st.name for st in players] + [f"Bot {i + 1}" for i in range(n_cars - len(players))]
         setup = RaceSetup(track=key, cars=n_cars, laps=n_laps,
                           seed=self.seeds.randrange(1 << 31) if seed is None else seed,
-                          names=tuple(names))
+                          names=tuple(names), modules={k: dict(v) for k, v in
+                                                        self.modules.items()})
+        try:
+            setup.validate()
+        except ValueError as exc:  # e.g. module options the engine refuses for these cars
+            self.lobby_problem = f"can't race: {exc}"
+            raise ValueError(str(exc)) from None
+        self.lobby_problem = ""
         self._begin(setup)
         self.green_flag()
         self._drive()
@@ -446,6 +479,7 @@ class Table:
         if self.state != flow.LOBBY:
             self.reset()
         self.track, self.laps, self.cars = saved.setup.track, saved.setup.laps, saved.setup.cars
+        self.modules = {k: dict(v) for k, v in saved.setup.modules.items()}
         self._seat(saved.setup, saved.seats, saved.idle_bots)
         self.race = race
         if race.over:
@@ -750,7 +784,11 @@ class Table:
             self.deadline = now + kiosk.attract_step
         elif state == flow.LOBBY and self.deadline is not None and now >= self.deadline:
             if any(s.joined for s in self.stations):
-                self.start_race(track=kiosk.track, laps=kiosk.laps, cars=kiosk.cars)
+                try:
+                    self.start_race(track=kiosk.track, laps=kiosk.laps, cars=kiosk.cars)
+                except ValueError as exc:  # shown in the lobby; staff fix the presets
+                    log.error("kiosk race refused: %s", exc)
+                    self.deadline = None
             else:
                 self.sleep()
                 self._start_attract()
@@ -834,7 +872,7 @@ class Table:
             race=self.race, attract=self.attract,
             current=current.index if current is not None else None,
             storage_problem=self.recorder.problem if self.recorder is not None else "",
-            countdown=countdown)
+            countdown=countdown, modules=self.modules, lobby_problem=self.lobby_problem)
 
     def refresh(self) -> None:
         """Rebuild every station's view; render and show only the ones that changed."""
