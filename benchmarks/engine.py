@@ -1,98 +1,193 @@
-"""Engine speed: 6-car, 2-lap USA races played by the heuristic bot, single-threaded.
+"""Engine speed, side by side: this tree against an older commit, in one run on one machine.
 
-Prints races per second and microseconds per car-turn (best of several batches, CPU time, so
-other processes on the machine disturb it less), with the event log off (as ``pitboard
-simulate`` runs) and on (as the table runs). Figures only: no pass/fail. The heuristic bot
-memoizes what it works out about hands and corners across races, so the first batch also pays
-for filling those memos; each batch line shows its own figure.
+6-car, 2-lap races on USA played by the heuristic bot (the engine and the bot together, as
+``pitboard simulate`` runs them; event log off). The older commit's code is exported with
+``git archive`` into a temporary folder; every batch runs in a fresh interpreter on one tree or
+the other, and batches alternate A B B A A B ... so a busy moment of the shared machine hits
+both alike. Printed per tree: microseconds of CPU per car-turn, races/s, decisions/s, the
+worker's peak RSS, and the bot's play (rounds and spin-outs per race); then new/old ratios.
+Figures only: no pass/fail.
 
-    python benchmarks/engine.py [--races 300] [--batches 5]
+Rows: ``base`` is the base game; a rules module adds its row to :data:`ROWS` (its key and
+options in ``RaceSetup.modules``) and its cost shows next to the base's. A tree without the
+module says so instead of a figure.
+
+    python benchmarks/engine.py [--against 3dbcea8] [--races 150] [--batches 4]
+                                [--rows base,legends] [--events]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
-from pitboard.bots import HeuristicBot
-from pitboard.engine import Race, RaceSetup
-from pitboard.simulate import simulate
+#: the commit the issue measures against ("today's" engine when the speed work began)
+BASELINE = "3dbcea8"
+REPO = Path(__file__).resolve().parent.parent
+#: row name -> RaceSetup.modules for it (6 cars in all; Legend cars count among them); modules
+#: add their row here. A Legend's turn skips the bot's planning, so a field with Legends is
+#: cheaper per car-turn: its ratio shows what the module's own hooks cost.
+ROWS: dict[str, dict[str, dict[str, Any]]] = {
+    "base": {},
+    "weather": {"weather": {"weather": "random", "road": True}},
+    "legends": {"legends": {"cars": 3}},
+    "legends+weather": {"legends": {"cars": 3}, "weather": {"weather": "random", "road": True}},
+    "garage": {"garage": {"choose": "draft", "pool": "all", "expansions": True}},
+}
 
 
-def events_on(track: str, races: int, seed: int) -> tuple[float, int]:
-    """CPU seconds and car-turns for ``races`` races with the event log on."""
-    start = time.process_time()
-    turns = 0
-    for i in range(seed, seed + races):
-        race = Race(RaceSetup(track=track, cars=6, seed=i, laps=2))
-        bot = HeuristicBot(seed=i)
-        while not race.over:
-            race.apply(bot.choose(race, race.waiting_for()))
-        turns += race.car_turns
-    return time.process_time() - start, turns
+# ------------------------------------------------------------------ the worker (one tree)
+def work(source: Path, races: int, seed: int, modules: dict[str, Any], events: bool) -> None:
+    """Play ``races`` races with the code under ``source``; print one JSON line of totals."""
+    sys.path.insert(0, str(source / "firmware_py"))
+    from pitboard.bots import HeuristicBot
+    if "garage" in modules:  # the Garage's bot drafts and uses upgrades (this tree on)
+        try:
+            from pitboard.garage_bots import GarageBot
+        except ImportError:
+            print(json.dumps({"skip": "no Garage module in this tree"}))
+            return
+    from pitboard.engine.race import Race
+    from pitboard.engine.setup import RaceSetup
+    from pitboard.trackfile import load_track
+
+    track = load_track("usa")
+    options: dict[str, Any] = {"modules": modules} if modules else {}
+    try:
+        RaceSetup(track="usa", cars=6, seed=seed, laps=2, **options).validate()
+    except (TypeError, ValueError) as exc:  # an older tree, or the module is not there yet
+        print(json.dumps({"skip": " ".join(str(exc).split())}))
+        return
+    totals = {"races": races, "car_turns": 0, "decisions": 0, "rounds": 0, "spinouts": 0}
+    cpu = 0.0
+    for s in range(seed, seed + races):
+        start = time.process_time()
+        race = Race(RaceSetup(track="usa", cars=6, seed=s, laps=2, **options), track=track,
+                    record_events=events)
+        bot = GarageBot(seed=s) if "garage" in modules else HeuristicBot(seed=s)
+        waiting_for, apply, choose = race.waiting_for, race.apply, bot.choose
+        while (car := waiting_for()) >= 0:
+            apply(choose(race, car))
+        cpu += time.process_time() - start
+        totals["car_turns"] += race.car_turns
+        totals["decisions"] += len(race.log)
+        totals["rounds"] += race.round
+        totals["spinouts"] += sum(c.spinouts for c in race.cars)
+    rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps({**totals, "cpu": cpu, "rss_kib": rss_kib}))
+
+
+# ------------------------------------------------------------------ the parent
+def export(commit: str, into: Path) -> str:
+    """Extract ``commit``'s firmware_py into ``into``; returns the commit's short hash."""
+    short = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", commit],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    archive = into / "src.tar"
+    with archive.open("wb") as out:
+        subprocess.run(["git", "-C", str(REPO), "archive", "--format=tar", commit,
+                        "firmware_py"], stdout=out, check=True)
+    with tarfile.open(archive) as tar:
+        tar.extractall(into, filter="data")
+    return short
+
+
+def batch(source: Path, races: int, seed: int, row: str, events: bool) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, __file__, "--worker", str(source), "--races", str(races),
+         "--seed", str(seed), "--row", row] + (["--events"] if events else []),
+        capture_output=True, text=True, env=dict(os.environ, PYTHONHASHSEED="0"))
+    if done.returncode != 0:
+        sys.exit(f"engine benchmark: the worker for {source} failed:\n{done.stderr[-2000:]}")
+    result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    return result
+
+
+def summary(label: str, runs: list[dict[str, Any]]) -> dict[str, float]:
+    turns = sum(r["car_turns"] for r in runs)
+    cpu = sum(r["cpu"] for r in runs)
+    races = sum(r["races"] for r in runs)
+    best = min(r["cpu"] / r["car_turns"] for r in runs) * 1e6
+    out = {"us": cpu / turns * 1e6, "best": best, "races_s": races / cpu,
+           "decisions_s": sum(r["decisions"] for r in runs) / cpu,
+           "rss_mib": max(r["rss_kib"] for r in runs) / 1024,
+           "rounds": sum(r["rounds"] for r in runs) / races,
+           "spinouts": sum(r["spinouts"] for r in runs) / races}
+    print(f"  {label:22} {out['us']:6.2f} us/car-turn (best batch {best:5.2f})  "
+          f"{out['races_s']:6.0f} races/s  {out['decisions_s']:7.0f} decisions/s  "
+          f"peak RSS {out['rss_mib']:5.1f} MiB  {out['rounds']:.1f} rounds, "
+          f"{out['spinouts']:.2f} spin-outs per race")
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--races", type=int, default=300)
-    parser.add_argument("--batches", type=int, default=5)
-    parser.add_argument("--track", default="usa")
+    parser.add_argument("--against", default=BASELINE, metavar="COMMIT",
+                        help=f"the commit to compare with (default {BASELINE}); 'none': this "
+                             "tree alone")
+    parser.add_argument("--races", type=int, default=150, help="races per batch (default 150)")
+    parser.add_argument("--batches", type=int, default=4,
+                        help="batches per tree and row (default 4)")
+    parser.add_argument("--rows", default=",".join(ROWS),
+                        help=f"comma-separated rows (default all: {', '.join(ROWS)})")
+    parser.add_argument("--events", action="store_true", help="with the event log on "
+                        "(as the table runs), instead of off (as simulate runs)")
+    parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--row", default="base", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    best = None
-    for batch in range(args.batches):
-        start = time.process_time()
-        result = simulate(track=args.track, cars=6, laps=2, races=args.races,
-                          seed=batch * args.races)
-        cpu = time.process_time() - start
-        rate = args.races / cpu
-        print(f"batch {batch + 1}: {rate:7.0f} races/s  {cpu / result.car_turns * 1e6:6.1f} "
-              f"us/car-turn  ({result.rounds / args.races:.1f} rounds, "
-              f"{result.spinouts / args.races:.2f} spin-outs per race)")
-        if best is None or rate > best[0]:
-            best = (rate, cpu / result.car_turns * 1e6)
-    assert best is not None
-    print(f"best: {best[0]:.0f} races/s, {best[1]:.1f} us per car-turn "
-          f"(6 cars, 2 laps, {args.track}, heuristic bot, events off)")
-    # the same with the event log on, as the table runs it: a third as many races per batch
-    races = max(1, args.races // 3)
-    best = None
-    for batch in range(args.batches):
-        cpu, turns = events_on(args.track, races, batch * races)
-        if best is None or races / cpu > best[0]:
-            best = (races / cpu, cpu / turns * 1e6)
-    assert best is not None
-    print(f"with event log: {best[0]:.0f} races/s, {best[1]:.1f} us per car-turn "
-          f"(best of {args.batches} batches of {races})")
-    modules(args.track, max(1, args.races // 3), args.batches)
-
-
-#: the rules modules beside the base game: (label, bot-driven cars, RaceSetup.modules)
-MODULE_RUNS: tuple[tuple[str, int, dict[str, dict[str, Any]]], ...] = (
-    ("base game", 6, {}),
-    ("weather + road tokens", 6, {"weather": {"weather": "random", "road": True}}),
-    ("legends (3 of 6 cars)", 3, {"legends": {"cars": 3}}),
-    ("legends + weather + road", 3, {"legends": {"cars": 3},
-                                     "weather": {"weather": "random", "road": True}}),
-)
-
-
-def modules(track: str, races: int, batches: int) -> None:
-    """Each module's cost per car-turn next to the base game's (events off, best of batches;
-    the same seeds for every line). A Legend's turn skips the bot's planning, so a field with
-    Legends is cheaper per car-turn: its ratio shows what the module's own hooks cost."""
-    base = None
-    for label, driven, mods in MODULE_RUNS:
-        best = None
-        for batch in range(batches):
-            start = time.process_time()
-            result = simulate(track=track, cars=driven, laps=2, races=races,
-                              seed=batch * races, modules=mods)
-            us = (time.process_time() - start) / result.car_turns * 1e6
-            best = us if best is None else min(best, us)
-        assert best is not None
-        base = best if base is None else base
-        print(f"module {label:26} {best:6.1f} us per car-turn  ({best / base:.2f} x base)")
+    if args.worker is not None:
+        work(args.worker, args.races, args.seed, ROWS[args.row], args.events)
+        return
+    rows = [r.strip() for r in args.rows.split(",") if r.strip()]
+    unknown = [r for r in rows if r not in ROWS]
+    if unknown:
+        sys.exit(f"engine benchmark: unknown row(s) {', '.join(unknown)} ({', '.join(ROWS)})")
+    with tempfile.TemporaryDirectory(prefix="pitboard-bench-") as tmp:
+        trees = [("this tree", REPO)]
+        if args.against != "none":
+            old = Path(tmp)
+            trees.append((export(args.against, old), old))
+        print(f"6 cars, 2 laps, USA, heuristic bot, event log {'on' if args.events else 'off'}; "
+              f"{args.batches} batches of {args.races} races per tree and row, interleaved; "
+              "CPU time")
+        base_us: float | None = None
+        for row in rows:
+            runs: dict[str, list[dict[str, Any]]] = {label: [] for label, _ in trees}
+            skipped: dict[str, str] = {}
+            for b in range(args.batches):
+                order = trees if b % 2 == 0 else trees[::-1]
+                for label, source in order:
+                    result = batch(source, args.races, b * args.races, row, args.events)
+                    if "skip" in result:
+                        skipped[label] = result["skip"]
+                    else:
+                        runs[label].append(result)
+            print(f"{row}:")
+            figures = {}
+            for label, _ in trees:
+                if label in skipped:
+                    print(f"  {label:22} not measured: {skipped[label]}")
+                else:
+                    figures[label] = summary(label, runs[label])
+            if len(figures) == 2:
+                new, old = figures["this tree"], figures[trees[1][0]]
+                print(f"  new/old: {new['us'] / old['us']:.2f}x the cost per car-turn "
+                      f"(best batches {new['best'] / old['best']:.2f}x), "
+                      f"{new['races_s'] / old['races_s']:.2f}x the races/s")
+            if row != "base" and "this tree" in figures and base_us is not None:
+                print(f"  {row} costs {figures['this tree']['us'] / base_us:.2f}x the base game "
+                      "per car-turn")
+            if row == "base" and "this tree" in figures:
+                base_us = figures["this tree"]["us"]
 
 
 if __name__ == "__main__":

@@ -158,7 +158,8 @@ setting() {
 # requires), as KEY=VALUE lines. Whether the console port is the Pi's UART follows
 # pitboard.hwconfig's PI_UART_PATTERN, read out of the source file (the package and its
 # dependencies are not installed yet), so the two can never disagree. The staff PIN is "still the
-# default" when it is one of the shipped profiles' (pitboard.hwconfig's rule too).
+# default" when the console is on and its PIN is one of the shipped profiles' (the rule of
+# pitboard.hwconfig.advice too).
 config_facts() { # config_facts FILE
     python3 - "$1" "$HWCONFIG_PY" "$SRC/hw_config" <<'PY'
 import ast
@@ -215,7 +216,8 @@ print(f"i2c_baudrate={int(i2c.get('baudrate', 100000))}")
 print("mux_address=" + ("" if mux is None else f"0x{int(mux.get('address', 0x70)):02x}"))
 print(f"uart={int(uart)}")
 print(f"spi={int(spi)}")
-print(f"default_pin={int(cfg.get('console', {}).get('staff_pin') in shipped)}")
+console = cfg.get("console", {})
+print(f"default_pin={int(bool(console.get('port')) and console.get('staff_pin') in shipped)}")
 PY
 }
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pitboard import journal as journal_module
+from pitboard import journalfile
 from pitboard.app import App
 from pitboard.engine.snapshot import race_to_dict
 from pitboard.hw.events import GoPressed
@@ -40,7 +40,7 @@ class Outcome:
 
 def _kill_on_write(at: int, rng: random.Random) -> None:
     """Make the ``at``-th journal write tear after a random number of bytes and kill us."""
-    real: Callable[[int, bytes], None] = journal_module._write_all
+    real: Callable[[int, bytes], None] = journalfile.write_all
     count = 0
 
     def write_then_die(fd: int, data: bytes) -> None:
@@ -54,7 +54,7 @@ def _kill_on_write(at: int, rng: random.Random) -> None:
             real(fd, data[:cut])
         os.kill(os.getpid(), signal.SIGKILL)
 
-    journal_module._write_all = write_then_die  # type: ignore[assignment]
+    journalfile.write_all = write_then_die  # type: ignore[assignment]
 
 
 def run_once(directory: Path, *, seed: int, laps: int, cars: int, result: Path,

@@ -33,7 +33,7 @@ from pitboard.table.screens import MEDIUM, SMALL, TINY, BitmapFont
 from pitboard.table.table import Table, TableEvent
 from pitboard.table.view import StationView
 
-#: longer than the 20 ms debounce and shorter than the MCP23017 safety poll (250 ms), so a
+#: longer than the 20 ms debounce and shorter than the MCP23017 safety poll (100 ms), so a
 #: settle confirms what the INT-triggered read saw; a power of two keeps fake time exact
 SETTLE_S = 1 / 16
 #: the kernel's bus number for mux channel 0 (what sysfs would say on a Pi)
@@ -363,7 +363,7 @@ class Grid6:
         self.settle()
 
     def slot(self, station: int, slot: int) -> None:
-        self.press(station, f"slot {slot}")
+        self.press(station, f"slot {slot + 1}")  # the wiring counts tray slots from 1
 
     def go(self, station: int) -> None:
         self.press(station, "GO")

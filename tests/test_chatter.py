@@ -18,7 +18,7 @@ from rig import SETTLE_S, Grid6
 #: one I2C byte is 9 clocks at 400 kHz; the six displays share the bus behind the mux
 BYTE_SECONDS = 9 / 400_000
 TOGGLE_SECONDS = 0.025
-BUTTONS = [f"slot {i}" for i in range(7)] + ["GO"]
+BUTTONS = [f"slot {i}" for i in range(1, 8)] + ["GO"]  # as the wiring names them
 
 
 @pytest.fixture
@@ -85,15 +85,15 @@ def test_a_chattering_input_is_reported_once_and_ignored_until_quiet(
     rig.table.chatter = ChatterGuard()  # as App builds it for physical inputs
     start(rig)
     with caplog.at_level(logging.WARNING, logger="pitboard.table"):
-        game_loop(rig, 3.0, [(0, "slot 1")])
+        game_loop(rig, 3.0, [(0, "slot 2")])
     reports = [r.getMessage() for r in caplog.records if "chattering" in r.getMessage()]
     assert reports == ["Ann slot 2 is chattering (21 presses in 1 s): ignored until quiet for "
                        "5 s; check the switch and its wiring"]
     assert rig.view(0).message == "slot 2 chattering"
     selected = set(rig.table.stations[0].selected)
-    game_loop(rig, 1.0, [(0, "slot 1")])  # still chattering: nothing toggles any more
+    game_loop(rig, 1.0, [(0, "slot 2")])  # still chattering: nothing toggles any more
     assert rig.table.stations[0].selected == selected
-    rig.pin(0, "slot 1", False)
+    rig.pin(0, "slot 2", False)
     rig.poll(6.0)  # quiet for longer than 5 s
     rig.slot(0, 1)  # a person presses it: heard again
     assert rig.table.stations[0].selected == selected ^ {1}

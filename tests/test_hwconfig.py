@@ -142,12 +142,55 @@ def test_default_config_path(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_defaults() -> None:
     config = parse_config(base(), source=SOURCE)
-    assert config.table.kiosk is False and config.table.idle_seconds == 300
+    assert config.table.kiosk is False
+    t = config.table
+    assert (t.seat_idle_seconds, t.table_idle_seconds, t.join_seconds, t.results_seconds,
+            t.kiosk_cars) == (30, 120, 20, 30, 4)
     assert config.table.track == "usa" and config.table.laps is None
     assert config.console.port == "" and config.console.baud == 115200
     assert config.i2c == I2cConfig(bus=1, baudrate=100000, mux=None)
     assert config.gpio.allow_id_eeprom_pins is False
     assert config.stations[0].label == "S1"
+
+
+def test_kiosk_settings() -> None:
+    raw = base()
+    raw["table"].update(kiosk=True, seat_idle_seconds=25, table_idle_seconds=300,
+                        join_seconds=10, results_seconds=45, kiosk_cars=6)
+    t = parse_config(raw, source=SOURCE).table
+    assert (t.kiosk, t.seat_idle_seconds, t.table_idle_seconds, t.join_seconds,
+            t.results_seconds, t.kiosk_cars) == (True, 25, 300, 10, 45, 6)
+
+
+def test_idle_seconds_is_read_as_the_old_name_of_table_idle_seconds() -> None:
+    raw = base()
+    raw["table"]["idle_seconds"] = 300  # a configuration installed before the split
+    t = parse_config(raw, source=SOURCE).table
+    assert (t.seat_idle_seconds, t.table_idle_seconds) == (30, 300)
+    raw["table"]["table_idle_seconds"] = 200
+    assert problems(raw) == ["t.toml: table.idle_seconds: is the old name of table_idle_seconds: "
+                             "give only table_idle_seconds"]
+
+
+@pytest.mark.parametrize(("key", "value", "message"), [
+    ("seat_idle_seconds", 2, "2 is outside 5–3600"),
+    ("join_seconds", 0, "0 is outside 3–600"),
+    ("results_seconds", 100000, "100000 is outside 3–3600"),
+    ("kiosk_cars", 7, "7 is outside 1–6"),
+    ("kiosk_cars", "4", 'expected an integer, got string "4"'),
+])
+def test_kiosk_settings_are_checked(key: str, value: object, message: str) -> None:
+    raw = base()
+    raw["table"][key] = value
+    assert problems(raw) == [f"t.toml: table.{key}: {message}"]
+
+
+def test_the_table_gives_up_after_a_seat_goes_to_a_bot() -> None:
+    raw = base()
+    raw["table"].update(seat_idle_seconds=60, table_idle_seconds=60)
+    assert problems(raw) == ["t.toml: table.table_idle_seconds: 60 must be more than "
+                             "seat_idle_seconds (60), or no seat would ever go to a bot before "
+                             "the table gives up"]
 
 
 # ---- pin map ---------------------------------------------------------------------------------
@@ -508,7 +551,7 @@ def test_lever_and_slot_counts() -> None:
     station(raw)["input"]["slots"] = [5, 6, 13, 19, 12, 16, 20, 22]
     assert problems(raw) == [
         "t.toml: stations[0].input.lever: expected 4 pins (gears 1–4), got 3",
-        "t.toml: stations[0].input.slots: expected 7 pins (slots 0–6), got 8",
+        "t.toml: stations[0].input.slots: expected 7 pins (tray slots 1–7), got 8",
     ]
 
 
@@ -602,9 +645,39 @@ def test_check_config_prints_the_pin_map(capsys: pytest.CaptureFixture[str]) -> 
     path = str(profiles_dir() / "grid6.toml")
     assert check_config_main(path) == 0
     out, err = capsys.readouterr()
-    assert err == ""
+    assert err.startswith("warning: ") and "staff_pin" in err  # only the default PIN
     assert out == format_pin_map(load_profile("grid6"))
     assert "  GPIO17  11  S1 MCP23017 INT (open-drain, active low)   input  up\n" in out
+
+
+# ---- warnings: the staff PIN published with Pitboard ------------------------------------------
+
+
+def test_the_shipped_pins_are_the_defaults() -> None:
+    from pitboard.hwconfig import is_default_pin, shipped_pins
+
+    assert shipped_pins() == {load_profile(name).console.staff_pin
+                              for name in ("sim", "duo", "grid6")}
+    assert is_default_pin("2468") and not is_default_pin("80417")
+
+
+def test_check_config_warns_while_the_pin_is_a_default(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pitboard.hwconfig import check_config_main
+
+    assert check_config_main("grid6") == 0
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1
+    assert err[0].startswith("warning: ") and err[0].endswith(
+        "grid6.toml: console.staff_pin: still the default published with Pitboard; "
+        "choose your own 4-8 digits")
+    mine = tmp_path / "mine.toml"
+    mine.write_text((profiles_dir() / "grid6.toml").read_text().replace('"2468"', '"80417"'))
+    assert check_config_main(str(mine)) == 0
+    assert capsys.readouterr().err == ""
+    assert check_config_main("sim") == 0  # no console: its PIN unlocks nothing
+    assert capsys.readouterr().err == ""
 
 
 # -- display controllers ---------------------------------------------------------------------

@@ -82,15 +82,15 @@ def test_lever_reports_each_gear(clock: FakeClock) -> None:
     assert lever.gear == 3
 
 
-def test_lever_needs_the_debounce_time(clock: FakeClock) -> None:
+def test_lever_needs_the_confirm_time(clock: FakeClock) -> None:
     events: list[StationEvent] = []
     lever = GearLever(station=0, post=events.append, clock=clock, debounce_s=0.02)
     lever.update(gear(2))
-    clock.advance(0.019)
-    lever.poll()
+    clock.advance(0.0029)
+    lever.update(gear(2))
     assert events == []
-    clock.advance(0.001)
-    lever.poll()
+    clock.advance(0.0001)
+    lever.update(gear(2))
     assert events == [LeverMoved(station=0, gear=2)]
 
 
@@ -156,10 +156,11 @@ def test_lever_bounce_settles_to_the_final_gear(clock: FakeClock) -> None:
     lever = GearLever(station=0, post=events.append, clock=clock)
     lever.update(gear(1))
     settle(lever, clock)
-    # the lever travels from gear 1 to gear 3, chattering on the way
+    # the lever travels from gear 1 to gear 3, chattering on the way (contacts touch and part
+    # within a millisecond or two, faster than the 3 ms confirmation)
     for pattern in (OPEN, gear(1), OPEN, gear(2), OPEN, gear(3), OPEN, gear(3), gear(2), gear(3)):
         lever.update(pattern)
-        clock.advance(0.005)
+        clock.advance(0.002)
         lever.poll()
     settle(lever, clock)
     assert events == [LeverMoved(station=0, gear=1), LeverMoved(station=0, gear=3)]
@@ -184,21 +185,53 @@ def test_zero_debounce_is_immediate(clock: FakeClock) -> None:
 def test_button_bounce_gives_one_press(clock: FakeClock) -> None:
     presses: list[float] = []
     button = DebouncedButton(on_press=lambda: presses.append(clock.now), clock=clock)
-    for state in (True, False, True, False, True):
+    for state in (True, False, True, False, True):  # make-bounce faster than the confirm time
         button.update(state)
-        clock.advance(0.004)
+        clock.advance(0.001)
         button.poll()
     assert presses == []
-    clock.advance(0.02)
-    button.poll()
+    clock.advance(0.002)
+    button.update(True)  # a second sample, 3 ms after the contact last changed
+    assert len(presses) == 1 and button.pressed
+    for state in (False, True, False, True):  # bounce after the press: ignored for 20 ms
+        clock.advance(0.004)
+        button.update(state)
     assert len(presses) == 1 and button.pressed
     for state in (False, True, False):  # release bounce: no press
         button.update(state)
-        clock.advance(0.004)
+        clock.advance(0.001)
         button.poll()
     clock.advance(0.02)
-    button.poll()
+    button.update(False)
     assert len(presses) == 1 and not button.pressed
+
+
+def test_a_tap_shorter_than_the_debounce_time_counts_once(clock: FakeClock) -> None:
+    presses: list[float] = []
+    button = DebouncedButton(on_press=lambda: presses.append(clock.now), clock=clock)
+    button.update(True)
+    clock.advance(0.003)
+    button.update(True)
+    clock.advance(0.005)
+    button.update(False)  # released 8 ms after the press, inside the 20 ms bounce window
+    clock.advance(0.02)
+    button.update(False)
+    assert presses == [0.003] and not button.pressed
+    clock.advance(0.02)
+    button.update(True)  # the next tap counts again
+    clock.advance(0.003)
+    button.poll()
+    assert len(presses) == 2
+
+
+def test_a_press_is_confirmed_within_5_ms_of_its_first_edge(clock: FakeClock) -> None:
+    presses: list[float] = []
+    button = DebouncedButton(on_press=lambda: presses.append(clock.now), clock=clock)
+    button.update(True)
+    for _ in range(5):  # the table loop samples every millisecond while a change is pending
+        clock.advance(0.001)
+        button.update(True)
+    assert presses and presses[0] <= 0.005
 
 
 def test_short_glitch_is_ignored(clock: FakeClock) -> None:
@@ -322,17 +355,23 @@ def test_gpio_button_bounce_gives_one_press(factory: MockFactory, clock: FakeClo
     pin = factory.pin(SLOT_PINS[4])
     for _ in range(4):
         pin.drive_low()
-        clock.advance(0.003)
+        clock.advance(0.001)
         inputs.poll()
+        assert inputs.busy  # the table loop polls again within a millisecond
         pin.drive_high()
-        clock.advance(0.003)
+        clock.advance(0.001)
         inputs.poll()
     pin.drive_low()
     clock.advance(0.02)
     inputs.poll()
+    for _ in range(3):  # release bounce
+        pin.drive_high()
+        clock.advance(0.001)
+        pin.drive_low()
+        clock.advance(0.001)
     clock.advance(0.5)
     inputs.poll()
-    assert events == [SlotPressed(station=0, slot=4)]
+    assert events == [SlotPressed(station=0, slot=4)] and not inputs.busy
     inputs.close()
 
 
@@ -341,7 +380,7 @@ def test_gpio_lever_bounce_settles(factory: MockFactory, clock: FakeClock) -> No
     inputs = make_gpio(factory, clock, events)
     for n in (1, 2, 1, 2, 1, 2):
         set_lever(factory, n)
-        clock.advance(0.005)
+        clock.advance(0.002)
         inputs.poll()
     clock.advance(0.02)
     inputs.poll()

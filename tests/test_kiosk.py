@@ -33,7 +33,8 @@ class Screen:
         self.frames += 1
 
 
-KIOSK = KioskOptions(idle_seconds=60, join_seconds=15, results_seconds=20, attract_step=0.5)
+KIOSK = KioskOptions(seat_idle_seconds=30, table_idle_seconds=60, join_seconds=15,
+                     results_seconds=20, attract_step=0.5)
 
 
 def kiosk_table(clock: Clock, *, stations: int = 4, journal: Path | None = None,
@@ -302,7 +303,7 @@ def test_a_stuck_lever_with_tray_taps_cannot_stall_the_race(
     play_people(table, clock, stations={0})  # station 0 plans; the table waits for station 1
     assert table.state == flow.PLANNING
     with caplog.at_level("WARNING"):
-        wait(table, clock, 50)  # a tap every 50 s: idle_seconds (60) still runs out
+        wait(table, clock, 20)  # a tap after 20 s: seat_idle_seconds (30) still runs out
         table.handle(SlotPressed(station=1, slot=0))
         table.handle(GoPressed(station=1))
         wait(table, clock, 11)
@@ -329,6 +330,45 @@ def test_taps_that_can_advance_the_turn_keep_the_seat(clock: Clock) -> None:
     wait(table, clock, 16)
     play_people(table, clock, stations={0})
     for _ in range(3):  # someone is there, picking cards slowly
-        wait(table, clock, 50)
+        wait(table, clock, KIOSK.seat_idle_seconds - 5)
         table.handle(SlotPressed(station=1, slot=0))
     assert not table.stations[1].idle_bot
+
+
+# -- the two idle times: a seat goes to a bot, the table goes back to the attract loop ---------
+
+
+def test_a_seat_goes_to_a_bot_after_seat_idle_seconds_not_before(clock: Clock) -> None:
+    table = kiosk_table(clock)
+    table.handle(GoPressed(station=0))
+    table.handle(GoPressed(station=1))
+    wait(table, clock, 16)
+    play_people(table, clock, stations={0})  # S1 has planned and waits for S2
+    since = table.stations[1].last_input  # when the table started waiting for S2
+    wait(table, clock, since + KIOSK.seat_idle_seconds - 1 - clock.now)
+    assert not table.stations[1].idle_bot
+    wait(table, clock, 2)
+    assert table.stations[1].idle_bot and table.state != flow.ATTRACT
+
+
+def test_a_lone_player_who_walks_away_keeps_the_seat_until_the_table_gives_up(
+    clock: Clock,
+) -> None:
+    """Nobody is held up, so no bot plays for them; the table waits table_idle_seconds."""
+    table = kiosk_table(clock)
+    table.handle(GoPressed(station=2))
+    wait(table, clock, 16)
+    assert table.state == flow.PLANNING
+    wait(table, clock, KIOSK.seat_idle_seconds + 5)
+    assert not table.stations[2].idle_bot and table.state == flow.PLANNING
+    table.handle(SlotPressed(station=2, slot=0))  # back just in time: the clock starts again
+    wait(table, clock, KIOSK.table_idle_seconds - 1)
+    assert table.state in (flow.PLANNING, flow.RESOLUTION)
+    wait(table, clock, 2)
+    assert table.state == flow.ATTRACT and table.race is None
+
+
+def test_kiosk_defaults_split_the_idle_times() -> None:
+    options = KioskOptions()
+    assert options.seat_idle_seconds == 30
+    assert options.table_idle_seconds > options.seat_idle_seconds

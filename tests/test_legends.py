@@ -324,3 +324,64 @@ def test_doc_shows_the_legend_directives_and_example() -> None:
     marker = "<!-- example: tests/scenarios/legend_brake.txt -->\n```text\n"
     block = doc.split(marker, 1)[1].split("```", 1)[0]
     assert block == (SCENARIOS / "legend_brake.txt").read_text(encoding="utf-8")
+
+
+def test_desktop_simulation_races_with_legends_and_weather() -> None:
+    """``pitboard sim`` runs the table path (journal included) with Legend cars and weather."""
+    import io
+
+    from pitboard.sim.cli import main as sim_main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = sim_main(["--autoplay", "--text", "--seed", "3", "--laps", "1", "--stations", "1",
+                     "--cars", "2", "--legends", "3", "--weather", "rain", "--road-conditions"],
+                    stdout=out, stderr=err, tty=False)
+    text = out.getvalue()
+    assert code == 0, err.getvalue()
+    assert "Race over" in text and text.count("Legend") >= 3
+    code = sim_main(["--cars", "4", "--legends", "3"], stdout=out, stderr=err, tty=False)
+    assert code == 2 and "4 cars + 3 Legends = 7 cars" in err.getvalue()
+
+
+def test_setup_checklist_facts() -> None:
+    """What the table's set-up checklist needs: Legend grid places, weather, road tokens."""
+    from pitboard.engine.legends import legend_grid
+    from pitboard.engine.weather import race_weather, road_tokens
+
+    race = Race(RaceSetup(track="usa", cars=4, seed=5, laps=1, grid=(2, 0, 3, 1),
+                          modules={"legends": {"colours": ["yellow", "green"]},
+                                   "weather": {"weather": "snow", "road": True}}))
+    assert legend_grid(race) == [
+        {"car": 2, "colour": "yellow", "grid": 1, "space": 69, "spot": 1},
+        {"car": 3, "colour": "green", "grid": 3, "space": 68, "spot": 1}]
+    assert race_weather(race) == "snow" and sorted(road_tokens(race)) == [1, 2, 3, 4]
+
+
+def test_journalled_race_with_legends_and_weather_resumes(tmp_path: Path) -> None:
+    """A table race with Legends and weather survives a restart: same race, same modules."""
+    from pitboard.sim.session import Sim
+
+    modules = {"legends": {"cars": 2}, "weather": {"weather": "storm", "road": True}}
+    first = Sim(1, cars=2, modules=modules, seed=6, journal=tmp_path)
+    while (race := first.table.race) is None or race.round < 3:
+        assert first.autoplay_step() is not None
+    log, state = list(race.log), race_to_dict(race)
+    first.close()
+    again = Sim(1, seed=99, journal=tmp_path)  # built without modules: the journal has them
+    resumed = again.table.race
+    assert resumed is not None and list(resumed.log) == log
+    assert race_to_dict(resumed) == state
+    assert again.table.modules == modules and again.table.cars == 2
+    while again.autoplay_step() is not None:
+        pass
+    assert resumed.over and sorted(resumed.hall_of_fame) == [0, 1, 2, 3]
+    again.close()
+
+
+def test_journal_stamp_covers_the_legend_and_weather_data() -> None:
+    from pitboard.engine.stamp import race_stamp
+
+    stamp = race_stamp(RaceSetup(track="usa", cars=3, modules={
+        "legends": {"cars": 1}, "weather": {"weather": "fog"}}))
+    assert {"legends.cards", "legends.rules", "weather.tokens", "weather.rules"} <= \
+        set(stamp["data"])

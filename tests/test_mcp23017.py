@@ -57,7 +57,7 @@ def wire_int(chip: mcp.Mcp23017Model, factory: MockFactory, pin: int = INT_PIN) 
 # Station wiring on the chip: (bank, bit) per input, from the one bit map the firmware uses.
 BITS: dict[str, tuple[mcp.Bank, int]] = {f: (bank, bit) for bank, bit, f in mcp.STATION_BITS}
 LEVER = [BITS[f"lever gear {gear}"] for gear in range(1, 5)]
-SLOT = [BITS[f"slot {slot}"] for slot in range(7)]
+SLOT = [BITS[f"slot {slot + 1}"] for slot in range(7)]  # by code index 0..6
 GO = BITS["GO"]
 
 
@@ -219,7 +219,7 @@ def test_reads_are_counted_while_an_output_only_pin_is_an_input() -> None:
 def test_station_bit_map() -> None:
     assert [f for _, _, f in mcp.STATION_BITS] == [
         *(f"lever gear {gear}" for gear in range(1, 5)),
-        *(f"slot {slot}" for slot in range(7)),
+        *(f"slot {slot}" for slot in range(1, 8)),  # tray slots as people count them
         "GO",
     ]
     pins = [(bank, bit) for bank, bit, _ in mcp.STATION_BITS]
@@ -227,7 +227,7 @@ def test_station_bit_map() -> None:
     assert all(bank in ("A", "B") and 0 <= bit <= 7 for bank, bit in pins)
     # GPA7 and GPB7 are output-only (data sheet rev. D): nothing is read on them
     assert mcp.OUTPUT_ONLY_BIT not in {bit for _, bit in pins}
-    assert BITS["slot 3"] == ("B", 4)
+    assert BITS["slot 4"] == ("B", 4)  # tray slot 4, index 3
 
 
 def test_split_station_bits() -> None:
@@ -242,7 +242,7 @@ def test_split_station_bits() -> None:
             1 << bit if bank == "A" else 0, 1 << bit if bank == "B" else 0
         )
         closed = [f"lever gear {i + 1}" for i, c in enumerate(lever) if c]
-        closed += [f"slot {i}" for i, c in enumerate(slots) if c] + ["GO"] * go
+        closed += [f"slot {i + 1}" for i, c in enumerate(slots) if c] + ["GO"] * go
         assert closed == [name]
 
 
@@ -313,7 +313,7 @@ def test_every_station_input_reaches_the_logic(clock: FakeClock) -> None:
 
 
 def test_a_button_still_wired_to_gpa7_reads_nothing(clock: FakeClock) -> None:
-    """A board built to the old map (slot 3 on GPA7): the low output just shorts to GND."""
+    """A board built to the old map (tray slot 4 on GPA7): the low output just shorts to GND."""
     chip = mcp.Mcp23017Model()
     events: list[StationEvent] = []
     inputs = Mcp23017StationInputs(station=0, bus=chip, post=events.append, clock=clock)
@@ -338,10 +338,14 @@ def test_int_driven_read(factory: MockFactory, clock: FakeClock) -> None:
     press(chip, GO)  # INT falls, the backend reads at once and the read releases INT
     assert chip.reads == reads + 1
     assert chip.int_level() is True and factory.pin(INT_PIN).state is True
-    clock.advance(0.02)
-    inputs.poll()  # debounce confirmation; no bus traffic before the safety poll is due
+    assert inputs.busy
+    clock.advance(0.003)
+    inputs.poll()  # a second read confirms (a change may have hidden inside the first)
     assert events == [GoPressed(station=1)]
-    assert chip.reads == reads + 1
+    assert chip.reads == reads + 2 and not inputs.busy
+    clock.advance(0.05)
+    inputs.poll()  # then no bus traffic before the safety poll is due
+    assert chip.reads == reads + 2
     inputs.close()
 
 
@@ -355,19 +359,22 @@ def test_int_bounce_gives_one_event_per_input(factory: MockFactory, clock: FakeC
     for _ in range(3):  # slot 5 bounces; the lever bounces from gear 1 into gear 2
         press(chip, SLOT[5])
         press(chip, LEVER[0])
-        clock.advance(0.004)
+        clock.advance(0.001)
+        inputs.poll()
         release(chip, SLOT[5])
         release(chip, LEVER[0])
         press(chip, LEVER[1])
-        clock.advance(0.004)
+        clock.advance(0.001)
+        inputs.poll()
         release(chip, LEVER[1])
     press(chip, SLOT[5])
     press(chip, LEVER[1])
-    clock.advance(0.01)
+    clock.advance(0.001)
     inputs.poll()
     assert events == []
-    clock.advance(0.01)
-    inputs.poll()
+    for _ in range(3):
+        clock.advance(0.001)
+        inputs.poll()
     assert events == [LeverMoved(station=0, gear=2), SlotPressed(station=0, slot=5)]
     inputs.close()
 
@@ -384,6 +391,8 @@ def test_safety_poll_catches_a_lost_interrupt(factory: MockFactory, clock: FakeC
         clock=clock,
         safety_poll_s=0.25,
     )
+    clock.advance(0.003)
+    inputs.poll()  # the first read's lever state is confirmed by a second one
     press(chip, SLOT[0])
     reads = chip.reads
     clock.advance(0.2)
@@ -392,8 +401,8 @@ def test_safety_poll_catches_a_lost_interrupt(factory: MockFactory, clock: FakeC
     clock.advance(0.05)
     inputs.poll()  # safety read sees the press
     assert chip.reads == reads + 1
-    clock.advance(0.02)
-    inputs.poll()
+    clock.advance(0.003)
+    inputs.poll()  # and a second read confirms it
     assert events == [SlotPressed(station=0, slot=0)]
     inputs.close()
 
@@ -568,3 +577,86 @@ def test_int_pin_conflict_closes_an_owned_bus(factory: MockFactory, clock: FakeC
         )
     assert chip.closed
     blocker.close()
+
+
+# ---- no lost taps (issue 15, point 4) ----------------------------------------------------------
+
+
+def test_a_change_during_a_read_raises_no_interrupt_of_its_own(factory: MockFactory) -> None:
+    """The trap: the read that INT triggered clears the interrupt of a change made during it."""
+    chip = mcp.Mcp23017Model()
+    wire_int(chip, factory)
+    for reg, value in Mcp23017StationInputs.CONFIG:
+        chip.write_byte_data(0x20, reg, value)
+    press(chip, LEVER[0])  # INT asserted
+    assert not chip.int_level()
+    chip.during_read = lambda: press(chip, GO)
+    chip.read_i2c_block_data(0x20, mcp.IOCON, 10)
+    chip.during_read = None
+    # GO is down, yet INT is released and nothing is pending: only another read will see it
+    assert chip.int_level() and chip.register(mcp.INTFB) == 0
+    assert chip.register(mcp.GPIOB) >> GO[1] & 1
+
+
+def run_loop(inputs: Mcp23017StationInputs, clock: FakeClock, until: float,
+             actions: dict[int, list]) -> None:  # type: ignore[type-arg]
+    """The table loop on a 0.1 ms grid: polls every 1 ms while busy, else every 10 ms."""
+    next_poll = clock.now
+    tick = 0
+    while clock.now < until:
+        for action in actions.pop(tick, []):
+            action()
+        if clock.now >= next_poll - 1e-9:
+            inputs.poll()
+            next_poll = clock.now + (0.001 if inputs.busy else 0.01)
+        clock.advance(0.0001)
+        tick += 1
+
+
+@pytest.mark.parametrize("during_read", [False, True], ids=["between reads", "inside a read"])
+def test_no_150ms_tap_is_lost_at_any_timing(factory: MockFactory, clock: FakeClock,
+                                            during_read: bool) -> None:
+    """A 150 ms GO tap, started at every 1 ms offset across two safety-poll periods, either
+    between reads or inside the read that a glitch's INT triggered (the read sees nothing new
+    and clears the interrupt of the press), counts exactly once."""
+    for offset_ms in range(0, 200, 1):
+        chip = mcp.Mcp23017Model()
+        wire_int(chip, factory)
+        events: list[StationEvent] = []
+        inputs = Mcp23017StationInputs(station=0, bus=chip, int_pin=INT_PIN, pin_factory=factory,
+                                       post=events.append, clock=clock)
+        start = round(offset_ms * 10) + 300  # ticks of 0.1 ms, after the start-up settles
+        actions: dict[int, list] = {}  # type: ignore[type-arg]
+        if during_read:
+            def arm(chip: mcp.Mcp23017Model = chip) -> None:
+                def hook() -> None:
+                    chip.during_read = None
+                    press(chip, GO)
+                chip.during_read = hook
+                chip.glitch(*LEVER[1])  # INT: the read it triggers hides the GO press
+            actions[start] = [arm]
+        else:
+            actions[start] = [lambda chip=chip: press(chip, GO)]
+        actions[start + 1500] = [lambda chip=chip: release(chip, GO)]
+        run_loop(inputs, clock, clock.now + 0.5, actions)
+        assert events.count(GoPressed(station=0)) == 1, (offset_ms, events)
+        inputs.close()
+        factory.reset()
+
+
+def test_a_press_is_confirmed_within_5ms_of_its_first_edge(factory: MockFactory,
+                                                           clock: FakeClock) -> None:
+    """INT read at the edge, a follow-up read 1 ms later, confirmed once held 3 ms."""
+    chip = mcp.Mcp23017Model()
+    wire_int(chip, factory)
+    events: list[StationEvent] = []
+    inputs = Mcp23017StationInputs(station=0, bus=chip, int_pin=INT_PIN, pin_factory=factory,
+                                   post=events.append, clock=clock)
+    run_loop(inputs, clock, clock.now + 0.05, {})
+    edge = clock.now
+    press(chip, GO)
+    while not events:
+        run_loop(inputs, clock, clock.now + 0.0001, {})
+    assert events == [GoPressed(station=0)]
+    assert clock.now - edge <= 0.005
+    inputs.close()

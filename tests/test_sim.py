@@ -131,7 +131,7 @@ def test_keys_move_the_lever_and_tray_and_every_frame_reaches_the_terminal(pty: 
     out = io.StringIO()
     # S1 joins and starts (S2 stays empty, bots fill the seats), lever to 3, first two cards
     pty.type(" j3asq")
-    run_terminal(s, pty.fd, out, size=lambda: (80, 24), scale=None, autoplay=False, delay=0,
+    run_terminal(s, pty.fd, out, size=lambda: (80, 24), scale=2, autoplay=False, delay=0,
                  hold=0)
     st = s.table.stations[0]
     assert s.table.state == flow.PLANNING and st.car == 0
@@ -151,6 +151,41 @@ def test_keys_move_the_lever_and_tray_and_every_frame_reaches_the_terminal(pty: 
         assert any(rows in frame for frame in drawn)
     assert all(len(line) <= 80 for frame in drawn for line in frame.split("\n"))
     assert all(frame.count("\n") <= 23 for frame in drawn)
+
+
+def test_at_80_columns_every_screen_is_shown_in_legible_words(pty: Pty) -> None:
+    s = Sim(2, seed=2)
+    out = io.StringIO()
+    pty.type(" j3asq")
+    run_terminal(s, pty.fd, out, size=lambda: (80, 24), scale=None, autoplay=False, delay=0,
+                 hold=0)
+    view = s.table.views[0]
+    assert view is not None
+    last = frames_drawn(out.getvalue())[-1]
+    lines = last.split("\n")
+    assert all(len(line) <= 80 for line in lines) and last.count("\n") <= 23
+    assert "▶ S1 · lever 3" in last and "S2 · lever 1" in last  # both stations fit
+    cards = " ".join(f"[{c.label}]" if c.selected else c.label for c in view.cards if c.code)
+    assert "│ S1 planning" in last
+    assert f"gear 1->3 · hand {cards}" in last
+    assert f"a:{view.cards[0].label}*" in last  # the key strip under the box
+    assert "▀" not in last and "▄" not in last  # no shrunk pixels
+
+
+def test_text_box_says_what_the_screen_says() -> None:
+    from pitboard.table.view import CardView, CornerView, StationView
+
+    view = StationView("planning", 0, title="S1 Ann", gear=2, target_gear=4, speed="7-9",
+                       cards=(CardView("4", "4", selected=True), CardView("S", "S")),
+                       corners=(CornerView(2, 3, 4),), heat_owed=4, spin_out=True,
+                       spin_odds=40, message="pick 2 cards: 1/2")
+    box = simmod.text_box(view, "S1 · lever 4")
+    text = "\n".join(box)
+    for words in ("S1 Ann planning", "gear 2->4", "hand [4] S", "speed 7-9",
+                  "corner 2 (limit 3): 4 Heat", "4 Heat owed", "SPIN-OUT risk 40%",
+                  "pick 2 cards: 1/2"):
+        assert words in text, words
+    assert len(box) == simmod.TEXT_ROWS + 2 and {len(line) for line in box} == {66}
 
 
 def test_arrows_tab_and_shift_tab_reach_the_station_in_focus(pty: Pty) -> None:
@@ -221,22 +256,34 @@ def test_the_picture_fits_the_terminal(stations: int, size: tuple[int, int]) -> 
     assert lines[-2] == s.narration[-1][:cols]  # the latest narration above the help
     assert any(line.startswith("S1 planning: gear 1->3") for line in lines)  # the caption
     scale, per_row, shown = pick_layout(stations, 0, cols, rows)
-    assert 0 in shown and (scale == 2 or shown == list(range(stations)))  # full size: all
-    width, height = 128 // scale + 2, 32 // scale + 3  # box, and the key strip under it
-    for place, station in enumerate(shown):  # each real frame at its place in the grid
+    assert 0 in shown and (scale == simmod.TEXT or shown == list(range(stations)))  # 1: all
+    if scale == simmod.TEXT:
+        width, height = 66, simmod.TEXT_ROWS + 3
+    else:
+        width, height = 128 // scale + 2, 32 // scale + 3  # box, and the key strip under it
+    for place, station in enumerate(shown):  # each screen at its place in the grid
         row, column = divmod(place, per_row)
         top, left = 1 + row * height + 1, column * (width + 1)
         drawn = [line[left:left + width] for line in lines[top:top + height - 3]]
-        assert "\n".join(drawn) == boxed(s, station, scale)
+        if scale == simmod.TEXT:
+            view = s.table.views[station]
+            assert view is not None
+            box = simmod.text_box(view, "")
+            assert [line.rstrip() for line in drawn] == [
+                line.rstrip() for line in box[1:-1]]
+        else:
+            assert "\n".join(drawn) == boxed(s, station, scale)
 
 
 def test_layouts() -> None:
-    assert pick_layout(2, 0, 80, 24) == (2, 1, [0])
-    assert pick_layout(2, 1, 80, 24) == (2, 1, [1])
-    assert pick_layout(2, 0, 140, 45) == (2, 2, [0, 1])
+    text = simmod.TEXT
+    assert pick_layout(2, 0, 80, 24) == (text, 1, [0, 1])
+    assert pick_layout(3, 2, 80, 24) == (text, 1, [2])  # the page with the focus
+    assert pick_layout(2, 0, 140, 45) == (text, 2, [0, 1])
     assert pick_layout(2, 0, 270, 40) == (1, 2, [0, 1])
-    assert pick_layout(6, 4, 140, 45) == (2, 2, [4, 5])  # the page with the focus
-    assert pick_layout(6, 0, 200, 60) == (2, 3, [0, 1, 2, 3, 4, 5])
+    assert pick_layout(6, 4, 140, 45, scale=2) == (2, 2, [4, 5])
+    assert pick_layout(6, 0, 200, 60, scale=2) == (2, 3, [0, 1, 2, 3, 4, 5])
+    assert pick_layout(6, 0, 200, 60) == (text, 3, [0, 1, 2, 3, 4, 5])
     assert pick_layout(1, 0, 80, 24, scale=1) == (1, 1, [0])
 
 
@@ -337,6 +384,48 @@ def test_help_goes_to_stdout_and_lists_the_keys() -> None:
 def test_docstring_examples(name: str) -> None:
     module = importlib.import_module(f"pitboard.sim.{name}")
     assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
+
+
+# ------------------------------------------------------------------------------ kiosk preview
+def test_kiosk_preview_shows_the_attract_loop_and_quits(pty: Pty) -> None:
+    pty.type("q")
+    out = io.StringIO()
+    assert main(["--kiosk", "--seed", "1"], stdin=pty.slave, stdout=out, tty=True,
+                size=(80, 24)) == 0
+    last = frames_drawn(out.getvalue())[-1]
+    assert "attract" in last.split("\n")[0]
+    assert "KIOSK: bots race until a visitor presses GO" in last
+    assert "S1 attract loop" in last
+
+
+def test_kiosk_preview_runs_the_profiles_kiosk_on_the_clock() -> None:
+    from dataclasses import replace
+
+    from pitboard.app import kiosk_options
+    from pitboard.hwconfig import load_profile
+
+    now = [100.0]
+    profile = load_profile("sim")
+    profile = replace(profile, table=replace(profile.table, kiosk=True))
+    options = kiosk_options(profile.table)
+    s = Sim(2, seed=1, clock=lambda: now[0], profile=profile)
+    assert s.table.state == flow.ATTRACT
+    s.press("space")  # a visitor joins at S1
+    screen = TerminalScreen(s, io.StringIO(), size=lambda: (80, 24))
+    assert "KIOSK: Space = join" in screen.compose()
+    now[0] += options.join_seconds + 1
+    s.tick()
+    assert s.table.state == flow.PLANNING
+    race = s.table.race
+    assert race is not None and race.setup.cars == options.cars == 4
+    s.close()
+
+
+@pytest.mark.parametrize("extra", [["--autoplay"], ["--text"]])
+def test_kiosk_preview_is_by_hand_on_a_terminal(extra: list[str]) -> None:
+    err = io.StringIO()
+    assert main(["--kiosk", *extra], stdout=io.StringIO(), stderr=err, tty=True) == 2
+    assert err.getvalue().count("\n") == 1 and "--kiosk" in err.getvalue()
 
 
 # ------------------------------------------------------------------------------ the journal

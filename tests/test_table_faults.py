@@ -161,18 +161,18 @@ def test_simultaneous_presses_on_every_station(rig: Grid6) -> None:
     both = playable_buttons(rig, 0)[:2]
     picks = {i: playable_buttons(rig, i)[0] for i in range(1, 6)}
     for button in both:
-        rig.pin(0, f"slot {button}", True)
+        rig.pin(0, f"slot {button + 1}", True)
     for i, button in picks.items():
-        rig.pin(i, f"slot {button}", True)
+        rig.pin(i, f"slot {button + 1}", True)
     start = len(rig.handled)
     rig.settle()
     assert sorted((e.station, e.slot) for e in rig.handled[start:]
                   if isinstance(e, SlotPressed)) == sorted(
         [(0, b) for b in both] + list(picks.items()))
     for button in both:
-        rig.pin(0, f"slot {button}", False)
+        rig.pin(0, f"slot {button + 1}", False)
     for i, button in picks.items():
-        rig.pin(i, f"slot {button}", False)
+        rig.pin(i, f"slot {button + 1}", False)
     rig.settle()
     rig.check_glass()
     assert all(rig.view(0).cards[b].selected for b in both)

@@ -6,7 +6,8 @@ whole state.  Recovery after a crash or a pulled plug is *latest snapshot + the 
 Files in the journal directory:
 
 ``journal.log``
-    One framed line per entry: ``<payload length> <crc32 as 8 hex digits> <json>\\n``.  The first
+    One framed line per entry (:mod:`pitboard.journalfile`: ``<payload length> <crc32 as 8 hex
+    digits> <json>\\n``).  The first
     line is the race header (format, race id, ``base`` = how many records compaction dropped, the
     caller's header); every later line is one record.  Records are written with ``O_APPEND`` and
     fsynced before :meth:`Journal.append` returns.
@@ -18,6 +19,10 @@ Files in the journal directory:
     Leftovers of a crash in the middle of an atomic replace; ignored and removed by
     :meth:`Journal.load`.
 
+``snapshot.json.prev``
+    The snapshot before the latest. :meth:`Journal.compact` drops only the records it covers,
+    so a latest snapshot that reads back damaged costs nothing: recovery replays the records
+    since the previous one.
 ``reserve``
     Ballast allocated when a race starts (:meth:`Journal.reserve`): a full disk is found before
     the race, and when a write later fails for lack of space the ballast is freed and the write
@@ -42,20 +47,36 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import json
 import logging
 import os
-import re
 import secrets
 import shutil
 import time
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, NoReturn, TypeGuard
+from typing import Any
 
-from .userfile import UserFileError, read_user_file
+from .journalfile import (
+    FORMAT,
+    JOURNAL_NAME,
+    PREVIOUS_NAME,
+    SNAPSHOT_NAME,
+    TMP_SUFFIX,
+    Damaged,
+    JSONObject,
+    Storage,
+    atomic_write,
+    decode_frame,
+    encode_frame,
+    exists,
+    fsync_dir,
+    one_line,
+    parse_header,
+    parse_snapshot,
+    read_file,
+    scan_frames,
+)
 
 __all__ = [
     "JOURNAL_NAME",
@@ -64,28 +85,17 @@ __all__ = [
     "JournalCorrupted",
     "JournalError",
     "Recovered",
+    "Storage",
     "decode_frame",
     "encode_frame",
 ]
 
 log = logging.getLogger(__name__)
 
-JSONObject = dict[str, Any]
-
-JOURNAL_NAME = "journal.log"
-SNAPSHOT_NAME = "snapshot.json"
 RESERVE_NAME = "reserve"
 #: ballast per race: a 6-car, 3-lap race needs about 150 KB (journal, snapshot and their temps)
 RESERVE_BYTES = 1 << 20
-#: the largest journal or snapshot file read back (a real one stays far below: it is compacted)
-MAX_FILE_BYTES = 64 << 20
-_TMP_SUFFIX = ".tmp"
 _CORRUPT_PREFIX = "corrupt-"
-_FORMAT = 1
-
-# Strict framing: no leading zeros, lower-case hex, so each record has exactly one valid encoding.
-_FRAME = re.compile(rb"(0|[1-9][0-9]{0,9}) ([0-9a-f]{8}) ")
-
 
 class JournalError(Exception):
     """Base class of the journal's own errors (e.g. appending before a race is started)."""
@@ -148,110 +158,6 @@ class Recovered:
         return self.covers + len(self.records)
 
 
-class _Damaged(Exception):
-    """Internal: the files on disk are inconsistent; carries the one-line reason."""
-
-
-def _reject_constant(name: str) -> NoReturn:
-    raise ValueError(f"non-standard JSON constant {name}")
-
-
-def encode_frame(obj: JSONObject) -> bytes:
-    """Frame one JSON object as ``<length> <crc32> <json>\\n`` (ASCII, so no raw newline)."""
-    if not isinstance(obj, dict):
-        raise TypeError(f"journal entries must be JSON objects, not {type(obj).__name__}")
-    payload = json.dumps(obj, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode(
-        "ascii"
-    )
-    return b"%d %08x %s\n" % (len(payload), zlib.crc32(payload), payload)
-
-
-def decode_frame(line: bytes) -> JSONObject | None:
-    """Decode one framed line (without its newline); None if it is not an intact frame."""
-    match = _FRAME.match(line)
-    if match is None:
-        return None
-    payload = line[match.end() :]
-    if int(match[1]) != len(payload) or int(match[2], 16) != zlib.crc32(payload):
-        return None
-    try:
-        obj = json.loads(payload.decode("ascii"), parse_constant=_reject_constant)
-    except (ValueError, RecursionError):
-        return None
-    return obj if isinstance(obj, dict) else None
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
-
-
-class Storage:
-    """The journal's calls that change the disk, in one place: a test swaps in a storage that
-    fails as a full or read-only disk does (tests swap the storage, they do not monkeypatch).
-
-    Example::
-
-        class ReadOnly(Storage):
-            def open(self, path: Path, flags: int, mode: int = 0o600) -> int:
-                if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
-                    raise OSError(errno.EROFS, "Read-only file system")
-                return super().open(path, flags, mode)
-
-        Journal(Path("/var/lib/pitboard/journal"), storage=ReadOnly())
-    """
-
-    def open(self, path: Path, flags: int, mode: int = 0o600) -> int:
-        return os.open(path, flags, mode)
-
-    def write(self, fd: int, data: bytes) -> None:
-        _write_all(fd, data)
-
-    def truncate(self, fd: int, size: int) -> None:
-        os.ftruncate(fd, size)
-
-    def allocate(self, fd: int, length: int) -> None:
-        os.posix_fallocate(fd, 0, length)
-
-    def replace(self, source: Path, target: Path) -> None:
-        os.replace(source, target)
-
-    def unlink(self, path: Path) -> None:
-        os.unlink(path)
-
-    def mkdir(self, path: Path) -> None:
-        os.mkdir(path, 0o700)
-
-
-def _fsync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _atomic_write(path: Path, data: bytes, storage: Storage | None = None) -> None:
-    """Replace ``path`` with ``data`` so that a crash leaves either the old or the new file."""
-    storage = storage or Storage()
-    tmp = path.with_name(path.name + _TMP_SUFFIX)
-    try:
-        fd = storage.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
-        try:
-            storage.write(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        storage.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            storage.unlink(tmp)
-        raise
-    _fsync_dir(path.parent)
-
-
 class Journal:
     """Append-only, fsynced record store for one race in ``directory``.
 
@@ -286,6 +192,9 @@ class Journal:
         self._size = 0  # bytes of journal.log known good
         self._snap_covers: int | None = None
         self._snap_offset = 0  # byte offset in journal.log of the first record after the snapshot
+        self._prev_covers: int | None = None  # the same for snapshot.json.prev (None: none)
+        self._prev_offset = 0
+        self._damaged_files: dict[str, bytes] = {}  # snapshot files found damaged by load()
 
     # -- public API -----------------------------------------------------------------------------
 
@@ -311,6 +220,10 @@ class Journal:
     @property
     def snapshot_path(self) -> Path:
         return self.directory / SNAPSHOT_NAME
+
+    @property
+    def previous_path(self) -> Path:
+        return self.directory / PREVIOUS_NAME
 
     @property
     def reserve_path(self) -> Path:
@@ -357,16 +270,17 @@ class Journal:
             raise TypeError(f"the race header must be a JSON object, not {type(header).__name__}")
         self.close()
         race = secrets.token_hex(8)
-        frame = encode_frame({"format": _FORMAT, "race": race, "base": 0, "header": header})
+        frame = encode_frame({"format": FORMAT, "race": race, "base": 0, "header": header})
         self._make_directory()
-        self._with_space(lambda: _atomic_write(self.journal_path, frame, self.storage))
+        self._with_space(lambda: atomic_write(self.journal_path, frame, self.storage))
         # The old snapshot goes only after the new journal is in place: a crash in between leaves
         # a snapshot of another race, which load() recognises by its race id and discards.
-        if self.snapshot_path.exists():
-            self.storage.unlink(self.snapshot_path)
-            _fsync_dir(self.directory)
+        for old in (self.snapshot_path, self.previous_path):
+            if exists(old):
+                self.storage.unlink(old)
+                fsync_dir(self.directory)
         self._open(race, dict(header), base=0, count=0, size=len(frame))
-        self._snap_covers = None
+        self._snap_covers = self._prev_covers = None
         self._snap_offset = len(frame)
         return race
 
@@ -436,36 +350,42 @@ class Journal:
         if not isinstance(state, dict):
             raise TypeError(f"a snapshot must be a JSON object, not {type(state).__name__}")
         frame = encode_frame(
-            {"format": _FORMAT, "race": self._race, "covers": self._count, "state": state}
+            {"format": FORMAT, "race": self._race, "covers": self._count, "state": state}
         )
-        self._with_space(lambda: _atomic_write(self.snapshot_path, frame, self.storage))
+        if self._snap_covers is not None and exists(self.snapshot_path):
+            # The latest becomes the previous one (one atomic rename): should the new snapshot
+            # ever read back damaged, recovery goes on from this one.
+            self.storage.replace(self.snapshot_path, self.previous_path)
+            self._prev_covers, self._prev_offset = self._snap_covers, self._snap_offset
+            self._snap_covers = None
+        self._with_space(lambda: atomic_write(self.snapshot_path, frame, self.storage))
         self._snap_covers = self._count
         self._snap_offset = self._size
 
     def compact(self) -> int:
-        """Atomically drop the records the snapshot covers; returns how many were dropped.
+        """Atomically drop the records the *previous* snapshot covers; returns how many.
 
-        A crash during compaction leaves either the old or the new journal, both consistent with
-        the snapshot.  Without a snapshot there is nothing to drop and 0 is returned.
+        The records since the previous snapshot stay, so that a latest snapshot that reads back
+        damaged costs nothing: recovery replays them on the previous one. A crash during
+        compaction leaves either the old or the new journal, both consistent with both
+        snapshots.  Before a second snapshot there is nothing to drop and 0 is returned.
         """
         fd = self._require_open()
-        if self._snap_covers is None or self._snap_covers == self._base:
+        keep_from = self._prev_covers
+        if keep_from is None or keep_from == self._base:
             return 0
-        tail = os.pread(fd, self._size - self._snap_offset, self._snap_offset)
+        tail = os.pread(fd, self._size - self._prev_offset, self._prev_offset)
         header = encode_frame(
-            {
-                "format": _FORMAT,
-                "race": self._race,
-                "base": self._snap_covers,
-                "header": self._header,
-            }
+            {"format": FORMAT, "race": self._race, "base": keep_from, "header": self._header}
         )
-        self._with_space(lambda: _atomic_write(self.journal_path, header + tail, self.storage))
-        dropped = self._snap_covers - self._base
-        count, covers = self._count, self._snap_covers
-        self._open(self._race, self._header, base=covers, count=count, size=len(header) + len(tail))
-        self._snap_covers = covers
-        self._snap_offset = len(header)
+        self._with_space(lambda: atomic_write(self.journal_path, header + tail, self.storage))
+        dropped = keep_from - self._base
+        shift = self._prev_offset - len(header)
+        count, covers, snap_offset = self._count, self._snap_covers, self._snap_offset
+        self._open(self._race, self._header, base=keep_from, count=count,
+                   size=len(header) + len(tail))
+        self._prev_covers, self._prev_offset = keep_from, len(header)
+        self._snap_covers, self._snap_offset = covers, snap_offset - shift
         return dropped
 
     def load(self) -> Recovered | None:
@@ -477,7 +397,7 @@ class Journal:
         self.close()
         try:
             return self._load()
-        except _Damaged as damaged:
+        except Damaged as damaged:
             raise self._move_aside(str(damaged)) from None
         except OSError as err:
             raise self._move_aside(f"cannot read the journal: {err}") from None
@@ -516,7 +436,7 @@ class Journal:
         if self.directory.is_dir():
             return
         self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        _fsync_dir(self.directory.parent)
+        fsync_dir(self.directory.parent)
 
     def _open(self, race: str, header: JSONObject, *, base: int, count: int, size: int) -> None:
         self.close()
@@ -527,7 +447,7 @@ class Journal:
 
     def _remove_leftovers(self) -> None:
         for name in (JOURNAL_NAME, SNAPSHOT_NAME):
-            tmp = self.directory / (name + _TMP_SUFFIX)
+            tmp = self.directory / (name + TMP_SUFFIX)
             if tmp.exists() or tmp.is_symlink():
                 log.info("journal: removing %s left by an interrupted write", tmp.name)
                 self.storage.unlink(tmp)
@@ -540,16 +460,16 @@ class Journal:
         except OSError as err:  # a read-only disk: the leftovers are ignored anyway
             log.warning("journal: cannot remove temp files: %s", err)
         journal, snapshot_path = self.journal_path, self.snapshot_path
-        if not _exists(journal):
-            if _exists(snapshot_path):
-                raise _Damaged("snapshot.json exists but journal.log is missing")
+        if not exists(journal):
+            if exists(snapshot_path):
+                raise Damaged("snapshot.json exists but journal.log is missing")
             return None
 
-        data = _read(journal)
-        frames, ends = _scan(data)
+        data = read_file(journal)
+        frames, ends = scan_frames(data)
         if not frames:
-            raise _Damaged(f"{JOURNAL_NAME} has no readable header ({len(data)} bytes)")
-        race, base, header = _parse_header(frames[0])
+            raise Damaged(f"{JOURNAL_NAME} has no readable header ({len(data)} bytes)")
+        race, base, header = parse_header(frames[0])
         good = ends[-1]
         rest = data[good:]
         damage: list[str] = []
@@ -560,29 +480,17 @@ class Journal:
                           f"of {JOURNAL_NAME} with {lines - 1} more line(s) after it")
         count = base + len(frames) - 1
 
-        snap, snap_bytes = None, None
-        if _exists(snapshot_path):
-            snap_bytes = _read(snapshot_path)
-            try:
-                snap = _parse_snapshot(snap_bytes)
-            except _Damaged as bad:
-                if base:  # the compacted records lived only in that snapshot
-                    raise _Damaged(f"{bad}, and {JOURNAL_NAME} was compacted past {base} "
-                                   "records") from None
-                damage.append(str(bad))
-        if snap is not None and snap[0] != race:
-            # Left by a start() interrupted between its two steps: it belongs to the old race.
-            log.warning("journal: discarding a snapshot of an earlier race")
-            with contextlib.suppress(OSError):
-                self.storage.unlink(snapshot_path)
-                _fsync_dir(self.directory)
-            snap, snap_bytes = None, None
-        if snap is None and base:
-            raise _Damaged(f"{JOURNAL_NAME} was compacted past {base} records but has no snapshot")
-        covers, state = (0, None) if snap is None else (snap[1], snap[2])
-        if covers < base:
-            raise _Damaged(f"snapshot covers {covers} records but {JOURNAL_NAME} starts at "
-                           f"record {base}")
+        snaps = self._read_snapshots(race, damage)
+        usable = [found for found in snaps if found[1][1] >= base]
+        chosen = usable[0] if usable else None  # the newest the journal can continue from
+        if chosen is None and base:
+            lost = f" ({'; '.join(damage)})" if damage else ""
+            raise Damaged(f"{JOURNAL_NAME} was compacted past {base} records but has no usable "
+                          f"snapshot{lost}")
+        if chosen is not None and chosen[0] == PREVIOUS_NAME and \
+                SNAPSHOT_NAME in self._damaged_files:
+            damage.append(f"recovered from {PREVIOUS_NAME}")
+        covers, state = (0, None) if chosen is None else (chosen[1][1], chosen[1][2])
         if covers > count:
             # Records the snapshot covers were lost from the journal: the snapshot, intact on its
             # own, still holds them; the journal restarts after it.
@@ -599,10 +507,10 @@ class Journal:
             else:
                 prefix = data[:good]
             kept_at, read_only = self._keep_prefix(
-                {JOURNAL_NAME: data, SNAPSHOT_NAME: snap_bytes}, prefix,
-                drop_snapshot=snap is None and snap_bytes is not None, reason=reason)
+                {JOURNAL_NAME: data, **self._damaged_files}, prefix,
+                snapshot=None if chosen is None else chosen[2], reason=reason)
             if read_only is None:
-                ends = _scan(prefix)[1]
+                ends = scan_frames(prefix)[1]
                 good, rest = len(prefix), b""
         elif rest:
             log.warning("journal: dropped a torn last record (%d bytes at byte %d of %s)",
@@ -615,18 +523,23 @@ class Journal:
                 finally:
                     os.close(fd)
             except OSError as err:
-                read_only = f"cannot cut the torn record off: {_one_line(err)}"
+                read_only = f"cannot cut the torn record off: {one_line(err)}"
         if read_only is None:
             try:
                 self._open(race, header, base=base, count=count, size=good)
             except OSError as err:
-                read_only = f"cannot open {JOURNAL_NAME} for writing: {_one_line(err)}"
+                read_only = f"cannot open {JOURNAL_NAME} for writing: {one_line(err)}"
         if read_only is not None:
             self.close()
             log.error("journal: %s; the race resumes but is not being saved", read_only)
         else:
             self._snap_covers = None if state is None else covers
             self._snap_offset = ends[covers - base]
+            self._prev_covers = None
+            previous = [f for f in usable if f[0] == PREVIOUS_NAME and f[1][1] <= covers]
+            if not damage and chosen is not None and chosen[0] == SNAPSHOT_NAME and previous:
+                self._prev_covers = previous[0][1][1]
+                self._prev_offset = ends[self._prev_covers - base]
         return Recovered(
             race=race,
             header=header,
@@ -646,39 +559,65 @@ class Journal:
         (``read_only`` set if the cut could not be written).
         """
         self.close()
-        data = _read(self.journal_path)
-        frames, ends = _scan(data)
+        data = read_file(self.journal_path)
+        frames, ends = scan_frames(data)
         if not frames:
             raise JournalError(f"{JOURNAL_NAME} has no readable header")
-        race, base, header = _parse_header(frames[0])
+        race, base, header = parse_header(frames[0])
         if not base <= count < base + len(frames) - 1:
             raise JournalError(f"cannot keep {count} records of {base}..{base + len(frames) - 1}")
         prefix = data[: ends[count - base]]
-        snap = None
-        if _exists(self.snapshot_path):
-            with contextlib.suppress(_Damaged, OSError):
-                snap = _parse_snapshot(_read(self.snapshot_path))
-        covers, state = (snap[1], snap[2]) if snap is not None and snap[1] <= count else (0, None)
-        if snap is not None and state is None and base:
-            raise JournalError("the damage lies before the snapshot")
-        kept_at, read_only = self._keep_prefix({JOURNAL_NAME: data}, prefix,
-                                               drop_snapshot=snap is not None and state is None,
-                                               reason=reason)
+        usable = [f for f in self._read_snapshots(race, []) if base <= f[1][1] <= count]
+        if not usable and base:
+            raise JournalError("the damage lies before every snapshot")
+        chosen = usable[0] if usable else None
+        covers, state = (0, None) if chosen is None else (chosen[1][1], chosen[1][2])
+        kept_at, read_only = self._keep_prefix(
+            {JOURNAL_NAME: data}, prefix, snapshot=None if chosen is None else chosen[2],
+            reason=reason)
         if read_only is None:
             try:
                 self._open(race, header, base=base, count=count, size=len(prefix))
                 self._snap_covers = None if state is None else covers
                 self._snap_offset = ends[covers - base]
+                self._prev_covers = None
             except OSError as err:
-                read_only = f"cannot open {JOURNAL_NAME} for writing: {_one_line(err)}"
+                read_only = f"cannot open {JOURNAL_NAME} for writing: {one_line(err)}"
                 self.close()
         return Recovered(race=race, header=header, snapshot=state, covers=covers,
                          records=frames[1 + covers - base : 1 + count - base], damage=reason,
                          kept_at=kept_at, read_only=read_only or "")
 
+    def _read_snapshots(self, race: str, damage: list[str]
+                        ) -> list[tuple[str, tuple[str, int, JSONObject], bytes]]:
+        """This race's intact snapshots, newest first: (file name, parsed, bytes). A damaged
+        one is noted in ``damage`` (its bytes in ``_damaged_files``); one of an earlier race
+        (left by a start() cut short) is deleted."""
+        found = []
+        self._damaged_files.clear()
+        for path in (self.snapshot_path, self.previous_path):
+            if not exists(path):
+                continue
+            data = read_file(path)
+            try:
+                snap = parse_snapshot(data, path.name)
+            except Damaged as bad:
+                self._damaged_files[path.name] = data
+                damage.append(str(bad))
+                continue
+            if snap[0] != race:
+                log.warning("journal: discarding %s of an earlier race", path.name)
+                with contextlib.suppress(OSError):
+                    self.storage.unlink(path)
+                    fsync_dir(self.directory)
+                continue
+            found.append((path.name, snap, data))
+        return found
+
     def _keep_prefix(self, originals: dict[str, bytes | None], prefix: bytes, *,
-                     drop_snapshot: bool, reason: str) -> tuple[Path | None, str | None]:
-        """Copy the damaged ``originals`` to ``corrupt-*``, then make ``prefix`` the journal.
+                     snapshot: bytes | None, reason: str) -> tuple[Path | None, str | None]:
+        """Copy the damaged ``originals`` to ``corrupt-*``, then make ``prefix`` the journal
+        and ``snapshot`` (None: none) its only snapshot.
 
         Returns (where the copies are, why the journal cannot be written or None). On a
         read-only disk nothing on disk changes: the caller resumes from memory.
@@ -686,21 +625,25 @@ class Journal:
         try:
             target = self._corrupt_directory()
         except OSError as err:
-            return None, f"{_one_line(reason)}; could not keep a copy: {_one_line(err)}"
+            return None, f"{one_line(reason)}; could not keep a copy: {one_line(err)}"
         try:
             for name, data in originals.items():
                 if data is not None:
-                    _atomic_write(target / name, data, self.storage)
-            _atomic_write(self.journal_path, prefix, self.storage)
-            if drop_snapshot:
+                    atomic_write(target / name, data, self.storage)
+            atomic_write(self.journal_path, prefix, self.storage)
+            if snapshot is not None:
+                atomic_write(self.snapshot_path, snapshot, self.storage)
+            elif exists(self.snapshot_path):
                 self.storage.unlink(self.snapshot_path)
-            _fsync_dir(self.directory)
+            if exists(self.previous_path):
+                self.storage.unlink(self.previous_path)
+            fsync_dir(self.directory)
         except OSError as err:
-            return target, f"{_one_line(reason)}; could not rewrite {JOURNAL_NAME}: " \
-                f"{_one_line(err)}"
+            return target, f"{one_line(reason)}; could not rewrite {JOURNAL_NAME}: " \
+                f"{one_line(err)}"
         self._prune_corrupt(keep=target)
         log.error("journal damaged: %s; kept the intact records, original copied to %s",
-                  _one_line(reason), target)
+                  one_line(reason), target)
         return target, None
 
     def _move_aside(self, reason: str) -> JournalCorrupted:
@@ -734,8 +677,8 @@ class Journal:
         for name in os.listdir(self.directory):
             if name.startswith((JOURNAL_NAME, SNAPSHOT_NAME)):
                 self.storage.replace(self.directory / name, target / name)
-        _fsync_dir(target)
-        _fsync_dir(self.directory)
+        fsync_dir(target)
+        fsync_dir(self.directory)
 
     def _corrupt_directory(self, prefix: str = _CORRUPT_PREFIX) -> Path:
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
@@ -757,68 +700,3 @@ class Journal:
                 shutil.rmtree(old)
         except OSError as err:
             log.warning("journal: could not prune old corrupt directories: %s", err)
-
-
-def _scan(data: bytes) -> tuple[list[JSONObject], list[int]]:
-    """Decode intact frames from the start; returns them and the byte offset after each."""
-    frames: list[JSONObject] = []
-    ends: list[int] = []
-    pos = 0
-    while True:
-        newline = data.find(b"\n", pos)
-        if newline < 0:
-            break
-        obj = decode_frame(data[pos:newline])
-        if obj is None:
-            break
-        frames.append(obj)
-        pos = newline + 1
-        ends.append(pos)
-    return frames, ends
-
-
-def _is_count(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def _parse_header(frame: JSONObject) -> tuple[str, int, JSONObject]:
-    race, base, header = frame.get("race"), frame.get("base"), frame.get("header")
-    if (
-        frame.get("format") != _FORMAT
-        or not isinstance(race, str)
-        or not _is_count(base)
-        or not isinstance(header, dict)
-    ):
-        raise _Damaged(f"{JOURNAL_NAME} header is not a pitboard journal header")
-    return race, base, header
-
-
-def _exists(path: Path) -> bool:
-    return path.exists() or path.is_symlink()
-
-
-def _read(path: Path) -> bytes:
-    """A journal file's bytes; anything but a regular file of sane size is damage."""
-    try:
-        return read_user_file(path, limit=MAX_FILE_BYTES, follow_links=False)
-    except UserFileError as err:
-        raise _Damaged(f"{path.name}: {err.problem}") from None
-
-
-def _one_line(what: object) -> str:
-    return " ".join(str(what).split())
-
-
-def _parse_snapshot(data: bytes) -> tuple[str, int, JSONObject]:
-    frame = decode_frame(data[:-1]) if data.endswith(b"\n") else None
-    if frame is None:
-        raise _Damaged(f"{SNAPSHOT_NAME} is damaged ({len(data)} bytes)")
-    race, covers, state = frame.get("race"), frame.get("covers"), frame.get("state")
-    if (
-        frame.get("format") != _FORMAT
-        or not isinstance(race, str)
-        or not _is_count(covers)
-        or not isinstance(state, dict)
-    ):
-        raise _Damaged(f"{SNAPSHOT_NAME} is not a pitboard snapshot")
-    return race, covers, state

@@ -12,9 +12,13 @@ Layers:
 * :func:`build_station_inputs` makes the right backend from a hardware profile.
 
 Debounce is our own: gpiozero's mock pins ignore ``bounce_time`` and lgpio's debounce differs by
-backend. A new raw state counts only once it has been stable for ``debounce_s``; stability is
-checked whenever a sample arrives and on every ``poll()``, so the table loop must call ``poll()``
-often (every 10 ms is right for the default 20 ms debounce).
+backend. It is built for speed without letting glitches through (:class:`_Debounced`): a new
+raw state is confirmed once two samples agree on it and it has held for ``confirm_s`` (3 ms by
+default), so a press counts about 3 ms after its first edge instead of after a whole debounce
+time; a glitch on a long cable that is over within ``confirm_s`` never counts. After a change is
+confirmed, the input ignores its raw state for ``debounce_s`` (contact bounce), then confirms
+whatever the contact settled to. ``poll()`` confirms, so the table loop must call it often, and
+every millisecond while :attr:`StationInputs.busy` (a change is waiting to be confirmed).
 
 Threads: on a Pi, gpiozero callbacks run in lgpio's thread while ``poll()`` runs in the table
 loop; each backend serialises both with a lock, and ``post`` must only enqueue.
@@ -46,7 +50,10 @@ if TYPE_CHECKING:
     from pitboard.hwconfig import HwConfig
 
 Clock = Callable[[], float]
+#: after a confirmed change, raw changes are ignored for this long (contact bounce)
 DEFAULT_DEBOUNCE_S = 0.02
+#: a new raw state must hold this long, seen by two agreeing samples, to be confirmed
+DEFAULT_CONFIRM_S = 0.003
 GEARS = 4
 SLOTS = 7
 
@@ -54,28 +61,59 @@ T = TypeVar("T")
 
 
 class _Debounced(Generic[T]):
-    """A value that changes only after the raw input has held a new value for ``debounce_s``."""
+    """A value confirmed fast, then held through contact bounce.
 
-    __slots__ = ("_debounce_s", "_pending", "_since", "stable")
+    A new raw value is confirmed once it has held for ``confirm_s``: at a later sample that
+    agrees (``update``), or at ``settle`` when the backend knows nothing changed since (edge
+    callbacks; the backends also re-sample on every poll before settling, so in practice a
+    second agreeing sample confirms). Any different sample starts over, so a glitch shorter
+    than ``confirm_s`` is rejected. Once confirmed, raw changes are ignored for ``debounce_s``
+    (the contact bouncing); then the settled raw value is confirmed the same way.
 
-    def __init__(self, *, stable: T, debounce_s: float, now: float) -> None:
+    Example (a press at t=0 confirmed at 3 ms; its bounce ignored; the release after it)::
+
+        >>> d = _Debounced(stable=False, debounce_s=0.02, confirm_s=0.003, now=0.0)
+        >>> d.update(True, 0.0), d.update(False, 0.001), d.update(True, 0.002)  # a glitch
+        (False, False, False)
+        >>> d.update(True, 0.004), d.update(True, 0.005)
+        (False, True)
+        >>> d.update(False, 0.006), d.update(True, 0.007), d.update(False, 0.024)
+        (False, False, False)
+        >>> d.update(False, 0.026), d.settle(0.027), d.stable
+        (False, True, False)
+    """
+
+    __slots__ = ("_confirm_s", "_debounce_s", "_quiet_until", "_raw", "_since", "stable")
+
+    def __init__(self, *, stable: T, debounce_s: float, now: float,
+                 confirm_s: float = DEFAULT_CONFIRM_S) -> None:
         self.stable = stable
-        self._pending = stable
+        self._raw = stable
         self._since = now
         self._debounce_s = debounce_s
+        self._confirm_s = min(confirm_s, debounce_s)
+        self._quiet_until = now
+
+    @property
+    def pending(self) -> bool:
+        """A raw value differs from the confirmed one (confirmation or a bounce is under way)."""
+        return self._raw != self.stable
 
     def update(self, value: T, now: float) -> bool:
-        """Record a raw sample; True when the stable value changed."""
-        if value != self._pending:
-            self._pending = value
+        """Record a raw sample; True when the confirmed value changed."""
+        if value != self._raw:
+            self._raw = value
             self._since = now
         return self.settle(now)
 
     def settle(self, now: float) -> bool:
-        """True when the pending value has just become stable."""
-        # 1 ns of slack: float clock arithmetic (0.03 - 0.01 < 0.02) must not add a poll period
-        if self._pending != self.stable and now - self._since >= self._debounce_s - 1e-9:
-            self.stable = self._pending
+        """True when the raw value has just been confirmed."""
+        if self._raw == self.stable or now < self._quiet_until - 1e-9:
+            return False
+        # 1 ns of slack: float clock arithmetic must not add a poll period
+        if now - self._since >= self._confirm_s - 1e-9:
+            self.stable = self._raw
+            self._quiet_until = now + self._debounce_s
             return True
         return False
 
@@ -94,8 +132,8 @@ class GearLever:
         >>> now = [0.0]
         >>> lever = GearLever(station=0, post=events.append, clock=lambda: now[0])
         >>> lever.update((False, True, False, False))
-        >>> now[0] = 0.025
-        >>> lever.poll()
+        >>> now[0] = 0.003
+        >>> lever.update((False, True, False, False))
         >>> events, lever.gear
         ([LeverMoved(station=0, gear=2)], 2)
     """
@@ -106,6 +144,7 @@ class GearLever:
         station: int,
         post: PostEvent,
         debounce_s: float = DEFAULT_DEBOUNCE_S,
+        confirm_s: float = DEFAULT_CONFIRM_S,
         clock: Clock = time.monotonic,
     ) -> None:
         self.station = station
@@ -113,12 +152,17 @@ class GearLever:
         self._clock = clock
         # None = nothing seen yet, so the first settled pattern always counts
         self._contacts: _Debounced[tuple[bool, ...] | None] = _Debounced(
-            stable=None, debounce_s=debounce_s, now=clock()
+            stable=None, debounce_s=debounce_s, confirm_s=confirm_s, now=clock()
         )
         #: last settled gear (1..4), None until the lever has first settled in a gear
         self.gear: int | None = None
         #: True between a LeverFault and its LeverFaultCleared
         self.faulted = False
+
+    @property
+    def pending(self) -> bool:
+        """A contact change is waiting to be confirmed."""
+        return self._contacts.pending
 
     def update(self, contacts: Sequence[bool], *, now: float | None = None) -> None:
         """Feed the raw state of the 4 contacts (True = closed), gear 1 first."""
@@ -162,10 +206,12 @@ class DebouncedButton:
         >>> now = [0.0]
         >>> button = DebouncedButton(on_press=lambda: presses.append(now[0]),
         ...                          clock=lambda: now[0])
-        >>> button.update(True); now[0] = 0.005; button.update(False)   # bounce
-        >>> button.update(True); now[0] = 0.03; button.poll()
+        >>> button.update(True); now[0] = 0.001; button.update(False)   # a 1 ms glitch
+        >>> now[0] = 0.010; button.update(True)                         # a real press
+        >>> now[0] = 0.012; button.update(True)                         # 2nd sample agrees
+        >>> now[0] = 0.013; button.poll()                               # held 3 ms: counts
         >>> presses
-        [0.03]
+        [0.013]
     """
 
     def __init__(
@@ -173,17 +219,24 @@ class DebouncedButton:
         *,
         on_press: Callable[[], None],
         debounce_s: float = DEFAULT_DEBOUNCE_S,
+        confirm_s: float = DEFAULT_CONFIRM_S,
         clock: Clock = time.monotonic,
         pressed: bool = False,
     ) -> None:
         self._on_press = on_press
         self._clock = clock
-        self._state = _Debounced(stable=pressed, debounce_s=debounce_s, now=clock())
+        self._state = _Debounced(stable=pressed, debounce_s=debounce_s, confirm_s=confirm_s,
+                                 now=clock())
 
     @property
     def pressed(self) -> bool:
         """The debounced state."""
         return self._state.stable
+
+    @property
+    def pending(self) -> bool:
+        """A change is waiting to be confirmed."""
+        return self._state.pending
 
     def update(self, pressed: bool, *, now: float | None = None) -> None:
         """Feed a raw sample (True = pressed)."""
@@ -211,9 +264,9 @@ class StationLogic:
         >>> events = []
         >>> now = [0.0]
         >>> logic = StationLogic(station=1, post=events.append, clock=lambda: now[0])
-        >>> logic.update_all(lever=(True, False, False, False), slots=(False,) * 7, go=True)
-        >>> now[0] = 0.02
-        >>> logic.poll()
+        >>> for t in (0.0, 0.003):
+        ...     now[0] = t
+        ...     logic.update_all(lever=(True, False, False, False), slots=(False,) * 7, go=True)
         >>> events
         [LeverMoved(station=1, gear=1), GoPressed(station=1)]
     """
@@ -224,28 +277,35 @@ class StationLogic:
         station: int,
         post: PostEvent,
         debounce_s: float = DEFAULT_DEBOUNCE_S,
+        confirm_s: float = DEFAULT_CONFIRM_S,
         clock: Clock = time.monotonic,
         slots_pressed: Sequence[bool] = (False,) * SLOTS,
         go_pressed: bool = False,
     ) -> None:
         self.station = station
         self._clock = clock
-        self.lever = GearLever(station=station, post=post, debounce_s=debounce_s, clock=clock)
+        self.lever = GearLever(station=station, post=post, debounce_s=debounce_s,
+                               confirm_s=confirm_s, clock=clock)
         self.slots = tuple(
             DebouncedButton(
                 on_press=_poster(post, SlotPressed(station=station, slot=slot)),
-                debounce_s=debounce_s,
-                clock=clock,
                 pressed=slots_pressed[slot],
+                debounce_s=debounce_s,
+                confirm_s=confirm_s,
+                clock=clock,
             )
             for slot in range(SLOTS)
         )
         self.go = DebouncedButton(
-            on_press=_poster(post, GoPressed(station=station)),
-            debounce_s=debounce_s,
-            clock=clock,
-            pressed=go_pressed,
+            on_press=_poster(post, GoPressed(station=station)), pressed=go_pressed,
+            debounce_s=debounce_s, confirm_s=confirm_s, clock=clock,
         )
+
+    @property
+    def pending(self) -> bool:
+        """Some input's raw state differs from its confirmed one: sample again soon."""
+        return (self.lever.pending or self.go.pending
+                or any(button.pending for button in self.slots))
 
     def update_lever(self, contacts: Sequence[bool], *, now: float | None = None) -> None:
         """Raw lever contacts, gear 1 first."""
@@ -300,6 +360,11 @@ class StationInputs(ABC):
     """
 
     station: int
+
+    @property
+    def busy(self) -> bool:
+        """A change is waiting to be confirmed: call :meth:`poll` again within a millisecond."""
+        return False
 
     @abstractmethod
     def poll(self) -> None:
@@ -356,7 +421,7 @@ class GpioStationInputs(StationInputs):
         ...     station=0, lever_pins=(4, 17, 27, 22), slot_pins=(10, 9, 11, 5, 6, 13, 19),
         ...     go_pin=26, post=events.append, pin_factory=factory, clock=lambda: now[0])
         >>> factory.pin(26).drive_low()
-        >>> now[0] = 0.03
+        >>> now[0] = 0.003
         >>> inputs.poll()
         >>> events
         [GoPressed(station=0)]
@@ -410,6 +475,12 @@ class GpioStationInputs(StationInputs):
             device.when_deactivated = _bind(self._on_slot, slot, False)
         self._go.when_activated = _bind(self._on_go, True)
         self._go.when_deactivated = _bind(self._on_go, False)
+
+    @property
+    def busy(self) -> bool:
+        """A pin change is waiting to be confirmed."""
+        with self._lock:
+            return not self._closed and self._logic.pending
 
     def _lever_state(self) -> list[bool]:
         return [bool(d.is_active) for d in self._lever]
@@ -469,6 +540,13 @@ class Mcp23017StationInputs(StationInputs):
     when there is no INT line, or when INT is stuck active). IOCON and GPPU in that read expose a
     chip that has reset (brown-out, hot-plugged cable): it is then configured again.
 
+    No lost taps: a pin that changes while GPIO is being read raises the interrupt only for the
+    read to clear it (the data sheet clears INT after the data is clocked out), so that change
+    raises no INT of its own. Therefore every INT-triggered read is followed by a second read on
+    the next ``poll()``, a change is confirmed only by a second read that agrees
+    (:class:`_Debounced`), reads repeat on every poll while any change is unconfirmed, and the
+    safety read comes at least every ``safety_poll_s`` (0.1 s: a 150 ms tap always gets two).
+
     Bus errors never escape: they are counted in :attr:`errors`; the first of an episode posts
     :class:`InputFault`; ``poll()`` retries the configuration every ``retry_s`` and posts
     :class:`InputFaultCleared` when the chip answers again. The constructor does not raise on
@@ -482,10 +560,10 @@ class Mcp23017StationInputs(StationInputs):
         >>> inputs = Mcp23017StationInputs(station=0, bus=chip, post=events.append,
         ...                                clock=lambda: now[0])
         >>> chip.set_input("A", 0, False)             # lever into gear 1
-        >>> now[0] = 0.01
+        >>> now[0] = 0.001
         >>> inputs.poll()                              # no INT line: every poll reads
-        >>> now[0] = 0.03
-        >>> inputs.poll()                              # stable for 20 ms: confirmed
+        >>> now[0] = 0.004
+        >>> inputs.poll()                              # a 2nd read agrees after 3 ms: confirmed
         >>> events
         [LeverMoved(station=0, gear=1)]
     """
@@ -520,7 +598,8 @@ class Mcp23017StationInputs(StationInputs):
         pin_factory: Any = None,
         clock: Clock = time.monotonic,
         debounce_s: float = DEFAULT_DEBOUNCE_S,
-        safety_poll_s: float = 0.25,
+        confirm_s: float = DEFAULT_CONFIRM_S,
+        safety_poll_s: float = 0.1,
         retry_s: float = 1.0,
         bus_label: str = "I2C",
         owns_bus: bool = False,
@@ -542,7 +621,14 @@ class Mcp23017StationInputs(StationInputs):
         self.reconfigurations = 0
         #: True between an InputFault and its InputFaultCleared
         self.faulted = False
-        self._logic = StationLogic(station=station, post=post, debounce_s=debounce_s, clock=clock)
+        #: the last GPIOA/GPIOB read (1 = closed), for hw-test's live view
+        self.raw: tuple[int, int] | None = None
+        self._logic = StationLogic(station=station, post=post, debounce_s=debounce_s,
+                                   confirm_s=confirm_s, clock=clock)
+        #: a read must follow the last one (it was INT-triggered: a change may have hidden in it)
+        self._follow_up = False
+        #: successful reads of the input ports (for hw-test and the benchmarks)
+        self.reads = 0
         self._last_read = clock()
         self._last_attempt = self._last_read
         self._int: Any = None
@@ -588,6 +674,8 @@ class Mcp23017StationInputs(StationInputs):
             return
         gpio_a, gpio_b = data[mcp.GPIOA - mcp.IOCON], data[mcp.GPIOB - mcp.IOCON]
         lever, slots, go = mcp.split_station_bits(gpio_a, gpio_b)
+        self.raw = (gpio_a, gpio_b)
+        self.reads += 1
         self._last_read = self._clock()
         self._logic.update_all(lever=lever, slots=slots, go=go, now=self._last_read)
 
@@ -609,10 +697,17 @@ class Mcp23017StationInputs(StationInputs):
 
     # ---- entry points ---------------------------------------------------------------------
 
+    @property
+    def busy(self) -> bool:
+        """A read is due at the next poll: a follow-up read, or a change to confirm."""
+        with self._lock:
+            return not self._closed and not self.faulted and (
+                self._follow_up or self._logic.pending)
+
     def _on_int(self) -> None:
         with self._lock:
             if not self._closed and not self.faulted:
-                self._try(self._read_state)
+                self._follow_up = self._try(self._read_state)
 
     def poll(self) -> None:
         """Safety read / fault recovery as due, then confirm debounced changes."""
@@ -625,9 +720,12 @@ class Mcp23017StationInputs(StationInputs):
                     self._try(self._configure)
             elif (
                 self._int is None
+                or self._follow_up
+                or self._logic.pending
                 or bool(self._int.is_active)
-                or now - self._last_read >= self._safety_poll_s
+                or now - self._last_read >= self._safety_poll_s - 1e-9
             ):
+                self._follow_up = False
                 self._try(self._read_state)
             self._logic.poll()
 

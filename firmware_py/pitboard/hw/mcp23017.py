@@ -4,11 +4,11 @@ The station board wiring (the same on every station board; the wiring docs are g
 :data:`STATION_BITS`)::
 
     GPA0..GPA3  gear lever contacts, gears 1..4 (closed = pulled to GND)
-    GPA4..GPA6  card-tray slot buttons 0..2
+    GPA4..GPA6  card-tray slot buttons 1..3 (tray slots count from 1, left to right)
     GPA7        not connected: an output driven low (output-only pin, see below)
-    GPB0..GPB2  card-tray slot buttons 4..6
+    GPB0..GPB2  card-tray slot buttons 5..7
     GPB3        GO button
-    GPB4        card-tray slot button 3
+    GPB4        card-tray slot button 4
     GPB5..GPB6  unused (inputs with pull-ups so they do not float)
     GPB7        not connected: an output driven low (output-only pin, see below)
     INTA        open-drain, mirrored (INTA = INTB), to a Pi GPIO with pull-up
@@ -16,7 +16,7 @@ The station board wiring (the same on every station board; the wiring docs are g
 GPA7 and GPB7 are output-only: Microchip's data sheet (DS20001952 revision D, 2022, and the
 matching "GPA7/GPB7 cannot be used as inputs" notice) says that used as inputs, a level change
 during an I2C read can corrupt SDA. They are therefore never inputs here (:data:`OUTPUT_ONLY_BIT`)
-and are driven low, which is harmless even on a board still wired the old way with slot 3 on GPA7
+and are driven low, which is harmless even on a board still wired the old way with slot 4 on GPA7
 (its button then shorts a low output to GND). Every register value the station driver writes is
 derived from :data:`STATION_BITS` (``STATION_IODIRA`` and friends below).
 
@@ -73,20 +73,21 @@ Bank = Literal["A", "B"]
 #: GPA7 and GPB7: output-only since data sheet revision D (as inputs they can corrupt SDA)
 OUTPUT_ONLY_BIT: Final = 7
 
-#: Station board wiring: (bank, bit) -> function. Gear contacts are gears 1..4, slots 0..6.
-#: Slot 3 is on GPB4 (it was on GPA7 before GPA7/GPB7 became output-only).
+#: Station board wiring: (bank, bit) -> function, as people read it: gears 1..4, tray slots
+#: 1..7 (the code's slot index is one less). Slot 4 is on GPB4 (it was on GPA7 before GPA7/GPB7
+#: became output-only).
 STATION_BITS: Final[tuple[tuple[Bank, int, str], ...]] = (
     ("A", 0, "lever gear 1"),
     ("A", 1, "lever gear 2"),
     ("A", 2, "lever gear 3"),
     ("A", 3, "lever gear 4"),
-    ("A", 4, "slot 0"),
-    ("A", 5, "slot 1"),
-    ("A", 6, "slot 2"),
-    ("B", 4, "slot 3"),
-    ("B", 0, "slot 4"),
-    ("B", 1, "slot 5"),
-    ("B", 2, "slot 6"),
+    ("A", 4, "slot 1"),
+    ("A", 5, "slot 2"),
+    ("A", 6, "slot 3"),
+    ("B", 4, "slot 4"),
+    ("B", 0, "slot 5"),
+    ("B", 1, "slot 6"),
+    ("B", 2, "slot 7"),
     ("B", 3, "GO"),
 )
 
@@ -120,15 +121,15 @@ _LEVER_BITS: Final = tuple(
     next((b, bit) for b, bit, f in STATION_BITS if f == f"lever gear {g}") for g in range(1, 5)
 )
 _SLOT_BITS: Final = tuple(
-    next((b, bit) for b, bit, f in STATION_BITS if f == f"slot {s}") for s in range(7)
+    next((b, bit) for b, bit, f in STATION_BITS if f == f"slot {s}") for s in range(1, 8)
 )
 _GO_BIT: Final = next((b, bit) for b, bit, f in STATION_BITS if f == "GO")
 
 
 def split_station_bits(gpio_a: int, gpio_b: int) -> tuple[tuple[bool, ...], tuple[bool, ...], bool]:
-    """Turn GPIOA/GPIOB (1 = closed/pressed) into (lever contacts 1..4, slots 0..6, GO).
+    """Turn GPIOA/GPIOB (1 = closed/pressed) into (lever contacts 1..4, slots 1..7, GO).
 
-    The bit positions come from :data:`STATION_BITS`. Example (gear 3, slots 0 and 3, GO)::
+    The bit positions come from :data:`STATION_BITS`. Example (gear 3, slots 1 and 4, GO)::
 
         >>> split_station_bits(0b0001_0100, 0b0001_1000)
         ((False, False, True, False), (True, False, False, True, False, False, False), True)
@@ -179,6 +180,14 @@ class Mcp23017Model:
     button), ``None`` releases it (open contact): it then reads high if GPPU enables the pull-up,
     else low, so a driver that forgets the pull-ups sees every open contact as "pressed".
 
+    Reads take time: the GPIO/INTCAP data is sampled first and the interrupt is cleared after
+    the data has been clocked out (data sheet DS20001952, 3.6.5: "the interrupt condition is
+    cleared after the LSb of the data is clocked out during a read command of GPIO or
+    INTCAP"). ``during_read``, when set, is called in between, once per read transaction: a
+    pin changed there raises INTF only for the end of the read to clear it, so that change
+    raises no interrupt of its own, as on the chip. This is how a short tap gets lost by a
+    driver that trusts INT alone.
+
     Bus errors: any address other than the model's, or ``fail = True``, raises
     ``OSError(EREMOTEIO)`` like a NACK on Linux. :meth:`power_cycle` simulates a brown-out.
 
@@ -205,6 +214,9 @@ class Mcp23017Model:
         self.writes = 0
         #: read transactions made while GPA7 or GPB7 (output-only pins) was an input
         self.output_only_input_reads = 0
+        #: called inside every read transaction, after the data is sampled and before the
+        #: interrupt is cleared (see the class docstring)
+        self.during_read: Callable[[], None] | None = None
         self._regs = bytearray(REGISTER_COUNT)
         self._driven: list[list[bool | None]] = [[None] * 8, [None] * 8]
         self._last_level = [0, 0]  # pin levels at the last evaluation (interrupt-on-change)
@@ -227,6 +239,19 @@ class Mcp23017Model:
             raise ValueError(f"bit must be 0..7, not {bit}")
         self._driven[_port(bank)][bit] = level
         self._evaluate(_port(bank))
+        self._refresh_int()
+
+    def glitch(self, bank: Bank, bit: int) -> None:
+        """A pulse on ``GP<bank><bit>`` too short for any read to see (EMI on a long cable,
+        contact chatter): interrupt-on-change captures it and INT is asserted, but by the time
+        GPIO is read the pin is back at its old level."""
+        port = _port(bank)
+        before = self._driven[port][bit]
+        level = bool(self._pin_levels(port) >> bit & 1)
+        self._driven[port][bit] = not level
+        self._evaluate(port)
+        self._driven[port][bit] = before
+        self._evaluate(port)
         self._refresh_int()
 
     def register(self, reg: int) -> int:
@@ -275,13 +300,20 @@ class Mcp23017Model:
         if (self._regs[IODIRA] | self._regs[IODIRB]) >> OUTPUT_ONLY_BIT & 1:
             self.output_only_input_reads += 1
         data: list[int] = []
+        cleared: set[int] = set()
         reg = register
         for _ in range(length):
             data.append(self._read(reg))
+            if reg in (GPIOA, GPIOB, INTCAPA, INTCAPB):
+                cleared.add(reg & 1)
             if self._regs[IOCON] & IOCON_SEQOP:
                 reg ^= 1  # byte mode with BANK=0: the pointer toggles within the A/B pair
             else:
                 reg = (reg + 1) % REGISTER_COUNT
+        if self.during_read is not None:
+            self.during_read()
+        for port in sorted(cleared):
+            self._clear_interrupt(port)
         self._refresh_int()
         return data
 
@@ -322,20 +354,21 @@ class Mcp23017Model:
             self._regs[INTCAPA + port] = self._gpio_value(port)
 
     def _read(self, reg: int) -> int:
-        if reg in (GPIOA, GPIOB, INTCAPA, INTCAPB):
-            port = reg & 1
-            value = self._gpio_value(port) if reg in (GPIOA, GPIOB) else self._regs[reg]
-            self._regs[INTFA + port] = 0  # reading GPIO or INTCAP clears the interrupt
-            self._last_level[port] = self._pin_levels(port)
-            # a DEFVAL-compare condition that still holds re-asserts at once
-            compare = self._regs[GPINTENA + port] & self._regs[INTCONA + port]
-            if compare & (self._last_level[port] ^ self._regs[DEFVALA + port]):
-                self._regs[INTFA + port] = compare & (
-                    self._last_level[port] ^ self._regs[DEFVALA + port]
-                )
-                self._regs[INTCAPA + port] = self._gpio_value(port)
-            return value
+        if reg in (GPIOA, GPIOB):
+            return self._gpio_value(reg & 1)
         return self._regs[reg]
+
+    def _clear_interrupt(self, port: int) -> None:
+        """End of a GPIO/INTCAP read: clear the interrupt (changes since included)."""
+        self._regs[INTFA + port] = 0
+        self._last_level[port] = self._pin_levels(port)
+        # a DEFVAL-compare condition that still holds re-asserts at once
+        compare = self._regs[GPINTENA + port] & self._regs[INTCONA + port]
+        if compare & (self._last_level[port] ^ self._regs[DEFVALA + port]):
+            self._regs[INTFA + port] = compare & (
+                self._last_level[port] ^ self._regs[DEFVALA + port]
+            )
+            self._regs[INTCAPA + port] = self._gpio_value(port)
 
     def _write(self, reg: int, value: int) -> None:
         if not 0 <= reg < REGISTER_COUNT:

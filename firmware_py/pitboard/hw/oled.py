@@ -291,3 +291,31 @@ def i2c_cost(writes: Iterable[BusWrite], *, block_size: int = I2C_RDWR_BLOCK) ->
     return BusCost(
         transactions=transactions, payload_bytes=payload, bus_bytes=payload + 2 * transactions
     )
+
+
+#: a TCA9548A channel select is one write of its control register: address byte + 1 data byte
+#: (TI TCA9548A data sheet SCPS207, 8.5 "Control register"). The kernel's pca954x driver writes
+#: it before a transfer on another channel than the last one; with idle disconnect
+#: (``idle_state`` -2) it also deselects after every transfer, so each transfer costs two.
+MUX_WRITE = BusCost(transactions=1, payload_bytes=1, bus_bytes=2)
+
+
+def through_mux(cost: BusCost, *, idle_disconnect: bool, selects: int = 1) -> BusCost:
+    """``cost`` on a TCA9548A channel: plus the mux writes the kernel adds.
+
+    ``selects`` is how many times the channel is selected (once per burst of transfers to one
+    station when the mux is left connected); with ``idle_disconnect`` every transaction is
+    wrapped in a select and a deselect instead.
+
+    Example::
+
+        >>> frame = i2c_cost([BusWrite("command", bytes(6)), BusWrite("data", bytes(1024))])
+        >>> through_mux(frame, idle_disconnect=True).bus_bytes - frame.bus_bytes
+        8
+    """
+    writes = 2 * cost.transactions if idle_disconnect else selects
+    return BusCost(
+        transactions=cost.transactions + writes * MUX_WRITE.transactions,
+        payload_bytes=cost.payload_bytes + writes * MUX_WRITE.payload_bytes,
+        bus_bytes=cost.bus_bytes + writes * MUX_WRITE.bus_bytes,
+    )

@@ -2,7 +2,8 @@
 
 The package is split by job: :mod:`.schema` (the dataclasses and the fixed facts, with the
 schema of the TOML file), :mod:`.parse` (loading and validation), :mod:`.pins` (pin and bus
-planning) and :mod:`.cli` (``pitboard check-config``). Every public name is re-exported here.
+planning), :mod:`.advice` (warnings such as a default staff PIN) and :mod:`.cli`
+(``pitboard check-config``). Every public name is re-exported here.
 
 Example::
 
@@ -13,6 +14,7 @@ Example::
 
 from __future__ import annotations
 
+from .advice import config_warnings, is_default_pin, shipped_pins
 from .cli import check_config_main
 from .parse import default_config_path, load_config, load_profile, parse_config, profiles_dir
 from .pins import I2cDeviceUse, PinUse, format_pin_map, i2c_map, pin_map, resolve_i2c_bus
@@ -74,9 +76,11 @@ __all__ = [
     "StationConfig",
     "TableConfig",
     "check_config_main",
+    "config_warnings",
     "default_config_path",
     "format_pin_map",
     "i2c_map",
+    "is_default_pin",
     "is_pi_uart",
     "load_config",
     "load_profile",
@@ -84,4 +88,5 @@ __all__ = [
     "pin_map",
     "profiles_dir",
     "resolve_i2c_bus",
+    "shipped_pins",
 ]

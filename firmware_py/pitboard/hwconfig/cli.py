@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from .advice import config_warnings
 from .parse import load_profile
 from .pins import format_pin_map
 from .schema import ConfigError
@@ -15,7 +16,8 @@ def check_config_main(path: str) -> int:
     """``pitboard check-config FILE``: validate, print the pin map; 0 if valid, 2 if not.
 
     Problems go to stderr one per line; never a traceback. ``path`` may also be a shipped
-    profile name.
+    profile name. A valid profile may still get warnings (stderr, ``warning: ...``; exit 0),
+    such as a staff PIN that is still a published default.
 
     Example::
 
@@ -35,4 +37,6 @@ def check_config_main(path: str) -> int:
         print(f"{path}: internal error while checking: {exc!r}", file=sys.stderr)
         return 2
     sys.stdout.write(text)
+    for warning in config_warnings(config):
+        print(f"warning: {warning}", file=sys.stderr)
     return 0

@@ -184,6 +184,14 @@ def _console_port_problem(port: str) -> str:
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
+#: the kiosk's times in [table]: key -> (default, lowest, highest) seconds
+_KIOSK_TIMES: dict[str, tuple[int, int, int]] = {
+    "seat_idle_seconds": (30, 5, 3600),
+    "table_idle_seconds": (120, 10, 86400),
+    "join_seconds": (20, 3, 600),
+    "results_seconds": (30, 3, 3600),
+}
+
 
 def _join(path: str, key: str) -> str:
     return f"{path}.{key}" if path else key
@@ -373,28 +381,42 @@ class _Parser:
         if t is None:
             return None
         before = self.type_errors
-        self.unknown_keys(t, "table", ("name", "kiosk", "idle_seconds", "track", "laps",
-                                       "modules"))
+        self.unknown_keys(t, "table", ("name", "kiosk", "track", "laps", *_KIOSK_TIMES,
+                                       "idle_seconds", "kiosk_cars", "modules"))
         name = self.str_(t, "table", "name", "", required=True)
         if "name" in t and isinstance(t["name"], str) and not name.strip():
             self.add("table.name", "must not be empty")
         elif not name.isprintable():  # it reaches the log, systemctl status and terminals
             self.add("table.name", f'must be printable text, got "{escape(name)}"')
         kiosk = self.bool_(t, "table", "kiosk", False)
-        idle = self.int_(t, "table", "idle_seconds", 300)
-        self.in_range("table.idle_seconds", idle, 10, 86400)
         track = self.str_(t, "table", "track", "usa")
         if not track.strip():
             self.add("table.track", "must not be empty")
         laps = self.opt_int(t, "table", "laps")
         self.in_range("table.laps", laps, 1, 9)  # what a race accepts (RaceSetup)
+        if "idle_seconds" in t:  # its name before the split into seat and table idle times
+            if "table_idle_seconds" in t:
+                self.add("table.idle_seconds", "is the old name of table_idle_seconds: "
+                         "give only table_idle_seconds")
+            else:
+                t = {**t, "table_idle_seconds": t["idle_seconds"]}
+        times = {}
+        for key, (default, lo, hi) in _KIOSK_TIMES.items():
+            times[key] = self.int_(t, "table", key, default)
+            self.in_range(f"table.{key}", times[key], lo, hi)
+        if times["table_idle_seconds"] <= times["seat_idle_seconds"]:
+            self.add("table.table_idle_seconds", f"{times['table_idle_seconds']} must be more "
+                     f"than seat_idle_seconds ({times['seat_idle_seconds']}), or no seat would "
+                     "ever go to a bot before the table gives up")
+        cars = self.int_(t, "table", "kiosk_cars", 4)
+        self.in_range("table.kiosk_cars", cars, 1, MAX_STATIONS)
         if self.type_errors != before:
             return None
         if track.strip():
             track = self.track(track)
         modules = self.modules(t, track, laps)
-        return TableConfig(name=name, kiosk=kiosk, idle_seconds=idle, track=track, laps=laps,
-                           modules=modules)
+        return TableConfig(name=name, kiosk=kiosk, track=track, laps=laps, kiosk_cars=cars,
+                           modules=modules, **times)
 
     def modules(self, t: dict[str, Any], track: str, laps: int | None
                 ) -> dict[str, dict[str, Any]]:
@@ -590,7 +612,7 @@ class _Parser:
         spec: InputConfig
         if kind == "gpio":
             lever = self.int_list(t, path, "lever", 4, "gears 1–4")
-            slots = self.int_list(t, path, "slots", 7, "slots 0–6")
+            slots = self.int_list(t, path, "slots", 7, "tray slots 1–7")
             go = self.req_int(t, path, "go")
             for i, p in enumerate(lever):
                 self.pin(f"{path}.lever[{i}]", p)

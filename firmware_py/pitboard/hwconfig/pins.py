@@ -94,7 +94,8 @@ def _input_claims(index: int, spec: InputConfig) -> list[_Claim]:
                 _Claim(pin, f"{base}.lever[{i}]", f"{s} lever gear {i + 1}", index, "input", "up")
             )
         for i, pin in enumerate(spec.slots):
-            claims.append(_Claim(pin, f"{base}.slots[{i}]", f"{s} slot {i}", index, "input", "up"))
+            claims.append(
+                _Claim(pin, f"{base}.slots[{i}]", f"{s} slot {i + 1}", index, "input", "up"))
         claims.append(_Claim(spec.go, f"{base}.go", f"{s} GO", index, "input", "up"))
     elif isinstance(spec, Mcp23017Input) and spec.int_pin is not None:
         claims.append(

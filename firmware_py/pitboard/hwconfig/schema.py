@@ -7,9 +7,12 @@ validated as a whole: every problem is collected and reported as one line
 
 Schema (``*`` = required)::
 
-    [table]*     name*, kiosk = false, idle_seconds = 300 (kiosk: back to the attract screen),
-                 track = "usa" (a track name, or a .toml track file in the profile's folder),
-                 laps = 1..9 (absent = the track's own lap count)
+    [table]*     name*, kiosk = false, track = "usa" (a track name, or a .toml track file in
+                 the profile's folder), laps = 1..9 (absent = the track's own lap count)
+                 kiosk only: seat_idle_seconds = 30 (a bot takes a seat whose turn it is),
+                 table_idle_seconds = 120 (no press anywhere: back to the attract loop; the old
+                 name idle_seconds is still read), join_seconds = 20 (lobby countdown),
+                 results_seconds = 30, kiosk_cars = 4 (bots fill the seats nobody joined)
     [table.modules.NAME]  a rules module the lobby (and the kiosk's races) starts with, and its
                  options (see each module); names: the modules installed in pitboard.engine
     [console]*   port = "" (empty = off; a device, or a pyserial URL such as "socket://h:7000"),
@@ -131,17 +134,25 @@ class TableConfig:
 
     Example::
 
-        >>> TableConfig(name="Club table", kiosk=True, idle_seconds=120).track
-        'usa'
+        >>> TableConfig(name="Club table", kiosk=True, seat_idle_seconds=20).table_idle_seconds
+        120
     """
 
     name: str
     kiosk: bool = False
-    #: kiosk mode: seconds without input before returning to the attract screen
-    idle_seconds: int = 300
     track: str = "usa"
     #: None = the track's own lap count
     laps: int | None = None
+    #: kiosk: a seat untouched this long while the table waits for it goes to a bot
+    seat_idle_seconds: int = 30
+    #: kiosk: no press at any station this long (a race, or its results) -> the attract loop
+    table_idle_seconds: int = 120
+    #: kiosk: lobby countdown after the first player presses GO
+    join_seconds: int = 20
+    #: kiosk: how long the results stay up before the attract loop returns
+    results_seconds: int = 30
+    #: kiosk: cars in a race (at least one per player who joined); bots take the others
+    kiosk_cars: int = 4
     #: rules modules the lobby starts with (RaceSetup.modules): name -> options
     modules: dict[str, dict[str, Any]] = field(default_factory=dict)
 

@@ -24,8 +24,12 @@ and ``j`` starts the race.
 Modes:
 
 * **Terminal** (stdin and stdout are a TTY): full-screen, redrawn in place only when a frame
-  changed. At 80 columns one station is shown at half size (64×16 characters) with its tray
-  keys under it; wider or taller terminals show stations side by side, full size when they fit.
+  changed. When every station fits pixel for pixel (130 columns, 35 rows each) the real
+  frames are drawn; otherwise, as in an 80-column terminal, each screen is shown as words
+  (:mod:`pitboard.table.textview`: gear, hand, speed, corners, Heat, the move) with its tray
+  keys under it, since shrunk pictures are not legible. ``--scale 2`` draws them half size.
+* ``--kiosk``: the store kiosk by hand on a terminal, with the sim profile's kiosk settings:
+  the attract loop, GO to join, the countdown, idle seats handed to bots, results.
 * **Plain text** (no TTY, or ``--text``): the race narrated round by round, each station's
   screen changes as one line, the lobby and results screens as pictures, then the final order.
   Keys are read from stdin, one line at a time (``printf ' \\tj' | pitboard sim --text``).
@@ -57,16 +61,21 @@ if TYPE_CHECKING:
     from .terminal import (
         ALT_SCREEN_OFF,
         ALT_SCREEN_ON,
+        TEXT,
+        TEXT_ROWS,
         TerminalScreen,
         pick_layout,
         run_terminal,
         terminal_mode,
+        text_box,
     )
 
 __all__ = [
     "ALT_SCREEN_OFF",
     "ALT_SCREEN_ON",
     "EXIT_BAD_ARGS",
+    "TEXT",
+    "TEXT_ROWS",
     "FrameTape",
     "Sim",
     "TerminalScreen",
@@ -78,6 +87,7 @@ __all__ = [
     "run_text",
     "screen_line",
     "terminal_mode",
+    "text_box",
 ]
 
 #: where each name lives; a name's file is imported the first time it is used, so ``pitboard
@@ -88,6 +98,7 @@ _HOMES = {
     "FrameTape": "session", "Sim": "session",
     "ALT_SCREEN_OFF": "terminal", "ALT_SCREEN_ON": "terminal", "TerminalScreen": "terminal",
     "pick_layout": "terminal", "run_terminal": "terminal", "terminal_mode": "terminal",
+    "TEXT": "terminal", "TEXT_ROWS": "terminal", "text_box": "terminal",
 }
 
 

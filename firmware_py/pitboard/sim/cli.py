@@ -9,11 +9,13 @@ import sys
 import termios
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from ..catalog import MAX_CARS, TRACKS
 from ..hwconfig import ConfigError, load_profile
+from ..module_args import SetupError, add_module_options, race_modules
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -68,6 +70,14 @@ def _int_in(low: int, high: int, what: str) -> Callable[[str], int]:
     return parse
 
 
+def _scale(text: str) -> int:
+    if text == "text":
+        from .terminal import TEXT  # loaded only when asked for: --help stays quick
+
+        return TEXT
+    return _int_in(1, 2, "scale")(text)
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text)
@@ -96,11 +106,16 @@ def build_parser(*, stations: int = MAX_CARS, track: str = "usa",
                    help="race seed (default: random, shown in the header)")
     p.add_argument("--autoplay", action="store_true",
                    help="bots play every station through the keyboard; exit with the results")
+    p.add_argument("--kiosk", action="store_true",
+                   help="preview the store kiosk on a terminal: the attract loop, GO to join, "
+                   "the countdown, idle seats and results times of the sim profile's [table] "
+                   "settings (kiosk_cars, seat_idle_seconds, ...)")
     p.add_argument("--text", action="store_true",
                    help="plain text even on a terminal (the default without one)")
-    p.add_argument("--scale", metavar="{1,2}", type=_int_in(1, 2, "scale"),
-                   help="terminal size of a screen: 1 = 128x32 characters, 2 = 64x16 "
-                   "(default: what fits)")
+    p.add_argument("--scale", metavar="{1,2,text}", type=_scale,
+                   help="how a screen is drawn on a terminal: 1 = every pixel (130x35 "
+                   "characters a station), 2 = half size (small text is hard to read), text = "
+                   "its content as words (default: 1 when every station fits, else text)")
     p.add_argument("--delay", metavar="SECONDS", type=_seconds,
                    help=f"autoplay: seconds between key presses (default {TERMINAL_DELAY} on "
                    "a terminal, 0 in text mode)")
@@ -113,6 +128,7 @@ def build_parser(*, stations: int = MAX_CARS, track: str = "usa",
     p.add_argument("--journal", metavar="DIR", type=Path,
                    help="keep the race journal in DIR: a race left unfinished there resumes on "
                    "the next start (default: a temporary folder, removed at exit)")
+    add_module_options(p)
     p.add_argument("--image-scale", metavar="N", type=_int_in(1, 8, "image scale"), default=1,
                    help="enlarge saved images N times, pixel for pixel (default 1: 128x64)")
     return p
@@ -127,7 +143,7 @@ def _isatty(stream: IO[Any]) -> bool:
         return False
 
 
-def _terminal_size(out: IO[str], fd: int) -> Callable[[], tuple[int, int]]:
+def terminal_size(out: IO[str], fd: int) -> Callable[[], tuple[int, int]]:
     def size() -> tuple[int, int]:
         for candidate in (out, fd):
             try:
@@ -194,7 +210,18 @@ def main(
 
     if args.journal is not None and args.journal.exists() and not args.journal.is_dir():
         return fail(f"--journal {args.journal}: not a directory")
+    try:
+        modules = race_modules(args, cars=args.cars if args.cars is not None else
+                               min(max(4, args.stations), MAX_CARS - args.legends))
+    except SetupError as exc:
+        return fail(str(exc))
 
+    terminal = not args.text and (tty if tty is not None else _isatty(stdin) and _isatty(out))
+    if args.kiosk:
+        if args.autoplay or not terminal:
+            return fail("--kiosk is a preview to try by hand on a terminal (not with --autoplay "
+                        "or --text)")
+        profile = replace(profile, table=replace(profile.table, kiosk=True))
     # the table, its screens and the engine load only now: --help and bad options stay quick
     from ..app import StartupError
     from ..table.keys import AutoplayStuck
@@ -205,18 +232,18 @@ def main(
     recording = args.save_png is not None or args.save_gif is not None
     try:
         sim = Sim(args.stations, track=args.track, laps=args.laps, cars=args.cars,
+                  modules=modules,
                   seed=args.seed, record=args.station - 1 if recording else None, clock=clock,
                   journal=args.journal, profile=profile)
     except (StartupError, OSError) as exc:
         return fail(f"cannot start: {exc}")
-    terminal = not args.text and (tty if tty is not None else _isatty(stdin) and _isatty(out))
     status = 0
     try:
         if terminal:
             delay = TERMINAL_DELAY if args.delay is None else args.delay
             fd = stdin.fileno()
             run_terminal(sim, fd, out,
-                         size=(lambda: size) if size is not None else _terminal_size(out, fd),
+                         size=(lambda: size) if size is not None else terminal_size(out, fd),
                          scale=args.scale, autoplay=args.autoplay, delay=delay,
                          hold=RESULTS_HOLD if delay > 0 else 0.0)
             line = sim.results_line()
@@ -224,8 +251,8 @@ def main(
                 print(line, file=out)
         else:
             # pictures full size in logs; on a terminal (--text) the size that fits
-            scale = args.scale or (1 if not _isatty(out) or
-                                   _terminal_size(out, -1)()[0] >= 130 else 2)
+            scale = args.scale if args.scale in (1, 2) else (
+                1 if not _isatty(out) or terminal_size(out, -1)()[0] >= 130 else 2)
             run_text(sim, out, stdin, autoplay=args.autoplay, delay=args.delay or 0.0,
                      prompt=_isatty(stdin), scale=scale)
     except AutoplayStuck as exc:

@@ -10,7 +10,7 @@ from ..table import flow
 from ..table.keys import HELP, key_label
 from ..table.keys import decode as decode_keys
 from ..table.terminal import frames_to_text
-from ..table.view import LOBBY, LOCKED, PLANNING, RESOLUTION, RESULTS, WAITING, StationView
+from ..table.textview import screen_line as screen_line
 from .session import Sim
 
 #: what stands in for the arrows, dots and pointers on a terminal without UTF-8
@@ -26,60 +26,6 @@ def can_draw_blocks(out: IO[str]) -> bool:
     except (UnicodeEncodeError, LookupError):
         return False
     return True
-
-
-_TITLES = {LOBBY: "lobby", PLANNING: "planning", LOCKED: "locked in", RESOLUTION: "your move",
-           WAITING: "waiting", RESULTS: "results"}
-
-
-def screen_line(view: StationView) -> str:
-    """A station screen as one line of text (the plain-text mode's screen changes).
-
-    Example::
-
-        >>> from pitboard.table.view import CardView
-        >>> screen_line(StationView("planning", 0, title="S1", gear=2, target_gear=3,
-        ...             cards=(CardView("4", "4", selected=True), CardView("1", "1")),
-        ...             speed="4", message="pick 3 cards: 1/3"))
-        'S1 planning: gear 2->3 · hand [4] 1 · speed 4 · pick 3 cards: 1/3'
-    """
-    parts: list[str] = []
-    cards = " ".join(f"[{c.label}]" if c.selected else c.label for c in view.cards if c.code)
-    keys = " ".join(k for k in view.soft_keys if k)
-    kind = view.kind
-    if kind == PLANNING:
-        gear = f"{view.gear}->{view.target_gear}" if view.target_gear != view.gear else \
-            str(view.gear)
-        parts += [f"gear {gear}", f"hand {cards}"]
-        if view.speed:
-            parts.append(f"speed {view.speed}")
-        if view.heat_owed:
-            parts.append(f"{view.heat_owed} Heat owed")
-        if view.spin_out:
-            parts.append(f"SPIN-OUT risk {view.spin_odds}%")
-        parts.append(view.message)
-    elif kind == LOCKED:
-        parts += [f"gear {view.gear}", f"plays {cards}"]
-    elif kind == RESOLUTION:
-        parts.append(f"speed {view.speed}")
-        if view.move is not None:
-            parts.append(f"move {view.move.spaces} to space {view.move.space} ({view.move.spot})")
-        if cards:
-            parts.append(f"hand {cards}")
-        parts.append(view.message)
-        if keys:
-            parts.append(f"keys {keys}")
-    elif kind == WAITING:
-        # who is playing changes every turn: the narration says it; show only a finish
-        if view.message.startswith("FINISHED"):
-            parts.append(view.message)
-    elif kind == RESULTS:
-        parts.append(", ".join(view.order))
-    else:
-        parts += list(view.lines)
-    name = view.title if kind not in (RESULTS, LOBBY) else f"S{view.station + 1}"
-    body = " · ".join(p for p in parts if p)
-    return f"{name} {_TITLES.get(kind, kind)}" + (f": {body}" if body else "")
 
 
 class TextReport:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -117,6 +117,7 @@ class Sim:
         track: str = "usa",
         laps: int | None = None,
         cars: int | None = None,
+        modules: Mapping[str, Mapping[str, Any]] | None = None,
         seed: int | None = None,
         record: int | None = None,
         clock: Callable[[], float] = time.monotonic,
@@ -143,7 +144,8 @@ class Sim:
         # two players and two bots unless told otherwise: a race worth watching
         self.app = App.build(config, journal=journal, displays=screens, clock=clock,
                              seed=self.seed,
-                             cars=cars if cars is not None else min(max(4, stations), MAX_CARS))
+                             cars=cars if cars is not None else min(max(4, stations), MAX_CARS),
+                             modules=modules)
         self.table = self.app.table
         self.app.boot()  # resumes a race left unfinished in the journal
         race = self.table.race
@@ -173,6 +175,7 @@ class Sim:
     def tick(self) -> None:
         """Let time pass on the table (kiosk timers, idle seats), as the device does."""
         self.table.tick()
+        self._narrate()
 
     def close(self) -> None:
         """Release the app (its journal closes) and remove a temporary journal folder."""

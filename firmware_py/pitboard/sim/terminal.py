@@ -17,17 +17,28 @@ from ..table.keys import QUIT_KEYS, SLOT_KEYS
 from ..table.keys import decode as decode_keys
 from ..table.screens import COLUMN_PITCH, COLUMNS, column_x
 from ..table.terminal import CLEAR_SCREEN, HIDE_CURSOR, SHOW_CURSOR, frames_to_text, redraw
+from ..table.textview import screen_text
 from ..table.view import StationView
 from .report import ASCII_FALLBACK, can_draw_blocks, screen_line
 from .session import Sim
 
 #: idle poll of the keyboard: picks up terminal resizes this fast
 POLL = 0.25
+#: with --kiosk: how often time moves the table on (the attract race steps every 0.5 s)
+KIOSK_POLL = 0.1
 ALT_SCREEN_ON, ALT_SCREEN_OFF = "\x1b[?1049h", "\x1b[?1049l"
+
+
+#: ``scale`` for a station drawn as words (:mod:`pitboard.table.textview`), not pixels
+TEXT = 0
+#: lines of words in a station's box, and its width (that of a half-size picture)
+TEXT_ROWS, TEXT_WIDTH = 6, 64
 
 
 def _block_size(scale: int, ascii: bool) -> tuple[int, int]:
     """(columns, rows) one station takes: the boxed screen plus its key strip."""
+    if scale == TEXT:
+        return TEXT_WIDTH + 2, TEXT_ROWS + 2 + 1
     return 128 // scale + 2, (64 // scale if ascii else 32 // scale) + 2 + 1
 
 
@@ -40,21 +51,24 @@ def pick_layout(stations: int, focus: int, cols: int, rows: int, *, scale: int |
                 ascii: bool = False) -> tuple[int, int, list[int]]:
     """(scale, screens per row, stations shown) for a ``cols``×``rows`` terminal.
 
-    Full size (scale 1) when every station fits, else half size; if not even that fits, as
-    many as fit, the page with the station in focus.
+    Pixel for pixel (scale 1) when every station fits; else each screen as words
+    (:data:`TEXT`: shrunk pictures are not legible); if not even that fits, as many as fit,
+    the page with the station in focus. ``scale`` 2 asks for half-size pictures.
 
     Example::
 
         >>> pick_layout(2, 0, 80, 24)
-        (2, 1, [0])
+        (0, 1, [0, 1])
         >>> pick_layout(2, 1, 140, 45)
+        (0, 2, [0, 1])
+        >>> pick_layout(2, 1, 140, 45, scale=2)
         (2, 2, [0, 1])
         >>> pick_layout(3, 0, 400, 60)
         (1, 3, [0, 1, 2])
     """
     usable = rows - 1 - _CHROME  # the last row stays empty: writing it would scroll
     best: tuple[int, int, int] | None = None
-    for s in [scale] if scale else [1, 2]:
+    for s in [scale] if scale is not None else [1, TEXT]:
         width, height = _block_size(s, ascii)
         per_row = min(stations, (cols + 1) // (width + 1))
         capacity = per_row * (usable // height)
@@ -65,7 +79,7 @@ def pick_layout(stations: int, focus: int, cols: int, rows: int, *, scale: int |
     assert best is not None
     s, per_row, capacity = best
     if capacity == 0:  # not even one fits: one station, clipped (the header says so)
-        s, per_row, capacity = scale or 2, 1, 1
+        s, per_row, capacity = TEXT if scale is None else scale, 1, 1
     first = focus // capacity * capacity
     return s, per_row, list(range(first, min(stations, first + capacity)))
 
@@ -116,6 +130,29 @@ def key_strip(scale: int, width: int, labels: Sequence[str], *, keys: bool) -> s
     return "".join(line).rstrip().ljust(width)
 
 
+def text_box(view: StationView | None, title: str, *, ascii: bool = False) -> list[str]:
+    """A station's screen as words in a box as wide as a half-size picture, ``title`` on top
+    (the legible default in an 80-column terminal).
+
+    Example::
+
+        >>> from pitboard.table.view import StationView
+        >>> box = text_box(StationView("results", 0, order=("1 Ann", "2 Bot 1")), "S1")
+        >>> box[0][:6], [line[2:].rstrip(" │") for line in box[1:3]], len(box), len(box[0])
+        ('┌ S1 ─', ['S1 results', '1 Ann, 2 Bot 1'], 8, 66)
+    """
+    top_left, top_right, bottom_left, bottom_right, across, side = tuple(
+        "++++-|" if ascii else "┌┐└┘─│")
+    inner = TEXT_WIDTH - 2
+    words = screen_text(view, width=inner, rows=TEXT_ROWS) if view is not None else []
+    head = f"{top_left} {title} "
+    lines = [head + across * (TEXT_WIDTH + 1 - len(head)) + top_right]
+    lines += [f"{side} {line.ljust(inner)} {side}" for line in
+              words + [""] * (TEXT_ROWS - len(words))]
+    lines.append(bottom_left + across * TEXT_WIDTH + bottom_right)
+    return lines
+
+
 class TerminalScreen:
     """Draws the stations, header, narration and key help; writes only when something changed.
 
@@ -148,13 +185,16 @@ class TerminalScreen:
         key = (self.sim.displays[station].frames, title, scale, self.ascii, focused)
         cached = self._blocks.get(station)
         if cached is None or cached[0] != key:
-            lines = frames_to_text([self.sim.image(station)], titles=[title], scale=scale,
-                                   ascii=self.ascii).split("\n")
+            if scale == TEXT:
+                lines = text_box(self.sim.table.views[station], title, ascii=self.ascii)
+            else:
+                lines = frames_to_text([self.sim.image(station)], titles=[title], scale=scale,
+                                       ascii=self.ascii).split("\n")
             cached = (key, lines)
             self._blocks[station] = cached
         lines = cached[1]
-        strip = key_strip(scale, len(lines[0]), tray_labels(self.sim.table.views[station]),
-                          keys=focused)
+        strip = key_strip(2 if scale == TEXT else scale, len(lines[0]),
+                          tray_labels(self.sim.table.views[station]), keys=focused)
         return [*lines, strip]
 
     def compose(self) -> str:
@@ -188,6 +228,10 @@ class TerminalScreen:
         table = self.sim.table
         if table.state == flow.RESULTS:
             return [self.sim.results_line()]
+        if table.state == flow.ATTRACT:
+            return ["KIOSK: bots race until a visitor presses GO (Space) to join"]
+        if table.kiosk is not None and table.state == flow.LOBBY:
+            return ["KIOSK: Space = join · the race starts when the countdown ends"]
         if not self.sim.narration or table.state == flow.LOBBY:
             return ["Space = join · Tab = next station · j = RACE (bots take the empty seats)"]
         return self.sim.narration[-count:]
@@ -304,7 +348,7 @@ def _play_terminal(sim: Sim, screen: TerminalScreen, reader: KeyReader) -> None:
     while True:
         screen.draw()  # also after a timeout: the terminal may have been resized
         sim.tick()  # time passes on the table as on the device (kiosk timers, idle seats)
-        for key in reader.read(POLL):
+        for key in reader.read(KIOSK_POLL if sim.table.kiosk is not None else POLL):
             if not sim.press(key):
                 return
             screen.draw()  # every key shows its effect, even when keys come in a burst

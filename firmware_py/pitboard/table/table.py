@@ -25,6 +25,7 @@ from ..bots import Bot, HeuristicBot
 from ..engine import decisions as dec
 from ..engine.cards import DISCARDABLE, PLAYABLE
 from ..engine.decisions import Decision, Discard, IllegalDecision, Plan, Slipstream
+from ..engine.legends import legend_count, load_legend_cards
 from ..engine.modules import MODULES
 from ..engine.race import Race
 from ..engine.setup import MAX_CARS, RaceSetup
@@ -107,9 +108,13 @@ class Recorder(Protocol):
 
 @dataclass
 class KioskOptions:
-    """Store-demo behaviour (hw_config ``[table] kiosk = true``)."""
+    """Store-demo behaviour (hw_config ``[table] kiosk = true`` and its times)."""
 
-    idle_seconds: float = 90.0
+    #: a seat the table waits for, untouched this long, is played by a bot -- when someone
+    #: else is still at the table (nobody is held up by a table everyone has left)
+    seat_idle_seconds: float = 30.0
+    #: no press at any seat this long during a race: it is abandoned for the attract loop
+    table_idle_seconds: float = 120.0
     #: lobby countdown after the first player joins
     join_seconds: float = 20.0
     #: results stay up this long before the attract loop returns
@@ -159,11 +164,11 @@ class Table:
         track: str = "usa",
         laps: int | None = None,
         cars: int | None = None,
+        modules: Mapping[str, Mapping[str, Any]] | None = None,
         recorder: Recorder | None = None,
         kiosk: KioskOptions | None = None,
         names: Sequence[str] = (),
         chatter: ChatterGuard | None = None,
-        modules: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> None:
         if not 1 <= stations <= MAX_CARS:
             raise ValueError(f"stations must be 1..{MAX_CARS}")
@@ -176,17 +181,18 @@ class Table:
         self.track = track_ref(track)  # a shipped key or a track file path
         self.laps = laps
         self.cars = cars
+        #: rules modules for the races this table starts (RaceSetup.modules), e.g. Legends
+        self.modules: dict[str, dict[str, Any]] = {k: dict(v) for k, v in (modules or {}).items()}
         self.recorder = recorder
         self.kiosk = kiosk
         self.race: Race | None = None
-        #: rules modules of the next race and their options (RaceSetup.modules)
-        self.modules: dict[str, dict[str, Any]] = {k: dict(v) for k, v in (modules or {}).items()}
         #: one line: why the lobby's choices could not be raced ("" when they can)
         self.lobby_problem = ""
         self.bots: dict[int, Bot] = {}
         self.queue: queue.Queue[TableEvent] = queue.Queue()
         self.views: list[StationView | None] = [None] * stations
         self.frames = 0
+        self._acting: int | None = None  # station of the event being handled: drawn first
         self.deadline: float | None = None  # kiosk countdowns
         self.attract: Race | None = None
         #: called on the game thread after every handled event (console event stream)
@@ -277,6 +283,7 @@ class Table:
             st = self._station(event.station)
             if st is None:
                 return
+            self._acting = st.index
             name = _input_name(st, event)
             if name is not None and self.chatter is not None and \
                     not self.chatter.admit(name, now=now):
@@ -391,8 +398,7 @@ class Table:
         modules = {k: v for k, v in self.modules.items() if k != key}
         if options is not None:
             modules[key] = dict(options)
-        track, laps, cars = self.lobby_summary()
-        RaceSetup(track=track, cars=cars, laps=laps, seed=0, modules=modules).validate()
+        self._next_setup(modules, seed=0).validate()
         self.modules = modules
         self.lobby_problem = ""
         self.refresh()
@@ -414,14 +420,8 @@ class Table:
             self.laps = laps
         if cars is not None:
             self.cars = cars
-        key, n_laps, n_cars = self.lobby_summary()
-        players = [st for st in self.stations if st.joined]
-        n_cars = max(n_cars, len(players))
-        names = [st.name for st in players] + [f"Bot {i + 1}" for i in range(n_cars - len(players))]
-        setup = RaceSetup(track=key, cars=n_cars, laps=n_laps,
-                          seed=self.seeds.randrange(1 << 31) if seed is None else seed,
-                          names=tuple(names), modules={k: dict(v) for k, v in
-                                                        self.modules.items()})
+        setup = self._next_setup(self.modules,
+                                 seed=self.seeds.randrange(1 << 31) if seed is None else seed)
         try:
             setup.validate()
         except ValueError as exc:  # e.g. module options the engine refuses for these cars
@@ -431,6 +431,21 @@ class Table:
         self._begin(setup)
         self.green_flag()
         self._drive()
+
+    def _next_setup(self, modules: dict[str, dict[str, Any]], *, seed: int) -> RaceSetup:
+        """The race the lobby would start with ``modules``: joined stations first, bots, then
+        the Legend cars the Legends module asks for."""
+        key, n_laps, n_cars = self.lobby_summary()
+        players = [st for st in self.stations if st.joined]
+        try:
+            legends = legend_count(modules.get("legends", {}))
+        except (TypeError, ValueError):
+            legends = 0  # options the module refuses: validate() says why
+        n_cars = min(max(n_cars, len(players)), MAX_CARS - legends)
+        names = [st.name for st in players] + [f"Bot {i + 1}" for i in range(n_cars - len(players))]
+        names += [f"{c.capitalize()} Legend" for c in load_legend_cards().colours[:legends]]
+        return RaceSetup(track=key, cars=n_cars + legends, laps=n_laps, seed=seed,
+                         names=tuple(names), modules={k: dict(v) for k, v in modules.items()})
 
     def _begin(self, setup: RaceSetup) -> None:
         """Joined stations take the first cars, bots the others; a new journal starts."""
@@ -480,6 +495,8 @@ class Table:
             self.reset()
         self.track, self.laps, self.cars = saved.setup.track, saved.setup.laps, saved.setup.cars
         self.modules = {k: dict(v) for k, v in saved.setup.modules.items()}
+        if self.cars is not None:  # the next race counts driven cars; Legends come on top
+            self.cars -= legend_count(self.modules.get("legends", {}))
         self._seat(saved.setup, saved.seats, saved.idle_bots)
         self.race = race
         if race.over:
@@ -813,37 +830,41 @@ class Table:
         self._sync_hands()
 
     def _idle_takeover(self, now: float, kiosk: KioskOptions) -> None:
-        """A seat nobody touched for ``idle_seconds`` while it was their move goes to a bot."""
+        """Idle seats during a race. A seat untouched for ``seat_idle_seconds`` while it was
+        their move goes to a bot, unless every player is in the same case (then nobody is
+        held up: the table waits). No press at any seat for ``table_idle_seconds``: everyone
+        has left, back to the attract loop."""
         race = self.race
         if race is None:
             return
+        seated = [st for st in self.stations if st.car is not None]
+        if seated and now - max(st.last_input for st in seated) >= kiosk.table_idle_seconds:
+            if self.recorder is not None:
+                self.recorder.race_closed()
+            self.race = None  # everyone left: back to the attract loop
+            self.abandon()
+            for st in self.stations:
+                st.release()
+            self.sleep()
+            self._start_attract()
+            return
         waiting = set(race.pending().cars)
-        changed = False
-        for st in self.stations:
-            if st.car is None or st.idle_bot or st.car not in waiting:
-                continue
-            if now - st.last_input >= kiosk.idle_seconds:
-                if st.lever_fault:
-                    log.warning("station %s: the gear lever has read no valid gear (contacts "
-                                "%s closed) for %d s; a bot takes the seat", st.name,
-                                "+".join(map(str, st.lever_fault)), now - st.last_input)
-                st.idle_bot = True
-                self.bots[st.car] = HeuristicBot(seed=race.setup.seed + st.car)
-                if self.recorder is not None:
-                    self.recorder.seat_to_bot(st.car)
-                changed = True
-        if changed:
-            if all(st.idle_bot for st in self.stations if st.car is not None):
-                if self.recorder is not None:
-                    self.recorder.race_closed()
-                self.race = None  # everyone left: back to the attract loop
-                self.abandon()
-                for st in self.stations:
-                    st.release()
-                self.sleep()
-                self._start_attract()
-                return
-            self._drive()
+        players = [st for st in seated if not st.idle_bot]
+        idle = [st for st in players if st.car in waiting
+                and now - st.last_input >= kiosk.seat_idle_seconds]
+        if not idle or len(idle) == len(players):
+            return
+        for st in idle:
+            assert st.car is not None
+            if st.lever_fault:
+                log.warning("station %s: the gear lever has read no valid gear (contacts "
+                            "%s closed) for %d s; a bot takes the seat", st.name,
+                            "+".join(map(str, st.lever_fault)), now - st.last_input)
+            st.idle_bot = True
+            self.bots[st.car] = HeuristicBot(seed=race.setup.seed + st.car)
+            if self.recorder is not None:
+                self.recorder.seat_to_bot(st.car)
+        self._drive()
 
     def _note_waiting(self) -> None:
         """Start a seat's idle clock when the table starts waiting for it (not at its last
@@ -880,7 +901,9 @@ class Table:
             self.recorder.flush(self.race, self._idle_cars())
         self._note_waiting()
         scene = self.scene()
-        for st in self.stations:
+        # the station that acted is drawn first: its player is the one waiting for the glass
+        first = self._acting
+        for st in sorted(self.stations, key=lambda s: s.index != first):
             view = station_view(scene, st)
             if view == self.views[st.index]:
                 continue

@@ -218,7 +218,7 @@ def _add_gpio_station(
         run("3V3", "PI", _POWER_PINS[s.index % 2])
     for line in ("SDA", "SCL"):
         run(line, *_i2c_source(s.display.mux_channel, line))
-    signals = [f"GEAR{g}" for g in range(1, 5)] + [f"SLOT{k}" for k in range(7)] + ["GO"]
+    signals = [f"GEAR{g}" for g in range(1, 5)] + [f"SLOT{k}" for k in range(1, 8)] + ["GO"]
     for label, p in zip(signals, phys, strict=True):
         run(label, "PI", p)
 

@@ -42,17 +42,18 @@ _COLOUR_NAMES: Final = {
 FUNCTION_COLOURS: Final[dict[str, str]] = {
     "GND": "BK", "3V3": "RD", "SDA": "BU", "SCL": "YE", "INT": "OG",
     "GEAR1": "WH", "GEAR2": "BN", "GEAR3": "GN", "GEAR4": "GY",
-    "SLOT0": "PK", "SLOT1": "VT", "SLOT2": "GYPK", "SLOT3": "RDBU", "SLOT4": "WHGN",
-    "SLOT5": "BNGN", "SLOT6": "WHYE", "GO": "YEBN",
+    "SLOT1": "PK", "SLOT2": "VT", "SLOT3": "GYPK", "SLOT4": "RDBU", "SLOT5": "WHGN",
+    "SLOT6": "BNGN", "SLOT7": "WHYE", "GO": "YEBN",
 }  # fmt: skip
 
 #: 16-pin station connector of a station wired straight to the Pi (duo). In a flat ribbon each
 #: conductor couples most to its neighbours, so GND runs between SDA and SCL: clock edges would
 #: otherwise couple straight into the data line (NXP UM10204 §7.5 and AN10216 advise a ground
 #: or supply line between SDA and SCL in flat cables). 3V3 then shields SCL from the lever lines.
+#: Tray slots count from 1 as on the station (the profile's slots = [...] list is that order).
 GPIO_STATION_PINS: Final = (
     "SDA", "GND", "SCL", "3V3", "GEAR1", "GEAR2", "GEAR3", "GEAR4",
-    "SLOT0", "SLOT1", "SLOT2", "SLOT3", "SLOT4", "SLOT5", "SLOT6", "GO",
+    "SLOT1", "SLOT2", "SLOT3", "SLOT4", "SLOT5", "SLOT6", "SLOT7", "GO",
 )  # fmt: skip
 #: RJ45 (8P8C) station jack of an MCP23017 station board: every signal twisted with a GND
 RJ45_PINS: Final = ("SCL", "GND", "SDA", "3V3", "GND", "GND", "INT", "GND")

@@ -294,7 +294,7 @@ def _stations_section(config: HwConfig, h: Harness) -> list[str]:
         out += [
             "GPA7 and GPB7 stay unconnected: Microchip's current MCP23017 data sheet makes "
             "them output-only (an input changing during a read can corrupt SDA), so the "
-            "firmware drives both low and reads slot 3 on GPB4.",
+            "firmware drives both low and reads tray slot 4 on GPB4.",
             "",
         ]
     return out

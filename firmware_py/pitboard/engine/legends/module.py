@@ -34,9 +34,11 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..modules import RaceModule, register_module
+from ..stamp import register_data
 from .cards import LegendDeck, load_legend_cards
 from .movement import legend_move
 
@@ -47,6 +49,11 @@ if TYPE_CHECKING:
 KEY = "legends"
 MAX_PRO = 6
 _OPTIONS = ("cars", "colours", "deck", "pro", "aggressive")
+
+# a journalled race replays only with the same cards and movement rule (engine/stamp.py): bump
+# the version whenever movement.py changes where a Legend goes
+register_data(KEY, "cards", Path(__file__).with_name("legend_cards.toml"))
+register_data(KEY, "rules", "legends-1")
 
 
 @register_module
@@ -197,6 +204,11 @@ def _colour_of(options: Mapping[str, Any], data: LegendDeck, cars: int) -> dict[
     return dict(sorted(seats.items()))
 
 
+def legend_count(options: Mapping[str, Any]) -> int:
+    """How many Legend cars the module options ask for (0 for none)."""
+    return int(options.get("cars") or len(options.get("colours") or ()))
+
+
 def legend_cars(race: Race) -> dict[int, str]:
     """Car id -> helmet colour of every Legend car in ``race`` (empty without the module)."""
     module = race.hooks.by_key.get(KEY)
@@ -209,3 +221,16 @@ def legend_card(race: Race) -> int:
     if isinstance(module, Legends) and module.card_round == race.round:
         return module.card
     return 0
+
+
+def legend_grid(race: Race) -> list[dict[str, Any]]:
+    """Where each Legend car starts, for the set-up checklist: car, colour, grid position
+    (1 = pole), board space and spot, in grid order."""
+    colours = legend_cars(race)
+    out = []
+    for slot, car_id in enumerate(race.grid, start=1):
+        if car_id in colours:
+            space, spot = race.track.grid[slot - 1]
+            out.append({"car": car_id, "colour": colours[car_id], "grid": slot,
+                        "space": space, "spot": spot})
+    return out
