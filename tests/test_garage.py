@@ -103,7 +103,7 @@ def test_cli_lists_cards_and_refuses_a_bad_file(tmp_path: Path,
 # ---------------------------------------------------------------- decisions
 @pytest.mark.parametrize("text", [
     "react 0 speed U8 3", "react 1 salvage 4", "react 2 direct U27", "react 0 reduce 2",
-    "react 0 accelerate", "react 0 refresh U34", "react 0 slipstream 2", "react 0 draft 1",
+    "react 0 accelerate", "react 0 refresh U34", "react 0 draft 1",
     "react 0 supercool 1", "react 0 cooldown 2", "draft 1 U7", "drop 0 U44",
 ])
 def test_decision_text_and_json_round_trip(text: str) -> None:
