@@ -19,6 +19,10 @@ Files in the journal directory:
     Leftovers of a crash in the middle of an atomic replace; ignored and removed by
     :meth:`Journal.load`.
 
+``snapshot.json.prev``
+    The snapshot before the latest. :meth:`Journal.compact` drops only the records it covers,
+    so a latest snapshot that reads back damaged costs nothing: recovery replays the records
+    since the previous one.
 ``reserve``
     Ballast allocated when a race starts (:meth:`Journal.reserve`): a full disk is found before
     the race, and when a write later fails for lack of space the ballast is freed and the write
@@ -46,9 +50,6 @@ import errno
 import logging
 import os
 import secrets
-import shutil
-import time
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -57,7 +58,6 @@ from .journalfile import (
     FORMAT,
     JOURNAL_NAME,
     SNAPSHOT_NAME,
-    TMP_SUFFIX,
     Damaged,
     JSONObject,
     Storage,
@@ -66,12 +66,8 @@ from .journalfile import (
     encode_frame,
     exists,
     fsync_dir,
-    one_line,
-    parse_header,
-    parse_snapshot,
-    read_file,
-    scan_frames,
 )
+from .journalrecovery import JournalCorrupted, JournalError, Recovered, Recovery
 
 __all__ = [
     "JOURNAL_NAME",
@@ -90,70 +86,9 @@ log = logging.getLogger(__name__)
 RESERVE_NAME = "reserve"
 #: ballast per race: a 6-car, 3-lap race needs about 150 KB (journal, snapshot and their temps)
 RESERVE_BYTES = 1 << 20
-_CORRUPT_PREFIX = "corrupt-"
-
-class JournalError(Exception):
-    """Base class of the journal's own errors (e.g. appending before a race is started)."""
 
 
-class JournalCorrupted(JournalError):
-    """The journal on disk is damaged beyond a torn last record and has been moved aside.
-
-    ``message`` is one line fit for the log and the kiosk screen; ``moved_to`` is the
-    ``corrupt-*`` directory now holding the damaged files, or None if even moving them failed.
-
-    Example::
-
-        try:
-            recovered = journal.load()
-        except JournalCorrupted as err:
-            log.error("%s", err.message)
-            recovered = None
-        if recovered is None:
-            journal.start({"track": "usa"})
-    """
-
-    def __init__(self, message: str, moved_to: Path | None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.moved_to = moved_to
-
-
-@dataclass(frozen=True)
-class Recovered:
-    """What :meth:`Journal.load` found: race header, latest snapshot and the records after it.
-
-    ``covers`` is how many records the snapshot already includes (0 without a snapshot), so record
-    ``records[i]`` is the race's record number ``covers + i``.  ``dropped_bytes`` is the size of a
-    torn last record that was discarded (0 when the journal ended cleanly).
-
-    Example::
-
-        state = rebuild(recovered.snapshot) if recovered.snapshot else new_state(recovered.header)
-        for record in recovered.records:
-            state.apply(record)
-    """
-
-    race: str
-    header: JSONObject
-    snapshot: JSONObject | None
-    covers: int
-    records: list[JSONObject]
-    dropped_bytes: int = 0
-    #: one line: the damage found and what was kept ("" when the journal was intact)
-    damage: str = ""
-    #: where copies of the damaged files were kept (None: no damage, or they could not be kept)
-    kept_at: Path | None = None
-    #: why the journal cannot be written ("" when it can): the race resumes without durability
-    read_only: str = ""
-
-    @property
-    def count(self) -> int:
-        """Total number of records in the race (covered by the snapshot or replayed)."""
-        return self.covers + len(self.records)
-
-
-class Journal:
+class Journal(Recovery):
     """Append-only, fsynced record store for one race in ``directory``.
 
     Not thread-safe: drive it from the one thread that confirms game decisions.
@@ -187,6 +122,9 @@ class Journal:
         self._size = 0  # bytes of journal.log known good
         self._snap_covers: int | None = None
         self._snap_offset = 0  # byte offset in journal.log of the first record after the snapshot
+        self._prev_covers: int | None = None  # the same for snapshot.json.prev (None: none)
+        self._prev_offset = 0
+        self._damaged_files: dict[str, bytes] = {}  # snapshot files found damaged by load()
 
     # -- public API -----------------------------------------------------------------------------
 
@@ -204,14 +142,6 @@ class Journal:
     def records_since_snapshot(self) -> int:
         """Records a recovery would replay; snapshot when this grows past the caller's limit."""
         return self._count - (self._snap_covers or 0)
-
-    @property
-    def journal_path(self) -> Path:
-        return self.directory / JOURNAL_NAME
-
-    @property
-    def snapshot_path(self) -> Path:
-        return self.directory / SNAPSHOT_NAME
 
     @property
     def reserve_path(self) -> Path:
@@ -263,11 +193,12 @@ class Journal:
         self._with_space(lambda: atomic_write(self.journal_path, frame, self.storage))
         # The old snapshot goes only after the new journal is in place: a crash in between leaves
         # a snapshot of another race, which load() recognises by its race id and discards.
-        if self.snapshot_path.exists():
-            self.storage.unlink(self.snapshot_path)
-            fsync_dir(self.directory)
+        for old in (self.snapshot_path, self.previous_path):
+            if exists(old):
+                self.storage.unlink(old)
+                fsync_dir(self.directory)
         self._open(race, dict(header), base=0, count=0, size=len(frame))
-        self._snap_covers = None
+        self._snap_covers = self._prev_covers = None
         self._snap_offset = len(frame)
         return race
 
@@ -339,34 +270,40 @@ class Journal:
         frame = encode_frame(
             {"format": FORMAT, "race": self._race, "covers": self._count, "state": state}
         )
+        if self._snap_covers is not None and exists(self.snapshot_path):
+            # The latest becomes the previous one (one atomic rename): should the new snapshot
+            # ever read back damaged, recovery goes on from this one.
+            self.storage.replace(self.snapshot_path, self.previous_path)
+            self._prev_covers, self._prev_offset = self._snap_covers, self._snap_offset
+            self._snap_covers = None
         self._with_space(lambda: atomic_write(self.snapshot_path, frame, self.storage))
         self._snap_covers = self._count
         self._snap_offset = self._size
 
     def compact(self) -> int:
-        """Atomically drop the records the snapshot covers; returns how many were dropped.
+        """Atomically drop the records the *previous* snapshot covers; returns how many.
 
-        A crash during compaction leaves either the old or the new journal, both consistent with
-        the snapshot.  Without a snapshot there is nothing to drop and 0 is returned.
+        The records since the previous snapshot stay, so that a latest snapshot that reads back
+        damaged costs nothing: recovery replays them on the previous one. A crash during
+        compaction leaves either the old or the new journal, both consistent with both
+        snapshots.  Before a second snapshot there is nothing to drop and 0 is returned.
         """
         fd = self._require_open()
-        if self._snap_covers is None or self._snap_covers == self._base:
+        keep_from = self._prev_covers
+        if keep_from is None or keep_from == self._base:
             return 0
-        tail = os.pread(fd, self._size - self._snap_offset, self._snap_offset)
+        tail = os.pread(fd, self._size - self._prev_offset, self._prev_offset)
         header = encode_frame(
-            {
-                "format": FORMAT,
-                "race": self._race,
-                "base": self._snap_covers,
-                "header": self._header,
-            }
+            {"format": FORMAT, "race": self._race, "base": keep_from, "header": self._header}
         )
         self._with_space(lambda: atomic_write(self.journal_path, header + tail, self.storage))
-        dropped = self._snap_covers - self._base
-        count, covers = self._count, self._snap_covers
-        self._open(self._race, self._header, base=covers, count=count, size=len(header) + len(tail))
-        self._snap_covers = covers
-        self._snap_offset = len(header)
+        dropped = keep_from - self._base
+        shift = self._prev_offset - len(header)
+        count, covers, snap_offset = self._count, self._snap_covers, self._snap_offset
+        self._open(self._race, self._header, base=keep_from, count=count,
+                   size=len(header) + len(tail))
+        self._prev_covers, self._prev_offset = keep_from, len(header)
+        self._snap_covers, self._snap_offset = covers, snap_offset - shift
         return dropped
 
     def load(self) -> Recovered | None:
@@ -425,236 +362,3 @@ class Journal:
             self.journal_path, os.O_RDWR | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC)
         self._race, self._header = race, header
         self._base, self._count, self._size = base, count, size
-
-    def _remove_leftovers(self) -> None:
-        for name in (JOURNAL_NAME, SNAPSHOT_NAME):
-            tmp = self.directory / (name + TMP_SUFFIX)
-            if tmp.exists() or tmp.is_symlink():
-                log.info("journal: removing %s left by an interrupted write", tmp.name)
-                self.storage.unlink(tmp)
-
-    def _load(self) -> Recovered | None:
-        if not self.directory.is_dir():
-            return None
-        try:
-            self._remove_leftovers()
-        except OSError as err:  # a read-only disk: the leftovers are ignored anyway
-            log.warning("journal: cannot remove temp files: %s", err)
-        journal, snapshot_path = self.journal_path, self.snapshot_path
-        if not exists(journal):
-            if exists(snapshot_path):
-                raise Damaged("snapshot.json exists but journal.log is missing")
-            return None
-
-        data = read_file(journal)
-        frames, ends = scan_frames(data)
-        if not frames:
-            raise Damaged(f"{JOURNAL_NAME} has no readable header ({len(data)} bytes)")
-        race, base, header = parse_header(frames[0])
-        good = ends[-1]
-        rest = data[good:]
-        damage: list[str] = []
-        if b"\n" in rest[:-1]:
-            lines = rest.count(b"\n") + (not rest.endswith(b"\n"))
-            # counted from 1, as people count: record N is line N + 1, after the header
-            damage.append(f"damaged record {len(frames)} (line {len(frames) + 1}, byte {good}) "
-                          f"of {JOURNAL_NAME} with {lines - 1} more line(s) after it")
-        count = base + len(frames) - 1
-
-        snap, snap_bytes = None, None
-        if exists(snapshot_path):
-            snap_bytes = read_file(snapshot_path)
-            try:
-                snap = parse_snapshot(snap_bytes)
-            except Damaged as bad:
-                if base:  # the compacted records lived only in that snapshot
-                    raise Damaged(f"{bad}, and {JOURNAL_NAME} was compacted past {base} "
-                                   "records") from None
-                damage.append(str(bad))
-        if snap is not None and snap[0] != race:
-            # Left by a start() interrupted between its two steps: it belongs to the old race.
-            log.warning("journal: discarding a snapshot of an earlier race")
-            with contextlib.suppress(OSError):
-                self.storage.unlink(snapshot_path)
-                fsync_dir(self.directory)
-            snap, snap_bytes = None, None
-        if snap is None and base:
-            raise Damaged(f"{JOURNAL_NAME} was compacted past {base} records but has no snapshot")
-        covers, state = (0, None) if snap is None else (snap[1], snap[2])
-        if covers < base:
-            raise Damaged(f"snapshot covers {covers} records but {JOURNAL_NAME} starts at "
-                           f"record {base}")
-        if covers > count:
-            # Records the snapshot covers were lost from the journal: the snapshot, intact on its
-            # own, still holds them; the journal restarts after it.
-            damage.append(f"snapshot covers {covers} records but {JOURNAL_NAME} holds records "
-                          f"{base} to {count}")
-
-        records = frames[1:][max(covers - base, 0) :]
-        read_only = kept_at = None
-        if damage:
-            reason = "; ".join(damage)
-            if covers > count:
-                base = count = covers
-                prefix = encode_frame(dict(frames[0], base=covers))
-            else:
-                prefix = data[:good]
-            kept_at, read_only = self._keep_prefix(
-                {JOURNAL_NAME: data, SNAPSHOT_NAME: snap_bytes}, prefix,
-                drop_snapshot=snap is None and snap_bytes is not None, reason=reason)
-            if read_only is None:
-                ends = scan_frames(prefix)[1]
-                good, rest = len(prefix), b""
-        elif rest:
-            log.warning("journal: dropped a torn last record (%d bytes at byte %d of %s)",
-                        len(rest), good, JOURNAL_NAME)
-            try:
-                fd = self.storage.open(journal, os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-                try:
-                    self.storage.truncate(fd, good)
-                    os.fsync(fd)
-                finally:
-                    os.close(fd)
-            except OSError as err:
-                read_only = f"cannot cut the torn record off: {one_line(err)}"
-        if read_only is None:
-            try:
-                self._open(race, header, base=base, count=count, size=good)
-            except OSError as err:
-                read_only = f"cannot open {JOURNAL_NAME} for writing: {one_line(err)}"
-        if read_only is not None:
-            self.close()
-            log.error("journal: %s; the race resumes but is not being saved", read_only)
-        else:
-            self._snap_covers = None if state is None else covers
-            self._snap_offset = ends[covers - base]
-        return Recovered(
-            race=race,
-            header=header,
-            snapshot=state,
-            covers=covers,
-            records=records,
-            dropped_bytes=len(rest),
-            damage="; ".join(damage),
-            kept_at=kept_at,
-            read_only=read_only or "",
-        )
-
-    def keep_prefix(self, count: int, reason: str) -> Recovered:
-        """Cut the journal back to its first ``count`` records because the record after them
-        is damaged in a way only the caller can see (say ``{"undo": -3}``): a copy of the
-        journal as it was is kept in ``corrupt-*``. Returns what is kept, like :meth:`load`
-        (``read_only`` set if the cut could not be written).
-        """
-        self.close()
-        data = read_file(self.journal_path)
-        frames, ends = scan_frames(data)
-        if not frames:
-            raise JournalError(f"{JOURNAL_NAME} has no readable header")
-        race, base, header = parse_header(frames[0])
-        if not base <= count < base + len(frames) - 1:
-            raise JournalError(f"cannot keep {count} records of {base}..{base + len(frames) - 1}")
-        prefix = data[: ends[count - base]]
-        snap = None
-        if exists(self.snapshot_path):
-            with contextlib.suppress(Damaged, OSError):
-                snap = parse_snapshot(read_file(self.snapshot_path))
-        covers, state = (snap[1], snap[2]) if snap is not None and snap[1] <= count else (0, None)
-        if snap is not None and state is None and base:
-            raise JournalError("the damage lies before the snapshot")
-        kept_at, read_only = self._keep_prefix({JOURNAL_NAME: data}, prefix,
-                                               drop_snapshot=snap is not None and state is None,
-                                               reason=reason)
-        if read_only is None:
-            try:
-                self._open(race, header, base=base, count=count, size=len(prefix))
-                self._snap_covers = None if state is None else covers
-                self._snap_offset = ends[covers - base]
-            except OSError as err:
-                read_only = f"cannot open {JOURNAL_NAME} for writing: {one_line(err)}"
-                self.close()
-        return Recovered(race=race, header=header, snapshot=state, covers=covers,
-                         records=frames[1 + covers - base : 1 + count - base], damage=reason,
-                         kept_at=kept_at, read_only=read_only or "")
-
-    def _keep_prefix(self, originals: dict[str, bytes | None], prefix: bytes, *,
-                     drop_snapshot: bool, reason: str) -> tuple[Path | None, str | None]:
-        """Copy the damaged ``originals`` to ``corrupt-*``, then make ``prefix`` the journal.
-
-        Returns (where the copies are, why the journal cannot be written or None). On a
-        read-only disk nothing on disk changes: the caller resumes from memory.
-        """
-        try:
-            target = self._corrupt_directory()
-        except OSError as err:
-            return None, f"{one_line(reason)}; could not keep a copy: {one_line(err)}"
-        try:
-            for name, data in originals.items():
-                if data is not None:
-                    atomic_write(target / name, data, self.storage)
-            atomic_write(self.journal_path, prefix, self.storage)
-            if drop_snapshot:
-                self.storage.unlink(self.snapshot_path)
-            fsync_dir(self.directory)
-        except OSError as err:
-            return target, f"{one_line(reason)}; could not rewrite {JOURNAL_NAME}: " \
-                f"{one_line(err)}"
-        self._prune_corrupt(keep=target)
-        log.error("journal damaged: %s; kept the intact records, original copied to %s",
-                  one_line(reason), target)
-        return target, None
-
-    def _move_aside(self, reason: str) -> JournalCorrupted:
-        reason = " ".join(reason.split())  # one line, whatever an OSError text contained
-        self.close()
-        try:
-            target = self._corrupt_directory()
-            self._move_race_files(target)
-        except OSError as err:
-            message = f"journal corrupted: {reason}; could not move it aside: {err}"
-            log.error("%s", message)
-            return JournalCorrupted(message, None)
-        self._prune_corrupt(keep=target)
-        message = f"journal corrupted: {reason}; moved to {target}"
-        log.error("%s", message)
-        return JournalCorrupted(message, target)
-
-    def put_away(self, prefix: str) -> Path:
-        """Move the race's files, intact, into a new ``<dir>/<prefix><UTC time>/`` directory
-        that is kept for good (``corrupt-*`` directories are pruned; these never are): a race
-        the caller must not resume, e.g. one saved by another version of the rules. Returns
-        the directory; raises OSError if the files cannot be moved (they are then untouched
-        or, if the move stopped half way, split between the two directories)."""
-        self.close()
-        target = self._corrupt_directory(prefix)
-        self._move_race_files(target)
-        log.warning("journal: race files put away in %s", target)
-        return target
-
-    def _move_race_files(self, target: Path) -> None:
-        for name in os.listdir(self.directory):
-            if name.startswith((JOURNAL_NAME, SNAPSHOT_NAME)):
-                self.storage.replace(self.directory / name, target / name)
-        fsync_dir(target)
-        fsync_dir(self.directory)
-
-    def _corrupt_directory(self, prefix: str = _CORRUPT_PREFIX) -> Path:
-        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-        for n in range(1000):
-            target = self.directory / f"{prefix}{stamp}{f'-{n}' if n else ''}"
-            try:
-                self.storage.mkdir(target)
-            except FileExistsError:
-                continue
-            return target
-        raise FileExistsError(f"too many {prefix}{stamp}* directories")
-
-    def _prune_corrupt(self, keep: Path) -> None:
-        """Keep only the newest ``keep_corrupt`` corrupt-* directories (bounded disk use)."""
-        try:
-            found = [p for p in self.directory.glob(_CORRUPT_PREFIX + "*") if p.is_dir()]
-            found.sort(key=lambda p: (p == keep, p.stat().st_mtime, p.name), reverse=True)
-            for old in found[max(self.keep_corrupt, 1) :]:
-                shutil.rmtree(old)
-        except OSError as err:
-            log.warning("journal: could not prune old corrupt directories: %s", err)
