@@ -23,12 +23,15 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/garage.py
+	$(BIN)/python benchmarks/garage_soak.py
 	$(BIN)/python benchmarks/cold_start.py
 	$(BIN)/python benchmarks/display_bytes.py
 	$(BIN)/python benchmarks/table_latency.py
 	$(BIN)/python benchmarks/press_to_glass.py
 	$(BIN)/python benchmarks/table_inputs.py
 	$(BIN)/python benchmarks/powercut_soak.py
+	$(BIN)/python benchmarks/journal_damage.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info firmware_py/*.egg-info .pytest_cache .mypy_cache .ruff_cache

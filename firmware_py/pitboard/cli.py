@@ -14,7 +14,7 @@ from typing import Any
 
 from . import __version__
 from .catalog import MAX_CARS, TRACKS
-from .module_args import add_module_options, describe_modules, race_modules
+from .module_args import add_garage_options, add_module_options, describe_modules, race_modules
 from .usage import EXIT_BAD_INPUT, Parser
 
 #: commands with their own argument parser (``pitboard NAME --help``), by module
@@ -98,6 +98,14 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true",
                      help="print the figures as JSON instead of text (wins_by_car is keyed by "
                           "0-based car index, wins_by_grid_position from 1)")
+    add_garage_options(sim)
+
+    up = _command(sub, "upgrades", "list the Garage module's upgrade cards",
+                  "List every upgrade card type of the Garage module (and the sponsor\n"
+                  "cards): code, name, tier, symbols (' !' = mandatory), and the rows where\n"
+                  "the sources disagree. --file checks an edited copy of the card file.")
+    up.add_argument("--file", default=None, metavar="FILE",
+                    help="an upgrade card file to check and list (default: the shipped one)")
 
     _command(sub, "tracks", "list the tracks shipped with Pitboard",
              "List the shipped tracks: name, spaces, laps and corner speed limits.")
@@ -222,6 +230,20 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_upgrades(args: argparse.Namespace) -> int:
+    from .engine.garage import UPGRADES, UpgradeFileError, load_upgrades
+    try:
+        cards = UPGRADES if args.file is None else load_upgrades(args.file)
+    except UpgradeFileError as exc:
+        print(f"pitboard upgrades: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for u in cards.values():
+        print(u.text())
+    disputed = sum(1 for u in cards.values() if u.disputed)
+    print(f"{len(cards)} card types; {disputed} rows where the sources disagree (DISPUTED)")
+    return 0
+
+
 def cmd_tracks(args: argparse.Namespace) -> int:
     from .trackfile import load_track, track_names
 
@@ -265,6 +287,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"run": cmd_run, "demo": cmd_demo, "scenario": cmd_scenario, "simulate": cmd_simulate,
+            "upgrades": cmd_upgrades,
             "tracks": cmd_tracks, "check-config": cmd_check_config,
             "flow-diagram": cmd_flow_diagram}
 
