@@ -101,7 +101,7 @@ class HeuristicBot:
             return self._plan(race, race.plan_rule(car_id))
         car = race.cars[car_id]
         if phase == SLIPSTREAM:
-            cost = race.corner_bill(car.start_d, car.d + 2, car.speed)
+            cost = race.corner_bill(car.start_d, car.d + 2, car.speed, car)
             return _SLIPSTREAM[car_id][cost <= car.engine - self.reserve]
         # discard: the 0 upgrade is dead weight; spare 1s too
         zeros, ones = car.hand.count("0"), car.hand.count("1")
@@ -153,10 +153,10 @@ class HeuristicBot:
             return React(car_id, COOLDOWN, min(car.cooldown, car.hand.count(HEAT)))
         spare = car.engine - self.reserve
         if car.adrenaline and not car.adrenaline_used and \
-                race.corner_bill(car.start_d, car.d + 1, car.speed + 1) <= spare:
+                race.corner_bill(car.start_d, car.d + 1, car.speed + 1, car) <= spare:
             return _ADRENALINE[car_id]
         if not car.boosted and car.engine > 0 and \
-                race.corner_bill(car.start_d, car.d + 4, car.speed + 4) <= spare - 1:
+                race.corner_bill(car.start_d, car.d + 4, car.speed + 4, car) <= spare - 1:
             return _BOOST[car_id]
         return _DONE[car_id]
 
