@@ -41,7 +41,7 @@ ROWS: dict[str, dict[str, dict[str, Any]]] = {
     "weather": {"weather": {"weather": "random", "road": True}},
     "legends": {"legends": {"cars": 3}},
     "legends+weather": {"legends": {"cars": 3}, "weather": {"weather": "random", "road": True}},
-    "garage": {"garage": {}},
+    "garage": {"garage": {"choose": "draft", "pool": "all", "expansions": True}},
 }
 
 
@@ -50,6 +50,12 @@ def work(source: Path, races: int, seed: int, modules: dict[str, Any], events: b
     """Play ``races`` races with the code under ``source``; print one JSON line of totals."""
     sys.path.insert(0, str(source / "firmware_py"))
     from pitboard.bots import HeuristicBot
+    if "garage" in modules:  # the Garage's bot drafts and uses upgrades (this tree on)
+        try:
+            from pitboard.garage_bots import GarageBot
+        except ImportError:
+            print(json.dumps({"skip": "no Garage module in this tree"}))
+            return
     from pitboard.engine.race import Race
     from pitboard.engine.setup import RaceSetup
     from pitboard.trackfile import load_track
@@ -67,7 +73,7 @@ def work(source: Path, races: int, seed: int, modules: dict[str, Any], events: b
         start = time.process_time()
         race = Race(RaceSetup(track="usa", cars=6, seed=s, laps=2, **options), track=track,
                     record_events=events)
-        bot = HeuristicBot(seed=s)
+        bot = GarageBot(seed=s) if "garage" in modules else HeuristicBot(seed=s)
         waiting_for, apply, choose = race.waiting_for, race.apply, bot.choose
         while (car := waiting_for()) >= 0:
             apply(choose(race, car))

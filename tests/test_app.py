@@ -19,7 +19,7 @@ from pitboard.engine.setup import RaceSetup
 from pitboard.engine.stamp import race_stamp
 from pitboard.hw.display import EmulatedDisplay
 from pitboard.hw.events import GoPressed
-from pitboard.hwconfig import GpioInput, load_profile
+from pitboard.hwconfig import GpioInput, load_profile, profiles_dir
 from pitboard.journal import Journal
 from pitboard.table import flow
 from pitboard.table.autoplay import next_input
@@ -97,7 +97,12 @@ def test_journal_dir_follows_systemd_state_directory(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("STATE_DIRECTORY", "/var/lib/pitboard")
     assert journal_dir(config) == Path("/var/lib/pitboard/journal")
     monkeypatch.delenv("STATE_DIRECTORY")
-    assert journal_dir(config) == Path("journal")
+    monkeypatch.setenv("XDG_STATE_HOME", "/home/ann/.state")
+    assert journal_dir(config) == Path("/home/ann/.state/pitboard/journal")
+    monkeypatch.delenv("XDG_STATE_HOME")
+    monkeypatch.setenv("HOME", "/home/ann")
+    # never the working directory: a checkout would collect stray journals
+    assert journal_dir(config) == Path("/home/ann/.local/state/pitboard/journal")
     assert journal_dir(config, Path("/x")) == Path("/x")
 
 
@@ -254,6 +259,132 @@ def test_the_profile_sets_the_kiosk(tmp_path: Path) -> None:
         assert kiosk is not None and app.table.state == flow.ATTRACT
         assert (kiosk.seat_idle_seconds, kiosk.table_idle_seconds, kiosk.join_seconds,
                 kiosk.results_seconds, kiosk.cars) == (40, 120, 12, 30, 5)
+    finally:
+        app.close()
+
+
+# -- logs: one start-up line, no per-callback lines from the flow library ----------------------
+
+
+def test_run_logs_one_startup_line_and_no_transitions_chatter(
+        tmp_path: Path, notify_socket: socket.socket) -> None:
+    proc = _run(tmp_path, "--config", "sim", "--journal",
+                str(tmp_path / "journal"))
+    try:
+        _messages(notify_socket, "READY=1")
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=TIMEOUT)
+    finally:
+        proc.kill()
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    line = lines[0]
+    assert line.startswith('INFO pitboard: pitboard ') and 'running profile "sim"' in line
+    for words in ("6 stations, 6 of 6 displays answering", "console off", "kiosk off",
+                  f"journal {tmp_path / 'journal'}", "staff PIN: console off"):
+        assert words in line, words
+    assert "transitions" not in err
+
+
+def test_startup_line_warns_while_the_staff_pin_is_a_default(tmp_path: Path) -> None:
+    import logging
+
+    from pitboard.app import startup_line
+
+    text = (profiles_dir() / "sim.toml").read_text().replace(
+        'port = ""', 'port = "loop://"').replace("kiosk = false", "kiosk = true")
+    profile = tmp_path / "console.toml"
+    profile.write_text(text)
+    app = App.build(load_profile(str(profile)), journal=tmp_path / "j", seed=1)
+    try:
+        level, line = startup_line(app)
+        assert level == logging.WARNING
+        assert "console loop:// at 115200 baud" in line and "kiosk on" in line
+        assert f"staff PIN STILL THE DEFAULT published with Pitboard: set [console] staff_pin " \
+               f"in {profile}" in line
+    finally:
+        app.close()
+    profile.write_text(text.replace('staff_pin = "1234"', 'staff_pin = "80417"'))
+    app = App.build(load_profile(str(profile)), journal=tmp_path / "j2", seed=1)
+    try:
+        level, line = startup_line(app)
+        assert level == logging.INFO and line.endswith("staff PIN: set")
+    finally:
+        app.close()
+
+
+@pytest.mark.parametrize("verbose", [False, True])
+def test_transitions_lines_only_when_verbose(verbose: bool,
+                                             caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    from pitboard.app import configure_logging
+    from pitboard.hw.events import SlotPressed
+
+    before = logging.getLogger("transitions").level
+    try:
+        configure_logging(verbose=verbose)
+        with caplog.at_level(logging.INFO, logger="pitboard"):
+            table = Table(stations=2, seed=1)
+            table.handle(GoPressed(station=0))
+            table.handle(SlotPressed(station=0, slot=6))  # RACE: lobby -> planning
+        assert table.state == flow.PLANNING
+        from_transitions = [r for r in caplog.records if r.name.startswith("transitions")]
+        assert bool(from_transitions) == verbose
+    finally:
+        logging.getLogger("transitions").setLevel(before)
+
+
+# -- the sim profile at a terminal: the stations drawn there ----------------------------------
+
+
+def test_run_on_the_sim_profile_at_a_terminal_draws_the_stations(tmp_path: Path) -> None:
+    master, slave = os.openpty()
+    journal = tmp_path / "journal"
+    env = dict(os.environ, TERM="xterm")
+    env.pop("NOTIFY_SOCKET", None)
+    proc = subprocess.Popen([sys.executable, "-m", "pitboard.cli", "run", "--config", "sim",
+                             "--journal", str(journal)], stdin=slave, stdout=slave,
+                            stderr=subprocess.PIPE, env=env, text=True)
+    os.close(slave)
+    out = b""
+    try:
+        while b"q quit" not in out:  # the first picture is on the screen
+            out += os.read(master, 65536)
+        os.write(master, b" q")  # S1 joins, then quit
+        while proc.poll() is None or True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            out += chunk
+        assert proc.wait(timeout=TIMEOUT) == 0, proc.stderr.read() if proc.stderr else ""
+    finally:
+        proc.kill()
+        os.close(master)
+    text = out.decode("utf-8", "replace")
+    assert "PITBOARD" in text and "S1 lobby" in text and "JOINED" in text
+    assert 'running profile "sim"' in text  # the start-up line, printed when it ends
+    log = (tmp_path / "journal.log").read_text()
+    assert 'running profile "sim"' in log and "transitions" not in log
+
+
+def test_startup_line_names_the_displays_that_do_not_answer(tmp_path: Path) -> None:
+    from pitboard.app import startup_line
+
+    class Silent(EmulatedDisplay):
+        @property
+        def healthy(self) -> bool:
+            return False
+
+    config = load_profile("sim")
+    displays = [Silent() if i in (1, 4) else EmulatedDisplay() for i in range(6)]
+    app = App.build(config, journal=tmp_path / "j", displays=displays, seed=1)
+    try:
+        assert "6 stations, 4 of 6 displays answering (not S2, S5: retrying)" in startup_line(
+            app)[1]
     finally:
         app.close()
 

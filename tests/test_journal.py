@@ -99,21 +99,25 @@ def test_snapshot_then_records(tmp_path: Path) -> None:
     assert recovered.count == 10
 
 
-def test_compact_drops_covered_records_and_keeps_the_rest(tmp_path: Path) -> None:
-    write_race(tmp_path, 30, snapshot_at=25)
+def test_compact_drops_what_the_previous_snapshot_covers_and_keeps_the_rest(
+        tmp_path: Path) -> None:
+    write_race(tmp_path, 30, snapshot_at=10)
     journal = Journal(tmp_path)
     assert journal.load() is not None
     size_before = journal.journal_path.stat().st_size
-    assert journal.records_since_snapshot == 5
+    assert journal.records_since_snapshot == 20
+    assert journal.compact() == 0  # one snapshot: the journal keeps everything (its fallback)
 
-    assert journal.compact() == 25
+    journal.snapshot({"upto": 30})  # the first one becomes snapshot.json.prev
+    assert journal.previous_path.exists()
+    assert journal.compact() == 10  # records the previous snapshot covers
     assert journal.compact() == 0  # nothing more to drop
-    assert journal.journal_path.stat().st_size < size_before / 4
+    assert journal.journal_path.stat().st_size < size_before
     journal.append(record(30))
     journal.snapshot({"upto": 31})
     journal.append(record(31))
     assert journal.records_since_snapshot == 1
-    assert journal.compact() == 6
+    assert journal.compact() == 20
     journal.close()
 
     recovered = load(tmp_path)
@@ -121,6 +125,32 @@ def test_compact_drops_covered_records_and_keeps_the_rest(tmp_path: Path) -> Non
     assert (recovered.covers, recovered.count) == (31, 32)
     assert recovered.records == [record(31)]
     assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_a_damaged_latest_snapshot_falls_back_on_the_previous_one(tmp_path: Path) -> None:
+    journal = Journal(tmp_path)
+    journal.start(HEADER)
+    for i in range(30):
+        journal.append(record(i))
+        if i in (9, 19):
+            journal.snapshot({"upto": i + 1})
+            journal.compact()
+    journal.close()
+    snapshot = tmp_path / SNAPSHOT_NAME
+    damaged = bytearray(snapshot.read_bytes())
+    damaged[len(damaged) // 2] ^= 0x08
+    snapshot.write_bytes(bytes(damaged))
+
+    recovered = load(tmp_path)  # nothing is lost: previous snapshot + the records since
+    assert (recovered.covers, recovered.snapshot) == (10, {"upto": 10})
+    assert recovered.records == [record(i) for i in range(10, 30)]
+    assert "snapshot.json is damaged" in recovered.damage
+    assert "recovered from snapshot.json.prev" in recovered.damage
+    assert recovered.kept_at is not None
+    assert (recovered.kept_at / SNAPSHOT_NAME).read_bytes() == bytes(damaged)
+    again = load(tmp_path)
+    assert (again.damage, again.count) == ("", 30)
+    assert not (tmp_path / "snapshot.json.prev").exists()
 
 
 def test_compact_without_snapshot_is_a_no_op(tmp_path: Path) -> None:
@@ -359,19 +389,22 @@ def test_damaged_snapshot_of_an_uncompacted_journal_is_dropped(tmp_path: Path) -
     assert not snapshot.exists()
 
 
-def test_damaged_snapshot_of_a_compacted_journal_moves_both_files_aside(tmp_path: Path) -> None:
+def test_both_snapshots_of_a_compacted_journal_damaged_moves_the_files_aside(
+        tmp_path: Path) -> None:
     write_race(tmp_path, 6, snapshot_at=3)
     journal = Journal(tmp_path)
     assert journal.load() is not None
-    journal.compact()
+    journal.snapshot({"upto": 6})
+    assert journal.compact() == 3
     journal.close()
-    snapshot = tmp_path / SNAPSHOT_NAME
-    data = bytearray(snapshot.read_bytes())
-    data[len(data) // 2] ^= 0x01
-    snapshot.write_bytes(bytes(data))
+    for name in (SNAPSHOT_NAME, "snapshot.json.prev"):
+        snapshot = tmp_path / name
+        data = bytearray(snapshot.read_bytes())
+        data[len(data) // 2] ^= 0x01
+        snapshot.write_bytes(bytes(data))
     with pytest.raises(JournalCorrupted, match=r"snapshot\.json is damaged") as caught:
         Journal(tmp_path).load()
-    assert_moved_aside(caught.value, tmp_path, JOURNAL_NAME, SNAPSHOT_NAME)
+    assert_moved_aside(caught.value, tmp_path, JOURNAL_NAME, SNAPSHOT_NAME, "snapshot.json.prev")
 
 
 def test_snapshot_ahead_of_the_journal_keeps_the_snapshot(tmp_path: Path) -> None:
@@ -389,10 +422,12 @@ def test_compacted_journal_without_its_snapshot(tmp_path: Path) -> None:
     write_race(tmp_path, 6, snapshot_at=4)
     journal = Journal(tmp_path)
     assert journal.load() is not None
-    journal.compact()
+    journal.snapshot({"upto": 6})
+    assert journal.compact() == 4
     journal.close()
     (tmp_path / SNAPSHOT_NAME).unlink()
-    with pytest.raises(JournalCorrupted, match="no snapshot"):
+    (tmp_path / "snapshot.json.prev").unlink()
+    with pytest.raises(JournalCorrupted, match="no usable snapshot"):
         Journal(tmp_path).load()
 
 
@@ -754,3 +789,28 @@ def test_without_a_reserve_a_full_disk_fails_the_append_and_keeps_what_was_writt
         journal.append(record(1))
     assert not journal.is_open
     assert load(tmp_path).records == [record(0)]
+
+
+def test_a_crash_between_the_two_steps_of_a_snapshot_loses_nothing(tmp_path: Path) -> None:
+    """snapshot() renames the latest to .prev, then writes the new one: a power cut in between
+    leaves only the previous snapshot, and every record since it is still in the journal."""
+    journal = Journal(tmp_path)
+    journal.start(HEADER)
+    for i in range(12):
+        journal.append(record(i))
+        if i in (3, 7):
+            journal.snapshot({"upto": i + 1})
+            journal.compact()
+    journal.close()
+    (tmp_path / SNAPSHOT_NAME).replace(tmp_path / "snapshot.json.prev")  # as the cut leaves it
+    journal = Journal(tmp_path)
+    recovered = journal.load()
+    assert recovered is not None and recovered.damage == ""
+    assert (recovered.covers, recovered.count) == (8, 12)
+    journal.snapshot({"upto": 12})  # and the race goes on snapshotting and compacting
+    journal.append(record(12))
+    journal.snapshot({"upto": 13})
+    assert journal.compact() == 8  # records 4..11: the journal was compacted to 4 before
+    journal.close()
+    again = load(tmp_path)
+    assert (again.covers, again.snapshot, again.records) == (13, {"upto": 13}, [])

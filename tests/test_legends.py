@@ -355,3 +355,33 @@ def test_setup_checklist_facts() -> None:
         {"car": 2, "colour": "yellow", "grid": 1, "space": 69, "spot": 1},
         {"car": 3, "colour": "green", "grid": 3, "space": 68, "spot": 1}]
     assert race_weather(race) == "snow" and sorted(road_tokens(race)) == [1, 2, 3, 4]
+
+
+def test_journalled_race_with_legends_and_weather_resumes(tmp_path: Path) -> None:
+    """A table race with Legends and weather survives a restart: same race, same modules."""
+    from pitboard.sim.session import Sim
+
+    modules = {"legends": {"cars": 2}, "weather": {"weather": "storm", "road": True}}
+    first = Sim(1, cars=2, modules=modules, seed=6, journal=tmp_path)
+    while (race := first.table.race) is None or race.round < 3:
+        assert first.autoplay_step() is not None
+    log, state = list(race.log), race_to_dict(race)
+    first.close()
+    again = Sim(1, seed=99, journal=tmp_path)  # built without modules: the journal has them
+    resumed = again.table.race
+    assert resumed is not None and list(resumed.log) == log
+    assert race_to_dict(resumed) == state
+    assert again.table.modules == modules and again.table.cars == 2
+    while again.autoplay_step() is not None:
+        pass
+    assert resumed.over and sorted(resumed.hall_of_fame) == [0, 1, 2, 3]
+    again.close()
+
+
+def test_journal_stamp_covers_the_legend_and_weather_data() -> None:
+    from pitboard.engine.stamp import race_stamp
+
+    stamp = race_stamp(RaceSetup(track="usa", cars=3, modules={
+        "legends": {"cars": 1}, "weather": {"weather": "fog"}}))
+    assert {"legends.cards", "legends.rules", "weather.tokens", "weather.rules"} <= \
+        set(stamp["data"])

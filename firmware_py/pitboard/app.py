@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -53,15 +54,21 @@ class StartupError(Exception):
 
 
 def journal_dir(config: HwConfig, override: Path | None = None) -> Path:
-    """Where the journal lives: ``override``, or ``[journal] dir`` (relative paths under
-    systemd's ``$STATE_DIRECTORY``, else the working directory)."""
+    """Where the journal lives: ``override``, or ``[journal] dir``. A relative dir goes under
+    systemd's ``$STATE_DIRECTORY``, else under the user's state folder
+    (``$XDG_STATE_HOME/pitboard``, by default ``~/.local/state/pitboard``), never into the
+    working directory (a checkout would collect stray journals)."""
     if override is not None:
         return override
     path = config.journal.dir
     if path.is_absolute():
         return path
     state = os.environ.get("STATE_DIRECTORY", "").split(":")[0]
-    return Path(state) / path if state else path
+    if state:
+        return Path(state) / path
+    xdg = os.environ.get("XDG_STATE_HOME", "")
+    base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".local" / "state"
+    return base / "pitboard" / path
 
 
 def open_station_display(config: HwConfig, spec: DisplayConfig, label: str) -> Any:
@@ -236,17 +243,121 @@ class App:
         self.recorder.journal.close()
 
 
-def run_main(config_path: str, *, journal: str | None = None) -> int:
+def startup_line(app: App) -> tuple[int, str]:
+    """The one line ``pitboard run`` logs once the stations are drawn: version, profile,
+    stations (and displays answering), console, kiosk, journal, and whether the staff PIN is
+    still a published default (then at WARNING level, so ``journalctl -p warning`` shows it).
+
+    Example::
+
+        level, line = startup_line(app)
+        # (20, 'pitboard 0.1.0 running profile "sim" (.../sim.toml): 6 stations, 6 of 6
+        #  displays answering; console off; kiosk off; journal ...; staff PIN: console off')
+    """
+    from . import __version__
+    from .hwconfig import is_default_pin
+
+    config = app.config
+    silent = [st.label for st, d in zip(config.stations, app.displays, strict=False)
+              if not getattr(d, "healthy", True)]
+    n = len(config.stations)
+    console = config.console
+    default_pin = console.enabled and is_default_pin(console.staff_pin)
+    if not console.enabled:
+        pin = "staff PIN: console off"
+    elif default_pin:
+        pin = ("staff PIN STILL THE DEFAULT published with Pitboard: set [console] staff_pin in "
+               f"{config.source}")
+    else:
+        pin = "staff PIN: set"
+    parts = [
+        f'pitboard {__version__} running profile "{config.name}" ({config.source})',
+        f"{n} station{'s' if n != 1 else ''}, {n - len(silent)} of {n} displays answering"
+        + (f" (not {', '.join(silent)}: retrying)" if silent else ""),
+        f"console {console.port} at {console.baud} baud" if console.enabled else "console off",
+        f"kiosk {'on' if config.table.kiosk else 'off'}",
+        f"journal {app.recorder.journal.directory}",
+        pin,
+    ]
+    return (logging.WARNING if default_pin else logging.INFO), "; ".join(parts)
+
+
+def draws_in_terminal(config: HwConfig) -> bool:
+    """True when ``pitboard run`` should draw the stations in this terminal: every station is
+    emulated (the sim profile) and stdin and stdout are a terminal (never under systemd)."""
+    emulated = all(st.display.bus == "emulated" and st.input.kind == "emulated"
+                   for st in config.stations)
+    return emulated and _isatty(sys.stdin) and _isatty(sys.stdout)
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _run_in_terminal(config: HwConfig, journal: Path) -> int:
+    """``pitboard run`` on an emulated profile at a terminal: the stations drawn as in
+    ``pitboard sim``, the keyboard as their levers and trays, the journal kept in ``journal``
+    (a race left unfinished resumes on the next start). Log lines go to ``<journal>.log``
+    instead of the screen being drawn."""
+    from .sim.cli import terminal_size
+    from .sim.session import Sim
+    from .sim.terminal import run_terminal
+
+    log_file = journal.with_name(journal.name + ".log")
+    try:
+        journal.mkdir(parents=True, exist_ok=True)
+        handler: logging.Handler = logging.FileHandler(log_file, encoding="utf-8")
+    except OSError as exc:
+        log.error("cannot write the journal or its log at %s: %s", journal, exc.strerror or exc)
+        return 1
+    root = logging.getLogger()
+    for old in root.handlers[:]:
+        root.removeHandler(old)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root.addHandler(handler)
+    try:
+        sim = Sim(len(config.stations), track=config.table.track, laps=config.table.laps,
+                  journal=journal, profile=config)
+    except (StartupError, OSError) as exc:
+        log.error("%s", exc)
+        print(f"pitboard run: {exc}", file=sys.stderr)
+        return 1
+    level, line = startup_line(sim.app)
+    log.log(level, line)
+    try:
+        fd = sys.stdin.fileno()
+        run_terminal(sim, fd, sys.stdout, size=terminal_size(sys.stdout, fd), scale=None,
+                     autoplay=False, delay=0.0, hold=0.0)
+    finally:
+        sim.close()
+    print(line)
+    print(f"log: {log_file}")
+    return 0
+
+
+def configure_logging(*, verbose: bool) -> None:
+    """INFO and up to stderr (the journal under systemd). The transitions library logs every
+    callback of every state change at INFO: those lines only with ``verbose``."""
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("transitions").setLevel(logging.INFO if verbose else logging.WARNING)
+
+
+def run_main(config_path: str, *, journal: str | None = None, verbose: bool = False) -> int:
     """``pitboard run``: the device service. Returns the exit status."""
     from .hwconfig import ConfigError, load_profile
 
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    configure_logging(verbose=verbose)
     try:
         config = load_profile(config_path)
     except ConfigError as exc:
         for problem in exc.problems:
             log.error("%s", problem)
         return 2
+    if draws_in_terminal(config):
+        return _run_in_terminal(config, journal_dir(config, Path(journal) if journal else None))
     try:
         app = App.build(config, journal=Path(journal) if journal else None)
     except StartupError as exc:
@@ -264,6 +375,7 @@ def run_main(config_path: str, *, journal: str | None = None) -> int:
     signal.signal(signal.SIGINT, _stop)
     try:
         app.boot()
+        log.log(*startup_line(app))
         app.start_console()
         app.run(stop)
     finally:

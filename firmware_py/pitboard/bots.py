@@ -223,6 +223,13 @@ _WORST = _Values(STRESS_WORST)
 _EXPECTED = _Values(STRESS_EXPECTED)
 
 
+def card_value(code: str, *, worst: float, expected: float) -> None:
+    """Teach the planner what a module's card is worth (an upgrade's flips or speed choice):
+    its speed at worst (for corners) and on average (for the score)."""
+    _WORST[code], _EXPECTED[code] = worst, expected
+    _HANDS.clear()
+
+
 #: Heat cards a Cooldown can return at each gear (Cooldown 3 in 1st, 1 in 2nd)
 _COOLABLE = (0, 3, 1, 0, 0)
 #: what a plan gains by the Cooldown its gear allows, by Heat in hand (0-3+) and gear

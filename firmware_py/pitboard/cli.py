@@ -14,7 +14,7 @@ from typing import Any
 
 from . import __version__
 from .catalog import MAX_CARS, TRACKS
-from .module_args import add_module_options, describe_modules, race_modules
+from .module_args import add_garage_options, add_module_options, describe_modules, race_modules
 from .usage import EXIT_BAD_INPUT, Parser
 
 #: commands with their own argument parser (``pitboard NAME --help``), by module
@@ -98,6 +98,14 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true",
                      help="print the figures as JSON instead of text (wins_by_car is keyed by "
                           "0-based car index, wins_by_grid_position from 1)")
+    add_garage_options(sim)
+
+    up = _command(sub, "upgrades", "list the Garage module's upgrade cards",
+                  "List every upgrade card type of the Garage module (and the sponsor\n"
+                  "cards): code, name, tier, symbols (' !' = mandatory), and the rows where\n"
+                  "the sources disagree. --file checks an edited copy of the card file.")
+    up.add_argument("--file", default=None, metavar="FILE",
+                    help="an upgrade card file to check and list (default: the shipped one)")
 
     _command(sub, "tracks", "list the tracks shipped with Pitboard",
              "List the shipped tracks: name, spaces, laps and corner speed limits.")
@@ -122,7 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
     run = _command(sub, "run", "run the table on a hardware profile (the systemd service)",
                    "Run the table: open the stations, journal and console a hardware\n"
                    "profile names, resume a journalled race, and play until SIGTERM.\n"
-                   "On the sim profile it draws the emulated stations in the terminal.\n"
+                   "On a profile of emulated stations (sim) at a terminal it draws them\n"
+                   "there, the keyboard working their levers and trays (keys as in\n"
+                   "pitboard sim; q quits), and logs to <journal>.log.\n"
                    "Exit status: 2 a bad configuration (systemd does not retry), 1 hardware\n"
                    "that does not start (systemd retries), 0 stopped.")
     run.add_argument("--config", default=None, metavar="FILE|PROFILE",
@@ -132,6 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="journal directory (default: the profile's [journal] dir; a relative "
                           "one goes under $STATE_DIRECTORY with systemd, else under "
                           "$XDG_STATE_HOME/pitboard, i.e. ~/.local/state/pitboard)")
+    run.add_argument("--verbose", action="store_true",
+                     help="also log every table state change (the transitions library's INFO "
+                          "lines); by default one start-up line, then warnings and errors")
     return parser
 
 
@@ -217,6 +230,20 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_upgrades(args: argparse.Namespace) -> int:
+    from .engine.garage import UPGRADES, UpgradeFileError, load_upgrades
+    try:
+        cards = UPGRADES if args.file is None else load_upgrades(args.file)
+    except UpgradeFileError as exc:
+        print(f"pitboard upgrades: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for u in cards.values():
+        print(u.text())
+    disputed = sum(1 for u in cards.values() if u.disputed)
+    print(f"{len(cards)} card types; {disputed} rows where the sources disagree (DISPUTED)")
+    return 0
+
+
 def cmd_tracks(args: argparse.Namespace) -> int:
     from .trackfile import load_track, track_names
 
@@ -255,10 +282,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     from .app import run_main
     from .hwconfig import default_config_path
 
-    return run_main(args.config or str(default_config_path()), journal=args.journal)
+    return run_main(args.config or str(default_config_path()), journal=args.journal,
+                    verbose=args.verbose)
 
 
 COMMANDS = {"run": cmd_run, "demo": cmd_demo, "scenario": cmd_scenario, "simulate": cmd_simulate,
+            "upgrades": cmd_upgrades,
             "tracks": cmd_tracks, "check-config": cmd_check_config,
             "flow-diagram": cmd_flow_diagram}
 

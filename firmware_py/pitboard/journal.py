@@ -19,6 +19,10 @@ Files in the journal directory:
     Leftovers of a crash in the middle of an atomic replace; ignored and removed by
     :meth:`Journal.load`.
 
+``snapshot.json.prev``
+    The snapshot before the latest. :meth:`Journal.compact` drops only the records it covers,
+    so a latest snapshot that reads back damaged costs nothing: recovery replays the records
+    since the previous one.
 ``reserve``
     Ballast allocated when a race starts (:meth:`Journal.reserve`): a full disk is found before
     the race, and when a write later fails for lack of space the ballast is freed and the write
@@ -56,6 +60,7 @@ from typing import Any
 from .journalfile import (
     FORMAT,
     JOURNAL_NAME,
+    PREVIOUS_NAME,
     SNAPSHOT_NAME,
     TMP_SUFFIX,
     Damaged,
@@ -187,6 +192,9 @@ class Journal:
         self._size = 0  # bytes of journal.log known good
         self._snap_covers: int | None = None
         self._snap_offset = 0  # byte offset in journal.log of the first record after the snapshot
+        self._prev_covers: int | None = None  # the same for snapshot.json.prev (None: none)
+        self._prev_offset = 0
+        self._damaged_files: dict[str, bytes] = {}  # snapshot files found damaged by load()
 
     # -- public API -----------------------------------------------------------------------------
 
@@ -212,6 +220,10 @@ class Journal:
     @property
     def snapshot_path(self) -> Path:
         return self.directory / SNAPSHOT_NAME
+
+    @property
+    def previous_path(self) -> Path:
+        return self.directory / PREVIOUS_NAME
 
     @property
     def reserve_path(self) -> Path:
@@ -263,11 +275,12 @@ class Journal:
         self._with_space(lambda: atomic_write(self.journal_path, frame, self.storage))
         # The old snapshot goes only after the new journal is in place: a crash in between leaves
         # a snapshot of another race, which load() recognises by its race id and discards.
-        if self.snapshot_path.exists():
-            self.storage.unlink(self.snapshot_path)
-            fsync_dir(self.directory)
+        for old in (self.snapshot_path, self.previous_path):
+            if exists(old):
+                self.storage.unlink(old)
+                fsync_dir(self.directory)
         self._open(race, dict(header), base=0, count=0, size=len(frame))
-        self._snap_covers = None
+        self._snap_covers = self._prev_covers = None
         self._snap_offset = len(frame)
         return race
 
@@ -339,34 +352,40 @@ class Journal:
         frame = encode_frame(
             {"format": FORMAT, "race": self._race, "covers": self._count, "state": state}
         )
+        if self._snap_covers is not None and exists(self.snapshot_path):
+            # The latest becomes the previous one (one atomic rename): should the new snapshot
+            # ever read back damaged, recovery goes on from this one.
+            self.storage.replace(self.snapshot_path, self.previous_path)
+            self._prev_covers, self._prev_offset = self._snap_covers, self._snap_offset
+            self._snap_covers = None
         self._with_space(lambda: atomic_write(self.snapshot_path, frame, self.storage))
         self._snap_covers = self._count
         self._snap_offset = self._size
 
     def compact(self) -> int:
-        """Atomically drop the records the snapshot covers; returns how many were dropped.
+        """Atomically drop the records the *previous* snapshot covers; returns how many.
 
-        A crash during compaction leaves either the old or the new journal, both consistent with
-        the snapshot.  Without a snapshot there is nothing to drop and 0 is returned.
+        The records since the previous snapshot stay, so that a latest snapshot that reads back
+        damaged costs nothing: recovery replays them on the previous one. A crash during
+        compaction leaves either the old or the new journal, both consistent with both
+        snapshots.  Before a second snapshot there is nothing to drop and 0 is returned.
         """
         fd = self._require_open()
-        if self._snap_covers is None or self._snap_covers == self._base:
+        keep_from = self._prev_covers
+        if keep_from is None or keep_from == self._base:
             return 0
-        tail = os.pread(fd, self._size - self._snap_offset, self._snap_offset)
+        tail = os.pread(fd, self._size - self._prev_offset, self._prev_offset)
         header = encode_frame(
-            {
-                "format": FORMAT,
-                "race": self._race,
-                "base": self._snap_covers,
-                "header": self._header,
-            }
+            {"format": FORMAT, "race": self._race, "base": keep_from, "header": self._header}
         )
         self._with_space(lambda: atomic_write(self.journal_path, header + tail, self.storage))
-        dropped = self._snap_covers - self._base
-        count, covers = self._count, self._snap_covers
-        self._open(self._race, self._header, base=covers, count=count, size=len(header) + len(tail))
-        self._snap_covers = covers
-        self._snap_offset = len(header)
+        dropped = keep_from - self._base
+        shift = self._prev_offset - len(header)
+        count, covers, snap_offset = self._count, self._snap_covers, self._snap_offset
+        self._open(self._race, self._header, base=keep_from, count=count,
+                   size=len(header) + len(tail))
+        self._prev_covers, self._prev_offset = keep_from, len(header)
+        self._snap_covers, self._snap_offset = covers, snap_offset - shift
         return dropped
 
     def load(self) -> Recovered | None:
@@ -461,29 +480,17 @@ class Journal:
                           f"of {JOURNAL_NAME} with {lines - 1} more line(s) after it")
         count = base + len(frames) - 1
 
-        snap, snap_bytes = None, None
-        if exists(snapshot_path):
-            snap_bytes = read_file(snapshot_path)
-            try:
-                snap = parse_snapshot(snap_bytes)
-            except Damaged as bad:
-                if base:  # the compacted records lived only in that snapshot
-                    raise Damaged(f"{bad}, and {JOURNAL_NAME} was compacted past {base} "
-                                   "records") from None
-                damage.append(str(bad))
-        if snap is not None and snap[0] != race:
-            # Left by a start() interrupted between its two steps: it belongs to the old race.
-            log.warning("journal: discarding a snapshot of an earlier race")
-            with contextlib.suppress(OSError):
-                self.storage.unlink(snapshot_path)
-                fsync_dir(self.directory)
-            snap, snap_bytes = None, None
-        if snap is None and base:
-            raise Damaged(f"{JOURNAL_NAME} was compacted past {base} records but has no snapshot")
-        covers, state = (0, None) if snap is None else (snap[1], snap[2])
-        if covers < base:
-            raise Damaged(f"snapshot covers {covers} records but {JOURNAL_NAME} starts at "
-                           f"record {base}")
+        snaps = self._read_snapshots(race, damage)
+        usable = [found for found in snaps if found[1][1] >= base]
+        chosen = usable[0] if usable else None  # the newest the journal can continue from
+        if chosen is None and base:
+            lost = f" ({'; '.join(damage)})" if damage else ""
+            raise Damaged(f"{JOURNAL_NAME} was compacted past {base} records but has no usable "
+                          f"snapshot{lost}")
+        if chosen is not None and chosen[0] == PREVIOUS_NAME and \
+                SNAPSHOT_NAME in self._damaged_files:
+            damage.append(f"recovered from {PREVIOUS_NAME}")
+        covers, state = (0, None) if chosen is None else (chosen[1][1], chosen[1][2])
         if covers > count:
             # Records the snapshot covers were lost from the journal: the snapshot, intact on its
             # own, still holds them; the journal restarts after it.
@@ -500,8 +507,8 @@ class Journal:
             else:
                 prefix = data[:good]
             kept_at, read_only = self._keep_prefix(
-                {JOURNAL_NAME: data, SNAPSHOT_NAME: snap_bytes}, prefix,
-                drop_snapshot=snap is None and snap_bytes is not None, reason=reason)
+                {JOURNAL_NAME: data, **self._damaged_files}, prefix,
+                snapshot=None if chosen is None else chosen[2], reason=reason)
             if read_only is None:
                 ends = scan_frames(prefix)[1]
                 good, rest = len(prefix), b""
@@ -528,6 +535,11 @@ class Journal:
         else:
             self._snap_covers = None if state is None else covers
             self._snap_offset = ends[covers - base]
+            self._prev_covers = None
+            previous = [f for f in usable if f[0] == PREVIOUS_NAME and f[1][1] <= covers]
+            if not damage and chosen is not None and chosen[0] == SNAPSHOT_NAME and previous:
+                self._prev_covers = previous[0][1][1]
+                self._prev_offset = ends[self._prev_covers - base]
         return Recovered(
             race=race,
             header=header,
@@ -555,21 +567,20 @@ class Journal:
         if not base <= count < base + len(frames) - 1:
             raise JournalError(f"cannot keep {count} records of {base}..{base + len(frames) - 1}")
         prefix = data[: ends[count - base]]
-        snap = None
-        if exists(self.snapshot_path):
-            with contextlib.suppress(Damaged, OSError):
-                snap = parse_snapshot(read_file(self.snapshot_path))
-        covers, state = (snap[1], snap[2]) if snap is not None and snap[1] <= count else (0, None)
-        if snap is not None and state is None and base:
-            raise JournalError("the damage lies before the snapshot")
-        kept_at, read_only = self._keep_prefix({JOURNAL_NAME: data}, prefix,
-                                               drop_snapshot=snap is not None and state is None,
-                                               reason=reason)
+        usable = [f for f in self._read_snapshots(race, []) if base <= f[1][1] <= count]
+        if not usable and base:
+            raise JournalError("the damage lies before every snapshot")
+        chosen = usable[0] if usable else None
+        covers, state = (0, None) if chosen is None else (chosen[1][1], chosen[1][2])
+        kept_at, read_only = self._keep_prefix(
+            {JOURNAL_NAME: data}, prefix, snapshot=None if chosen is None else chosen[2],
+            reason=reason)
         if read_only is None:
             try:
                 self._open(race, header, base=base, count=count, size=len(prefix))
                 self._snap_covers = None if state is None else covers
                 self._snap_offset = ends[covers - base]
+                self._prev_covers = None
             except OSError as err:
                 read_only = f"cannot open {JOURNAL_NAME} for writing: {one_line(err)}"
                 self.close()
@@ -577,9 +588,36 @@ class Journal:
                          records=frames[1 + covers - base : 1 + count - base], damage=reason,
                          kept_at=kept_at, read_only=read_only or "")
 
+    def _read_snapshots(self, race: str, damage: list[str]
+                        ) -> list[tuple[str, tuple[str, int, JSONObject], bytes]]:
+        """This race's intact snapshots, newest first: (file name, parsed, bytes). A damaged
+        one is noted in ``damage`` (its bytes in ``_damaged_files``); one of an earlier race
+        (left by a start() cut short) is deleted."""
+        found = []
+        self._damaged_files.clear()
+        for path in (self.snapshot_path, self.previous_path):
+            if not exists(path):
+                continue
+            data = read_file(path)
+            try:
+                snap = parse_snapshot(data, path.name)
+            except Damaged as bad:
+                self._damaged_files[path.name] = data
+                damage.append(str(bad))
+                continue
+            if snap[0] != race:
+                log.warning("journal: discarding %s of an earlier race", path.name)
+                with contextlib.suppress(OSError):
+                    self.storage.unlink(path)
+                    fsync_dir(self.directory)
+                continue
+            found.append((path.name, snap, data))
+        return found
+
     def _keep_prefix(self, originals: dict[str, bytes | None], prefix: bytes, *,
-                     drop_snapshot: bool, reason: str) -> tuple[Path | None, str | None]:
-        """Copy the damaged ``originals`` to ``corrupt-*``, then make ``prefix`` the journal.
+                     snapshot: bytes | None, reason: str) -> tuple[Path | None, str | None]:
+        """Copy the damaged ``originals`` to ``corrupt-*``, then make ``prefix`` the journal
+        and ``snapshot`` (None: none) its only snapshot.
 
         Returns (where the copies are, why the journal cannot be written or None). On a
         read-only disk nothing on disk changes: the caller resumes from memory.
@@ -593,8 +631,12 @@ class Journal:
                 if data is not None:
                     atomic_write(target / name, data, self.storage)
             atomic_write(self.journal_path, prefix, self.storage)
-            if drop_snapshot:
+            if snapshot is not None:
+                atomic_write(self.snapshot_path, snapshot, self.storage)
+            elif exists(self.snapshot_path):
                 self.storage.unlink(self.snapshot_path)
+            if exists(self.previous_path):
+                self.storage.unlink(self.previous_path)
             fsync_dir(self.directory)
         except OSError as err:
             return target, f"{one_line(reason)}; could not rewrite {JOURNAL_NAME}: " \

@@ -24,6 +24,8 @@ JSONObject = dict[str, Any]
 
 JOURNAL_NAME = "journal.log"
 SNAPSHOT_NAME = "snapshot.json"
+#: the snapshot before the latest: recovery falls back on it when the latest is damaged
+PREVIOUS_NAME = "snapshot.json.prev"
 #: the largest journal or snapshot file read back (a real one stays far below: it is compacted)
 MAX_FILE_BYTES = 64 << 20
 TMP_SUFFIX = ".tmp"
@@ -186,10 +188,10 @@ def one_line(what: object) -> str:
     return " ".join(str(what).split())
 
 
-def parse_snapshot(data: bytes) -> tuple[str, int, JSONObject]:
+def parse_snapshot(data: bytes, name: str = SNAPSHOT_NAME) -> tuple[str, int, JSONObject]:
     frame = decode_frame(data[:-1]) if data.endswith(b"\n") else None
     if frame is None:
-        raise Damaged(f"{SNAPSHOT_NAME} is damaged ({len(data)} bytes)")
+        raise Damaged(f"{name} is damaged ({len(data)} bytes)")
     race, covers, state = frame.get("race"), frame.get("covers"), frame.get("state")
     if (
         frame.get("format") != FORMAT
@@ -197,5 +199,5 @@ def parse_snapshot(data: bytes) -> tuple[str, int, JSONObject]:
         or not _is_count(covers)
         or not isinstance(state, dict)
     ):
-        raise Damaged(f"{SNAPSHOT_NAME} is not a pitboard snapshot")
+        raise Damaged(f"{name} is not a pitboard snapshot")
     return race, covers, state

@@ -1,4 +1,4 @@
-"""Command-line options for the Legends and Weather & road conditions modules, shared by
+"""Command-line options for the Garage, Legends and Weather & road conditions modules, shared by
 ``pitboard demo``, ``pitboard simulate`` and ``pitboard sim``.
 
 Parsing them imports nothing from the engine (``--help`` stays fast); :func:`race_modules`
@@ -62,6 +62,17 @@ def add_module_options(p: argparse.ArgumentParser) -> None:
                         "(implies --weather random unless --weather is given)")
 
 
+def add_garage_options(p: argparse.ArgumentParser) -> None:
+    """--garage, --upgrades, --expansions (the Garage module)."""
+    p.add_argument("--garage", choices=("random", "draft", "snake"), default=None,
+                   help="race with the Garage module: 3 upgrades each, dealt at random, "
+                        "drafted, or snake-drafted (default: no Garage)")
+    p.add_argument("--upgrades", choices=("basic", "advanced", "all"), default="all",
+                   help="the Garage pool: basic, advanced or all upgrade cards (default all)")
+    p.add_argument("--expansions", action="store_true",
+                   help="add the Heavy Rain and Tunnel Vision upgrades to the Garage pool")
+
+
 def race_modules(args: argparse.Namespace, *, cars: int) -> dict[str, dict[str, Any]]:
     """``RaceSetup.modules`` for the parsed options; ``cars`` is the number of driven cars.
 
@@ -85,6 +96,11 @@ def race_modules(args: argparse.Namespace, *, cars: int) -> dict[str, dict[str, 
         if args.road_conditions:
             weather["road"] = True
         modules["weather"] = weather
+    if getattr(args, "garage", None) is not None:
+        modules["garage"] = {"choose": args.garage, "pool": args.upgrades,
+                             "expansions": args.expansions}
+    elif getattr(args, "expansions", False) or getattr(args, "upgrades", "all") != "all":
+        raise SetupError("--upgrades and --expansions need --garage random|draft|snake")
     return modules
 
 
@@ -96,6 +112,11 @@ def describe_modules(modules: dict[str, dict[str, Any]]) -> str:
         extra = [f"pro +{legends['pro']}"] if legends.get("pro") else []
         extra += ["aggressive"] if legends.get("aggressive") else []
         words.append(f"{legends['cars']} Legends" + (f" ({', '.join(extra)})" if extra else ""))
+    garage = modules.get("garage")
+    if garage:
+        plus = " + expansions" if garage.get("expansions") else ""
+        words.append(f"Garage {garage.get('choose', 'draft')}, {garage.get('pool', 'all')} "
+                     f"upgrades{plus}")
     weather = modules.get("weather")
     if weather:
         words.append(f"weather {weather['weather']}")

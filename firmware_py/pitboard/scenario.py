@@ -14,8 +14,11 @@ One directive per line, ``#`` starts a comment::
     car 0 engine 6
     car 0 gear 2
     car 0 at lap 1 space 10 spot 2
+    garage choose draft             # the Garage module (docs/scenarios.md)
+    car 1 upgrades U7 U21 U44
     plan 0 gear 3 cards 3 4 5
     react 0 done
+    expect cars.0.engine 6          # an assertion, checked here
     finish heuristic                # let bots play every remaining decision
 
 Every problem is reported as ``FILE:LINE: what is wrong``.
@@ -30,9 +33,10 @@ from typing import Any
 
 from .bots import make_bot
 from .engine.cards import check_codes
-from .engine.decisions import Decision, IllegalDecision, parse_decision
+from .engine.decisions import MODULE_DECISIONS, Decision, IllegalDecision, parse_decision
 from .engine.race import Race
 from .engine.setup import MAX_CARS, RaceSetup, StackedDeck
+from .scenario_expect import Expect, parse_expect
 from .scenario_weather import DIRECTIVES as MODULE_DIRECTIVES
 from .scenario_weather import legend_car, module_line
 from .track import Track
@@ -68,20 +72,30 @@ class Scenario:
     decisions: list[tuple[int, Decision]] = field(default_factory=list)
     finish_with: str | None = None
     finish_line: int = 0
+    #: (line, decisions applied before it, expectation)
+    expects: list[tuple[int, int, Expect]] = field(default_factory=list)
 
     def run(self, *, record_events: bool = True) -> Race:
-        """Play the scenario; an illegal decision raises ScenarioError naming its line."""
+        """Play the scenario; an illegal decision or an unmet ``expect`` raises ScenarioError
+        naming its line."""
         try:
             race = Race(self.setup, track=self.track, record_events=record_events)
         except ValueError as exc:
             raise ScenarioError(f"{self.path}: {exc}") from None
-        for line, decision in self.decisions:
+        expects = list(self.expects)
+        for done, (line, decision) in enumerate(self.decisions):
+            self._check(race, expects, done)
             try:
                 race.apply(decision)
             except IllegalDecision as exc:
                 raise ScenarioError(f"{self.path}:{line}: illegal decision: {exc}") from None
+        self._check(race, expects, len(self.decisions))
         if self.finish_with is not None:
-            bot = make_bot(self.finish_with, seed=self.setup.seed)
+            if "garage" in self.setup.modules:
+                from .garage_bots import make_garage_bot as make
+            else:
+                make = make_bot
+            bot = make(self.finish_with, seed=self.setup.seed)
             guard = 0
             while not race.over:
                 race.apply(bot.choose(race, race.pending().cars[0]))
@@ -89,6 +103,15 @@ class Scenario:
                 if guard > 100_000:
                     raise ScenarioError(f"{self.path}:{self.finish_line}: race did not end")
         return race
+
+    def _check(self, race: Race, expects: list[tuple[int, int, Expect]], done: int) -> None:
+        while expects and expects[0][1] <= done:
+            line, _, expect = expects.pop(0)
+            found = expect.check(race)
+            if found is not None:
+                head = ".".join(expect.path) if expect.path else expect.kind
+                what = " ".join((head, *expect.words))
+                raise ScenarioError(f"{self.path}:{line}: expected {what}, found {found}")
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -117,6 +140,7 @@ def parse_scenario(text: str, name: str = "<scenario>") -> Scenario:
     #: where each setting and each car were first given, to name the line of a problem
     opt_lines: dict[str, int] = {}
     car_lines: dict[int, int] = {}
+    expects: list[tuple[int, int, Expect]] = []
     modules: dict[str, dict[str, Any]] = {}
     lap_lines: dict[int, int] = {}  # car -> line of its 'at' (laps may be given later)
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -129,10 +153,19 @@ def parse_scenario(text: str, name: str = "<scenario>") -> Scenario:
         def fail(msg: str, number: int = number) -> ScenarioError:
             return ScenarioError(f"{name}:{number}: {msg}")
 
-        if decisions or key in DECISION_WORDS:
+        if key == "expect":
             if finish_with is not None:
                 raise fail("nothing may follow 'finish'")
-            if key not in DECISION_WORDS and key != "finish":
+            try:
+                expects.append((number, len(decisions), parse_expect(words[1:])))
+            except ValueError as exc:
+                raise fail(str(exc)) from None
+            continue
+        deciding = key in DECISION_WORDS or key in MODULE_DECISIONS
+        if decisions or deciding:
+            if finish_with is not None:
+                raise fail("nothing may follow 'finish'")
+            if not deciding and key != "finish":
                 raise fail(f"'{key}' must come before the first decision")
             if key == "finish":
                 finish_with, finish_line = _finish(words, fail), number
@@ -158,6 +191,11 @@ def parse_scenario(text: str, name: str = "<scenario>") -> Scenario:
                     raise fail(str(exc)) from None
             else:
                 _check_option(key, opts[key], fail)
+        elif key == "car" and len(words) > 2 and words[2].lower() == "upgrades":
+            if words[1].isdigit():
+                car_lines.setdefault(int(words[1]), number)
+            _garage_line(["upgrades", *words[1:2], *words[3:]],
+                         modules.setdefault("garage", {}), fail)
         elif key == "car":
             if len(words) > 1 and _natural(words[1]) is not None:
                 car_lines.setdefault(int(words[1]), number)
@@ -167,11 +205,14 @@ def parse_scenario(text: str, name: str = "<scenario>") -> Scenario:
                     legend_car(int(words[1]), words[3:], modules, fail)
                     continue
             _car_line(words, cars, names, track, fail)
+        elif key == "garage":
+            _garage_line(words[1:], modules.setdefault("garage", {}), fail)
         elif key in MODULE_DIRECTIVES:
             module_line(words, modules, track, fail)
         else:
             raise fail(f"unknown directive '{key}' (track, laps, cars, seed, grid, hand_size, "
-                       f"car, legends, weather, road, plan, react, slipstream, discard, finish)")
+                       f"car, garage, legends, weather, road, plan, react, slipstream, discard, "
+                       f"draft, drop, expect, finish)")
     if track is None:
         raise ScenarioError(f"{name}: no 'track' line")
     n = _int(opts.get("cars", "2"), "cars")
@@ -202,7 +243,35 @@ def parse_scenario(text: str, name: str = "<scenario>") -> Scenario:
         setup.validate()
     except ValueError as exc:
         raise ScenarioError(f"{name}: {exc}") from None
-    return Scenario(name, setup, track, decisions, finish_with, finish_line)
+    return Scenario(name, setup, track, decisions, finish_with, finish_line, expects)
+
+
+def _garage_line(words: list[str], garage: dict[str, Any], fail: Fail) -> None:
+    """``garage choose|pool|expansions|market ...`` and ``car N upgrades ...`` (as
+    ``upgrades N ...``): the Garage module's options."""
+    from .engine.garage.data import parse_key
+
+    what, rest = (words[0].lower(), words[1:]) if words else ("", [])
+    if what in ("choose", "pool") and len(rest) == 1:
+        garage[what] = rest[0].lower()
+    elif what == "expansions" and len(rest) == 1 and rest[0].lower() in ("on", "off"):
+        garage["expansions"] = rest[0].lower() == "on"
+    elif what == "market" and rest:
+        try:
+            garage["market"] = [parse_key(k, "garage market").key for k in rest]
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+    elif what == "upgrades" and rest and rest[0].isdigit():
+        try:
+            keys = [parse_key(k, f"car {rest[0]} upgrades").key for k in rest[1:]]
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+        garage.setdefault("upgrades", {})[rest[0]] = keys
+        garage.setdefault("choose", "draft")
+    else:
+        raise fail("expected 'garage choose random|draft|snake', 'garage pool "
+                   "basic|advanced|all', 'garage expansions on|off', 'garage market CARDS...' "
+                   "or 'car N upgrades CARDS...'")
 
 
 def _finish(words: list[str], fail: Fail) -> str:

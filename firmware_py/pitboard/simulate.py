@@ -68,7 +68,8 @@ def simulate(*, track: str = "usa", cars: int = 6, laps: int | None = None, race
     """Race ``races`` times with seeds ``seed, seed+1, ...`` (event log off: not needed here).
 
     ``cars`` are the bot-driven cars; ``modules`` are RaceSetup.modules (Legend cars in
-    ``modules["legends"]["cars"]`` come on top of ``cars``)."""
+    ``modules["legends"]["cars"]`` come on top of ``cars``; with ``garage`` the bots draft and
+    use upgrades)."""
     t = load_track(track)
     modules = modules or {}
     legends = int(modules.get("legends", {}).get("cars", 0))
@@ -80,8 +81,12 @@ def simulate(*, track: str = "usa", cars: int = 6, laps: int | None = None, race
     except ValueError as exc:  # options or track that cannot make a race: one line
         raise SetupError(str(exc)) from None
     start = time.perf_counter()
+    if modules and "garage" in modules:
+        from .garage_bots import make_garage_bot as make
+    else:
+        make = make_bot
     for i in range(races):
-        player = make_bot(bot, seed=seed + i)
+        player = make(bot, seed=seed + i)
         race = Race(RaceSetup(track=t.key, cars=cars + legends, seed=seed + i, laps=laps,
                               modules=modules), track=t, record_events=False)
         grid = sorted(race.cars, key=race.ahead_key, reverse=True)

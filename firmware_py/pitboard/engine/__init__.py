@@ -58,6 +58,7 @@ __all__ = [
 # Rules modules register themselves on import (engine/modules.py): import each module's
 # package here, after the base engine, so RaceSetup.modules finds it.
 from . import (
+    garage,  # noqa: F401  (Garage module)
     legends,  # noqa: F401  (Legends module)
     weather,  # noqa: F401  (Weather & road conditions module)
 )

@@ -22,12 +22,24 @@ SLIPSTREAM = "slipstream"
 DISCARD = "discard"
 OVER = "over"
 
-#: React actions (base game); Garage symbols will add more
+#: React actions of the base game; modules add theirs with :func:`register_react_word`
 ADRENALINE = "adrenaline"
 BOOST = "boost"
 COOLDOWN = "cooldown"
 DONE = "done"
-REACT_ACTIONS = (ADRENALINE, BOOST, COOLDOWN, DONE)
+#: what follows a React action's name in its text form: nothing, a number ``n``, a card code,
+#: or a card code and a number (``react 0 speed U8 3``)
+NO_ARG, N_ARG, CARD_ARG, CARD_N_ARG = "", "n", "card", "card n"
+#: every React action name -> its argument kind (the rules of each live in engine/react.py)
+REACT_ACTIONS: dict[str, str] = {ADRENALINE: NO_ARG, BOOST: NO_ARG, COOLDOWN: N_ARG,
+                                 DONE: NO_ARG}
+
+
+def register_react_word(name: str, arg: str) -> None:
+    """Make ``react CAR <name> ...`` parse and print (a module's React action)."""
+    if REACT_ACTIONS.get(name, arg) != arg or arg not in (NO_ARG, N_ARG, CARD_ARG, CARD_N_ARG):
+        raise ValueError(f"react action {name!r} already registered differently")
+    REACT_ACTIONS[name] = arg
 
 
 class IllegalDecision(ValueError):
@@ -51,19 +63,28 @@ class Plan(NamedTuple):
 
 
 class React(NamedTuple):
-    """Step 4–5: use Adrenaline, Boost or Cooldown ``n``, or be done reacting.
+    """Step 4–5: one React action (Adrenaline, Boost, Cooldown ``n``, an upgrade's symbol on
+    ``card``...), or be done reacting.
 
     Example::
 
         React(car=2, action="cooldown", n=2)
+        React(car=0, action="salvage", card="3")
     """
 
     car: int
     action: str
     n: int = 0
+    card: str = ""
 
     def __str__(self) -> str:
-        return f"react {self.car} {self.action}" + (f" {self.n}" if self.action == COOLDOWN else "")
+        arg = REACT_ACTIONS.get(self.action, NO_ARG)
+        text = f"react {self.car} {self.action}"
+        if arg in (CARD_ARG, CARD_N_ARG):
+            text += f" {self.card}"
+        if arg in (N_ARG, CARD_N_ARG):
+            text += f" {self.n}"
+        return text
 
 
 class Slipstream(NamedTuple):
@@ -196,8 +217,11 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
         return {"kind": PLAN, "car": d.car, "gear": d.gear, "cards": list(d.cards)}
     if isinstance(d, React):
         out: dict[str, Any] = {"kind": REACT, "car": d.car, "action": d.action}
-        if d.action == COOLDOWN:
+        arg = REACT_ACTIONS.get(d.action, NO_ARG)
+        if arg in (N_ARG, CARD_N_ARG):
             out["n"] = d.n
+        if arg in (CARD_ARG, CARD_N_ARG):
+            out["card"] = d.card
         return out
     if isinstance(d, Slipstream):
         if d.spaces:
@@ -223,10 +247,12 @@ def decision_from_dict(data: Any) -> Decision:
         check_codes(cards, "plan")
         return Plan(car, gear, tuple(cards))
     if kind == REACT:
-        action, n = data.get("action"), data.get("n", 0)
-        if action not in REACT_ACTIONS or not isinstance(n, int):
+        action, n, card = data.get("action"), data.get("n", 0), data.get("card", "")
+        if action not in REACT_ACTIONS or not isinstance(n, int) or not isinstance(card, str):
             raise ValueError(f"react 'action' must be one of {', '.join(REACT_ACTIONS)}")
-        return React(car, action, n)
+        if card:
+            check_codes((card,), "react")
+        return React(car, action, n, card)
     if kind == SLIPSTREAM:
         take, spaces = data.get("take"), data.get("spaces", 0)
         if not isinstance(take, bool) or not isinstance(spaces, int) or \
@@ -264,15 +290,7 @@ def parse_decision(text: str) -> Decision:
         check_codes(cards, "plan")
         return Plan(car, int(rest[1]), cards)
     if kind == REACT:
-        if not rest or rest[0] not in REACT_ACTIONS:
-            raise ValueError(f"expected 'react CAR {'|'.join(REACT_ACTIONS)}'")
-        if rest[0] == COOLDOWN:
-            if len(rest) != 2 or not rest[1].isdigit():
-                raise ValueError("expected 'react CAR cooldown N'")
-            return React(car, COOLDOWN, int(rest[1]))
-        if len(rest) != 1:
-            raise ValueError(f"unexpected words after 'react {car} {rest[0]}'")
-        return React(car, rest[0])
+        return _parse_react(car, rest)
     if kind == SLIPSTREAM:
         if len(rest) == 2 and rest[0] == "yes" and rest[1].isdigit() and int(rest[1]) > 0:
             return Slipstream(car, True, int(rest[1]))
@@ -288,3 +306,19 @@ def parse_decision(text: str) -> Decision:
         return module.parse(car, rest)  # type: ignore[no-any-return]
     known = ", ".join((PLAN, REACT, SLIPSTREAM, DISCARD, *MODULE_DECISIONS))
     raise ValueError(f"unknown decision {kind!r} ({known})")
+
+
+def _parse_react(car: int, rest: list[str]) -> React:
+    if not rest or rest[0].lower() not in REACT_ACTIONS:
+        raise ValueError(f"expected 'react CAR {'|'.join(REACT_ACTIONS)}'")
+    action, args = rest[0].lower(), rest[1:]
+    arg = REACT_ACTIONS[action]
+    shape = {NO_ARG: "", N_ARG: " N", CARD_ARG: " CARD", CARD_N_ARG: " CARD N"}[arg]
+    want = len(shape.split())
+    if len(args) != want or (arg in (N_ARG, CARD_N_ARG) and not args[-1].isdigit()):
+        raise ValueError(f"expected 'react CAR {action}{shape}'")
+    card = args[0].upper() if arg in (CARD_ARG, CARD_N_ARG) else ""
+    if card:
+        check_codes((card,), f"react {action}")
+    n = int(args[-1]) if arg in (N_ARG, CARD_N_ARG) else 0
+    return React(car, action, n, card)

@@ -4,6 +4,9 @@ Feeds the stations' corner warnings. Stress cards make the speed a range: each S
 player's draw pile until a basic Speed card, so the odds come from the basic cards that can still
 be drawn (the draw pile, then the discard pile once the draw pile runs out). Other cars are taken
 where they stand now; cars that move earlier in the round may still block.
+
+Modules change what cards do at reveal (an upgrade's [+] flips, Heat cost, corner-limit adjust,
+speed choices) through the ``forecast_reveal`` hook: they adjust a :class:`RevealForecast`.
 """
 
 from __future__ import annotations
@@ -15,6 +18,24 @@ from functools import lru_cache
 from .cards import BASIC, SPEED, STRESS
 from .decisions import Plan
 from .race import Race
+
+
+@dataclass(frozen=True, slots=True)
+class RevealForecast:
+    """What planned cards do at reveal, before any flip is known.
+
+    ``speed`` is the fixed part (speed choices at their lowest), ``flips`` the [+] flips (each
+    Stress card, each upgrade boost), ``engine`` the Heat left after the shift and the cards'
+    own Heat costs (``heat``), ``adjust`` this car's corner-limit change this turn and ``choice``
+    how much higher the player's speed choices can still take the speed.
+    """
+
+    speed: int
+    flips: int
+    engine: int
+    heat: int = 0
+    adjust: int = 0
+    choice: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +85,9 @@ class Forecast:
     clogged: bool
     engine: int
     outcomes: tuple[Outcome, ...]
+    #: how much higher speed choices (an upgrade's 1/3...) can take any outcome's speed; the
+    #: outcomes and the spin-out chance assume the lowest choice, which is always open
+    choice: int = 0
 
     @property
     def legal(self) -> bool:
@@ -75,7 +99,7 @@ class Forecast:
 
     @property
     def max_speed(self) -> int:
-        return max((o.speed for o in self.outcomes), default=0)
+        return max((o.speed for o in self.outcomes), default=0) + self.choice
 
     @property
     def spin_probability(self) -> Fraction:
@@ -155,17 +179,21 @@ def forecast(race: Race, car_id: int, gear: int, cards: tuple[str, ...] | list[s
         still = Outcome(0, Fraction(1), car.d, where["lap"], car.space, car.spot,
                         where["racing_line"], 0, 0, (), shift_cost, False)
         return Forecast(car_id, gear, cards, problem, shift_cost, True, car.engine, (still,))
-    base = sum(SPEED[c] for c in cards)
+    reveal = RevealForecast(sum(SPEED[c] for c in cards), cards.count(STRESS), engine)
+    if race.hooks.forecast_reveal:  # e.g. upgrades: [+] flips, Heat costs, adjusted limits
+        reveal = race.hooks.forecast_reveal(race, car, cards, reveal)
     draw = [c for c in car.draw if c in BASIC]
     discard = [c for c in car.discard if c in BASIC]
     outcomes = []
-    for extra, p in sorted(stress_distribution(draw, discard, cards.count(STRESS)).items()):
-        outcomes.append(_outcome(race, car_id, base + extra, p, engine, shift_cost))
-    return Forecast(car_id, gear, cards, problem, shift_cost, False, car.engine, tuple(outcomes))
+    for extra, p in sorted(stress_distribution(draw, discard, reveal.flips).items()):
+        outcomes.append(_outcome(race, car_id, reveal.speed + extra, p, reveal.engine,
+                                 shift_cost + reveal.heat, reveal.adjust))
+    return Forecast(car_id, gear, cards, problem, shift_cost, False, car.engine, tuple(outcomes),
+                    reveal.choice)
 
 
-def _outcome(race: Race, car_id: int, speed: int, p: Fraction, engine: int, paid: int
-             ) -> Outcome:
+def _outcome(race: Race, car_id: int, speed: int, p: Fraction, engine: int, paid: int,
+             adjust: int = 0) -> Outcome:
     car = race.cars[car_id]
     target = car.d + speed
     d, spot = race.landing(car, target)
@@ -176,6 +204,7 @@ def _outcome(race: Race, car_id: int, speed: int, p: Fraction, engine: int, paid
     for line, index, limit in race.corners_between(car.d, d):
         if own_limit:  # as _check_corners does: this car's limit, then the Heat over it
             limit = own_limit(race, car, index, limit)
+        limit += adjust  # the planned cards' own (an upgrade's adjust symbol)
         excess = max(0, speed - limit)
         if excess and heat_for:  # e.g. an overheat road token
             excess = heat_for(race, car, index, excess)

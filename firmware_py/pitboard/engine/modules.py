@@ -27,7 +27,11 @@ The hook points, in the order a race meets them:
 ``slipstream_spaces``  how far a slipstream moves
 ``slipstream_choices`` the distances a car may pick (a road token's "may add 1 space")
 ``end_turn``           the turn's cards leave the play area (refresh, one-time cards)
+``forecast_reveal``    what a planned set of cards would do at reveal, for the forecast
 =====================  ========================================================================
+
+React actions a module adds (an upgrade's symbols) are :class:`~pitboard.engine.react.ReactAction`
+objects listed in :attr:`RaceModule.react_actions`; the race offers them after the base ones.
 
 Modules add decisions of their own (a draft pick) with :attr:`RaceModule.decisions` and phases
 with :meth:`RaceModule.pending`; their state round-trips through :meth:`RaceModule.to_dict`. A
@@ -52,7 +56,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     from .decisions import Decision, Pending
+    from .forecast import RevealForecast
     from .race import Car, Race
+    from .react import ReactAction
     from .setup import RaceSetup
 
 
@@ -68,6 +74,9 @@ class RaceModule:
     key: ClassVar[str] = ""
     #: decision types this module adds: type -> the phase that takes it
     decisions: ClassVar[Mapping[type, str]] = {}
+    #: React actions this module adds, offered after the base game's (a module may build
+    #: them per race in ``__init__``, bound to itself)
+    react_actions: tuple[ReactAction, ...] = ()
 
     def __init__(self, options: Mapping[str, Any]) -> None:
         self.options = dict(options)
@@ -154,10 +163,16 @@ class RaceModule:
     def end_turn(self, race: Race, car: Car) -> None:
         """``car.play`` is about to go to the discard pile (a module may take cards out)."""
 
+    # -- the forecast ----------------------------------------------------------------------------
+    def forecast_reveal(self, race: Race, car: Car, cards: tuple[str, ...],
+                        reveal: RevealForecast) -> RevealForecast:
+        """What ``cards``, planned by ``car``, would add at reveal (flips, Heat, limits...)."""
+        return reveal
+
 
 #: hooks whose answers chain: each module gets the previous module's answer
 _CHAINED = ("corner_limit", "car_corner_limit", "corner_heat", "cooldown", "boost_heat",
-            "slipstream_spaces", "slipstream_choices")
+            "slipstream_spaces", "slipstream_choices", "forecast_reveal")
 #: hooks every overriding module hears, in module order
 _BROADCAST = ("prepare", "setup_car", "after_reveal", "end_turn")
 #: yes/no hooks: all must say yes (plans, may_slipstream) or one says yes (drive, pre_race)
@@ -196,6 +211,10 @@ class Hooks:
         self.may_slipstream: Callable[..., bool] | None = None
         self.drive: Callable[..., bool] | None = None
         self.pre_race: Callable[..., bool] | None = None
+        self.forecast_reveal: Callable[..., RevealForecast] | None = None
+        #: every module's React actions, in module order
+        self.react_actions: tuple[ReactAction, ...] = tuple(
+            a for m in modules for a in m.react_actions)
         for name in (*_CHAINED, *_BROADCAST, *_ALL, *_ANY):
             found = [getattr(m, name) for m in modules
                      if getattr(type(m), name) is not getattr(RaceModule, name)]

@@ -20,9 +20,6 @@ from ..track import Track
 from ..trackfile import load_track
 from .cards import BASIC, DISCARDABLE, HEAT, PLAYABLE, SPEED, STRESS, starting_deck
 from .decisions import (
-    ADRENALINE,
-    BOOST,
-    COOLDOWN,
     DISCARD,
     DONE,
     OVER,
@@ -39,6 +36,8 @@ from .decisions import (
     Slipstream,
 )
 from .modules import Hooks, build_modules
+from .react import BASE_ACTIONS
+from .react import by_name as react_by_name
 from .setup import BOX_STRESS, RaceSetup
 from .shuffle import seed_key, shuffle_cards
 
@@ -144,6 +143,12 @@ class Race:
         self._spaces = self.track.spaces
         self._spots = self.track.racing_spots
         self._seed_key = seed_key(self.setup.seed)
+        #: the React actions this race offers: the base game's, then its modules' (a module
+        #: action with a base action's name refines it in place)
+        actions = {a.name: a for a in BASE_ACTIONS}
+        actions.update((a.name or str(id(a)), a) for a in self.hooks.react_actions)
+        self._react_actions = tuple(actions.values())
+        self._react_by_name = react_by_name(self._react_actions)
         self._derive_corners()
 
     def _derive_corners(self) -> None:
@@ -442,39 +447,14 @@ class Race:
             self.log.append(react)
             self._after_react(car)
             return
-        if not self._react_legal(car, react):
+        action = self._react_by_name.get(react.action)
+        if action is None or not action.legal(self, car, react):
             legal = self._react_options(car)
             raise IllegalDecision(
                 f"car {car.id}: cannot {str(react).split(' ', 2)[2]} now "
                 f"(can: {', '.join(str(o).split(' ', 2)[2] for o in legal)})")
         self.log.append(react)
-        if react.action == ADRENALINE:
-            car.adrenaline_used = True
-            car.speed += 1
-            if self.record_events:
-                self.events.append({"car": car.id, "speed": car.speed, "type": "adrenaline",
-                                    "round": self.round})
-            self._move(car, 1, "adrenaline")
-        elif react.action == BOOST:
-            car.boosted = True
-            cost = self.boost_heat(car)
-            car.engine -= cost
-            car.discard.extend([HEAT] * cost)
-            if cost and self.record_events:
-                self._event("heat", car=car.id, n=cost, why="boost")
-            card = self._flip_basic(car, "boost")
-            value = SPEED[card] if card is not None else 0
-            car.speed += value
-            if self.record_events:
-                self._event("boost", car=car.id, card=card, value=value, speed=car.speed)
-            self._move(car, value, "boost")
-        else:  # cooldown
-            for _ in range(react.n):
-                car.hand.remove(HEAT)
-            car.engine += react.n
-            car.cooldown -= react.n
-            if self.record_events:
-                self._event("cooldown", car=car.id, n=react.n, engine=car.engine)
+        action.apply(self, car, react)
         if not self._react_choice(car):
             self._after_react(car)
 
@@ -592,21 +572,10 @@ class Race:
             self._after_react(car)
 
     def _react_choice(self, car: Car) -> bool:
-        """Is there any React action besides 'done'? (cheap: asked after every move)"""
-        return (car.adrenaline and not car.adrenaline_used) or \
-            (not car.boosted and car.engine >= self.boost_heat(car)) or \
-            (car.cooldown > 0 and HEAT in car.hand)
-
-    def _react_legal(self, car: Car, react: React) -> bool:
-        action = react.action
-        if action == DONE:
-            return True
-        if action == ADRENALINE:
-            return car.adrenaline and not car.adrenaline_used
-        if action == BOOST:
-            return not car.boosted and car.engine >= self.boost_heat(car)
-        if action == COOLDOWN:
-            return 1 <= react.n <= min(car.cooldown, car.hand.count(HEAT))
+        """Is there any React action besides 'done'? (asked after every move)"""
+        for action in self._react_actions:  # noqa: SIM110 (a loop: any() with a generator costs more here)
+            if action.available(self, car):
+                return True
         return False
 
     def boost_heat(self, car: Car) -> int:
@@ -632,15 +601,7 @@ class Race:
         return self.order[self.turn]
 
     def _react_options(self, car: Car) -> list[React]:
-        options = []
-        if car.adrenaline and not car.adrenaline_used:
-            options.append(React(car.id, ADRENALINE))
-        if not car.boosted and car.engine >= self.boost_heat(car):
-            options.append(React(car.id, BOOST))
-        if car.cooldown > 0:
-            heat = car.hand.count(HEAT)
-            for n in range(1, min(car.cooldown, heat) + 1):
-                options.append(React(car.id, COOLDOWN, n))
+        options = [o for action in self._react_actions for o in action.options(self, car)]
         options.append(React(car.id, DONE))
         return options
 

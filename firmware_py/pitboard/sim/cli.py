@@ -143,7 +143,7 @@ def _isatty(stream: IO[Any]) -> bool:
         return False
 
 
-def _terminal_size(out: IO[str], fd: int) -> Callable[[], tuple[int, int]]:
+def terminal_size(out: IO[str], fd: int) -> Callable[[], tuple[int, int]]:
     def size() -> tuple[int, int]:
         for candidate in (out, fd):
             try:
@@ -243,7 +243,7 @@ def main(
             delay = TERMINAL_DELAY if args.delay is None else args.delay
             fd = stdin.fileno()
             run_terminal(sim, fd, out,
-                         size=(lambda: size) if size is not None else _terminal_size(out, fd),
+                         size=(lambda: size) if size is not None else terminal_size(out, fd),
                          scale=args.scale, autoplay=args.autoplay, delay=delay,
                          hold=RESULTS_HOLD if delay > 0 else 0.0)
             line = sim.results_line()
@@ -252,7 +252,7 @@ def main(
         else:
             # pictures full size in logs; on a terminal (--text) the size that fits
             scale = args.scale if args.scale in (1, 2) else (
-                1 if not _isatty(out) or _terminal_size(out, -1)()[0] >= 130 else 2)
+                1 if not _isatty(out) or terminal_size(out, -1)()[0] >= 130 else 2)
             run_text(sim, out, stdin, autoplay=args.autoplay, delay=args.delay or 0.0,
                      prompt=_isatty(stdin), scale=scale)
     except AutoplayStuck as exc:

@@ -24,7 +24,7 @@ from ..bots import Bot, HeuristicBot
 from ..engine import decisions as dec
 from ..engine.cards import DISCARDABLE, PLAYABLE
 from ..engine.decisions import Decision, Discard, IllegalDecision, Plan, Slipstream
-from ..engine.legends import load_legend_cards
+from ..engine.legends import legend_count, load_legend_cards
 from ..engine.race import Race
 from ..engine.setup import MAX_CARS, RaceSetup
 from ..engine.snapshot import replay
@@ -400,7 +400,7 @@ class Table:
             self.cars = cars
         key, n_laps, n_cars = self.lobby_summary()
         players = [st for st in self.stations if st.joined]
-        legends = int(self.modules.get("legends", {}).get("cars", 0))
+        legends = legend_count(self.modules.get("legends", {}))
         n_cars = min(max(n_cars, len(players)), MAX_CARS - legends)
         names = [st.name for st in players] + [f"Bot {i + 1}" for i in range(n_cars - len(players))]
         names += [f"{c.capitalize()} Legend" for c in load_legend_cards().colours[:legends]]
@@ -458,6 +458,9 @@ class Table:
         if self.state != flow.LOBBY:
             self.reset()
         self.track, self.laps, self.cars = saved.setup.track, saved.setup.laps, saved.setup.cars
+        self.modules = {k: dict(v) for k, v in saved.setup.modules.items()}
+        if self.cars is not None:  # the next race counts driven cars; Legends come on top
+            self.cars -= legend_count(self.modules.get("legends", {}))
         self._seat(saved.setup, saved.seats, saved.idle_bots)
         self.race = race
         if race.over:

@@ -8,8 +8,9 @@ Example::
 """
 
 from .cards import LegendCard, LegendDeck, LegendEntry, load_legend_cards
-from .module import Legends, legend_card, legend_cars, legend_grid
+from .module import Legends, legend_card, legend_cars, legend_count, legend_grid
 from .movement import BRANCHES, LegendMove, legend_move
 
 __all__ = ["BRANCHES", "LegendCard", "LegendDeck", "LegendEntry", "LegendMove", "Legends",
-           "legend_card", "legend_cars", "legend_grid", "legend_move", "load_legend_cards"]
+           "legend_card", "legend_cars", "legend_count", "legend_grid", "legend_move",
+           "load_legend_cards"]

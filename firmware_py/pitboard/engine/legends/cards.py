@@ -69,7 +69,9 @@ def load_legend_cards(path: str | None = None) -> LegendDeck:
     for i, table in enumerate(check.tables(doc, "cards"), start=1):
         where = f"cards[{i}]"
         check.keys(table, where, ("number", *colours))
-        number = check.integer(table, "number", f"{where}.number", i, i)
+        number = check.integer(table, "number", f"{where}.number", 1, len(doc["cards"]))
+        if number != i:
+            check.fail(f"{where}.number", f"cards go in order: expected {i}, got {number}")
         entries = {}
         for colour in colours:
             value = table[colour]

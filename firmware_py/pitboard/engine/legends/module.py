@@ -34,9 +34,11 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..modules import RaceModule, register_module
+from ..stamp import register_data
 from .cards import LegendDeck, load_legend_cards
 from .movement import legend_move
 
@@ -47,6 +49,11 @@ if TYPE_CHECKING:
 KEY = "legends"
 MAX_PRO = 6
 _OPTIONS = ("cars", "colours", "deck", "pro", "aggressive")
+
+# a journalled race replays only with the same cards and movement rule (engine/stamp.py): bump
+# the version whenever movement.py changes where a Legend goes
+register_data(KEY, "cards", Path(__file__).with_name("legend_cards.toml"))
+register_data(KEY, "rules", "legends-1")
 
 
 @register_module
@@ -195,6 +202,11 @@ def _colour_of(options: Mapping[str, Any], data: LegendDeck, cars: int) -> dict[
     if count is not None and count != len(seats):
         raise ValueError(f"legends: cars is {count} but {len(seats)} colours are given")
     return dict(sorted(seats.items()))
+
+
+def legend_count(options: Mapping[str, Any]) -> int:
+    """How many Legend cars the module options ask for (0 for none)."""
+    return int(options.get("cars") or len(options.get("colours") or ()))
 
 
 def legend_cars(race: Race) -> dict[int, str]:

@@ -30,10 +30,12 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..cards import HEAT, STRESS
 from ..modules import RaceModule, register_module
+from ..stamp import register_data
 from .tokens import CORNER, NO_EFFECT, SectorEffect, Tokens, load_tokens
 
 if TYPE_CHECKING:
@@ -44,6 +46,11 @@ if TYPE_CHECKING:
 KEY = "weather"
 RANDOM = "random"
 _OPTIONS = ("weather", "road")
+
+# a journalled race replays only with the same tokens and rules (engine/stamp.py): bump the
+# version whenever this module changes what a token does
+register_data(KEY, "tokens", Path(__file__).with_name("tokens.toml"))
+register_data(KEY, "rules", "weather-1")
 
 
 @register_module

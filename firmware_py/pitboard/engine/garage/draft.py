@@ -1,0 +1,108 @@
+"""Choosing upgrades before the race: the pool, random hands, the draft and the snake draft.
+
+Draft (the rulebook's): 3 rounds; each round a market of (drafting players + 3) cards is dealt
+from the shuffled pool; rounds 1 and 3 pick from the last grid position to the first, round 2
+from the first to the last; leftovers are discarded.
+
+Snake draft (Board Game Arena's): 2 rounds; each round a market of (2 × players + 3) cards; every
+player picks twice, last to first and then first to last; after both rounds each player drops
+one of their 4 cards to keep 3.
+
+A pick is a decision (:class:`DraftPick`, :class:`DraftDrop`): it replays, undoes and journals
+like a plan.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import NamedTuple
+
+from ..decisions import DecisionKind, register_decision
+from .data import UPGRADES, Upgrade, parse_key
+
+DRAFT = "draft"
+CHOOSE = ("random", "draft", "snake")
+POOLS = ("basic", "advanced", "all")
+COPIES = 2
+PICKS = 3
+
+
+class DraftPick(NamedTuple):
+    """Take ``card`` (an upgrade key such as ``U7``) from the market.
+
+    Example::
+
+        DraftPick(car=1, card="U7")
+    """
+
+    car: int
+    card: str
+
+    def __str__(self) -> str:
+        return f"draft {self.car} {self.card}"
+
+
+class DraftDrop(NamedTuple):
+    """Snake draft, at the end: give back ``card`` to keep the other three."""
+
+    car: int
+    card: str
+
+    def __str__(self) -> str:
+        return f"drop {self.car} {self.card}"
+
+
+def _key(car: int, words: list[str], kind: str) -> str:
+    if len(words) != 1:
+        raise ValueError(f"expected '{kind} CAR CARD' (an upgrade such as U7)")
+    return parse_key(words[0], kind).key
+
+
+def _from_dict(make: type, kind: str) -> object:
+    def build(car: int, data: dict[str, object]) -> object:
+        card = data.get("card")
+        if not isinstance(card, str):
+            raise ValueError(f"{kind} needs 'card' (an upgrade such as U7)")
+        return make(car, parse_key(card, kind).key)
+    return build
+
+
+register_decision(DecisionKind(
+    DRAFT, DraftPick, lambda d: {"card": d.card}, _from_dict(DraftPick, DRAFT),  # type: ignore
+    lambda car, words: DraftPick(car, _key(car, words, DRAFT))))
+register_decision(DecisionKind(
+    "drop", DraftDrop, lambda d: {"card": d.card}, _from_dict(DraftDrop, "drop"),  # type: ignore
+    lambda car, words: DraftDrop(car, _key(car, words, "drop"))))
+
+
+def pool(tier: str, expansions: bool) -> list[str]:
+    """The draft deck before shuffling: 2 copies of each type of ``tier`` (basic 1-17,
+    advanced 18-48, all), plus types 49-60 with the expansions (they are advanced cards)."""
+    return list(_pool(tier, expansions))
+
+
+@cache
+def _pool(tier: str, expansions: bool) -> tuple[str, ...]:
+    def wanted(u: Upgrade) -> bool:
+        if u.tier == "sponsor" or (u.expansion and not expansions):
+            return False
+        return tier == "all" or u.tier == tier
+    return tuple(u.key for u in UPGRADES.values() if wanted(u) for _ in range(COPIES))
+
+
+def pick_order(rnd: int, grid: list[int], snake: bool) -> list[int]:
+    """Who picks in draft round ``rnd`` (1-based), given the grid (pole first).
+
+    >>> pick_order(1, [2, 0, 1], snake=False), pick_order(2, [2, 0, 1], snake=False)
+    ([1, 0, 2], [2, 0, 1])
+    >>> pick_order(1, [2, 0, 1], snake=True)
+    [1, 0, 2, 2, 0, 1]
+    """
+    last_first = list(reversed(grid))
+    if snake:
+        return last_first + grid
+    return last_first if rnd in (1, 3) else list(grid)
+
+
+def market_size(players: int, snake: bool) -> int:
+    return 2 * players + 3 if snake else players + 3

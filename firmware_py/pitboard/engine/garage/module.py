@@ -1,0 +1,308 @@
+"""The Garage module: each car races 3 upgrade cards instead of the starting 0, 5 and Heat.
+
+Options (``RaceSetup.modules["garage"]``, plain JSON):
+
+``choose``      ``random`` (3 cards each, dealt in grid order), ``draft`` or ``snake``
+``pool``        ``basic``, ``advanced`` or ``all``
+``expansions``  true adds the Heavy Rain and Tunnel Vision types (49-60) to the pool
+``upgrades``    ``{"0": ["U7", "U21", "U44"], ...}``: cars given their cards (scenarios); they
+                do not draft
+``market``      the draft deck, top first (scenarios): markets are dealt from it in order
+
+Example::
+
+    >>> from pitboard.engine import Race, RaceSetup
+    >>> race = Race(RaceSetup(cars=2, seed=3, modules={"garage": {"choose": "draft"}}))
+    >>> race.pending().kind, len(race.pending().options) >= 1
+    ('draft', True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..cards import HEAT, STARTING_UPGRADES, STRESS
+from ..decisions import IllegalDecision, Pending
+from ..forecast import RevealForecast
+from ..modules import RaceModule, register_module
+from .data import BY_CODE, UPGRADES, parse_key
+from .draft import (
+    CHOOSE,
+    DRAFT,
+    PICKS,
+    POOLS,
+    DraftDrop,
+    DraftPick,
+    market_size,
+    pick_order,
+    pool,
+)
+from .symbols import ONETIME, GarageBoost, TurnState, UpgradeSymbols, resolve_card
+
+if TYPE_CHECKING:
+    from ..decisions import Decision
+    from ..race import Car, Race
+    from ..setup import RaceSetup
+
+UPGRADE_CODES = frozenset(BY_CODE)
+_OPTIONS = ("choose", "pool", "expansions", "upgrades", "market")
+
+
+@register_module
+class GarageModule(RaceModule):
+    """Upgrades chosen before the race, and their symbols during it (see symbols.py)."""
+
+    key = "garage"
+    decisions: ClassVar[Mapping[type, str]] = {DraftPick: DRAFT, DraftDrop: DRAFT}
+
+    def __init__(self, options: Mapping[str, Any]) -> None:
+        super().__init__(options)
+        self.choose: str = options.get("choose", "draft")
+        self.pool: str = options.get("pool", "all")
+        self.expansions: bool = options.get("expansions", False)
+        given = options.get("upgrades", {})
+        #: each car's upgrade keys (U7...), as given or as picked so far
+        self.picks: dict[int, list[str]] = {
+            int(car): [parse_key(k, "garage upgrades").key for k in keys]
+            for car, keys in given.items()}
+        self.given = frozenset(self.picks)
+        self.deck: list[str] = []
+        self.market: list[str] = []
+        self.round = 0
+        self.order: list[int] = []
+        self.at = 0
+        #: one-time cards taken out of the game, by car
+        self.removed: dict[int, list[str]] = {}
+        #: the resolving car's upgrade symbols this turn
+        self.turn: dict[int, TurnState] = {}
+        #: the optional symbols' React actions; Boost refined to count for accelerate
+        self.symbols = UpgradeSymbols(self)
+        self.react_actions = (GarageBoost(self), self.symbols)
+
+    # -- options and state ----------------------------------------------------------------------
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any], setup: RaceSetup) -> None:
+        unknown = set(options) - set(_OPTIONS)
+        if unknown:
+            raise ValueError(f"garage: unknown option {sorted(unknown)[0]!r} "
+                             f"(known: {', '.join(_OPTIONS)})")
+        if options.get("choose", "draft") not in CHOOSE:
+            raise ValueError(f"garage: choose must be {', '.join(CHOOSE)}, "
+                             f"not {options.get('choose')!r}")
+        if options.get("pool", "all") not in POOLS:
+            raise ValueError(f"garage: pool must be {', '.join(POOLS)}, "
+                             f"not {options.get('pool')!r}")
+        if not isinstance(options.get("expansions", False), bool):
+            raise ValueError("garage: expansions must be true or false")
+        given = options.get("upgrades", {})
+        if not isinstance(given, Mapping):
+            raise ValueError("garage: upgrades must map a car to its cards")
+        for car, keys in given.items():
+            if not str(car).isdigit() or not 0 <= int(car) < setup.cars:
+                raise ValueError(f"garage: upgrades for car {car}, but cars are "
+                                 f"0..{setup.cars - 1}")
+            if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+                raise ValueError(f"garage: car {car} upgrades must be a list of cards")
+            for k in keys:
+                parse_key(k, f"garage: car {car} upgrades")
+        market = options.get("market")
+        if market is not None:
+            if not isinstance(market, list) or not all(isinstance(k, str) for k in market):
+                raise ValueError("garage: market must be a list of cards")
+            for k in market:
+                parse_key(k, "garage: market")
+        drafting = setup.cars - len(given)
+        snake = options.get("choose", "draft") == "snake"
+        need = (2 if snake else 3) * market_size(drafting, snake) if drafting else 0
+        if options.get("choose", "draft") == "random":
+            need = PICKS * drafting
+        have = len(market) if market is not None else \
+            len(pool(options.get("pool", "all"), options.get("expansions", False)))
+        if have < need:
+            raise ValueError(f"garage: {have} cards cannot fill the draft of {drafting} "
+                             f"car(s) (needs {need})")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"picks": {str(k): list(v) for k, v in self.picks.items()},
+                "deck": list(self.deck), "market": list(self.market), "round": self.round,
+                "order": list(self.order), "at": self.at,
+                "removed": {str(k): list(v) for k, v in self.removed.items()},
+                "turn": {str(k): v.to_dict() for k, v in self.turn.items()}}
+
+    def load(self, data: Mapping[str, Any]) -> None:
+        self.picks = {int(k): list(v) for k, v in data.get("picks", {}).items()}
+        self.deck = list(data.get("deck", []))
+        self.market = list(data.get("market", []))
+        self.round = int(data.get("round", 0))
+        self.order = [int(c) for c in data.get("order", [])]
+        self.at = int(data.get("at", 0))
+        self.removed = {int(k): list(v) for k, v in data.get("removed", {}).items()}
+        self.turn.clear()  # in place: the React actions hold this dict
+        self.turn.update((int(k), TurnState.from_dict(v)) for k, v in data.get("turn", {}).items())
+
+    # -- choosing upgrades ----------------------------------------------------------------------
+    def pre_race(self, race: Race) -> bool:
+        market = self.options.get("market")
+        self.deck = list(market) if market is not None else pool(self.pool, self.expansions)
+        if market is None:
+            race.shuffle(self.deck)
+        drafters = [c for c in race.grid if c not in self.given]
+        if not drafters:
+            return False
+        if self.choose == "random":
+            for car in drafters:
+                self.picks[car] = self.deck[:PICKS]
+                del self.deck[:PICKS]
+            return False
+        for car in drafters:
+            self.picks[car] = []
+        race.phase = DRAFT
+        self._next_round(race)
+        return True
+
+    @property
+    def snake(self) -> bool:
+        return self.choose == "snake"
+
+    def _drafters(self, race: Race) -> list[int]:
+        return [c for c in race.grid if c not in self.given]
+
+    def _next_round(self, race: Race) -> None:
+        self.round += 1
+        drafters = self._drafters(race)
+        rounds = 2 if self.snake else PICKS
+        if self.round > rounds:
+            if self.snake and self.round == rounds + 1:  # each drops 1 of 4
+                self.market = []
+                self.order, self.at = list(reversed(drafters)), 0
+                return
+            self.market, self.order = [], []
+            race.start()
+            return
+        size = market_size(len(drafters), self.snake)
+        self.market, self.deck = self.deck[:size], self.deck[size:]
+        self.order, self.at = pick_order(self.round, drafters, self.snake), 0
+        if race.record_events:
+            race._event("draft_market", draft_round=self.round, cards=list(self.market))
+
+    def pending(self, race: Race) -> Pending | None:
+        if race.phase != DRAFT:
+            return None
+        car = self.order[self.at]
+        if self.market:
+            options: tuple[Decision, ...] = tuple(
+                DraftPick(car, k) for k in dict.fromkeys(self.market))
+        else:
+            options = tuple(DraftDrop(car, k) for k in dict.fromkeys(self.picks[car]))
+        return Pending(DRAFT, (car,), options, forced=len(options) == 1)
+
+    def apply(self, race: Race, decision: Decision) -> None:
+        if not isinstance(decision, DraftPick | DraftDrop):
+            raise IllegalDecision(f"not a draft decision: {decision!r}")
+        car = self.order[self.at]
+        if decision.car != car:
+            raise IllegalDecision(f"waiting for a draft pick from car {car}, "
+                                  f"not car {decision.car}")
+        if isinstance(decision, DraftPick):
+            if not self.market:
+                raise IllegalDecision(f"car {car}: drop one of your 4 upgrades "
+                                      f"({' '.join(self.picks[car])}), not draft")
+            if decision.card not in self.market:
+                raise IllegalDecision(f"car {car}: {decision.card} is not in the market "
+                                      f"({' '.join(self.market)})")
+            race.log.append(decision)
+            self.market.remove(decision.card)
+            self.picks[car].append(decision.card)
+        else:
+            if self.market or decision.card not in self.picks[car]:
+                raise IllegalDecision(f"car {car}: cannot drop {decision.card} now")
+            race.log.append(decision)
+            self.picks[car].remove(decision.card)
+        if race.record_events:
+            race._event("draft_pick" if isinstance(decision, DraftPick) else "draft_drop",
+                        car=car, card=decision.card)
+        race._pending = None
+        self.at += 1
+        if self.at == len(self.order):
+            self._next_round(race)
+
+    def setup_car(self, race: Race, car: Car) -> None:
+        keys = self.picks.get(car.id)
+        if keys is None:
+            return
+        for code in STARTING_UPGRADES:
+            car.draw.remove(code)
+        car.draw.extend(UPGRADES[k].code for k in keys)
+
+    # -- the turn -------------------------------------------------------------------------------
+    def after_reveal(self, race: Race, car: Car) -> None:
+        if UPGRADE_CODES.isdisjoint(car.play):
+            return  # no upgrade revealed (a direct play starts the turn state itself)
+        ts = self.turn_state(car)
+        for code in [c for c in car.play if c in BY_CODE]:
+            resolve_card(race, car, code, ts, reacting=False)
+
+    def turn_state(self, car: Car) -> TurnState:
+        """``car``'s upgrade state this turn, started on first use: the [+] flips so far are
+        its Stress cards and a Boost (upgrade flips only come with a state)."""
+        ts = self.turn.get(car.id)
+        if ts is None:
+            ts = self.turn[car.id] = TurnState(flips=car.play.count(STRESS) + car.boosted)
+        return ts
+
+    def cooldown(self, race: Race, car: Car, n: int) -> int:
+        ts = self.turn.get(car.id)
+        return n + ts.cool if ts else n
+
+    def car_corner_limit(self, race: Race, car: Car, index: int, limit: int) -> int:
+        ts = self.turn.get(car.id)
+        return limit + ts.adjust if ts else limit
+
+    def slipstream_spaces(self, race: Race, car: Car, spaces: int) -> int:
+        ts = self.turn.get(car.id)
+        return spaces + ts.slip_used if ts else spaces
+
+    def end_turn(self, race: Race, car: Car) -> None:
+        ts = self.turn.pop(car.id, None)
+        if ts is not None:
+            for code in ts.refreshed:
+                car.play.remove(code)
+                car.draw.append(code)  # on top
+        if not ONETIME.isdisjoint(car.play):
+            gone = [c for c in car.play if c in ONETIME]
+            for code in gone:
+                car.play.remove(code)
+            self.removed.setdefault(car.id, []).extend(gone)
+            if race.record_events:
+                race._event("one_time", car=car.id, cards=gone)
+
+    # -- the forecast ---------------------------------------------------------------------------
+    def forecast_reveal(self, race: Race, car: Car, cards: tuple[str, ...],
+                        reveal: RevealForecast) -> RevealForecast:
+        speed, flips, engine, heat = reveal.speed, reveal.flips, reveal.engine, reveal.heat
+        adjust, choice = reveal.adjust, reveal.choice
+        for code in cards:
+            u = BY_CODE.get(code)
+            if u is None:
+                continue
+            cost = u.count("heat")
+            if cost > engine:  # unpayable: a random speed card instead
+                speed -= u.speeds[0]
+                flips += 1
+                continue
+            engine -= cost
+            heat += cost
+            flips += u.count("boost")
+            adjust += u.count("adjust")
+            choice += u.speeds[-1] - u.speeds[0]
+        return RevealForecast(speed, flips, engine, heat, adjust, choice)
+
+
+def removed_cards(race: Race, car: int) -> list[str]:
+    """The one-time cards ``car`` has used up (out of the game)."""
+    module = race.hooks.by_key.get("garage")
+    return list(module.removed.get(car, [])) if isinstance(module, GarageModule) else []
+
+
+__all__ = ["HEAT", "GarageModule", "removed_cards"]

@@ -1,0 +1,181 @@
+"""React actions (steps 4–5): each one a small registered object, the base game's included.
+
+A race offers the base actions (:data:`BASE_ACTIONS`) plus those of its modules
+(:attr:`RaceModule.react_actions <pitboard.engine.modules.RaceModule>`). Each action says which
+:class:`~pitboard.engine.decisions.React` decisions it allows now (``options``) and what one does
+(``apply``); the race only asks, in turn, and keeps ``done`` last. So a Garage symbol is one class
+in the Garage's files, not a branch in three if-chains of race.py.
+
+Example::
+
+    >>> [a.name for a in BASE_ACTIONS]
+    ['adrenaline', 'boost', 'cooldown']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, ClassVar
+
+from .cards import HEAT, SPEED
+from .decisions import (
+    ADRENALINE,
+    BOOST,
+    COOLDOWN,
+    NO_ARG,
+    REACT_ACTIONS,
+    React,
+    register_react_word,
+)
+
+if TYPE_CHECKING:
+    from .race import Car, Race
+
+
+class ReactAction:
+    """One kind of React decision. Subclasses set ``name`` and ``arg`` (see
+    :data:`pitboard.engine.decisions.REACT_ACTIONS`) and write ``options`` and ``apply``.
+
+    ``available`` is asked after every move, so override it with a cheap test when
+    ``options`` builds much. An action whose every option would change nothing offers none
+    ("a choice that cannot change anything is not asked").
+    """
+
+    name: ClassVar[str] = ""
+    arg: ClassVar[str] = NO_ARG
+
+    def options(self, race: Race, car: Car) -> Iterator[React]:
+        """Every legal React decision of this kind for ``car`` now."""
+        raise NotImplementedError
+
+    def available(self, race: Race, car: Car) -> bool:
+        for _ in self.options(race, car):
+            return True
+        return False
+
+    def legal(self, race: Race, car: Car, react: React) -> bool:
+        return react in set(self.options(race, car))
+
+    def apply(self, race: Race, car: Car, react: React) -> None:
+        """Carry out a legal ``react`` (already logged by the race)."""
+        raise NotImplementedError
+
+
+class ReactGroup(ReactAction):
+    """Several actions offered together behind one cheap test (``gate``), so a race asks one
+    question after each move instead of one per action; each member keeps its own rules and
+    its own name (the race finds members by name to apply them)."""
+
+    members: tuple[ReactAction, ...] = ()
+
+    def gate(self, race: Race, car: Car) -> bool:
+        """False when no member can be available (a cheap, conservative test)."""
+        return True
+
+    def available(self, race: Race, car: Car) -> bool:
+        return self.gate(race, car) and any(m.available(race, car) for m in self.members)
+
+    def options(self, race: Race, car: Car) -> Iterator[React]:
+        if self.gate(race, car):
+            for m in self.members:
+                yield from m.options(race, car)
+
+
+def by_name(actions: tuple[ReactAction, ...]) -> dict[str, ReactAction]:
+    """Actions (and the members of groups) by the name their decisions carry."""
+    out: dict[str, ReactAction] = {}
+    for a in actions:
+        if isinstance(a, ReactGroup):
+            out.update(by_name(a.members))
+        else:
+            out[a.name] = a
+    return out
+
+
+def register_action(action: ReactAction | type[ReactAction]) -> None:
+    """Make the action's text form parse (its rules apply only in races that list it)."""
+    register_react_word(action.name, action.arg)
+
+
+class Adrenaline(ReactAction):
+    """+1 move and +1 Speed, once, for the last car(s) of the round."""
+
+    name = ADRENALINE
+
+    def available(self, race: Race, car: Car) -> bool:
+        return car.adrenaline and not car.adrenaline_used
+
+    def options(self, race: Race, car: Car) -> Iterator[React]:
+        if self.available(race, car):
+            yield React(car.id, ADRENALINE)
+
+    def legal(self, race: Race, car: Car, react: React) -> bool:
+        return self.available(race, car)
+
+    def apply(self, race: Race, car: Car, react: React) -> None:
+        car.adrenaline_used = True
+        car.speed += 1
+        if race.record_events:
+            race.events.append({"car": car.id, "speed": car.speed, "type": "adrenaline",
+                                "round": race.round})
+        race._move(car, 1, "adrenaline")
+
+
+class Boost(ReactAction):
+    """Once per turn, pay the Boost's Heat for one [+]: flip to a basic Speed card and move."""
+
+    name = BOOST
+
+    def available(self, race: Race, car: Car) -> bool:
+        return not car.boosted and car.engine >= race.boost_heat(car)
+
+    def options(self, race: Race, car: Car) -> Iterator[React]:
+        if self.available(race, car):
+            yield React(car.id, BOOST)
+
+    def legal(self, race: Race, car: Car, react: React) -> bool:
+        return self.available(race, car)
+
+    def apply(self, race: Race, car: Car, react: React) -> None:
+        car.boosted = True
+        cost = race.boost_heat(car)
+        car.engine -= cost
+        car.discard.extend([HEAT] * cost)
+        if cost and race.record_events:
+            race._event("heat", car=car.id, n=cost, why="boost")
+        card = race._flip_basic(car, "boost")
+        value = SPEED[card] if card is not None else 0
+        car.speed += value
+        if race.record_events:
+            race._event("boost", car=car.id, card=card, value=value, speed=car.speed)
+        race._move(car, value, "boost")
+
+
+class Cooldown(ReactAction):
+    """Up to the turn's Cooldown of Heat cards from hand back to the engine."""
+
+    name = COOLDOWN
+    arg = REACT_ACTIONS[COOLDOWN]
+
+    def available(self, race: Race, car: Car) -> bool:
+        return car.cooldown > 0 and HEAT in car.hand
+
+    def options(self, race: Race, car: Car) -> Iterator[React]:
+        if car.cooldown > 0:
+            for n in range(1, min(car.cooldown, car.hand.count(HEAT)) + 1):
+                yield React(car.id, COOLDOWN, n)
+
+    def legal(self, race: Race, car: Car, react: React) -> bool:
+        return 1 <= react.n <= min(car.cooldown, car.hand.count(HEAT)) and not react.card
+
+    def apply(self, race: Race, car: Car, react: React) -> None:
+        for _ in range(react.n):
+            car.hand.remove(HEAT)
+        car.engine += react.n
+        car.cooldown -= react.n
+        if race.record_events:
+            race._event("cooldown", car=car.id, n=react.n, engine=car.engine)
+
+
+#: the base game's React actions, in the order they are offered ('done' always comes last)
+BASE_ACTIONS: tuple[ReactAction, ...] = (Adrenaline(), Boost(), Cooldown())

@@ -1,0 +1,222 @@
+"""The Garage module: the card file and its errors, the draft's decisions, the symbols' text and
+JSON forms, the forecast with upgrades, the command line. Each symbol's rule is a scenario in
+tests/scenarios/garage_*.txt (run with its ``expect`` lines by test_scenario_files.py)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from pitboard.cli import EXIT_BAD_INPUT, main
+from pitboard.engine import IllegalDecision, Race, RaceSetup, StackedDeck
+from pitboard.engine.decisions import (
+    Plan,
+    React,
+    decision_from_dict,
+    decision_to_dict,
+    parse_decision,
+)
+from pitboard.engine.forecast import forecast
+from pitboard.engine.garage import UPGRADES, DraftPick, by_type, load_upgrades, pool
+from pitboard.engine.garage.data import UpgradeFileError, parse_upgrades
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+MODULES_MD = Path(__file__).resolve().parents[2] / "shared" / "reference" / "modules.md"
+
+
+# ---------------------------------------------------------------- the card file
+def test_sixty_types_with_the_reference_numbers() -> None:
+    cards = [u for u in UPGRADES.values() if u.tier != "sponsor"]
+    assert [u.type for u in cards] == list(range(1, 61))
+    assert sum(u.tier == "basic" for u in cards) == 17
+    assert [u.type for u in cards if u.expansion == "heavy_rain"] == list(range(49, 55))
+    assert [u.type for u in cards if u.expansion == "tunnel_vision"] == list(range(55, 61))
+    # rows checked by hand against modules.md section 2
+    assert by_type(7).speeds == (1, 2, 3, 4) and by_type(7).symbols == (("heat", 1),)
+    assert by_type(46).symbols == (("heat", 2), ("adjust", 3))
+    assert by_type(36).symbols == (("adjust", -1), ("cooldown", 3))
+    assert by_type(54).symbols == (("boost", 1), ("supercool", 1), ("refresh", 1),
+                                   ("adjust", -1))
+    assert by_type(17).heat_card and by_type(48).heat_card
+
+
+def test_disputed_rows_are_the_crossed_rows_of_the_reference() -> None:
+    disputed = sorted(u.type for u in UPGRADES.values() if u.disputed)
+    assert disputed == [1, 7, 11, 13, 23, 24, 25, 26, 28, 34, 37, 38, 44, 45, 47]
+    if MODULES_MD.exists():  # the shared reference beside the checkout
+        crossed = sorted(int(line.split("|")[1]) for line in MODULES_MD.read_text().splitlines()
+                         if line.startswith("| ") and line.rstrip().endswith("|") and "✖" in line
+                         and line.split("|")[1].strip().isdigit())
+        assert disputed == crossed
+
+
+def test_pool_two_copies_of_each_type() -> None:
+    assert len(pool("basic", False)) == 34
+    assert len(pool("advanced", False)) == 62
+    assert len(pool("all", True)) == 120
+    assert pool("all", False).count("U7") == 2
+
+
+BAD_FILES = [
+    ("type", "[[upgrade]]\ntype = 61\nfamily = 'X'\ntier = 'basic'\nspeed = 1\n",
+     "upgrade #1: field type"),
+    ("tier", "[[upgrade]]\ntype = 3\nfamily = 'X'\ntier = 'gold'\nspeed = 1\n",
+     "card U3: field tier"),
+    ("speed", "[[upgrade]]\ntype = 3\nfamily = 'X'\ntier = 'basic'\nspeed = [3, 1]\n",
+     "card U3: field speed"),
+    ("symbol", "[[upgrade]]\ntype = 3\nfamily = 'X'\ntier = 'basic'\nspeed = 1\n"
+               "symbols = ['nitro 2']\n", "card U3: field symbols: unknown symbol 'nitro 2'"),
+    ("mandatory", "[[upgrade]]\ntype = 3\nfamily = 'X'\ntier = 'basic'\nspeed = 1\n"
+                  "symbols = ['heat 1']\n", "card U3: field symbols: 'heat 1': heat is mandatory"),
+    ("unknown field", "[[upgrade]]\ntype = 3\nfamily = 'X'\ntier = 'basic'\nspeed = 1\n"
+                      "colour = 'red'\n", "card U3: field colour: unknown field"),
+    ("toml", "[[upgrade]\n", "not valid TOML"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), [(t, m) for _, t, m in BAD_FILES],
+                         ids=[i for i, _, _ in BAD_FILES])
+def test_bad_card_file_is_one_line(text: str, message: str) -> None:
+    with pytest.raises(UpgradeFileError) as err:
+        parse_upgrades(text, "my.toml")
+    assert message in str(err.value) and str(err.value).startswith("my.toml")
+    assert "\n" not in str(err.value)
+
+
+def test_cli_lists_cards_and_refuses_a_bad_file(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["upgrades"]) == 0
+    out = capsys.readouterr().out
+    assert "U46" in out and "Wings 6" in out and "DISPUTED" in out
+    assert "67 card types; 15 rows" in out
+    bad = tmp_path / "cards.toml"
+    bad.write_text("[[upgrade]]\ntype = 3\nfamily = 'X'\ntier = 'basic'\nspeed = 'fast'\n")
+    assert main(["upgrades", "--file", str(bad)]) == EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert "card U3: field speed" in err and err.count("\n") == 1
+    with pytest.raises(UpgradeFileError, match=r"missing\.toml: cannot read"):
+        load_upgrades(tmp_path / "missing.toml")
+
+
+# ---------------------------------------------------------------- decisions
+@pytest.mark.parametrize("text", [
+    "react 0 speed U8 3", "react 1 salvage 4", "react 2 direct U27", "react 0 reduce 2",
+    "react 0 accelerate", "react 0 refresh U34", "react 0 slipstream 2", "react 0 draft 1",
+    "react 0 supercool 1", "react 0 cooldown 2", "draft 1 U7", "drop 0 U44",
+])
+def test_decision_text_and_json_round_trip(text: str) -> None:
+    d = parse_decision(text)
+    assert str(d) == text
+    assert decision_from_dict(decision_to_dict(d)) == d
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("draft 0 U99", "unknown upgrade 'U99'"),
+    ("react 0 speed U8", "expected 'react CAR speed CARD N'"),
+    ("react 0 salvage X9", "unknown card 'X9'"),
+])
+def test_bad_decision_text_is_one_line(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        parse_decision(text)
+
+
+def test_a_pick_not_in_the_market_is_refused() -> None:
+    race = Race(RaceSetup(cars=2, seed=1, grid=(0, 1), modules={"garage": {
+        "choose": "draft", "market": [f"U{i}" for i in range(1, 16)]}}))
+    with pytest.raises(IllegalDecision, match=r"car 1: U9 is not in the market \(U1 U2"):
+        race.apply(DraftPick(1, "U9"))
+    with pytest.raises(IllegalDecision, match="waiting for a draft pick from car 1"):
+        race.apply(DraftPick(0, "U1"))
+    assert race.log == []
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"choose": "auction"}, "garage: choose must be"),
+    ({"pool": "gold"}, "garage: pool must be"),
+    ({"upgrades": {"0": ["U7", "U99"]}}, "unknown upgrade 'U99'"),
+    ({"upgrades": {"5": ["U7"]}}, "upgrades for car 5"),
+    ({"market": ["U1"]}, "1 cards cannot fill the draft"),
+    ({"colour": "red"}, "unknown option 'colour'"),
+])
+def test_bad_options_are_one_line(options: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Race(RaceSetup(cars=2, modules={"garage": options}))
+
+
+def test_scenario_with_an_unknown_upgrade_exits_2(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text("track usa\ncars 1\ncar 0 upgrades U7 U8 U61\n")
+    assert main(["scenario", str(path)]) == EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert "bad.txt:3:" in err and "unknown upgrade 'U61'" in err and err.count("\n") == 1
+    path.write_text("track usa\ncars 2\ngarage market U1 U2 U3 U4 U5 U6 U7 U8 U9 U10 U11 U12 "
+                    "U13 U14 U15\ngrid 0 1\ndraft 1 U9\n")
+    assert main(["scenario", str(path)]) == EXIT_BAD_INPUT
+    assert "bad.txt:5: illegal decision: car 1: U9 is not in the market" in \
+        capsys.readouterr().err
+
+
+def test_simulate_garage_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--garage", "draft", "--upgrades", "all", "--expansions",
+                 "--races", "3", "--cars", "3", "--laps", "1"]) == 0
+    assert "3 races" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exc:
+        main(["simulate", "--garage", "auction"])
+    assert exc.value.code == EXIT_BAD_INPUT
+
+
+# ---------------------------------------------------------------- the forecast
+def _one_car(hand: tuple[str, ...], draw: tuple[str, ...], engine: int = 6,
+             space: int = 5) -> Race:
+    deck = StackedDeck(hand=hand, draw=draw, discard=(), engine=engine, d=space, spot=1)
+    return Race(RaceSetup(track="usa", cars=1, laps=1, stacked={0: deck},
+                          modules={"garage": {"upgrades": {"0": ["U2", "U3", "U4"]}}}))
+
+
+def test_forecast_counts_upgrade_flips_exactly() -> None:
+    race = _one_car(("U2", "1", "1", "1", "1", "1", "1"), ("4", "4", "1", "0"))
+    fc = forecast(race, 0, 1, ("U2",))
+    # three [+] from two 4s, a 1 and a 0 (the 0 is skipped): always 4 + 4 + 1
+    assert [(o.speed, o.probability) for o in fc.outcomes] == [(9, Fraction(1))]
+    # 5 -> 14 crosses corner 1 (limit 7) at 9: 2 Heat
+    assert fc.outcomes[0].heat == 2 and not fc.spin_probability
+
+
+def test_forecast_heat_cost_adjusted_limit_and_speed_choice() -> None:
+    race = _one_car(("U36", "4", "1", "U10", "1", "1", "1"), ("2",) * 8, space=8)
+    race.cars[0].gear = 2
+    race._rules.clear()
+    fc = forecast(race, 0, 3, ("U36", "4", "1"))
+    (o,) = fc.outcomes
+    assert o.speed == 7 and o.corners[0].limit == 6 and o.heat == 1  # adjust -1
+    fc = forecast(race, 0, 1, ("U10",))
+    assert (fc.min_speed, fc.max_speed, fc.choice) == (1, 5, 4)
+
+
+def test_forecast_unpayable_heat_becomes_a_random_card_and_spin_chance_is_exact() -> None:
+    race = _one_car(("U46", "1", "1", "1", "1", "1", "1"), ("1", "4", "4", "4"), engine=1,
+                    space=1)
+    fc = forecast(race, 0, 1, ("U46",))
+    # the Wings cannot pay 2 Heat: a flip instead, 1 or 4 (3 of 4) from the deck
+    assert {o.speed: o.probability for o in fc.outcomes} == {1: Fraction(1, 4),
+                                                              4: Fraction(3, 4)}
+    assert fc.outcomes[0].heat == 0
+
+
+def test_forecast_matches_the_engine_for_a_boost_card() -> None:
+    draws = ("3", "0", "2", "4", "1", "1", "1", "1")
+    race = _one_car(("U1", "1", "1", "1", "1", "1", "1"), draws, space=1)
+    fc = forecast(race, 0, 1, ("U1",))
+    race.apply(Plan(0, 1, ("U1",)))
+    assert race.cars[0].speed in {o.speed for o in fc.outcomes}
+    assert race.cars[0].speed == 4 + 3
+
+
+def test_react_done_when_nothing_to_choose() -> None:
+    race = _one_car(("U4", "1", "1", "1", "1", "1", "1"), ("2",) * 8, engine=0)
+    race.apply(Plan(0, 1, ("U4",)))  # reduce 2, but no Stress in hand: not asked
+    options = race.pending().options
+    assert React(0, "reduce", 1) not in options

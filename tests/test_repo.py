@@ -1,0 +1,107 @@
+"""The checkout itself: a true .gitignore, and commands that leave no stray files behind."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(),
+                    reason="needs git and a git checkout (not an unpacked archive)")
+def test_gitignore_ignores_no_tracked_file() -> None:
+    tracked_but_ignored = subprocess.run(
+        ["git", "ls-files", "--cached", "--ignored", "--exclude-standard"], cwd=ROOT,
+        capture_output=True, text=True, check=True).stdout.split()
+    assert tracked_but_ignored == []
+
+
+def test_gitignore_patterns_each_say_what_makes_them() -> None:
+    said = False  # a comment above this run of patterns
+    for line in (ROOT / ".gitignore").read_text().splitlines():
+        if line.startswith("#"):
+            said = True
+        elif not line.strip():
+            said = False
+        else:
+            assert said, f".gitignore: {line}: say which tool makes it"
+
+
+@pytest.mark.parametrize("words", [
+    ["demo", "--cars", "2"],
+    ["tracks"],
+    ["check-config", "grid6"],
+    ["simulate", "--races", "2", "--cars", "2", "--laps", "1"],
+    ["scenario", str(ROOT / "tests" / "scenarios" / "adrenaline_corner.txt")],
+    ["flow-diagram"],
+    ["sim", "--autoplay", "--text", "--laps", "1", "--seed", "3", "--stations", "1"],
+    ["--help"],
+])
+def test_commands_write_nothing_where_they_are_run(words: list[str], tmp_path: Path) -> None:
+    """The README's commands print; files appear only where an option names them."""
+    work = tmp_path / "cwd"
+    work.mkdir()
+    env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_STATE_HOME="")
+    proc = subprocess.run([sys.executable, "-m", "pitboard.cli", *words], cwd=work, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in work.iterdir()) == []
+    assert not (tmp_path / "home").exists()
+
+
+# -- the README -----------------------------------------------------------------------------
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _section(title: str) -> str:
+    start = README.index(f"## {title}\n")
+    end = README.find("\n## ", start + 1)
+    return README[start:end if end >= 0 else None]
+
+
+def test_readme_build_one_goes_from_a_fresh_pi_to_a_checked_table() -> None:
+    text = _section("Build one")
+    for step in ("Raspberry Pi OS Lite", "git clone", "sudo make install-pi PROFILE=",
+                 "make install-pi-dry-run", "sudo reboot", "systemctl status pitboard",
+                 "journalctl -u pitboard", "staff_pin", "kiosk = true", "NEW_CONFIG=1",
+                 "check-config /etc/pitboard/pitboard.toml", "wiring_docs/"):
+        assert step in text, step
+
+
+def test_readme_exit_codes_match_the_unit() -> None:
+    text = README[README.index("Exit status:"):]
+    assert "| 1 |" in text and "| 2 |" in text and "RestartPreventExitStatus=2" in text
+    unit = (ROOT / "systemd" / "pitboard.service").read_text()
+    assert "RestartPreventExitStatus=2" in unit and "Restart=on-failure" in unit
+
+
+def test_readme_names_the_optional_tools_the_skipped_tests_need() -> None:
+    text = _section("Developing")
+    for tool in ("systemd-analyze", "shellcheck", "dot"):
+        assert tool in text, tool
+
+
+def test_readme_example_commands_parse() -> None:
+    """Every `.venv/bin/pitboard ...` line in the README is accepted by its command's parser."""
+    import shlex
+
+    from pitboard.cli import build_parser
+    from pitboard.sim import build_parser as sim_parser
+
+    lines = [line.split("#")[0].strip() for line in README.splitlines()
+             if line.startswith(".venv/bin/pitboard ")]
+    assert len(lines) >= 6
+    for line in lines:
+        words = shlex.split(line)[1:]
+        parser = sim_parser() if words[0] == "sim" else build_parser()
+        try:
+            parser.parse_args(words[1:] if words[0] == "sim" else words)
+        except SystemExit as exc:  # pragma: no cover - the message says which line
+            raise AssertionError(f"README: {line}") from exc
