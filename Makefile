@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/press_to_glass.py
 	$(BIN)/python benchmarks/table_inputs.py
 	$(BIN)/python benchmarks/powercut_soak.py
+	$(BIN)/python benchmarks/journal_damage.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info firmware_py/*.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -304,3 +304,24 @@ def test_a_full_disk_is_announced_in_the_lobby_before_the_race(tmp_path: Path) -
     assert recorder.problem == "" and (tmp_path / "reserve").exists()
     play(table)
     assert table.race is not None and table.race.over
+
+
+def test_a_bad_record_after_snapshots_and_compaction_keeps_everything_before_it(
+        tmp_path: Path) -> None:
+    table, _, _ = make_table(tmp_path, snapshot_every=8)
+    start(table, 2)
+    play(table, decisions=40)
+    assert table.race is not None
+    decisions = list(table.race.log)
+    assert (tmp_path / "snapshot.json.prev").exists()  # compacted at least twice
+    with Journal(tmp_path) as journal:
+        assert journal.load() is not None
+        journal.append({"undo": -3})
+    fresh, recorder, _ = make_table(tmp_path, snapshot_every=8)
+    saved = recorder.recover()
+    assert saved is not None and saved.log == decisions
+    assert recorder.problem == f"journal damaged: {len(decisions)} recovered"
+    fresh.restore(saved)
+    play(fresh)
+    finished = JournalRecorder(Journal(tmp_path)).recover()
+    assert finished is not None and fresh.race is not None and finished.log == fresh.race.log

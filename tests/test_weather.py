@@ -347,3 +347,12 @@ def test_demo_narrates_weather_and_legends(capsys: pytest.CaptureFixture[str]) -
     assert "2 Legends, weather rain, road conditions" in out.splitlines()[0]
     assert "Weather: rain; road conditions: corner 1 " in out
     assert "Legend card" in out and "Race over" in out
+
+
+def test_corner_bill_for_a_car_counts_overheat() -> None:
+    """Bots and the turn screen's presets ask corner_bill with the car: overheat counts."""
+    race = run("road_overheat", 0)
+    car = race.cars[0]
+    line = race.corners_between(0, race.finish_d)[1][0]  # corner 2
+    assert race.corner_bill(line - 1, line + 2, 5) == 2  # the printed rule alone
+    assert race.corner_bill(line - 1, line + 2, 5, car) == 3  # +1 overheat

@@ -251,8 +251,8 @@ def startup_line(app: App) -> tuple[int, str]:
     Example::
 
         level, line = startup_line(app)
-        # (20, 'pitboard 0.1.0 running profile "sim" (.../sim.toml): 6 stations, 6 of 6
-        #  displays answering; console off; kiosk off; journal ...; staff PIN: console off')
+        # (20, 'pitboard 0.1.0 running "Pitboard simulation" (profile .../sim.toml); 6 stations,
+        #  6 of 6 displays answering; console off; kiosk off; journal ...; staff PIN: console off')
     """
     from . import __version__
     from .hwconfig import is_default_pin
@@ -271,7 +271,7 @@ def startup_line(app: App) -> tuple[int, str]:
     else:
         pin = "staff PIN: set"
     parts = [
-        f'pitboard {__version__} running profile "{config.name}" ({config.source})',
+        f'pitboard {__version__} running "{config.table.name}" (profile {config.source})',
         f"{n} station{'s' if n != 1 else ''}, {n - len(silent)} of {n} displays answering"
         + (f" (not {', '.join(silent)}: retrying)" if silent else ""),
         f"console {console.port} at {console.baud} baud" if console.enabled else "console off",

@@ -684,17 +684,24 @@ class Race:
         first = bisect_left(ds, start)
         return self._corner_lines[first:bisect_left(ds, end, lo=first)]
 
-    def corner_bill(self, start: int, end: int, speed: int) -> int:
-        """Heat that corners would charge a move from ``start`` to ``end`` at ``speed``."""
+    def corner_bill(self, start: int, end: int, speed: int, car: Car | None = None) -> int:
+        """Heat that corners would charge a move from ``start`` to ``end`` at ``speed``;
+        with ``car``, as they would charge that car (modules' limits and extra Heat too)."""
         ds = self._line_ds
         first = bisect_left(ds, start)
         last = bisect_left(ds, end, lo=first)
         if first == last:  # no corner on the way (bots ask this after every move)
             return 0
+        own_limit, heat_for = self.hooks.car_corner_limit, self.hooks.corner_heat
         bill = 0
-        for _, _, limit in self._corner_lines[first:last]:
+        for _, index, limit in self._corner_lines[first:last]:
+            if car is not None and own_limit:
+                limit = own_limit(self, car, index, limit)
             if speed > limit:
-                bill += speed - limit
+                if car is not None and heat_for:  # e.g. an overheat road token
+                    bill += heat_for(self, car, index, speed - limit)
+                else:
+                    bill += speed - limit
         return bill
 
     def corners_ahead(self, d: int, spaces: int) -> list[tuple[int, int, int]]:

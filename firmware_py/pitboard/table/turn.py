@@ -165,4 +165,5 @@ def _affordable(race: Race, car_id: int, engine: int, spaces: int, speed: int) -
     ``speed`` more and still keep :data:`RESERVE` (corners already crossed included, as the
     engine bills them)."""
     car = race.cars[car_id]
-    return race.corner_bill(car.start_d, car.d + spaces, car.speed + speed) <= engine - RESERVE
+    return race.corner_bill(car.start_d, car.d + spaces, car.speed + speed, car) <= \
+        engine - RESERVE
