@@ -279,7 +279,8 @@ def test_run_logs_one_startup_line_and_no_transitions_chatter(
     lines = err.splitlines()
     assert len(lines) == 1, err
     line = lines[0]
-    assert line.startswith('INFO pitboard: pitboard ') and 'running profile "sim"' in line
+    assert line.startswith("INFO pitboard: pitboard ")
+    assert 'running "Pitboard simulation" (profile ' in line
     for words in ("6 stations, 6 of 6 displays answering", "console off", "kiosk off",
                   f"journal {tmp_path / 'journal'}", "staff PIN: console off"):
         assert words in line, words
@@ -366,9 +367,9 @@ def test_run_on_the_sim_profile_at_a_terminal_draws_the_stations(tmp_path: Path)
         os.close(master)
     text = out.decode("utf-8", "replace")
     assert "PITBOARD" in text and "S1 lobby" in text and "JOINED" in text
-    assert 'running profile "sim"' in text  # the start-up line, printed when it ends
+    assert 'running "Pitboard simulation"' in text  # the start-up line, printed at the end
     log = (tmp_path / "journal.log").read_text()
-    assert 'running profile "sim"' in log and "transitions" not in log
+    assert 'running "Pitboard simulation"' in log and "transitions" not in log
 
 
 def test_startup_line_names_the_displays_that_do_not_answer(tmp_path: Path) -> None:

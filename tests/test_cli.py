@@ -138,19 +138,18 @@ def test_screens_to_an_unwritable_folder_is_one_line_exit_2(tmp_path: Path) -> N
 
 
 def _subcommand_parsers() -> dict[str, argparse.ArgumentParser]:
-    """Every subcommand's parser, the delegated ones (sim, screens, wiring-docs) included."""
-    from pitboard import sim, wiring
+    """Every subcommand's parser, the delegated ones (sim, screens, wiring-docs, ...) included:
+    each delegated module has a ``build_parser()``."""
+    import importlib
+
     from pitboard.cli import DELEGATED, build_parser
-    from pitboard.table import gallery
 
     parsers: dict[str, argparse.ArgumentParser] = {}
     for action in build_parser()._actions:
         if isinstance(action, argparse._SubParsersAction):
             parsers.update(action.choices)
-    delegated = {"sim": sim.build_parser(), "screens": gallery.build_parser(),
-                 "wiring-docs": wiring.build_parser()}
-    assert set(delegated) == set(DELEGATED)
-    parsers.update(delegated)
+    for name, module in DELEGATED.items():
+        parsers[name] = importlib.import_module(module).build_parser()
     return parsers
 
 

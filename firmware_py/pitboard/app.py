@@ -143,7 +143,8 @@ class App:
         kiosk = kiosk_options(config.table) if config.table.kiosk else None
         table = Table(stations=len(config.stations), screens=screens, render=render,
                       clock=clock, seed=seed, track=config.table.track, laps=config.table.laps,
-                      cars=cars, modules=modules,
+                      cars=cars,
+                      modules=config.table.modules if modules is None else modules,
                       recorder=recorder, kiosk=kiosk,
                       names=[st.label for st in config.stations],
                       chatter=ChatterGuard() if any(st.input.kind != "emulated"
@@ -244,8 +245,8 @@ def startup_line(app: App) -> tuple[int, str]:
     Example::
 
         level, line = startup_line(app)
-        # (20, 'pitboard 0.1.0 running profile "sim" (.../sim.toml): 6 stations, 6 of 6
-        #  displays answering; console off; kiosk off; journal ...; staff PIN: console off')
+        # (20, 'pitboard 0.1.0 running "Pitboard simulation" (profile .../sim.toml); 6 stations,
+        #  6 of 6 displays answering; console off; kiosk off; journal ...; staff PIN: console off')
     """
     from . import __version__
     from .hwconfig import is_default_pin
@@ -264,7 +265,7 @@ def startup_line(app: App) -> tuple[int, str]:
     else:
         pin = "staff PIN: set"
     parts = [
-        f'pitboard {__version__} running profile "{config.name}" ({config.source})',
+        f'pitboard {__version__} running "{config.table.name}" (profile {config.source})',
         f"{n} station{'s' if n != 1 else ''}, {n - len(silent)} of {n} displays answering"
         + (f" (not {', '.join(silent)}: retrying)" if silent else ""),
         f"console {console.port} at {console.baud} baud" if console.enabled else "console off",

@@ -80,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "(nothing is written to disk). Cars count from 1.")
     _race_options(demo, cars=4, laps=1)
     add_module_options(demo)
+    add_garage_options(demo)
     demo.add_argument("--bot", choices=("heuristic", "random"), default="heuristic",
                       help="how the bots play: heuristic (sensible) or random legal moves "
                            "(default heuristic)")
@@ -181,6 +182,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
                       modules=modules)
     race = Race(setup, track=track)
     names = [f"Bot {i + 1}" if i < args.cars else c.name for i, c in enumerate(race.cars)]
+    if "garage" in modules:  # bots that draft and use upgrades
+        from .garage_bots import make_garage_bot as make_bot
     bot = make_bot(args.bot, seed=args.seed)
     extra = describe_modules(modules)
     print(f"{track.name}: {race.laps} lap(s), {args.cars} cars, seed {args.seed}"
