@@ -103,7 +103,7 @@ def test_cli_lists_cards_and_refuses_a_bad_file(tmp_path: Path,
 # ---------------------------------------------------------------- decisions
 @pytest.mark.parametrize("text", [
     "react 0 speed U8 3", "react 1 salvage 4", "react 2 direct U27", "react 0 reduce 2",
-    "react 0 accelerate", "react 0 refresh U34", "react 0 slipstream 2", "react 0 draft 1",
+    "react 0 accelerate", "react 0 refresh U34", "react 0 draft 1",
     "react 0 supercool 1", "react 0 cooldown 2", "draft 1 U7", "drop 0 U44",
 ])
 def test_decision_text_and_json_round_trip(text: str) -> None:
@@ -220,3 +220,29 @@ def test_react_done_when_nothing_to_choose() -> None:
     race.apply(Plan(0, 1, ("U4",)))  # reduce 2, but no Stress in hand: not asked
     options = race.pending().options
     assert React(0, "reduce", 1) not in options
+
+
+# ---------------------------------------------------------------- docs/scenarios.md
+DOC = Path(__file__).parent.parent / "docs" / "scenarios.md"
+
+
+def test_doc_shows_a_garage_scenario_and_every_garage_line() -> None:
+    doc = DOC.read_text(encoding="utf-8").replace("\\|", "|")
+    start = doc.index("<!-- example: tests/scenarios/garage_heat_unpayable.txt -->")
+    block = doc[start:].split("```")[1].split("\n", 1)[1]
+    assert block == (SCENARIOS / "garage_heat_unpayable.txt").read_text(encoding="utf-8")
+    from pitboard.engine.decisions import REACT_ACTIONS
+    for action in REACT_ACTIONS:
+        assert f"`react CAR {action}" in doc, action
+    for word in ("car N upgrades", "garage choose random|draft|snake", "garage pool",
+                 "garage expansions on|off", "garage market", "draft CAR CARD", "drop CAR CARD",
+                 "expect PATH VALUE", "expect event", "expect option", "expect no option"):
+        assert f"`{word}" in doc, word
+
+
+def test_a_failed_expect_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "exp.txt"
+    path.write_text("track usa\ncars 1\ncar 0 engine 5\nexpect cars.0.engine 4\n")
+    assert main(["scenario", str(path)]) == EXIT_BAD_INPUT
+    assert capsys.readouterr().err == \
+        f"pitboard: {path}:4: expected cars.0.engine 4, found 5\n"

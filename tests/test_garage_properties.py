@@ -129,5 +129,5 @@ def test_every_symbol_path_is_walked() -> None:
             race.apply(bots[car].choose(race, car))
         seen.update(e["type"] for e in race.events)
     for kind in ("speed_choice", "direct_play", "accelerate", "reduce", "salvage", "supercool",
-                 "slipstream_plus", "draft_move", "refresh", "scrap", "upgrade_replaced"):
+                 "draft_move", "refresh", "scrap", "upgrade_replaced"):
         assert seen[kind], f"no {kind} in 60 random-bot races"

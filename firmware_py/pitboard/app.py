@@ -144,7 +144,8 @@ class App:
         kiosk = kiosk_options(config.table) if config.table.kiosk else None
         table = Table(stations=len(config.stations), screens=screens, render=render,
                       clock=clock, seed=seed, track=config.table.track, laps=config.table.laps,
-                      cars=cars, modules=modules,
+                      cars=cars,
+                      modules=config.table.modules if modules is None else modules,
                       recorder=recorder, kiosk=kiosk,
                       names=[st.label for st in config.stations],
                       chatter=ChatterGuard() if any(st.input.kind != "emulated"

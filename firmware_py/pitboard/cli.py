@@ -14,7 +14,13 @@ from typing import Any
 
 from . import __version__
 from .catalog import MAX_CARS, TRACKS
-from .module_args import add_garage_options, add_module_options, describe_modules, race_modules
+from .module_args import (
+    add_garage_options,
+    add_module_options,
+    check_setup,
+    describe_modules,
+    race_modules,
+)
 from .usage import EXIT_BAD_INPUT, Parser
 
 #: commands with their own argument parser (``pitboard NAME --help``), by module
@@ -74,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "(nothing is written to disk). Cars count from 1.")
     _race_options(demo, cars=4, laps=1)
     add_module_options(demo)
+    add_garage_options(demo)
     demo.add_argument("--bot", choices=("heuristic", "random"), default="heuristic",
                       help="how the bots play: heuristic (sensible) or random legal moves "
                            "(default heuristic)")
@@ -170,10 +177,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
     track = load_track(args.track)
     modules = race_modules(args, cars=args.cars)
     cars = args.cars + args.legends
+    check_setup(track=track.key, cars=cars, laps=args.laps, modules=modules)
     setup = RaceSetup(track=track.key, cars=cars, seed=args.seed, laps=args.laps,
                       modules=modules)
     race = Race(setup, track=track)
     names = [f"Bot {i + 1}" if i < args.cars else c.name for i, c in enumerate(race.cars)]
+    if "garage" in modules:  # bots that draft and use upgrades
+        from .garage_bots import make_garage_bot as make_bot
     bot = make_bot(args.bot, seed=args.seed)
     extra = describe_modules(modules)
     print(f"{track.name}: {race.laps} lap(s), {args.cars} cars, seed {args.seed}"

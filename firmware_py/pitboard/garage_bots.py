@@ -75,10 +75,17 @@ class GarageBot(HeuristicBot):
             found = self._upgrade_react(race, race.cars[car_id])
             if found is not None:
                 return found
-        elif phase == SLIPSTREAM:
+        elif phase == SLIPSTREAM:  # the longest slipstream whose corners it can pay
             car = race.cars[car_id]
-            cost = race.corner_bill(car.start_d, car.d + race.slipstream_spaces(car), car.speed)
-            return Slipstream(car_id, cost <= car.engine - self.reserve)
+            spare = car.engine - self.reserve
+            best = Slipstream(car_id, False)
+            for o in race.pending().options:
+                assert isinstance(o, Slipstream)
+                reach = o.spaces or race.slipstream_spaces(car)
+                if o.take and self._fits(race, car, reach, car.speed, spare) and \
+                        (not best.take or reach > (best.spaces or race.slipstream_spaces(car))):
+                    best = o
+            return best
         return super().choose(race, car_id)
 
     def _draft(self, race: Race, car_id: int) -> Decision:
@@ -125,10 +132,6 @@ class GarageBot(HeuristicBot):
                 ts = race.hooks.by_key["garage"].turn[car.id]  # type: ignore[attr-defined]
                 gain = ts.accelerate[0] * ts.flips
                 if self._fits(race, car, gain, car.speed + gain, spare):
-                    return o
-            if action == "slipstream":
-                reach = race.slipstream_spaces(car) + o.n
-                if self._fits(race, car, reach, car.speed, spare):
                     return o
             if action == "draft":
                 spaces = draft_spaces(race, car, o.n)

@@ -66,6 +66,9 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
     if t == "weather":
         road = ", ".join(f"corner {c} {k}" for c, k in event["road"].items()) or "none"
         return f"Weather: {event['weather']}; road conditions: {road}"
+    garage = _garage(event, who)
+    if garage is not None:
+        return garage
     if t == "legend_card":
         return f"  Legend card {event['card']} is flipped"
     if t == "legend_reshuffle":
@@ -91,6 +94,43 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
     if t == "race_over":
         return f"\nRace over after {event['rounds']} rounds. Final order: " + ", ".join(
             f"{i + 1}. {name(c)}" for i, c in enumerate(event["order"]))
+    return None
+
+
+def _garage(e: Event, who: str) -> str | None:
+    """The Garage module's events (draft and upgrade symbols)."""
+    t = e["type"]
+    if t == "draft_market":
+        return f"Draft round {e['draft_round']}: market " + ", ".join(
+            f"{c} {_card(c)}" for c in e["cards"])
+    if t == "draft_pick":
+        return f"  {who} drafts {e['card']} {_card(e['card'])}"
+    if t == "draft_drop":
+        return f"  {who} drops {e['card']} {_card(e['card'])}"
+    if t == "upgrade_replaced":
+        return (f"  {who} cannot pay the Heat of {_card(e['card'])}: discarded, "
+                f"{_card(e['by'])} played instead")
+    if t == "scrap":
+        cards = " ".join(e["cards"]) or "nothing (no cards left)"
+        return f"  {who} scraps {cards}"
+    if t == "speed_choice":
+        return f"  {who} plays {_card(e['card'])} at {e['value']}: speed {e['speed']}"
+    if t == "direct_play":
+        return f"  {who} plays {_card(e['card'])} from hand"
+    if t == "accelerate":
+        return f"  {who} accelerates: +{e['n']} for {e['flips']} flips, speed {e['speed']}"
+    if t == "reduce":
+        return f"  {who} discards {e['n']} Stress"
+    if t == "salvage":
+        return f"  {who} salvages {_card(e['card'])} into the draw deck"
+    if t == "supercool":
+        return f"  {who} super-cools {e['n']} Heat from the discard pile ({e['engine']} there)"
+    if t == "draft_move":
+        return f"  {who} drafts {e['spaces']} spaces up to the car ahead"
+    if t == "refresh":
+        return f"  {who} will put {_card(e['card'])} back on the draw deck"
+    if t == "one_time":
+        return f"  {who} uses up {' '.join(_card(c) for c in e['cards'])} (out of the game)"
     return None
 
 

@@ -38,7 +38,14 @@ from .draft import (
     pick_order,
     pool,
 )
-from .symbols import ONETIME, GarageBoost, TurnState, UpgradeSymbols, resolve_card
+from .symbols import (
+    ONETIME,
+    GarageBoost,
+    TurnState,
+    UpgradeSymbols,
+    resolve_card,
+    slipstream_reaches,
+)
 
 if TYPE_CHECKING:
     from ..decisions import Decision
@@ -259,9 +266,10 @@ class GarageModule(RaceModule):
         ts = self.turn.get(car.id)
         return limit + ts.adjust if ts else limit
 
-    def slipstream_spaces(self, race: Race, car: Car, spaces: int) -> int:
+    def slipstream_choices(self, race: Race, car: Car, spaces: tuple[int, ...]
+                           ) -> tuple[int, ...]:
         ts = self.turn.get(car.id)
-        return spaces + ts.slip_used if ts else spaces
+        return slipstream_reaches(ts, spaces) if ts else spaces
 
     def end_turn(self, race: Race, car: Car) -> None:
         ts = self.turn.pop(car.id, None)

@@ -12,15 +12,18 @@ mandatory symbols by itself, card by card in play order, symbols in printed orde
 - ``adjust ±N`` changes this car's limit at every corner it crosses this turn;
 - ``onetime`` takes the card out of the game when the turn ends (sponsors).
 
-Optional symbols become React actions (the classes below), offered only while they can still
-change something, in any order the player picks:
+``slipstream +N`` is offered at the Slipstream step itself: the distances to choose become the
+usual one and the usual one plus the sum of any of the turn's slipstream symbols
+(:func:`slipstream_reaches`, via the module's ``slipstream_choices`` hook).
+
+The other optional symbols become React actions (the classes below), offered only while they
+can still change something, in any order the player picks:
 
 ========================  ====================================================================
 ``speed CARD N``          a speed choice (Brakes 1/3): the card counts its lowest speed until
                           the player picks another; the car moves the difference
 ``cooldown``              the card's Cooldown joins the turn's (the base Cooldown action)
 ``reduce N``              discard up to N Stress cards from hand
-``slipstream N``          a slipstream this turn goes N further (each card's once)
 ``refresh CARD``          the card goes on top of the draw deck at the end of the turn
 ``salvage CARD``          one card from the discard pile shuffled into the draw deck (up to N)
 ``direct CARD``           play the card from hand now: its speed and symbols apply
@@ -63,7 +66,6 @@ class TurnState:
     salvage: int = 0
     supercool: int = 0
     slip: list[int] = field(default_factory=list)
-    slip_used: int = 0
     refresh: list[str] = field(default_factory=list)
     refreshed: list[str] = field(default_factory=list)
     accelerate: list[int] = field(default_factory=list)
@@ -356,30 +358,15 @@ class Accelerate(UpgradeAction):
         _move(race, car, gained, "accelerate")
 
 
-class SlipstreamPlus(UpgradeAction):
-    name, arg = "slipstream", N_ARG
-
-    def options(self, race: Race, car: Car) -> Iterator[React]:
-        ts = self._turn(race, car)
-        if ts and ts.slip and race.slipstream_allowed(car):
-            reach = race.slipstream_spaces(car)
-            for n in sorted(set(ts.slip)):
-                if car.d + reach + n <= race.finish_d:
-                    yield React(car.id, self.name, n)
-
-    def available(self, race: Race, car: Car) -> bool:
-        ts = self._turn(race, car)
-        if not (ts and ts.slip):
-            return False
-        return super().available(race, car)
-
-    def apply(self, race: Race, car: Car, react: React) -> None:
-        ts = self._turn(race, car)
-        assert ts is not None
-        ts.slip.remove(react.n)
-        ts.slip_used += react.n
-        if race.record_events:
-            race._event("slipstream_plus", car=car.id, n=react.n)
+def slipstream_reaches(ts: TurnState, reaches: tuple[int, ...]) -> tuple[int, ...]:
+    """The slipstream distances with the turn's slipstream +N symbols: each given distance,
+    plus the sum of any of them (combinable)."""
+    if not ts.slip:
+        return reaches
+    sums = {0}
+    for n in ts.slip:
+        sums |= {s + n for s in sums}
+    return tuple(dict.fromkeys(r + s for r in reaches for s in sorted(sums)))
 
 
 def draft_spaces(race: Race, car: Car, most: int) -> int:
@@ -439,7 +426,7 @@ class GarageBoost(Boost):
 
 #: the optional symbols' actions, in the order they are offered
 SYMBOL_ACTIONS: tuple[type[UpgradeAction], ...] = (
-    SpeedChoice, Direct, Accelerate, Reduce, Salvage, Supercool, SlipstreamPlus, Draft, Refresh)
+    SpeedChoice, Direct, Accelerate, Reduce, Salvage, Supercool, Draft, Refresh)
 for _action in SYMBOL_ACTIONS:
     register_action(_action)
 
@@ -454,6 +441,6 @@ class UpgradeSymbols(ReactGroup):
     def gate(self, race: Race, car: Car) -> bool:
         ts = self.turns.get(car.id)
         if ts is not None and (ts.choices or ts.reduce or ts.salvage or ts.supercool or
-                               ts.slip or ts.refresh or ts.accelerate or ts.drafts):
+                               ts.refresh or ts.accelerate or ts.drafts):
             return True
         return not DIRECT.isdisjoint(car.hand)
