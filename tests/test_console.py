@@ -42,7 +42,7 @@ from pitboard.table.table import Call, KioskOptions, Table, Tick
 
 PIN = "73519"
 LOBBY_STATUS = ("OK state=lobby track=usa laps=2 cars=1 round=- lap=- phase=- turn=- joined=- "
-                "stations=2")
+                "stations=2 modules=-")
 
 
 class Clock:
@@ -220,7 +220,7 @@ def test_a_race_driven_from_the_console_with_undo_and_reset() -> None:
     started = fields(one(proto, "new-race track=France laps=1 cars=2 seed=5"))
     assert started == {"seed": "5", "state": "planning", "track": "france", "laps": "1",
                        "cars": "2", "round": "1", "lap": "1", "phase": "plan", "turn": "S1",
-                       "joined": "1", "stations": "2"}
+                       "joined": "1", "stations": "2", "modules": "-"}
     assert table.race is not None and table.race.setup.names == ("S1", "Bot 1")
     # plan gear 1 with one card, exactly as the lever and tray buttons would
     assert one(proto, "input 1 lever 1").startswith("OK ")

@@ -311,6 +311,9 @@ class ConsoleProtocol:
             "new-race": _Command(self._new_race,
                                  "new-race [track=NAME] [laps=1-9] [cars=1-6] [seed=N]",
                                  "* start a race; bots take the seats nobody joined", True),
+            "module": _Command(self._module, "module NAME [off | {JSON options}]",
+                               "* a rules module for the next race, or off",
+                               True),
             "undo": _Command(self._undo, "undo", "* take back the last decision a person made",
                              True),
             "input": _Command(self._input,
@@ -465,6 +468,34 @@ class ConsoleProtocol:
 
         return ["OK " + self.link.call(start)]
 
+    def _module(self, args: list[str]) -> list[str]:
+        if not args:
+            raise _Usage
+        key, rest = args[0].lower(), " ".join(args[1:])
+        options: dict[str, Any] | None = {}
+        if rest.lower() == "off":
+            options = None
+        elif rest:
+            try:
+                options = json.loads(rest)
+            except json.JSONDecodeError as exc:
+                raise CommandError(f"module {key}: options are not JSON ({exc.msg} at column "
+                                   f"{exc.colno})") from None
+            if not isinstance(options, dict):
+                raise CommandError(f"module {key}: options must be a JSON object {{...}}")
+
+        def apply() -> str:
+            if self.table.state not in (flow.LOBBY, flow.ATTRACT):
+                raise CommandError(f"a race is on ({self.table.state}): modules apply to the "
+                                   "next race, 'reset' first")
+            try:
+                self.table.set_module(key, options)
+            except ValueError as exc:
+                raise CommandError(str(exc)) from None
+            return status_line(self.table)
+
+        return ["OK " + self.link.call(apply)]
+
     def _undo(self, args: list[str]) -> list[str]:
         if args:
             raise _Usage
@@ -588,8 +619,11 @@ def status_line(table: Table) -> str:
     Example::
 
         >>> from pitboard.table.table import Table
-        >>> status_line(Table(stations=3))
-        'state=lobby track=usa laps=2 cars=1 round=- lap=- phase=- turn=- joined=- stations=3'
+        >>> line = status_line(Table(stations=3))
+        >>> line[:57]
+        'state=lobby track=usa laps=2 cars=1 round=- lap=- phase=-'
+        >>> line[58:]
+        'turn=- joined=- stations=3 modules=-'
     """
     race = table.race
     state = table.state
@@ -606,8 +640,10 @@ def status_line(table: Table) -> str:
         track, laps, cars = table.lobby_summary()
         fields = [f"track={track}", f"laps={laps}", f"cars={cars}", "round=-", "lap=-",
                   "phase=-", "turn=-"]
+    racing = race is not None and state in (flow.PLANNING, flow.RESOLUTION, flow.RESULTS)
+    modules = race.setup.modules if race is not None and racing else table.modules
     return " ".join([f"state={state}", *fields, f"joined={joined}",
-                     f"stations={len(table.stations)}"])
+                     f"stations={len(table.stations)}", f"modules={','.join(modules) or '-'}"])
 
 
 def state_dict(table: Table) -> dict[str, Any]:
@@ -615,7 +651,7 @@ def state_dict(table: Table) -> dict[str, Any]:
     track, laps, cars = table.lobby_summary()
     return {
         "table": table.state,
-        "lobby": {"track": track, "laps": laps, "cars": cars},
+        "lobby": {"track": track, "laps": laps, "cars": cars, "modules": table.modules},
         "stations": [
             {"station": st.index + 1, "name": st.name, "joined": st.joined, "car": st.car,
              "lever": st.lever, "bot": st.idle_bot, "message": st.message,

@@ -382,7 +382,7 @@ class _Parser:
             return None
         before = self.type_errors
         self.unknown_keys(t, "table", ("name", "kiosk", "track", "laps", *_KIOSK_TIMES,
-                                       "idle_seconds", "kiosk_cars"))
+                                       "idle_seconds", "kiosk_cars", "modules"))
         name = self.str_(t, "table", "name", "", required=True)
         if "name" in t and isinstance(t["name"], str) and not name.strip():
             self.add("table.name", "must not be empty")
@@ -414,8 +414,44 @@ class _Parser:
             return None
         if track.strip():
             track = self.track(track)
+        modules = self.modules(t, track, laps)
         return TableConfig(name=name, kiosk=kiosk, track=track, laps=laps, kiosk_cars=cars,
-                           **times)
+                           modules=modules, **times)
+
+    def modules(self, t: dict[str, Any], track: str, laps: int | None
+                ) -> dict[str, dict[str, Any]]:
+        """``[table.modules.NAME]``: installed modules, options they accept for this track."""
+        raw = self.table(t, "table", "modules", False)
+        if not raw:
+            return {}
+        from pitboard.engine.modules import MODULES  # the engine registers what is installed
+        from pitboard.engine.setup import MAX_CARS, RaceSetup
+        from pitboard.trackfile import track_names
+
+        out: dict[str, dict[str, Any]] = {}
+        for key, options in raw.items():
+            path = f"table.modules.{escape(key)}"
+            if key not in MODULES:
+                known = ", ".join(sorted(MODULES)) or "none installed"
+                self.add(path, f"unknown module (modules: {known})")
+            elif not isinstance(options, dict):
+                self.add(path, f"must be a table of options, not {_describe(options)}")
+            else:
+                # refused only when no race of this table could use them: the lobby judges
+                # its own race (cars change there) and says why it will not start
+                reasons = []
+                for cars in range(MAX_CARS, 0, -1):
+                    try:
+                        RaceSetup(track=track if track in track_names() else "usa", cars=cars,
+                                  laps=laps or 1, modules={key: options}).validate()
+                    except ValueError as exc:
+                        reasons.append(str(exc))
+                    else:
+                        out[key] = options
+                        break
+                else:
+                    self.add(path, reasons[0])
+        return out
 
     def track(self, track: str) -> str:
         """Check ``table.track`` as ``pitboard run`` will load it; a track file is returned as

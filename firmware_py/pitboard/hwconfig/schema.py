@@ -13,6 +13,8 @@ Schema (``*`` = required)::
                  table_idle_seconds = 120 (no press anywhere: back to the attract loop; the old
                  name idle_seconds is still read), join_seconds = 20 (lobby countdown),
                  results_seconds = 30, kiosk_cars = 4 (bots fill the seats nobody joined)
+    [table.modules.NAME]  a rules module the lobby (and the kiosk's races) starts with, and its
+                 options (see each module); names: the modules installed in pitboard.engine
     [console]*   port = "" (empty = off; a device, or a pyserial URL such as "socket://h:7000"),
                  baud = 115200, staff_pin* = "4 to 8 digits"
     [journal]*   dir*                       (relative paths: from the working directory)
@@ -46,9 +48,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
 from pitboard.userfile import escape
 
@@ -151,6 +153,8 @@ class TableConfig:
     results_seconds: int = 30
     #: kiosk: cars in a race (at least one per player who joined); bots take the others
     kiosk_cars: int = 4
+    #: rules modules the lobby starts with (RaceSetup.modules): name -> options
+    modules: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

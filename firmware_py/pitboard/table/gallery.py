@@ -64,6 +64,8 @@ DESCRIPTIONS: dict[str, str] = {
     "waiting": "Another car is resolving: round, lap, its move and the race order.",
     "results": "Race over: finish order.",
     "lobby": "Lobby: track, laps and cars chosen with soft keys.",
+    "lobby_modules": "Lobby with rules modules on (console or profile presets): every station "
+                     "names them before the race.",
     "attract": "Kiosk attract mode: bots racing until someone presses GO.",
     "fault": "Wiring fault on this station's gear lever.",
 }
@@ -170,6 +172,12 @@ def sample_views() -> dict[str, StationView]:
         "lobby": StationView(
             LOBBY, 0, title="S1 LOBBY",
             lines=("USA, 2 laps", "4 cars (2 players)", "press GO to join"),
+            soft_keys=("TRK", "LAPS", "CARS", "", "", "", "RACE"),
+        ),
+        "lobby_modules": StationView(
+            LOBBY, 0, title="S1 LOBBY",
+            lines=("USA, 2 laps", "4 cars (1 players)", "+ weather, legends cars=2",
+                   "JOINED - GO to leave"),
             soft_keys=("TRK", "LAPS", "CARS", "", "", "", "RACE"),
         ),
         "attract": StationView(

@@ -8,6 +8,7 @@ call directly. The engine stays pure; this module owns bots, seats and the journ
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import queue
@@ -25,6 +26,7 @@ from ..engine import decisions as dec
 from ..engine.cards import DISCARDABLE, PLAYABLE
 from ..engine.decisions import Decision, Discard, IllegalDecision, Plan, Slipstream
 from ..engine.legends import legend_count, load_legend_cards
+from ..engine.modules import MODULES
 from ..engine.race import Race
 from ..engine.setup import MAX_CARS, RaceSetup
 from ..engine.snapshot import replay
@@ -180,10 +182,12 @@ class Table:
         self.laps = laps
         self.cars = cars
         #: rules modules for the races this table starts (RaceSetup.modules), e.g. Legends
-        self.modules = {k: dict(v) for k, v in (modules or {}).items()}
+        self.modules: dict[str, dict[str, Any]] = {k: dict(v) for k, v in (modules or {}).items()}
         self.recorder = recorder
         self.kiosk = kiosk
         self.race: Race | None = None
+        #: one line: why the lobby's choices could not be raced ("" when they can)
+        self.lobby_problem = ""
         self.bots: dict[int, Bot] = {}
         self.queue: queue.Queue[TableEvent] = queue.Queue()
         self.views: list[StationView | None] = [None] * stations
@@ -355,7 +359,8 @@ class Table:
             current = self.cars or max(joined, 1)
             self.cars = current % MAX_CARS + 1
         elif slot == 6:
-            self.start_race()
+            with contextlib.suppress(ValueError):  # the lobby says why (lobby_problem)
+                self.start_race()
 
     def _go(self, st: Station) -> None:
         state = self.state
@@ -381,6 +386,23 @@ class Table:
         cars = max(self.cars or 0, joined, 1)
         return self.track, self.laps or track.laps, min(cars, MAX_CARS)
 
+    def set_module(self, key: str, options: Mapping[str, Any] | None) -> None:
+        """Race the next race with module ``key`` and these ``options`` (None: without it).
+
+        Raises ValueError (one line) for a module that is not registered, or options the
+        module refuses for the race the lobby would start now; nothing changes then.
+        """
+        if key not in MODULES:
+            known = ", ".join(sorted(MODULES)) or "none installed"
+            raise ValueError(f"unknown module {key!r} (modules: {known})")
+        modules = {k: v for k, v in self.modules.items() if k != key}
+        if options is not None:
+            modules[key] = dict(options)
+        self._next_setup(modules, seed=0).validate()
+        self.modules = modules
+        self.lobby_problem = ""
+        self.refresh()
+
     def on_enter_planning(self) -> None:
         for st in self.stations:
             st.clear()
@@ -398,18 +420,32 @@ class Table:
             self.laps = laps
         if cars is not None:
             self.cars = cars
-        key, n_laps, n_cars = self.lobby_summary()
-        players = [st for st in self.stations if st.joined]
-        legends = legend_count(self.modules.get("legends", {}))
-        n_cars = min(max(n_cars, len(players)), MAX_CARS - legends)
-        names = [st.name for st in players] + [f"Bot {i + 1}" for i in range(n_cars - len(players))]
-        names += [f"{c.capitalize()} Legend" for c in load_legend_cards().colours[:legends]]
-        setup = RaceSetup(track=key, cars=n_cars + legends, laps=n_laps,
-                          seed=self.seeds.randrange(1 << 31) if seed is None else seed,
-                          names=tuple(names), modules=self.modules)
+        setup = self._next_setup(self.modules,
+                                 seed=self.seeds.randrange(1 << 31) if seed is None else seed)
+        try:
+            setup.validate()
+        except ValueError as exc:  # e.g. module options the engine refuses for these cars
+            self.lobby_problem = f"can't race: {exc}"
+            raise ValueError(str(exc)) from None
+        self.lobby_problem = ""
         self._begin(setup)
         self.green_flag()
         self._drive()
+
+    def _next_setup(self, modules: dict[str, dict[str, Any]], *, seed: int) -> RaceSetup:
+        """The race the lobby would start with ``modules``: joined stations first, bots, then
+        the Legend cars the Legends module asks for."""
+        key, n_laps, n_cars = self.lobby_summary()
+        players = [st for st in self.stations if st.joined]
+        try:
+            legends = legend_count(modules.get("legends", {}))
+        except (TypeError, ValueError):
+            legends = 0  # options the module refuses: validate() says why
+        n_cars = min(max(n_cars, len(players)), MAX_CARS - legends)
+        names = [st.name for st in players] + [f"Bot {i + 1}" for i in range(n_cars - len(players))]
+        names += [f"{c.capitalize()} Legend" for c in load_legend_cards().colours[:legends]]
+        return RaceSetup(track=key, cars=n_cars + legends, laps=n_laps, seed=seed,
+                         names=tuple(names), modules={k: dict(v) for k, v in modules.items()})
 
     def _begin(self, setup: RaceSetup) -> None:
         """Joined stations take the first cars, bots the others; a new journal starts."""
@@ -765,7 +801,11 @@ class Table:
             self.deadline = now + kiosk.attract_step
         elif state == flow.LOBBY and self.deadline is not None and now >= self.deadline:
             if any(s.joined for s in self.stations):
-                self.start_race(track=kiosk.track, laps=kiosk.laps, cars=kiosk.cars)
+                try:
+                    self.start_race(track=kiosk.track, laps=kiosk.laps, cars=kiosk.cars)
+                except ValueError as exc:  # shown in the lobby; staff fix the presets
+                    log.error("kiosk race refused: %s", exc)
+                    self.deadline = None
             else:
                 self.sleep()
                 self._start_attract()
@@ -853,7 +893,7 @@ class Table:
             race=self.race, attract=self.attract,
             current=current.index if current is not None else None,
             storage_problem=self.recorder.problem if self.recorder is not None else "",
-            countdown=countdown)
+            countdown=countdown, modules=self.modules, lobby_problem=self.lobby_problem)
 
     def refresh(self) -> None:
         """Rebuild every station's view; render and show only the ones that changed."""

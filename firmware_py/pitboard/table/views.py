@@ -7,8 +7,8 @@ handling, bots or the journal.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine import decisions as dec
@@ -68,6 +68,10 @@ class TableScene:
     storage_problem: str = ""
     #: kiosk lobby: whole seconds until the race starts (None: no countdown)
     countdown: int | None = None
+    #: rules modules of the next race and their options
+    modules: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: why the lobby's choices could not be raced ("" when they can)
+    lobby_problem: str = ""
 
 
 def station_view(scene: TableScene, st: Station) -> StationView:
@@ -123,17 +127,42 @@ def _lobby(scene: TableScene, st: Station) -> StationView:
     track, laps, cars = scene.lobby
     name = load_track(track).name
     joined = [s.name for s in scene.stations if s.joined]
-    lines = (f"{name}, {laps} lap{'s' if laps > 1 else ''}",
-             f"{cars} cars ({len(joined)} players)",
-             "JOINED - GO to leave" if st.joined else "press GO to join")
+    lines: tuple[str, ...] = (f"{name}, {laps} lap{'s' if laps > 1 else ''}",
+                              f"{cars} cars ({len(joined)} players)",
+                              "JOINED - GO to leave" if st.joined else "press GO to join")
     problem = scene.storage_problem
     if problem:  # staff should know a power cut would lose this race
         lines = (lines[0], problem[:32], lines[2])
+    if scene.modules:  # every station says which rules the race will use before it starts
+        lines = (*lines[:2], module_line(scene.modules), *lines[2:])
     if scene.countdown is not None and joined:
         left = scene.countdown
-        lines = (*lines[:2], f"{'JOINED' if st.joined else 'GO to join'} - start in {left}s")
+        lines = (*lines[:-1], f"{'JOINED' if st.joined else 'GO to join'} - start in {left}s")
     return StationView(LOBBY, st.index, title=f"{st.name} LOBBY", lines=lines,
+                       message=scene.lobby_problem,
                        soft_keys=("TRK", "LAPS", "CARS", "", "", "", "RACE"))
+
+
+def module_line(modules: Mapping[str, Mapping[str, Any]]) -> str:
+    """The rules modules of a race in one short line.
+
+    Example::
+
+        >>> module_line({"weather": {}, "legends": {"cars": 2, "level": 3}})
+        '+ weather, legends cars=2 level=3'
+    """
+    parts = []
+    for key, options in modules.items():
+        parts.append(" ".join([key, *(f"{k}={_option(v)}" for k, v in options.items())]))
+    return "+ " + ", ".join(parts)
+
+
+def _option(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, list | tuple):
+        return "/".join(map(_option, value))
+    return str(value)
 
 
 def _attract(scene: TableScene, st: Station) -> StationView:
