@@ -304,3 +304,21 @@ def test_forecast_matches_the_engine_for_every_order_of_the_draw_pile(
         spun = any(e["type"] == "spin_out" for e in race.events)
         seen[(car.speed, car.d, spun, engine - car.engine)] += 1
     assert {k: Fraction(n, len(orders)) for k, n in seen.items()} == expected
+
+
+def test_legend_cars_do_not_draft_and_modules_combine() -> None:
+    from pitboard.garage_bots import GarageBot
+
+    race = Race(RaceSetup(cars=4, seed=3, laps=1, modules={
+        "garage": {"choose": "draft"}, "legends": {"cars": 2},
+        "weather": {"weather": "random", "road": True}}))
+    legends = {c.id for c in race.cars if not race.hooks.plans(race, c)}  # type: ignore[misc]
+    assert len(legends) == 2
+    bot = GarageBot()
+    drafters = set()
+    while not race.over:
+        pending = race.pending()
+        if pending.kind == "draft":
+            drafters.update(pending.cars)
+        race.apply(bot.choose(race, race.waiting_for()))
+    assert drafters == {0, 1, 2, 3} - legends
