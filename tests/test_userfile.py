@@ -129,3 +129,17 @@ def test_rules_data_files_refuse_special_files_and_deep_nesting(tmp_path: Path,
     with pytest.raises(DataFileError, match=r"deep\.toml: not valid TOML: arrays or tables nested "
                                             r"too deeply"):
         read_toml("pitboard", "x.toml", deep)
+
+
+def test_upgrade_files_refuse_special_files_and_deep_nesting(tmp_path: Path, fifo: Path) -> None:
+    from pitboard.engine.garage.data import UpgradeFileError, load_upgrades
+
+    for path, problem in [(Path("/dev/zero"), "not a regular file (a character device)"),
+                          (fifo, "not a regular file (a FIFO)")]:
+        with pytest.raises(UpgradeFileError) as err:
+            load_upgrades(path)
+        assert str(err.value) == f"{path}: {problem}"
+    deep = tmp_path / "deep.toml"
+    deep.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n")
+    with pytest.raises(UpgradeFileError, match=r"nested too deeply"):
+        load_upgrades(deep)

@@ -327,6 +327,9 @@ def test_simulate_with_legends_weather_and_road_conditions(capsys: pytest.Captur
     (["demo", "--cars", "1", "--legends", "5", "--track", "usa", "--aggressive-legends",
       "--legend-pro", "7"], "legend-pro must be 0..6, got 7"),
     (["simulate", "--weather", "hail"], "invalid choice: 'hail'"),
+    (["simulate", "--road-conditions", "1:ice"], "expected CORNER=TOKEN,..."),
+    (["simulate", "--road-conditions", "1=ice"], "unknown road token 'ice'"),
+    (["demo", "--road-conditions", "9=overheat"], "track usa has corners 1..4"),
 ])
 def test_bad_module_options_exit_2_in_one_line(argv: list[str], message: str,
                                                capsys: pytest.CaptureFixture[str]) -> None:
@@ -356,3 +359,11 @@ def test_corner_bill_for_a_car_counts_overheat() -> None:
     line = race.corners_between(0, race.finish_d)[1][0]  # corner 2
     assert race.corner_bill(line - 1, line + 2, 5) == 2  # the printed rule alone
     assert race.corner_bill(line - 1, line + 2, 5, car) == 3  # +1 overheat
+
+
+def test_fixed_road_tokens_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from pitboard.cli import main
+    assert main(["demo", "--cars", "2", "--weather", "fog", "--road-conditions",
+                 "1=overheat,3=weather"]) == 0
+    out = capsys.readouterr().out
+    assert "Weather: fog; road conditions: corner 1 overheat, corner 3 weather" in out

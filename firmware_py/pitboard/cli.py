@@ -14,7 +14,13 @@ from typing import Any
 
 from . import __version__
 from .catalog import MAX_CARS, TRACKS
-from .module_args import add_garage_options, add_module_options, describe_modules, race_modules
+from .module_args import (
+    add_garage_options,
+    add_module_options,
+    check_setup,
+    describe_modules,
+    race_modules,
+)
 from .usage import EXIT_BAD_INPUT, Parser
 
 #: commands with their own argument parser (``pitboard NAME --help``), by module
@@ -171,6 +177,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     track = load_track(args.track)
     modules = race_modules(args, cars=args.cars)
     cars = args.cars + args.legends
+    check_setup(track=track.key, cars=cars, laps=args.laps, modules=modules)
     setup = RaceSetup(track=track.key, cars=cars, seed=args.seed, laps=args.laps,
                       modules=modules)
     race = Race(setup, track=track)

@@ -41,6 +41,18 @@ def _count(low: int, high: int, what: str) -> Any:
     return parse
 
 
+def _road(text: str) -> dict[str, str]:
+    """``1=overheat,3=weather`` -> {"1": "overheat", "3": "weather"} (names checked later)."""
+    road: dict[str, str] = {}
+    for part in text.split(","):
+        corner, _, token = part.strip().partition("=")
+        if not corner.strip().isdigit() or not token.strip():
+            raise argparse.ArgumentTypeError(
+                f"expected CORNER=TOKEN,... like 1=overheat,3=weather, got {text!r}")
+        road[corner.strip()] = token.strip().lower()
+    return road
+
+
 def add_module_options(p: argparse.ArgumentParser) -> None:
     """--legends, --legend-pro, --aggressive-legends, --weather, --road-conditions."""
     p.add_argument("--legends", type=_count(0, MAX_CARS - 1, "legends"), default=0,
@@ -57,9 +69,12 @@ def add_module_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--weather", choices=("random", *WEATHER_TOKENS), default=None,
                    help="race with a weather token (the Weather & road conditions module): "
                         "random draws one from the seed (default: no weather)")
-    p.add_argument("--road-conditions", action="store_true",
-                   help="draw a road-condition token for every corner from the seed "
-                        "(implies --weather random unless --weather is given)")
+    p.add_argument("--road-conditions", nargs="?", const=True, default=None, type=_road,
+                   metavar="CORNER=TOKEN,...",
+                   help="road-condition tokens: alone, one for every corner drawn from the "
+                        "seed; or fixed ones, e.g. 1=overheat,3=weather (tokens: overheat, "
+                        "limit-1, limit+1, weather, free-boost, slipstream+1). Implies "
+                        "--weather random unless --weather is given")
 
 
 def add_garage_options(p: argparse.ArgumentParser) -> None:
@@ -91,10 +106,10 @@ def race_modules(args: argparse.Namespace, *, cars: int) -> dict[str, dict[str, 
         modules["legends"] = legend
     elif args.legend_pro or args.aggressive_legends:
         raise SetupError("--legend-pro and --aggressive-legends need --legends N")
-    if args.weather is not None or args.road_conditions:
+    if args.weather is not None or args.road_conditions is not None:
         weather: dict[str, Any] = {"weather": args.weather or "random"}
-        if args.road_conditions:
-            weather["road"] = True
+        if args.road_conditions is not None:
+            weather["road"] = args.road_conditions
         modules["weather"] = weather
     if getattr(args, "garage", None) is not None:
         modules["garage"] = {"choose": args.garage, "pool": args.upgrades,
@@ -102,6 +117,25 @@ def race_modules(args: argparse.Namespace, *, cars: int) -> dict[str, dict[str, 
     elif getattr(args, "expansions", False) or getattr(args, "upgrades", "all") != "all":
         raise SetupError("--upgrades and --expansions need --garage random|draft|snake")
     return modules
+
+
+def check_setup(*, track: str, cars: int, laps: int | None,
+                modules: dict[str, dict[str, Any]]) -> None:
+    """Build the race once (seed 0) so options the engine refuses (an unknown road token, a
+    corner the track does not have) are a SetupError now, not a traceback later."""
+    from .engine.race import Race
+    from .engine.setup import RaceSetup
+    from .trackfile import TrackFileError, load_track
+
+    try:
+        t = load_track(track)
+    except TrackFileError:
+        return  # the command reports the track itself
+    try:
+        Race(RaceSetup(track=t.key, cars=cars, seed=0, laps=laps, modules=modules), track=t,
+             record_events=False)
+    except ValueError as exc:
+        raise SetupError(str(exc)) from None
 
 
 def describe_modules(modules: dict[str, dict[str, Any]]) -> str:
@@ -120,6 +154,9 @@ def describe_modules(modules: dict[str, dict[str, Any]]) -> str:
     weather = modules.get("weather")
     if weather:
         words.append(f"weather {weather['weather']}")
-        if weather.get("road"):
+        road = weather.get("road")
+        if isinstance(road, dict):
+            words.append("road " + ",".join(f"{c}={t}" for c, t in road.items()))
+        elif road:
             words.append("road conditions")
     return ", ".join(words)

@@ -15,7 +15,7 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from ..catalog import MAX_CARS, TRACKS
 from ..hwconfig import ConfigError, load_profile
-from ..module_args import SetupError, add_module_options, race_modules
+from ..module_args import SetupError, add_module_options, check_setup, race_modules
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -211,8 +211,11 @@ def main(
     if args.journal is not None and args.journal.exists() and not args.journal.is_dir():
         return fail(f"--journal {args.journal}: not a directory")
     try:
-        modules = race_modules(args, cars=args.cars if args.cars is not None else
-                               min(max(4, args.stations), MAX_CARS - args.legends))
+        cars = args.cars if args.cars is not None else \
+            min(max(4, args.stations), MAX_CARS - args.legends)
+        modules = race_modules(args, cars=cars)
+        check_setup(track=args.track, cars=cars + args.legends, laps=args.laps,
+                    modules=modules)
     except SetupError as exc:
         return fail(str(exc))
 

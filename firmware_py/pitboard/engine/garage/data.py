@@ -22,6 +22,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ...userfile import UserFileError, parse_toml, read_user_file
 from ..cards import HEAT, CardType, register
 
 #: symbols and whether the rules make them mandatory (resolve by themselves)
@@ -107,7 +108,7 @@ def _symbol_text(name: str, n: int) -> str:
 def parse_upgrades(text: str, where: str) -> dict[str, Upgrade]:
     """Upgrades by key from the text of an upgrade file; UpgradeFileError on any problem."""
     try:
-        data = tomllib.loads(text)
+        data = parse_toml(text)  # too-deep nesting is a syntax error, not a crash
     except tomllib.TOMLDecodeError as exc:
         raise UpgradeFileError(f"{where}: not valid TOML: {exc}") from None
     rows = data.get("upgrade")
@@ -207,8 +208,10 @@ def load_upgrades(path: str | Path | None = None) -> dict[str, Upgrade]:
         return parse_upgrades(text, f"pitboard/engine/garage/{FILE}")
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_user_file(p).decode("utf-8")  # a regular file only: never /dev/zero, a FIFO
+    except UserFileError as exc:
+        raise UpgradeFileError(str(exc)) from None
+    except UnicodeDecodeError as exc:
         raise UpgradeFileError(f"{p}: cannot read: {exc}") from None
     return parse_upgrades(text, str(p))
 
