@@ -388,3 +388,36 @@ def test_startup_line_names_the_displays_that_do_not_answer(tmp_path: Path) -> N
             app)[1]
     finally:
         app.close()
+
+
+def test_a_station_board_reset_reinitialises_its_display(tmp_path: Path) -> None:
+    """The MCP23017 and the OLED share a cable: when the board is found reset (or answers
+    again after a fault), the app re-initialises that station's display."""
+    from pitboard.hw.inputs import NullStationInputs
+
+    class Board(NullStationInputs):
+        resets = 0
+
+        @property
+        def board_resets(self) -> int:
+            return self.resets
+
+    class Screen(EmulatedDisplay):
+        reinits = 0
+
+        def reinit(self) -> None:
+            self.reinits += 1
+
+    config = load_profile("sim")
+    screens = [Screen(station=s.label) for s in config.stations]
+    app = App.build(config, journal=tmp_path / "j", seed=1, displays=screens)
+    app.inputs = [Board(station=i) for i in range(len(config.stations))]
+    app.poll()
+    assert [s.reinits for s in screens] == [0] * 6
+    board = app.inputs[2]
+    assert isinstance(board, Board)
+    board.resets = 1
+    app.poll()
+    app.poll()
+    assert [s.reinits for s in screens] == [0, 0, 1, 0, 0, 0]
+    app.close()

@@ -684,3 +684,50 @@ def test_ssd1309_first_frame_is_lumas() -> None:
 def test_column_offset_out_of_range_is_refused() -> None:
     with pytest.raises(ValueError, match="column_offset"):
         make("sh1106", column_offset=5)
+
+
+# -- periodic re-initialisation (a panel that reset by itself) ------------------------------------
+
+
+def test_a_panel_that_reset_itself_is_lit_again_by_the_periodic_reinit() -> None:
+    from rig import Panel
+
+    clock = FakeClock()
+    panel = Panel("ssd1306", clock=clock)
+    disp = StationDisplay(serial=panel, driver="ssd1306", station="red", clock=clock)
+    img = random_image((128, 64), 3)
+    disp.show(img)
+    assert panel.on and panel.frame() == to_pages(img)
+    panel.power_on()  # brown-out: dark, RAM lost; no write failed, so nobody noticed
+    assert not panel.on
+    clock.now += 29.9
+    disp.poll()
+    assert not panel.on  # not due yet
+    clock.now += 0.1
+    writes = len(panel.writes)
+    disp.poll()
+    assert panel.on and panel.frame() == to_pages(img) and disp.stats.reinits == 1
+    # the refresh of a lit panel leaves out luma's display-off: no blink on an intact panel
+    assert all(w.payload[:1] != b"\xae" for w in panel.writes[writes:]
+               if w.kind == "command")
+    clock.now += 30
+    disp.poll()
+    assert disp.stats.reinits == 2
+
+
+def test_reinit_on_request_redraws_at_once() -> None:
+    from rig import Panel
+
+    clock = FakeClock()
+    panel = Panel("sh1106", clock=clock)
+    disp = StationDisplay(serial=panel, driver="sh1106", station="red", clock=clock)
+    img = random_image((128, 64), 4)
+    disp.show(img)
+    panel.power_on()
+    disp.reinit()
+    assert panel.on and panel.frame() == to_pages(img)
+
+
+def test_backoff_never_exceeds_thirty_seconds() -> None:
+    with pytest.raises(ValueError):
+        make(backoff_max=31.0)

@@ -246,3 +246,24 @@ def test_a_failed_expect_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["scenario", str(path)]) == EXIT_BAD_INPUT
     assert capsys.readouterr().err == \
         f"pitboard: {path}:4: expected cars.0.engine 4, found 5\n"
+
+
+# ---------------------------------------------------------------- bots
+def test_heuristic_garage_bot_beats_the_random_one() -> None:
+    """benchmarks/garage.py measures it over 200 races; here 8 are enough to be sure."""
+    from pitboard.bots import Bot
+    from pitboard.garage_bots import GarageBot, GarageRandomBot
+
+    places = {True: 0, False: 0}
+    for i in range(8):
+        heuristic = {c for c in range(4) if (c + i) % 2 == 0}
+        bots: list[Bot] = [GarageBot(seed=i) if c in heuristic else GarageRandomBot(seed=i)
+                           for c in range(4)]
+        race = Race(RaceSetup(cars=4, seed=500 + i, laps=1, modules={"garage": {
+            "choose": "snake", "expansions": True}}), record_events=False)
+        while not race.over:
+            car = race.waiting_for()
+            race.apply(bots[car].choose(race, car))
+        for place, car in enumerate(race.hall_of_fame):
+            places[car in heuristic] += place
+    assert places[True] < places[False] / 2

@@ -646,7 +646,9 @@ def test_check_config_prints_the_pin_map(capsys: pytest.CaptureFixture[str]) -> 
     assert check_config_main(path) == 0
     out, err = capsys.readouterr()
     assert err.startswith("warning: ") and "staff_pin" in err  # only the default PIN
-    assert out == format_pin_map(load_profile("grid6"))
+    assert out == format_pin_map(load_profile("grid6")) + (
+        '\nTable "Pitboard grid": track usa, laps: the track\'s; kiosk off\n'
+        "Console: /dev/serial0 at 115200 baud, staff PIN still the default\n")
     assert "  GPIO17  11  S1 MCP23017 INT (open-drain, active low)   input  up\n" in out
 
 
@@ -718,3 +720,18 @@ def test_gpiozero_is_pinned_to_a_build_that_works_on_a_pi5() -> None:
     for bad in ("2.0", "2.0.1", "2.0.1.post1", "2.0.1.post2"):
         assert bad not in spec.specifier
     assert version("gpiozero") in spec.specifier
+
+
+def test_check_config_shows_the_kiosk_settings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pitboard.hwconfig import check_config_main
+
+    text = (profiles_dir() / "sim.toml").read_text().replace("kiosk = false", "kiosk = true")
+    mine = tmp_path / "kiosk.toml"
+    mine.write_text(text.replace("kiosk_cars = 4", "kiosk_cars = 5"))
+    assert check_config_main(str(mine)) == 0
+    out = capsys.readouterr().out
+    assert ('kiosk on: 5 cars, join countdown 20 s, a bot takes a seat idle 30 s, the table '
+            "gives up after 120 s without a press, results 30 s") in out
+    assert "Console: off (no port)" in out

@@ -660,3 +660,21 @@ def test_a_press_is_confirmed_within_5ms_of_its_first_edge(factory: MockFactory,
     assert events == [GoPressed(station=0)]
     assert clock.now - edge <= 0.005
     inputs.close()
+
+
+def test_board_resets_count_reconfigurations_and_recoveries(clock: FakeClock) -> None:
+    chip = mcp.Mcp23017Model()
+    inputs = Mcp23017StationInputs(station=0, bus=chip, post=lambda e: None, clock=clock)
+    assert inputs.board_resets == 0
+    chip.power_cycle()  # brown-out: the next read finds IOCON/GPPU at power-on values
+    clock.advance(0.01)
+    inputs.poll()
+    assert inputs.reconfigurations == 1 and inputs.board_resets == 1
+    chip.fail = True
+    clock.advance(0.01)
+    inputs.poll()
+    chip.fail = False
+    clock.advance(1.0)
+    inputs.poll()
+    assert not inputs.faulted and inputs.board_resets == 2
+    inputs.close()

@@ -118,6 +118,7 @@ class App:
     console: Any = None
     #: seconds from the start of boot() until every station had its frame
     boot_seconds: float = 0.0
+    _board_resets: dict[int, int] = field(default_factory=dict)
 
     @classmethod
     def build(
@@ -194,9 +195,15 @@ class App:
         return any(inputs.busy for inputs in self.inputs)
 
     def poll(self) -> None:
-        """Game-thread housekeeping: confirm debounced inputs, retry faulted displays."""
+        """Game-thread housekeeping: confirm debounced inputs, retry faulted displays, and
+        re-initialise the display of a station whose board was reset or came back."""
         for inputs in self.inputs:
             inputs.poll()
+            resets = inputs.board_resets
+            if resets != self._board_resets.get(inputs.station, 0):
+                self._board_resets[inputs.station] = resets
+                if inputs.station < len(self.displays):
+                    self.displays[inputs.station].reinit()
         for display in self.displays:
             display.poll()
 

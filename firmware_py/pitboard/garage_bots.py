@@ -52,10 +52,13 @@ def draft_value(u: Upgrade) -> float:
 
 def _teach_values() -> None:
     """The planner's card values: a speed choice is worth its top speed but can be played at
-    its lowest; [+] flips add their average, and at worst 4 each."""
+    its lowest; [+] flips add their average, and at worst 4 each; Heat costs and lowered limits
+    count against the worst case."""
     for code, u in BY_CODE.items():
         flips = u.count("boost")
-        card_value(code, worst=u.speeds[0] + FLIP_WORST * flips,
+        # for corners a lower limit (adjust -N) or Heat spent first (heat N) weigh like speed
+        card_value(code, worst=u.speeds[0] + FLIP_WORST * flips + u.count("heat")
+                   + max(0, -u.count("adjust")),
                    expected=u.speeds[-1] + FLIP_EXPECTED * flips - 0.5 * u.count("heat"))
 
 

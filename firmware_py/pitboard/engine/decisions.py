@@ -166,6 +166,35 @@ def register_decision(kind: DecisionKind) -> DecisionKind:
     return kind
 
 
+class PlanProblem(str):
+    """Why a plan is not legal: the sentence (it *is* the string), plus fields a screen reads
+    instead of parsing it, so rewording the sentence never changes a screen.
+
+    ``kind``: ``"shift"`` (the gear cannot be reached; ``needed`` Heat for a 2-gear shift, 0
+    when the gear is out of reach), ``"heat"`` (a Heat card in the plan), ``"count"``
+    (``needed`` cards, ``given`` chosen) or ``"hand"`` (a card not in hand).
+
+    Example::
+
+        >>> p = PlanProblem("gear 3 plays 3 cards, not 1", kind=COUNT, needed=3, given=1)
+        >>> p.startswith("gear 3"), p.kind, p.needed
+        (True, 'count', 3)
+    """
+
+    kind: str
+    needed: int
+    given: int
+
+    def __new__(cls, text: str, *, kind: str, needed: int = 0, given: int = 0) -> PlanProblem:
+        self = super().__new__(cls, text)
+        self.kind, self.needed, self.given = kind, needed, given
+        return self
+
+
+# PlanProblem kinds
+SHIFT, HEAT_CARD, COUNT, NOT_IN_HAND = "shift", "heat", "count", "hand"
+
+
 class PlanRule(NamedTuple):
     """What a car may plan: the legal gears, each gear's shift cost, and the playable cards.
 

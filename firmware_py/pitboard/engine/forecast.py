@@ -16,7 +16,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from .cards import BASIC, SPEED, STRESS
-from .decisions import Plan
+from .decisions import COUNT, Plan, PlanProblem
 from .race import Race
 
 
@@ -80,7 +80,7 @@ class Forecast:
     car: int
     gear: int
     cards: tuple[str, ...]
-    problem: str | None
+    problem: PlanProblem | None
     shift_cost: int
     clogged: bool
     engine: int
@@ -172,7 +172,7 @@ def forecast(race: Race, car_id: int, gear: int, cards: tuple[str, ...] | list[s
     shift_cost = rule.shift_cost.get(gear, 0)
     engine = car.engine - shift_cost
     clogged = gear in rule.clogged
-    if problem is not None and not (partial and problem.startswith(f"gear {gear} plays")):
+    if problem is not None and not (partial and problem.kind == COUNT):
         return Forecast(car_id, gear, cards, problem, shift_cost, clogged, car.engine, ())
     if clogged:
         where = race._where(car)

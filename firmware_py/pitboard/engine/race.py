@@ -20,17 +20,22 @@ from ..track import Track
 from ..trackfile import load_track
 from .cards import BASIC, DISCARDABLE, HEAT, PLAYABLE, SPEED, STRESS, starting_deck
 from .decisions import (
+    COUNT,
     DISCARD,
     DONE,
+    HEAT_CARD,
+    NOT_IN_HAND,
     OVER,
     PLAN,
     REACT,
+    SHIFT,
     SLIPSTREAM,
     Decision,
     Discard,
     IllegalDecision,
     Pending,
     Plan,
+    PlanProblem,
     PlanRule,
     React,
     Slipstream,
@@ -376,24 +381,27 @@ class Race:
         p = self.pending()
         return f"{p.kind} from car {', '.join(str(c) for c in p.cars)}"
 
-    def plan_problem(self, plan: Plan) -> str | None:
+    def plan_problem(self, plan: Plan) -> PlanProblem | None:
         """Why ``plan`` is not legal for its car now (None if it is)."""
         car = self.cars[plan.car]
         rule = self.plan_rule(car.id)
         if plan.gear not in rule.gears:
-            why = "no Heat in the engine for a 2-gear shift" if abs(plan.gear - car.gear) == 2 \
+            two = abs(plan.gear - car.gear) == 2
+            why = "no Heat in the engine for a 2-gear shift" if two \
                 else "shift at most 2 gears, to gears 1-4"
-            return f"cannot shift {car.gear}->{plan.gear}: {why}"
+            return PlanProblem(f"cannot shift {car.gear}->{plan.gear}: {why}", kind=SHIFT,
+                               needed=1 if two else 0)
         if any(not PLAYABLE[c] for c in plan.cards):
-            return "Heat cards cannot be played"
+            return PlanProblem("Heat cards cannot be played", kind=HEAT_CARD)
         need = rule.cards_needed(plan.gear)
         if len(plan.cards) != need:
             clog = " (clogged hand: play every non-Heat card)" if plan.gear in rule.clogged else ""
-            return f"gear {plan.gear} plays {need} cards, not {len(plan.cards)}{clog}"
+            return PlanProblem(f"gear {plan.gear} plays {need} cards, not {len(plan.cards)}{clog}",
+                               kind=COUNT, needed=need, given=len(plan.cards))
         hand = list(car.hand)
         for c in plan.cards:
             if c not in hand:
-                return f"card {c} is not in hand"
+                return PlanProblem(f"card {c} is not in hand", kind=NOT_IN_HAND)
             hand.remove(c)
         return None
 

@@ -16,6 +16,14 @@ Design decisions:
 * **Faults never stop the table.** Transport errors (``OSError``, and luma's
   ``DeviceNotFoundError``, which luma raises instead of ``OSError`` for a NACK/EIO on commands)
   are caught, logged once, and retried with exponential backoff on an injected clock.
+* **A panel that reset by itself is brought back.** An OLED that browns out or takes a static
+  discharge comes back dark and uninitialised, and nothing on I2C says so (the modules cannot be
+  read). So every ``reinit_s`` (30 s) :meth:`StationDisplay.poll` sends the init sequence again,
+  without switching the panel off, followed by the current frame: an intact panel shows no
+  change, a reset one lights up again. :meth:`StationDisplay.reinit` does the same at once; the
+  app calls it when the station's input board reports a reset or comes back from a fault (the
+  same cable feeds both). The back-off after a fault resets as soon as the display answers and
+  never waits more than 30 s (:data:`BACKOFF_MAX_S`).
 * **Blanking on exit is explicit.** ``persist = True`` on the luma device disables luma's atexit
   hook, which would otherwise talk to a bus at interpreter shutdown (and block on a dead
   display). On an orderly shutdown the table calls :meth:`StationDisplay.close` — by default it
@@ -93,6 +101,11 @@ _SH1106_LOW_COLUMN = 0x00
 _SH1106_HIGH_COLUMN = 0x10
 _DISPLAY_OFF = 0xAE
 
+#: the longest a faulty display waits between retries (s)
+BACKOFF_MAX_S = 30.0
+#: how often a healthy display is initialised again (s): see the module docstring
+REINIT_S = 30.0
+
 
 class SerialInterface(Protocol):
     """What a display needs from a transport: luma's ``i2c``/``spi`` or a test fake."""
@@ -129,6 +142,8 @@ class DisplayStats:
     errors: int = 0
     #: faulty → healthy transitions
     recoveries: int = 0
+    #: re-initialisations of a healthy panel (periodic, or asked for by :meth:`reinit`)
+    reinits: int = 0
 
 
 class Display(Protocol):
@@ -150,7 +165,10 @@ class Display(Protocol):
         """Display a finished image; never raises on transport faults."""
 
     def poll(self) -> None:
-        """Retry a faulty display if its backoff has expired."""
+        """Retry a faulty display if its backoff has expired; re-initialise when due."""
+
+    def reinit(self) -> None:
+        """Initialise the panel again and resend the picture."""
 
     def close(self, *, blank: bool = True) -> None:
         """Orderly shutdown."""
@@ -221,13 +239,17 @@ class StationDisplay:
         column_offset: int = SH1106_COLUMN_OFFSET,
         clock: Callable[[], float] = time.monotonic,
         backoff_initial: float = 0.5,
-        backoff_max: float = 30.0,
+        backoff_max: float = BACKOFF_MAX_S,
+        reinit_s: float | None = REINIT_S,
         logger: logging.Logger | None = None,
     ) -> None:
         if rotate not in (0, 1, 2, 3):
             raise ValueError(f"rotate must be 0..3, got {rotate}")
-        if not 0 < backoff_initial <= backoff_max:
-            raise ValueError("need 0 < backoff_initial <= backoff_max")
+        if not 0 < backoff_initial <= backoff_max <= BACKOFF_MAX_S:
+            raise ValueError(f"need 0 < backoff_initial <= backoff_max <= {BACKOFF_MAX_S:g}")
+        if reinit_s is not None and reinit_s <= 0:
+            raise ValueError("reinit_s must be positive (or None: never)")
+        self._reinit_s = reinit_s
         self._serial = serial
         self.driver: Driver = driver
         self.station = station
@@ -254,6 +276,8 @@ class StationDisplay:
         self._healthy = True
         self._delay = backoff_initial
         self._retry_at = 0.0
+        self._next_reinit: float | None = None  # set by the first full frame
+        self._refresh = False  # the next full frame keeps the panel on (periodic re-init)
 
     @property
     def size(self) -> tuple[int, int]:
@@ -291,7 +315,27 @@ class StationDisplay:
         Call this from the table loop so a display that comes back is redrawn even when the
         picture is not changing.
         """
-        if not self._healthy and self._wanted is not None and self._clock() >= self._retry_at:
+        if self._wanted is None:
+            return
+        now = self._clock()
+        if not self._healthy:
+            if now >= self._retry_at:
+                self._flush()
+        elif self._next_reinit is not None and now >= self._next_reinit:
+            self._stats.reinits += 1
+            self._refresh = True
+            self._shadow = None
+            self._flush()
+
+    def reinit(self) -> None:
+        """Initialise the panel again and resend the picture now (the station's board was
+        found reset: its OLED on the same cable probably was too)."""
+        if self._wanted is None:
+            return
+        self._stats.reinits += 1
+        self._refresh = self._healthy
+        self._shadow = None
+        if self._healthy:
             self._flush()
 
     def close(self, *, blank: bool = True) -> None:
@@ -369,7 +413,13 @@ class StationDisplay:
 
     def _send_full(self, frame: bytes) -> None:
         # The panel may have been power-cycled (or never initialised): full luma init first.
-        self._replay(self._init)
+        # A refresh of a lit panel leaves out luma's leading display-off, so it does not blink.
+        init = self._init
+        if self._refresh and init and init[0].kind == "command" and init[0].payload[:1] == bytes(
+                (_DISPLAY_OFF,)):
+            init = [BusWrite("command", init[0].payload[1:]), *init[1:]]
+        self._refresh = False
+        self._replay(init)
         if self.driver in WINDOWED_DRIVERS:
             self._send_window(frame, FULL_WINDOW)
         else:
@@ -377,6 +427,8 @@ class StationDisplay:
                 self._send_sh1106_page(frame, page, 0, PANEL_WIDTH - 1)
         self._replay(self._finish)
         self._stats.full_frames += 1
+        if self._reinit_s is not None:
+            self._next_reinit = self._clock() + self._reinit_s
 
     def _send_spans(self, frame: bytes, spans: Sequence[PageSpan]) -> None:
         if self.driver in WINDOWED_DRIVERS:
@@ -477,6 +529,9 @@ class EmulatedDisplay:
 
     def poll(self) -> None:
         """Nothing to retry."""
+
+    def reinit(self) -> None:
+        """Nothing to initialise."""
 
     def close(self, *, blank: bool = True) -> None:
         """Mark closed; ``blank`` clears the kept images like a switched-off panel."""

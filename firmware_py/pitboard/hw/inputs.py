@@ -366,6 +366,12 @@ class StationInputs(ABC):
         """A change is waiting to be confirmed: call :meth:`poll` again within a millisecond."""
         return False
 
+    @property
+    def board_resets(self) -> int:
+        """How often the station board was found reset or came back after a fault: its
+        display, on the same cable, may have lost power too (the app re-initialises it)."""
+        return 0
+
     @abstractmethod
     def poll(self) -> None:
         """Confirm debounced changes and run any periodic hardware checks; never raises on I/O."""
@@ -619,6 +625,8 @@ class Mcp23017StationInputs(StationInputs):
         self.errors = 0
         #: times the chip was found reset and configured again
         self.reconfigurations = 0
+        #: times the chip answered again after a fault
+        self.recoveries = 0
         #: True between an InputFault and its InputFaultCleared
         self.faulted = False
         #: the last GPIOA/GPIOB read (1 = closed), for hw-test's live view
@@ -692,10 +700,16 @@ class Mcp23017StationInputs(StationInputs):
             return False
         if self.faulted:
             self.faulted = False
+            self.recoveries += 1
             self._post(InputFaultCleared(station=self.station))
         return True
 
     # ---- entry points ---------------------------------------------------------------------
+
+    @property
+    def board_resets(self) -> int:
+        """Reconfigurations after a reset plus recoveries from a bus fault."""
+        return self.reconfigurations + self.recoveries
 
     @property
     def busy(self) -> bool:

@@ -4,12 +4,38 @@ from __future__ import annotations
 
 import sys
 
-from .advice import config_warnings
+from .advice import config_warnings, is_default_pin
 from .parse import load_profile
 from .pins import format_pin_map
-from .schema import ConfigError
+from .schema import ConfigError, HwConfig
 
 # ---- command line ------------------------------------------------------------------------
+
+
+def table_summary(config: HwConfig) -> str:
+    """The table, kiosk and console settings as check-config prints them after the pin map.
+
+    Example::
+
+        >>> print(table_summary(load_profile("grid6")), end="")
+        <BLANKLINE>
+        Table "Pitboard grid": track usa, laps: the track's; kiosk off
+        Console: /dev/serial0 at 115200 baud, staff PIN still the default
+    """
+    t, console = config.table, config.console
+    if t.kiosk:
+        kiosk = (f"kiosk on: {t.kiosk_cars} cars, join countdown {t.join_seconds} s, a bot takes "
+                 f"a seat idle {t.seat_idle_seconds} s, the table gives up after "
+                 f"{t.table_idle_seconds} s without a press, results {t.results_seconds} s")
+    else:
+        kiosk = "kiosk off"
+    laps = t.laps if t.laps is not None else "the track's"
+    if console.enabled:
+        pin = "still the default" if is_default_pin(console.staff_pin) else "set"
+        port = f"{console.port} at {console.baud} baud, staff PIN {pin}"
+    else:
+        port = "off (no port)"
+    return f'\nTable "{t.name}": track {t.track}, laps: {laps}; {kiosk}\nConsole: {port}\n'
 
 
 def check_config_main(path: str) -> int:
@@ -36,7 +62,7 @@ def check_config_main(path: str) -> int:
     except Exception as exc:  # a bug here must still not print a traceback at a user
         print(f"{path}: internal error while checking: {exc!r}", file=sys.stderr)
         return 2
-    sys.stdout.write(text)
+    sys.stdout.write(text + table_summary(config))
     for warning in config_warnings(config):
         print(f"warning: {warning}", file=sys.stderr)
     return 0

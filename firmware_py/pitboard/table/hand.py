@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from ..engine.decisions import COUNT, HEAT_CARD, NOT_IN_HAND, SHIFT, PlanProblem
+
 
 def in_hand_order(hand: Sequence[str], cards: Sequence[str]) -> tuple[str, ...]:
     """``cards`` in the order the engine holds them, whatever tray slots they sat in: the tray
@@ -28,21 +30,20 @@ def in_hand_order(hand: Sequence[str], cards: Sequence[str]) -> tuple[str, ...]:
     return (*out, *left.elements())
 
 
-def short_problem(problem: str) -> str:
-    """A plan problem as a few words for a 128-px screen.
+def short_problem(problem: PlanProblem) -> str:
+    """A plan problem as a few words for a 128-px screen, from its fields (never its wording).
 
     Example::
 
-        >>> short_problem("gear 3 plays 3 cards, not 1")
+        >>> short_problem(PlanProblem("gear 3 plays 3 cards, not 1", kind=COUNT, needed=3))
         'play 3 cards'
     """
-    if "plays" in problem and "cards" in problem:
-        need = problem.split("plays ", 1)[1].split(" ", 1)[0]
-        return f"play {need} card{'s' if need != '1' else ''}"
-    if "no Heat" in problem:
-        return "no Heat: 2-gear shift"
-    if "cannot shift" in problem:
-        return "max 2 gears per shift"
-    if "Heat cards" in problem:
+    if problem.kind == COUNT:
+        return f"play {problem.needed} card{'s' if problem.needed != 1 else ''}"
+    if problem.kind == SHIFT:
+        return "no Heat: 2-gear shift" if problem.needed else "max 2 gears per shift"
+    if problem.kind == HEAT_CARD:
         return "Heat can't be played"
-    return problem[:24]
+    if problem.kind == NOT_IN_HAND:
+        return "card not in hand"
+    return str(problem)[:24]

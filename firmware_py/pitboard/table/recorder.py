@@ -295,48 +295,54 @@ def _rebuild(header: dict[str, Any], snapshot: dict[str, Any] | None,
     if snapshot is not None:
         saved.log = [decision_from_dict(d) for d in snapshot["log"]]
         saved.idle_bots = {int(c) for c in snapshot.get("idle_bots", [])}
-    race = replay(setup, list(saved.log))
+    replayer = _Replayer(saved, replay(setup, list(saved.log)))
     for index, record in enumerate(records):
-        problem = _apply_record(saved, race, record)
-        if isinstance(problem, Race):
-            race = problem
-        elif problem:
+        problem = replayer.apply(record)
+        if problem:
             return saved, (index, problem)
     return saved, None
 
 
-def _apply_record(saved: SavedRace, race: Race, record: dict[str, Any]) -> str | Race | None:
-    """Apply one record to ``saved`` (and ``race``, replayed alongside); a one-line reason if
-    it lies outside its valid range (nothing applied), or the new race after an undo."""
-    if saved.ended:
-        return "a record after the end of the race"
-    if len(record) != 1:
-        return f"not a journal record ({', '.join(sorted(record)) or 'empty'})"
-    (kind, value), = record.items()
-    if kind == "d":
-        try:
-            decision = decision_from_dict(value)
-            race.apply(decision)
-        except (IllegalDecision, ValueError, TypeError, KeyError) as exc:
-            return f"a decision the race refuses ({' '.join(str(exc).split())})"
-        saved.log.append(decision)
-    elif kind == "undo":
-        if not _is_int(value) or not 0 <= value <= len(saved.log):
-            return f"undo to {value!r} outside 0..{len(saved.log)}"
-        del saved.log[value:]
-        return replay(saved.setup, list(saved.log))
-    elif kind in ("bot", "human"):
-        if not _is_int(value) or not 0 <= value < saved.setup.cars:
-            return f"{kind} seat {value!r} outside cars 0..{saved.setup.cars - 1}"
-        if kind == "bot":
-            saved.idle_bots.add(value)
+@dataclass
+class _Replayer:
+    """Applies records to a saved race, checking each against the race replayed alongside."""
+
+    saved: SavedRace
+    race: Race
+
+    def apply(self, record: dict[str, Any]) -> str:
+        """Apply one record; a one-line reason if it lies outside its valid range (nothing is
+        applied then), else ""."""
+        saved = self.saved
+        if saved.ended:
+            return "a record after the end of the race"
+        if len(record) != 1:
+            return f"not a journal record ({', '.join(sorted(record)) or 'empty'})"
+        (kind, value), = record.items()
+        if kind == "d":
+            try:
+                decision = decision_from_dict(value)
+                self.race.apply(decision)
+            except (IllegalDecision, ValueError, TypeError, KeyError) as exc:
+                return f"a decision the race refuses ({' '.join(str(exc).split())})"
+            saved.log.append(decision)
+        elif kind == "undo":
+            if not _is_int(value) or not 0 <= value <= len(saved.log):
+                return f"undo to {value!r} outside 0..{len(saved.log)}"
+            del saved.log[value:]
+            self.race = replay(saved.setup, list(saved.log))
+        elif kind in ("bot", "human"):
+            if not _is_int(value) or not 0 <= value < saved.setup.cars:
+                return f"{kind} seat {value!r} outside cars 0..{saved.setup.cars - 1}"
+            if kind == "bot":
+                saved.idle_bots.add(value)
+            else:
+                saved.idle_bots.discard(value)
+        elif kind == "end" and value is True:
+            saved.ended = True
         else:
-            saved.idle_bots.discard(value)
-    elif kind == "end" and value is True:
-        saved.ended = True
-    else:
-        return f"unknown journal record {kind!r}"
-    return None
+            return f"unknown journal record {kind!r}"
+        return ""
 
 
 def _is_int(value: object) -> bool:

@@ -184,7 +184,7 @@ def _planning(st: Station, race: Race, car: Any) -> StationView:
     message = st.message
     if clogged and not message:
         message = "CLOGGED: no move, gear 1"
-    elif fc.problem and not message and not fc.problem.startswith(f"gear {gear} plays"):
+    elif fc.problem and not message and fc.problem.kind != dec.COUNT:
         message = short_problem(fc.problem)
     elif not message:
         need = rule.cards_needed(gear)
