@@ -21,9 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pitboard.bots import Bot, HeuristicBot, RandomBot
-from pitboard.garage_bots import GarageBot, GarageRandomBot
 from pitboard.catalog import WEATHER_TOKENS
 from pitboard.engine import Race, RaceSetup, race_from_dict, race_to_dict, replay, undo
+from pitboard.garage_bots import GarageBot, GarageRandomBot
 from test_properties import MAX_ROUNDS_PER_LAP, TRACKS, Checker
 
 MODULE_RACES = settings(max_examples=60, deadline=None)
