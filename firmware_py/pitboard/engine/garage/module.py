@@ -173,11 +173,11 @@ class GarageModule(RaceModule):
         return self.choose == "snake"
 
     def _drafters(self, race: Race) -> list[int]:
-        """Cars that choose upgrades, in grid order: not those given cards, nor cars that
-        never plan (a Legend car holds no cards)."""
+        """Cars that choose upgrades, in grid order: not those given theirs, nor cars that
+        never play cards (a Legend)."""
         plans = race.hooks.plans
-        return [c for c in race.grid if c not in self.given
-                and (plans is None or plans(race, race.cars[c]))]
+        return [c for c in race.grid if c not in self.given and
+                (plans is None or plans(race, race.cars[c]))]
 
     def _next_round(self, race: Race) -> None:
         self.round += 1
