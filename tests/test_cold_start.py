@@ -50,7 +50,7 @@ def test_a_command_loads_what_it_needs_when_it_runs() -> None:
     assert "pitboard.engine.race" in modules and "pitboard.bots" in modules
 
 
-@pytest.mark.parametrize("package", ["pitboard.sim", "pitboard.wiring"])
+@pytest.mark.parametrize("package", ["pitboard.sim", "pitboard.wiring", "pitboard.hwconfig"])
 def test_lazy_package_names_are_their_files_names(package: str) -> None:
     pkg = importlib.import_module(package)
     homes: dict[str, str] = pkg._HOMES

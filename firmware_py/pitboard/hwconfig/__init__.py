@@ -14,38 +14,41 @@ Example::
 
 from __future__ import annotations
 
-from .advice import config_warnings, is_default_pin, shipped_pins
-from .cli import check_config_main
-from .parse import default_config_path, load_config, load_profile, parse_config, profiles_dir
-from .pins import I2cDeviceUse, PinUse, format_pin_map, i2c_map, pin_map, resolve_i2c_bus
-from .schema import (
-    BAUD_RATES,
-    BCM_TO_PHYSICAL,
-    DISPLAY_BUSES,
-    DISPLAY_DRIVERS,
-    I2C_BAUDRATES,
-    INPUT_KINDS,
-    MAX_STATIONS,
-    MUX_TYPES,
-    OLED_ADDRESSES,
-    PI_UART_PATTERN,
-    SHIPPED_PROFILES,
-    ConfigError,
-    ConsoleConfig,
-    DisplayConfig,
-    EmulatedInput,
-    GpioConfig,
-    GpioInput,
-    HwConfig,
-    I2cConfig,
-    InputConfig,
-    JournalConfig,
-    Mcp23017Input,
-    MuxConfig,
-    StationConfig,
-    TableConfig,
-    is_pi_uart,
-)
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .advice import config_warnings, is_default_pin, shipped_pins
+    from .cli import check_config_main
+    from .parse import default_config_path, load_config, load_profile, parse_config, profiles_dir
+    from .pins import I2cDeviceUse, PinUse, format_pin_map, i2c_map, pin_map, resolve_i2c_bus
+    from .schema import (
+        BAUD_RATES,
+        BCM_TO_PHYSICAL,
+        DISPLAY_BUSES,
+        DISPLAY_DRIVERS,
+        I2C_BAUDRATES,
+        INPUT_KINDS,
+        MAX_STATIONS,
+        MUX_TYPES,
+        OLED_ADDRESSES,
+        PI_UART_PATTERN,
+        SHIPPED_PROFILES,
+        ConfigError,
+        ConsoleConfig,
+        DisplayConfig,
+        EmulatedInput,
+        GpioConfig,
+        GpioInput,
+        HwConfig,
+        I2cConfig,
+        InputConfig,
+        JournalConfig,
+        Mcp23017Input,
+        MuxConfig,
+        StationConfig,
+        TableConfig,
+        is_pi_uart,
+    )
 
 __all__ = [
     "BAUD_RATES",
@@ -90,3 +93,27 @@ __all__ = [
     "resolve_i2c_bus",
     "shipped_pins",
 ]
+
+#: where each name lives; a name's file is imported the first time it is used, so a command
+#: that needs one constant (``pitboard wiring-docs --help``) does not load the whole parser
+_HOMES = {
+    "config_warnings": "advice", "is_default_pin": "advice", "shipped_pins": "advice",
+    "check_config_main": "cli", "default_config_path": "parse", "load_config": "parse",
+    "load_profile": "parse", "parse_config": "parse", "profiles_dir": "parse",
+    "I2cDeviceUse": "pins", "PinUse": "pins", "format_pin_map": "pins", "i2c_map": "pins",
+    "pin_map": "pins", "resolve_i2c_bus": "pins", "BAUD_RATES": "schema",
+    "BCM_TO_PHYSICAL": "schema", "DISPLAY_BUSES": "schema", "DISPLAY_DRIVERS": "schema",
+    "I2C_BAUDRATES": "schema", "INPUT_KINDS": "schema", "MAX_STATIONS": "schema",
+    "MUX_TYPES": "schema", "OLED_ADDRESSES": "schema", "PI_UART_PATTERN": "schema",
+    "SHIPPED_PROFILES": "schema", "ConfigError": "schema", "ConsoleConfig": "schema",
+    "DisplayConfig": "schema", "EmulatedInput": "schema", "GpioConfig": "schema",
+    "GpioInput": "schema", "HwConfig": "schema", "I2cConfig": "schema", "InputConfig": "schema",
+    "JournalConfig": "schema", "Mcp23017Input": "schema", "MuxConfig": "schema",
+    "StationConfig": "schema", "TableConfig": "schema", "is_pi_uart": "schema",
+}
+
+
+def __getattr__(name: str) -> Any:
+    from pitboard.lazy import export
+
+    return export(__name__, _HOMES, name)

@@ -17,7 +17,8 @@ Schema (``*`` = required)::
                  options (see each module); names: the modules installed in pitboard.engine
     [console]*   port = "" (empty = off; a device, or a pyserial URL such as "socket://h:7000"),
                  baud = 115200, staff_pin* = "4 to 8 digits"
-    [journal]*   dir*                       (relative paths: from the working directory)
+    [journal]*   dir*                       (relative: under $STATE_DIRECTORY with systemd, else
+                                             $XDG_STATE_HOME/pitboard, ~/.local/state/pitboard)
     [gpio]       allow_id_eeprom_pins = false   (GPIO 0/1, only when no HAT is fitted)
     [i2c]        bus = 1, baudrate = 100000 | 400000 (documents config.txt i2c_arm_baudrate)
     [i2c.mux]    type* = "tca9548a", address = 0x70 (0x70-0x77), first_bus (see resolve_i2c_bus)

@@ -6,17 +6,17 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pitboard.hwconfig import (
-    ConfigError,
-    HwConfig,
-    load_profile,
-)
+if TYPE_CHECKING:
+    from pitboard.hwconfig import HwConfig
 
 from .parts import COMMAND, DEFAULT_OUT, DEFAULT_PROFILES, EXIT_BAD_INPUT, WiringError
 
 
 def _load(names: Sequence[str]) -> list[HwConfig]:
+    from pitboard.hwconfig import ConfigError, load_profile
+
     configs = []
     for name in names:
         try:
