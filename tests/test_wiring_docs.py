@@ -323,3 +323,13 @@ def test_the_bom_names_the_display_controller_to_buy() -> None:
 def test_station_segments_get_strong_pull_ups() -> None:
     rows = bom_rows(load_profile("grid6"))
     assert any(part.startswith("Resistor 2.2 kOhm") and q == "12" for q, part, _ in rows)
+
+
+def test_hw_test_is_the_first_step_of_the_wiring_docs() -> None:
+    readme = (DOCS / "README.md").read_text()
+    assert readme.index("## First: `pitboard hw-test`") < readme.index("## Order of work")
+    for step in ("1. GPIO", "2. I2C", "3. Displays", "4. Inputs, live", "5. Bus errors"):
+        assert f"| {step} |" in readme
+    from pitboard.hwtest import DOCS_SECTION
+
+    assert f"## {DOCS_SECTION.split(', ')[1].strip(chr(34))}" in readme

@@ -25,11 +25,12 @@ from .usage import EXIT_BAD_INPUT, Parser
 
 #: commands with their own argument parser (``pitboard NAME --help``), by module
 DELEGATED = {"sim": "pitboard.sim", "screens": "pitboard.table.gallery",
-             "wiring-docs": "pitboard.wiring"}
+             "wiring-docs": "pitboard.wiring", "hw-test": "pitboard.hwtest"}
 DELEGATED_HELP = {
     "sim": "the desktop simulation: every station's OLED in the terminal, keyboard or autoplay",
     "screens": "draw every station screen kind as PNGs (the docs/screens gallery)",
     "wiring-docs": "generate wiring_docs/ (pin tables, harness, BOM) from the hw_config profiles",
+    "hw-test": "check a build first: GPIO, every I2C address, display patterns, live inputs",
 }
 
 

@@ -366,6 +366,11 @@ class StationInputs(ABC):
         """A change is waiting to be confirmed: call :meth:`poll` again within a millisecond."""
         return False
 
+    def raw_state(self) -> tuple[tuple[bool, ...], tuple[bool, ...], bool] | None:
+        """The last raw sample (lever contacts 1-4, slots 0-6, GO; True = closed), for
+        ``pitboard hw-test``; None when there is nothing to read."""
+        return None
+
     @property
     def board_resets(self) -> int:
         """How often the station board was found reset or came back after a fault: its
@@ -481,6 +486,14 @@ class GpioStationInputs(StationInputs):
             device.when_deactivated = _bind(self._on_slot, slot, False)
         self._go.when_activated = _bind(self._on_go, True)
         self._go.when_deactivated = _bind(self._on_go, False)
+
+    def raw_state(self) -> tuple[tuple[bool, ...], tuple[bool, ...], bool] | None:
+        """The pins now (True = closed)."""
+        with self._lock:
+            if self._closed:
+                return None
+            return (tuple(self._lever_state()), tuple(bool(d.is_active) for d in self._slots),
+                    bool(self._go.is_active))
 
     @property
     def busy(self) -> bool:
@@ -705,6 +718,12 @@ class Mcp23017StationInputs(StationInputs):
         return True
 
     # ---- entry points ---------------------------------------------------------------------
+
+    def raw_state(self) -> tuple[tuple[bool, ...], tuple[bool, ...], bool] | None:
+        """The last GPIOA/GPIOB read, split into lever, slots and GO."""
+        if self.raw is None:
+            return None
+        return mcp.split_station_bits(*self.raw)
 
     @property
     def board_resets(self) -> int:

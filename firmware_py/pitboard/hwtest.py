@@ -1,0 +1,352 @@
+"""``pitboard hw-test PROFILE``: the bring-up check a builder runs first.
+
+In order, and each step says what is wrong and what to check (wiring_docs/README.md, "First:
+pitboard hw-test", explains every message):
+
+1. **GPIO**: which gpiozero pin factory was picked and for which board and chip (on a Pi 5 it
+   must be lgpio on gpiochip0; a fallback factory means lgpio is missing or cannot write its
+   notification pipes in the working directory).
+2. **I2C**: every address 0x08-0x77 is probed on the main bus and on every multiplexer channel
+   the profile uses; each expected device (mux, MCP23017, OLED) is named ``ok`` or
+   ``MISSING``, anything else ``unexpected``. A channel with no /dev/i2c-N means the i2c-mux
+   overlay is not loaded (or the mux did not answer at boot).
+3. **Displays**: each display shows a test pattern: a one-pixel frame around the glass, a cross
+   through the centre, and its station, controller and column offset in text. A garbled
+   picture means the wrong ``driver`` (1.3-inch modules are SH1106); a frame cut off on one
+   side and doubled or noisy on the other means a wrong SH1106 ``column_offset``.
+4. **Inputs, live**: for ``--seconds`` (default 30) every lever contact and button change is
+   printed as it happens, raw (as read from the pins or the MCP23017) and debounced (the event
+   the table would get), per station.
+5. **Counts**: bus errors per station (inputs and display) and the verdict. Exit 0 when
+   everything expected answered, 1 when something did not, 2 for a bad profile.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import errno
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from PIL import Image, ImageDraw
+
+from .hw.events import StationEvent
+from .hw.inputs import StationInputs, build_station_inputs
+from .hw.mcp23017 import SMBusLike
+from .hwconfig import ConfigError, HwConfig, i2c_map, load_profile, resolve_i2c_bus
+
+COMMAND = "pitboard hw-test"
+#: where every message is explained
+DOCS_SECTION = 'wiring_docs/README.md, "First: `pitboard hw-test`"'
+#: the addresses i2cdetect scans: 0x00-0x07 and 0x78-0x7F are reserved by the I2C spec
+PROBE_RANGE = range(0x08, 0x78)
+
+
+@dataclass
+class Report:
+    """What hw-test found; ``problems`` are one line each (empty: all good)."""
+
+    out: TextIO
+    problems: list[str] = field(default_factory=list)
+
+    def line(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def problem(self, text: str) -> None:
+        self.problems.append(text)
+        self.line(f"  PROBLEM: {text}")
+
+
+# ---- 1. GPIO ---------------------------------------------------------------------------------
+
+
+def gpio_report(report: Report, pin_factory: Any) -> Any:
+    """Name the pin factory, board and GPIO chip; return the factory (None if unusable)."""
+    report.line("1. GPIO")
+    try:
+        if pin_factory is None:
+            from gpiozero import Device
+
+            Device.ensure_pin_factory()
+            pin_factory = Device.pin_factory
+        info = pin_factory.board_info
+    except Exception as exc:  # gpiozero raises its own kinds, and OSError from lgpio
+        report.problem(f"no usable GPIO pin factory: {exc} (on a Pi: apt install python3-lgpio; "
+                       "the service needs a writable WorkingDirectory)")
+        return None
+    name = type(pin_factory).__name__
+    chip = getattr(pin_factory, "_chip", None)
+    where = f", gpiochip{chip}" if isinstance(chip, int) else ""
+    report.line(f"  pin factory {name} on a Raspberry Pi {info.model} "
+                f"(revision {info.revision}){where}")
+    if name not in ("LGPIOFactory", "MockFactory"):
+        report.problem(f"{name} is not lgpio: a Pi 5 works with lgpio only (apt install "
+                       "python3-lgpio; gpiozero >= 2.0.1.post3)")
+    if str(info.model).startswith("5") and isinstance(chip, int) and chip != 0:
+        report.problem(f"gpiochip{chip} on a Pi 5: kernels since 6.6.45 number the header "
+                       "chip 0 (gpiozero 2.0.1 before .post3 gets this wrong)")
+    return pin_factory
+
+
+# ---- 2. I2C ------------------------------------------------------------------------------------
+
+
+def _open_smbus(number: int) -> SMBusLike:
+    from smbus2 import SMBus
+
+    bus: SMBusLike = SMBus(number)
+    return bus
+
+
+def probe(bus: Any, address: int) -> str:
+    """``"yes"``, ``"no"`` or ``"busy"`` (a kernel driver owns it, i2cdetect's ``UU``)."""
+    try:
+        if hasattr(bus, "write_quick"):
+            bus.write_quick(address)
+        else:
+            bus.read_byte_data(address, 0)
+    except OSError as exc:
+        return "busy" if exc.errno == errno.EBUSY else "no"
+    return "yes"
+
+
+def i2c_report(report: Report, config: HwConfig,
+               bus_factory: Callable[[int], SMBusLike]) -> dict[int | None, int]:
+    """Probe every segment; return mux channel -> bus number for the segments that exist."""
+    report.line("2. I2C")
+    devices = i2c_map(config)
+    if not devices:
+        report.line("  no I2C devices in this profile")
+        return {}
+    segments: dict[int | None, list[Any]] = {}
+    for d in devices:
+        segments.setdefault(d.mux_channel, []).append(d)
+    numbers: dict[int | None, int] = {}
+    for channel in sorted(segments, key=lambda c: -1 if c is None else c):
+        try:
+            number = resolve_i2c_bus(config.i2c, channel)
+        except LookupError as exc:
+            report.problem(f"mux channel {channel}: {exc}")
+            continue
+        where = f"/dev/i2c-{number}" + ("" if channel is None else f" (mux channel {channel})")
+        try:
+            bus = bus_factory(number)
+        except OSError as exc:
+            fix = ("dtparam=i2c_arm=on in config.txt, then reboot" if channel is None else
+                   "is the i2c-mux overlay in config.txt, and did the mux answer at boot?")
+            report.problem(f"{where}: cannot open ({exc.strerror or exc}): {fix}")
+            continue
+        numbers[channel] = number
+        expected = {d.address: d for d in segments[channel]}
+        found = {a: probe(bus, a) for a in PROBE_RANGE}
+        report.line(f"  {where}:")
+        for address, d in sorted(expected.items()):
+            state = found.get(address, "no")
+            if state == "no":
+                report.problem(f"{where}: 0x{address:02X} {d.device} MISSING: "
+                               f"{_missing_hint(d.device, channel)}")
+            else:
+                report.line(f"    0x{address:02X} {d.device}: ok"
+                            + (" (held by its kernel driver)" if state == "busy" else ""))
+        others = [a for a, s in found.items() if s != "no" and a not in expected]
+        # a mux channel also shows the devices of the main bus (the mux passes them through)
+        if channel is not None:
+            main = {d.address for d in segments.get(None, [])}
+            others = [a for a in others if a not in main]
+        for address in others:
+            report.problem(f"{where}: unexpected device at 0x{address:02X} (a wrong address "
+                           "jumper, or a module on the wrong cable)")
+        close = getattr(bus, "close", None)
+        if callable(close):
+            close()
+    return numbers
+
+
+def _missing_hint(device: str, channel: int | None) -> str:
+    if "mux" in device:
+        return "check the hub's 3V3/GND/SDA/SCL jumpers to the Pi and the A0-A2 straps"
+    cable = "its station cable and jack" if channel is not None else "its wires to the Pi"
+    if "MCP23017" in device:
+        return (f"check {cable}, the chip's 3V3 and GND, RESET tied to 3V3 and A0-A2 to GND; "
+                "the SDA/SCL pull-ups")
+    return (f"check {cable} and the module's VCC/GND/SCL/SDA order (it varies between "
+            "modules); 0x3D: the address jumper")
+
+
+# ---- 3. displays -------------------------------------------------------------------------------
+
+
+def bring_up_pattern(size: tuple[int, int], lines: Sequence[str]) -> Image.Image:
+    """A frame on the outermost pixels, a centre cross and some text: a wrong controller
+    garbles it, a wrong column offset cuts the frame off on one side.
+
+    Example::
+
+        >>> img = bring_up_pattern((128, 64), ["S1"])
+        >>> img.getpixel((0, 0)), img.getpixel((127, 63)), img.getpixel((64, 1))
+        (1, 1, 0)
+    """
+    w, h = size
+    img = Image.new("1", size)
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, w - 1, h - 1), outline=1)
+    d.line((w // 2, h // 2 - 4, w // 2, h // 2 + 4), fill=1)
+    d.line((w // 2 - 4, h // 2, w // 2 + 4, h // 2), fill=1)
+    for i, text in enumerate(lines):
+        d.text((3, 3 + 10 * i), text, fill=1)
+    return img
+
+
+def display_report(report: Report, config: HwConfig,
+                   open_display: Callable[..., Any]) -> list[Any]:
+    report.line("3. Displays (look at each: a frame on the edge of the glass, a cross in the "
+                "middle)")
+    displays: list[Any] = []
+    for st in config.stations:
+        spec = st.display
+        try:
+            display = open_display(config, spec, st.label)
+        except (OSError, LookupError, ValueError) as exc:
+            report.problem(f"{st.label} display: cannot open: {exc}")
+            displays.append(None)
+            continue
+        offset = f" offset {spec.column_offset}" if spec.driver == "sh1106" else ""
+        display.show(bring_up_pattern(display.size, [st.label, f"{spec.driver}{offset}", spec.bus]))
+        displays.append(display)
+        if display.healthy:
+            report.line(f"  {st.label} {spec.driver} on {spec.bus}: pattern sent")
+        else:
+            report.problem(f"{st.label} {spec.driver}: the display did not answer (wiring, "
+                           "address, or power: see the I2C step)")
+    report.line("  garbled picture: wrong driver (1.3-inch modules are sh1106); frame cut off "
+                "on one side: set sh1106 column_offset")
+    return displays
+
+
+# ---- 4. live inputs ----------------------------------------------------------------------------
+
+
+def _marks(flags: Sequence[bool]) -> str:
+    return "".join("x" if f else "." for f in flags)
+
+
+def live_view(report: Report, inputs: Sequence[StationInputs], events: list[StationEvent],
+              seconds: float, clock: Callable[[], float], sleep: Callable[[float], None]) -> None:
+    report.line(f"4. Inputs, live for {seconds:g} s: press every button, move every lever "
+                "(raw: lever 1-4, slots 0-6, GO; x = closed)")
+    last: dict[int, Any] = {}
+    end = clock() + seconds
+    while True:
+        for station in inputs:
+            station.poll()
+            raw = station.raw_state()
+            if raw is not None and raw != last.get(station.station):
+                last[station.station] = raw
+                lever, slots, go = raw
+                report.line(f"  S{station.station + 1} raw    lever {_marks(lever)} slots "
+                            f"{_marks(slots)} GO {_marks([go])}")
+        while events:
+            event = events.pop(0)
+            report.line(f"  S{event.station + 1} debounced {_describe(event)}")
+        if clock() >= end:
+            break
+        sleep(0.002)
+
+
+def _describe(event: StationEvent) -> str:
+    fields = {k: v for k, v in dataclasses.asdict(event).items() if k != "station"}
+    return type(event).__name__ + "".join(f" {k}={v}" for k, v in fields.items())
+
+
+# ---- the command -------------------------------------------------------------------------------
+
+
+def run_hw_test(
+    config: HwConfig,
+    *,
+    out: TextIO | None = None,
+    pin_factory: Any = None,
+    bus_factory: Callable[[int], SMBusLike] | None = None,
+    open_display: Callable[..., Any] | None = None,
+    seconds: float = 30.0,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+) -> int:
+    """Run every step on ``config``; 0 when all is well, 1 when something is wrong."""
+    report = Report(sys.stdout if out is None else out)
+    report.line(f'{COMMAND}: profile "{config.name}" ({config.source}), '
+                f"{len(config.stations)} stations")
+    factory = gpio_report(report, pin_factory)
+    i2c_report(report, config, bus_factory or _open_smbus)
+    if open_display is None:
+        from .app import open_station_display
+
+        open_display = open_station_display
+    displays = display_report(report, config, open_display)
+    events: list[StationEvent] = []
+    inputs: list[StationInputs] = []
+    for i, st in enumerate(config.stations):
+        try:
+            inputs.append(build_station_inputs(config, i, events.append, pin_factory=factory,
+                                               bus_factory=bus_factory, clock=clock))
+        except Exception as exc:  # a pin in use, a bus that does not open: report, go on
+            report.problem(f"{st.label} inputs: cannot open: {exc}")
+    try:
+        if seconds > 0:
+            live_view(report, inputs, events, seconds, clock, sleep)
+        report.line("5. Bus errors")
+        for st in config.stations:
+            board = next((x for x in inputs if x.station == st.index), None)
+            display = displays[st.index] if st.index < len(displays) else None
+            board_errors = getattr(board, "errors", 0)
+            display_errors = display.stats.errors if display is not None else 0
+            report.line(f"  {st.label}: inputs {board_errors}, display {display_errors}")
+            if getattr(board, "faulted", False):
+                report.problem(f"{st.label} station board does not answer (see the I2C step)")
+    finally:
+        for board in inputs:
+            board.close()
+        for display in displays:
+            if display is not None:
+                display.close(blank=False)  # leave the pattern up for the builder
+    if report.problems:
+        report.line(f"{len(report.problems)} problem(s): see {DOCS_SECTION}")
+        return 1
+    report.line("all good")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=COMMAND,
+        description="Check a build before the first game: GPIO factory and chip, every I2C "
+        "address on every mux channel, a test pattern on each display, every lever and button "
+        "live, bus error counts.",
+    )
+    parser.add_argument("profile", help="shipped profile name (sim, duo, grid6) or .toml path")
+    parser.add_argument("--seconds", type=float, default=30.0,
+                        help="how long to show inputs live (default 30; 0 skips)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``pitboard hw-test``: 0 all good, 1 something is wrong, 2 bad profile."""
+    args = build_parser().parse_args(argv)
+    try:
+        config = load_profile(args.profile)
+    except ConfigError as exc:
+        for line in exc.problems:
+            print(line, file=sys.stderr)
+        return 2
+    try:
+        return run_hw_test(config, seconds=max(0.0, args.seconds))
+    except KeyboardInterrupt:
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,138 @@
+"""``pitboard hw-test``: against the sim profile, and against a grid6 build made of the register
+models, gpiozero's mock factory and decoding panels, with things wrong on purpose."""
+
+from __future__ import annotations
+
+import errno
+import io
+from typing import Any
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from pitboard.cli import main as cli_main
+from pitboard.hw.display import StationDisplay
+from pitboard.hw.mcp23017 import Mcp23017Model
+from pitboard.hw.oled import to_pages
+from pitboard.hwconfig import DisplayConfig, HwConfig
+from pitboard.hwtest import bring_up_pattern, run_hw_test
+from rig import FIRST_BUS, FakeClock, Panel, grid6_config
+
+pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated")
+
+
+class Segment:
+    """One I2C bus segment: an MCP23017 model plus whatever else answers a probe."""
+
+    def __init__(self, chip: Mcp23017Model | None, others: set[int],
+                 busy: frozenset[int] = frozenset()) -> None:
+        self.chip = chip
+        self.others = others
+        self.busy = busy
+
+    def write_quick(self, address: int) -> None:
+        if address in self.busy:
+            raise OSError(errno.EBUSY, "Device or resource busy")
+        if address in self.others:
+            return
+        if self.chip is not None and address == self.chip.address and not self.chip.fail:
+            return
+        raise OSError(errno.EREMOTEIO, "Remote I/O error")
+
+    def read_byte_data(self, address: int, register: int) -> int:
+        assert self.chip is not None
+        return self.chip.read_byte_data(address, register)
+
+    def write_byte_data(self, address: int, register: int, value: int) -> None:
+        assert self.chip is not None
+        self.chip.write_byte_data(address, register, value)
+
+    def read_i2c_block_data(self, address: int, register: int, length: int) -> list[int]:
+        assert self.chip is not None
+        return self.chip.read_i2c_block_data(address, register, length)
+
+    def close(self) -> None:
+        pass
+
+
+def test_hw_test_on_the_sim_profile_with_the_mock_factory(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    assert cli_main(["hw-test", "sim", "--seconds", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "pin factory MockFactory" in out
+    assert "S6 ssd1306 on emulated: pattern sent" in out and out.rstrip().endswith("all good")
+
+
+def test_a_bad_profile_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["hw-test", "nosuch"]) == 2
+    assert "unknown profile" in capsys.readouterr().err
+
+
+def test_the_pattern_shows_a_wrong_column_offset() -> None:
+    """Drawn for offset 2 on a module wired for offset 0, the frame's left edge is lost."""
+    pattern = bring_up_pattern((128, 64), ["S1"])
+    panel = Panel("sh1106")
+    StationDisplay(serial=panel, driver="sh1106", column_offset=4).show(pattern)
+    assert panel.frame() != to_pages(pattern)
+
+
+class Build:
+    """grid6 on models: S3's OLED missing, a stray device on S5's channel, S6's board dead."""
+
+    def __init__(self) -> None:
+        self.config: HwConfig = grid6_config()
+        self.clock = FakeClock()
+        self.factory = MockFactory(revision="d04170")  # a Pi 5
+        self.chips = [Mcp23017Model() for _ in range(6)]
+        self.chips[5].fail = True
+        self.buses: dict[int, Segment] = {1: Segment(None, set(), busy=frozenset({0x70}))}
+        for k in range(6):
+            others = {0x3C} if k != 2 else set()
+            if k == 4:
+                others.add(0x27)
+            self.buses[FIRST_BUS + k] = Segment(self.chips[k], others)
+        self.panels: list[Panel] = []
+
+    def bus(self, number: int) -> Segment:
+        return self.buses[number]
+
+    def display(self, config: HwConfig, spec: DisplayConfig, label: str) -> Any:
+        panel = Panel("ssd1306", clock=self.clock)
+        self.panels.append(panel)
+        return StationDisplay(serial=panel, driver="ssd1306", station=label, clock=self.clock)
+
+
+def test_hw_test_names_what_is_missing_and_shows_inputs_live() -> None:
+    build = Build()
+    out = io.StringIO()
+    presses = {0.010: ("A", 1, False), 0.030: ("B", 3, False), 0.200: ("B", 3, None)}
+
+    def sleep(seconds: float) -> None:
+        before = build.clock.now
+        build.clock.advance(seconds)
+        for at, (bank, bit, level) in list(presses.items()):
+            if before < 100 + at <= build.clock.now:
+                build.chips[0].set_input(bank, bit, level)  # S1: gear 2, then GO tapped
+                del presses[at]
+
+    status = run_hw_test(build.config, out=out, pin_factory=build.factory,
+                         bus_factory=build.bus, open_display=build.display, seconds=0.5,
+                         clock=build.clock, sleep=sleep)
+    text = out.getvalue()
+    assert status == 1
+    assert "pin factory MockFactory on a Raspberry Pi 5B" in text
+    assert "0x70 TCA9548A mux: ok (held by its kernel driver)" in text
+    assert "0x20 S1 MCP23017 inputs: ok" in text and "0x3C S1 SSD1306 display: ok" in text
+    assert "/dev/i2c-5 (mux channel 2): 0x3C S3 SSD1306 display MISSING" in text
+    assert "/dev/i2c-7 (mux channel 4): unexpected device at 0x27" in text
+    assert "/dev/i2c-8 (mux channel 5): 0x20 S6 MCP23017 inputs MISSING" in text
+    assert "S1 debounced LeverMoved gear=2" in text
+    assert "S1 debounced GoPressed" in text
+    assert "S1 raw    lever .x.. slots ....... GO x" in text
+    assert "S6 station board does not answer" in text
+    # every display shows the pattern, as the builder will see it
+    for panel, st in zip(build.panels, build.config.stations, strict=True):
+        wanted = bring_up_pattern((128, 64), [st.label, "ssd1306", "i2c"])
+        assert panel.on and panel.frame() == to_pages(wanted)
+    build.factory.reset()
