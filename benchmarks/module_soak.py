@@ -32,7 +32,8 @@ def random_game(rng: random.Random) -> ModuleGame:
         laps=rng.randint(1, 2), seed=rng.getrandbits(32),
         weather=rng.choice((None, "random", *WEATHER_TOKENS)), road=rng.random() < 0.7,
         pro=rng.randint(0, 6), aggressive=rng.random() < 0.5,
-        random_bots=tuple(rng.random() < 0.3 for _ in range(drivers)))
+        random_bots=tuple(rng.random() < 0.3 for _ in range(drivers)),
+        garage=rng.choice((None, None, "random", "draft")))
 
 
 def main() -> int:
@@ -55,6 +56,7 @@ def main() -> int:
         mix["legends" if game.legends else "no legends"] += 1
         mix["weather" if game.weather else "no weather"] += 1
         mix["road tokens" if game.weather and game.road else "no road tokens"] += 1
+        mix["garage" if game.garage else "no garage"] += 1
         longest = max(longest, race.round)
     seconds = time.perf_counter() - start
     print(f"{args.races} races, every invariant held ({seconds:.0f} s): "

@@ -267,3 +267,58 @@ def test_heuristic_garage_bot_beats_the_random_one() -> None:
         for place, car in enumerate(race.hall_of_fame):
             places[car in heuristic] += place
     assert places[True] < places[False] / 2
+
+
+@pytest.mark.parametrize(("cards", "engine"), [(("U41", "S"), 2), (("U46", "S"), 1),
+                                               (("U44", "S"), 3)])
+def test_forecast_matches_the_engine_for_every_order_of_the_draw_pile(
+        cards: tuple[str, str], engine: int) -> None:
+    """[+] flips (Stress and an upgrade's), Heat costs (payable or not), scrap and adjusted
+    limits: the forecast's exact odds are what the engine does over every deck order."""
+    from collections import Counter
+    from itertools import permutations
+
+    from pitboard.engine.decisions import Discard, Slipstream
+
+    def race_with(draw: tuple[str, ...]) -> Race:
+        deck = StackedDeck(hand=(*cards, "1", "1", "1", "1", "1"), draw=draw, discard=(),
+                           engine=engine, d=28, spot=1)
+        return Race(RaceSetup(track="usa", cars=1, laps=1, stacked={0: deck}, modules={
+            "garage": {"upgrades": {"0": ["U41", "U46", "U44"]}}}))
+
+    orders = set(permutations(("1", "H", "4", "2", "3", "5")))
+    expected: dict[tuple[int, int, bool, int], Fraction] = {}
+    fc = forecast(race_with(("1", "H", "4", "2", "3", "5")), 0, 2, cards)
+    assert any(o.spin_out for o in fc.outcomes) or cards[0] == "U41"
+    for o in fc.outcomes:
+        expected[(o.speed, o.d, o.spin_out, o.heat)] = o.probability
+    seen: Counter[tuple[int, int, bool, int]] = Counter()
+    for order in orders:
+        race = race_with(order)
+        race.apply(Plan(0, 2, cards))
+        while race.current is not None:
+            kind = race.pending().kind
+            race.apply(React(0, "done") if kind == "react" else
+                       Slipstream(0, False) if kind == "slipstream" else Discard(0, ()))
+        car = race.cars[0]
+        spun = any(e["type"] == "spin_out" for e in race.events)
+        seen[(car.speed, car.d, spun, engine - car.engine)] += 1
+    assert {k: Fraction(n, len(orders)) for k, n in seen.items()} == expected
+
+
+def test_legend_cars_do_not_draft_and_modules_combine() -> None:
+    from pitboard.garage_bots import GarageBot
+
+    race = Race(RaceSetup(cars=4, seed=3, laps=1, modules={
+        "garage": {"choose": "draft"}, "legends": {"cars": 2},
+        "weather": {"weather": "random", "road": True}}))
+    legends = {c.id for c in race.cars if not race.hooks.plans(race, c)}  # type: ignore[misc]
+    assert len(legends) == 2
+    bot = GarageBot()
+    drafters = set()
+    while not race.over:
+        pending = race.pending()
+        if pending.kind == "draft":
+            drafters.update(pending.cars)
+        race.apply(bot.choose(race, race.waiting_for()))
+    assert drafters == {0, 1, 2, 3} - legends

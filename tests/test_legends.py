@@ -385,3 +385,20 @@ def test_journal_stamp_covers_the_legend_and_weather_data() -> None:
         "legends": {"cars": 1}, "weather": {"weather": "fog"}}))
     assert {"legends.cards", "legends.rules", "weather.tokens", "weather.rules"} <= \
         set(stamp["data"])
+
+
+def test_legend_cars_do_not_draft_upgrades() -> None:
+    """With the Garage too, only the cars that plan draft; a Legend car holds no cards."""
+    from pitboard.garage_bots import make_garage_bot
+
+    race = Race(RaceSetup(track="usa", cars=3, seed=1, laps=1, modules={
+        "legends": {"cars": 1}, "garage": {"choose": "draft"}}))
+    bot = make_garage_bot("heuristic", seed=1)
+    asked = set()
+    while race.pending().kind != "plan":
+        car = race.pending().cars[0]
+        asked.add(car)
+        race.apply(bot.choose(race, car))
+    assert asked == {0, 1}
+    legend = race.cars[2]
+    assert legend.hand == legend.draw == [] and legend.engine == 0

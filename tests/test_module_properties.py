@@ -4,6 +4,9 @@ The same invariants as test_properties.py after every decision (cards accounted 
 negative, one car per spot, cars go back only by spinning out), plus: every race ends with every
 car, Legends included, in the Hall of Fame; replay, undo and the JSON round-trip reproduce the
 race exactly; a Legend is never asked for a decision, never pays Heat and never spins out.
+Some races add the Garage (dealt or drafted upgrades, garage bots): there the per-decision
+checks are Heat never negative and one car per spot (test_garage_properties.py counts the
+upgrade cards).
 
 Sized for ``make test``; ``benchmarks/module_soak.py`` plays thousands of these races.
 """
@@ -20,9 +23,10 @@ from hypothesis import strategies as st
 from pitboard.bots import Bot, HeuristicBot, RandomBot
 from pitboard.catalog import WEATHER_TOKENS
 from pitboard.engine import Race, RaceSetup, race_from_dict, race_to_dict, replay, undo
+from pitboard.garage_bots import GarageBot, GarageRandomBot
 from test_properties import MAX_ROUNDS_PER_LAP, TRACKS, Checker
 
-MODULE_RACES = settings(max_examples=30, deadline=None)
+MODULE_RACES = settings(max_examples=60, deadline=None)
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,8 @@ class ModuleGame:
     pro: int
     aggressive: bool
     random_bots: tuple[bool, ...]
+    #: None, or how the Garage hands out upgrades ("random", "draft")
+    garage: str | None = None
 
     def setup(self) -> RaceSetup:
         modules: dict[str, dict[str, Any]] = {}
@@ -45,10 +51,15 @@ class ModuleGame:
                                   "aggressive": self.aggressive}
         if self.weather is not None:
             modules["weather"] = {"weather": self.weather, "road": self.road}
+        if self.garage is not None:
+            modules["garage"] = {"choose": self.garage}
         return RaceSetup(track=self.track, cars=self.drivers + self.legends, seed=self.seed,
                          laps=self.laps, modules=modules)
 
     def bots(self) -> list[Bot]:
+        if self.garage is not None:
+            return [GarageRandomBot(seed=self.seed + i) if r else GarageBot(seed=self.seed + i)
+                    for i, r in enumerate(self.random_bots)]
         return [RandomBot(seed=self.seed + i) if r else HeuristicBot(seed=self.seed + i)
                 for i, r in enumerate(self.random_bots)]
 
@@ -67,6 +78,7 @@ def module_games(draw: st.DrawFn) -> ModuleGame:
         pro=draw(st.integers(0, 6)),
         aggressive=draw(st.booleans()),
         random_bots=tuple(draw(st.lists(st.booleans(), min_size=drivers, max_size=drivers))),
+        garage=draw(st.sampled_from((None, None, "random", "draft"))),
     )
 
 
@@ -75,7 +87,8 @@ def play(game: ModuleGame, *, check: bool = True) -> tuple[Race, dict[str, Any]]
     state before the last decision."""
     race = Race(game.setup())
     bots = game.bots()
-    checker = Checker(race) if check else None
+    # the Garage's one-time cards leave the game: test_garage_properties.py counts them
+    checker = Checker(race) if check and game.garage is None else None
     before_last: dict[str, Any] = {}
     while not race.over:
         before_last = race_to_dict(race, events=True)
@@ -84,6 +97,9 @@ def play(game: ModuleGame, *, check: bool = True) -> tuple[Race, dict[str, Any]]
         race.apply(bots[car].choose(race, car))
         if checker is not None:
             checker.check(race)
+        assert all(c.engine >= 0 for c in race.cars)
+        places = [(c.space, c.spot) for c in race.cars if c.on_track]
+        assert len(places) == len(set(places)), f"two cars on one spot: {places}"
         assert race.round <= MAX_ROUNDS_PER_LAP * game.laps, "race did not end"
     return race, before_last
 

@@ -488,3 +488,15 @@ def test_sim_journal_option_that_is_a_file_is_a_one_line_error(tmp_path: Path) -
     assert main(["--text", "--journal", str(tmp_path / "f")], stdin=io.StringIO(),
                 stdout=io.StringIO(), stderr=err) == 2
     assert err.getvalue() == f"pitboard sim: --journal {tmp_path / 'f'}: not a directory\n"
+
+
+def test_a_toggle_that_is_off_reads_in_lower_case_in_the_terminal_and_the_text() -> None:
+    from pitboard.sim.terminal import tray_labels
+    from pitboard.table.textview import screen_line
+    from pitboard.table.view import RESOLUTION, StationView
+
+    view = StationView(RESOLUTION, 0, title="S1", speed="7",
+                       soft_keys=("ADR", "BST", "COOL", "", "DISC", "", "GO"), keys_off=(1,),
+                       message="GO: cool 2, +1, keep hand")
+    assert tray_labels(view) == ["ADR", "bst", "COOL", "", "DISC", "", "GO"]
+    assert "keys ADR bst COOL DISC GO" in screen_line(view)

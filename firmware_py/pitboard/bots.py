@@ -251,8 +251,7 @@ class _Hand:
         k = self.size = len(cards)
         #: per gear: the worst case of the gear's best cards, and their (score, cards)
         self.fits = [prefix[k] - prefix[k - g] for g in range(k + 1)]
-        self.tops = [_shared((sum(self.expected[k - g:]), tuple(cards[k - g:])))
-                     for g in range(k + 1)]
+        self.tops = [(sum(self.expected[k - g:]), tuple(cards[k - g:])) for g in range(k + 1)]
         #: per gear, then target (0..MAX_SPEED): the pick when the best cards do not fit (a
         #: gear's row is made when first needed: most hands never need most gears')
         self.picks: list[list[tuple[float, tuple[str, ...]] | None] | None] = [None] * (k + 1)
@@ -280,23 +279,14 @@ class _Hand:
             over += worst[i]
         if over > 0:  # could spin out or overpay: only when nothing safer exists
             score -= 10.0 * over
-        return _shared((score, tuple(self.cards[i] for i in chosen)))
-
-
-#: one copy of each (score, cards) pick: thousands of hands share the same few hundred
-_PICKS: dict[tuple[float, tuple[str, ...]], tuple[float, tuple[str, ...]]] = {}
-
-
-def _shared(pick: tuple[float, tuple[str, ...]]) -> tuple[float, tuple[str, ...]]:
-    if len(_PICKS) >= 4 * _HANDS_MAX:
-        _PICKS.clear()
-    return _PICKS.setdefault(pick, pick)
+        return score, tuple(self.cards[i] for i in chosen)
 
 
 #: hands seen so far, keyed by their cards in code order (bounded: cleared when full). About
-#: 1,400 distinct hands come up in 300 six-car races; measured with tracemalloc they hold
-#: 3.8 MiB (2.8 KiB a hand, picks shared), so a full memo stays under 6 MiB. Before: 5.7 KiB a
-#: hand, every gear's row made up front, and room for 5,000 hands (28 MiB).
+#: 1,400 distinct hands come up in 300 six-car races, 1,500 in 1,200; measured with tracemalloc
+#: a hand holds 4.9-5.7 KiB, so a full memo stays under 12 MiB (the old bound of 5,000 hands,
+#: every gear's row made up front, allowed ~28 MiB). Sharing equal picks between hands halved
+#: that but cost 2.5% of the engine's time per car-turn: not worth it.
 _HANDS: dict[tuple[str, ...], _Hand] = {}
 _HANDS_MAX = 2_048
 

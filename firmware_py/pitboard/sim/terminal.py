@@ -85,7 +85,8 @@ def pick_layout(stations: int, focus: int, cols: int, rows: int, *, scale: int |
 
 
 def tray_labels(view: StationView | None) -> list[str]:
-    """What sits above each tray button: a card (``*`` when selected) or a soft key.
+    """What sits above each tray button: a card (``*`` when selected) or a soft key (in lower
+    case when it is a toggle that is off, drawn outlined on the OLED).
 
     Example::
 
@@ -102,7 +103,7 @@ def tray_labels(view: StationView | None) -> list[str]:
             labels[i] = card.label + ("*" if card.selected else "")
     for i, key in enumerate(view.soft_keys[:COLUMNS]):
         if key:
-            labels[i] = key
+            labels[i] = key.lower() if i in view.keys_off else key
     return labels
 
 

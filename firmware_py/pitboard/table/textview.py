@@ -41,7 +41,9 @@ def screen_parts(view: StationView, *, everything: bool = False) -> tuple[str, l
     leaves out (whose turn while waiting, flips, Heat paid, results in full)."""
     parts: list[str] = []
     cards = " ".join(f"[{c.label}]" if c.selected else c.label for c in view.cards if c.code)
-    keys = " ".join(k for k in view.soft_keys if k)
+    # a toggle that is off (drawn outlined on the OLED) in lower case: "ADR bst COOL"
+    keys = " ".join(k.lower() if i in view.keys_off else k
+                    for i, k in enumerate(view.soft_keys) if k)
     kind = view.kind
     if kind == PLANNING:
         gear = f"{view.gear}->{view.target_gear}" if view.target_gear != view.gear else \

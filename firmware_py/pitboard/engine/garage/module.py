@@ -154,7 +154,7 @@ class GarageModule(RaceModule):
         self.deck = list(market) if market is not None else pool(self.pool, self.expansions)
         if market is None:
             race.shuffle(self.deck)
-        drafters = [c for c in race.grid if c not in self.given]
+        drafters = self._drafters(race)
         if not drafters:
             return False
         if self.choose == "random":
@@ -173,7 +173,11 @@ class GarageModule(RaceModule):
         return self.choose == "snake"
 
     def _drafters(self, race: Race) -> list[int]:
-        return [c for c in race.grid if c not in self.given]
+        """Cars that choose upgrades, in grid order: not those given theirs, nor cars that
+        never play cards (a Legend)."""
+        plans = race.hooks.plans
+        return [c for c in race.grid if c not in self.given and
+                (plans is None or plans(race, race.cars[c]))]
 
     def _next_round(self, race: Race) -> None:
         self.round += 1
