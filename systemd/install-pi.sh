@@ -49,6 +49,9 @@ SERVICE_USER=pitboard
 DEVICE_GROUPS=(gpio i2c spi dialout)
 # python3-lgpio comes from apt on Pi OS; the venv sees it through --system-site-packages.
 APT_PACKAGES=(python3 python3-venv python3-pip python3-lgpio i2c-tools)
+# an SPI display needs spidev, and luma drives its D/C and RESET lines through the RPi.GPIO
+# API, which rpi-lgpio provides on lgpio (RPi.GPIO itself does not work on a Pi 5)
+SPI_APT_PACKAGES=(python3-spidev python3-rpi-lgpio)
 
 PREFIX=$ROOT/opt/pitboard
 VENV=$PREFIX/.venv
@@ -268,6 +271,7 @@ say "install-pi: profile $PROFILE from $SRC into ${ROOT:-/} ($mode)"
 # -- Debian packages -------------------------------------------------------------------------
 
 read -r -a extra <<<"$EXTRA_APT"
+[[ $use_spi == 1 ]] && extra+=("${SPI_APT_PACKAGES[@]}")
 missing=()
 for package in "${APT_PACKAGES[@]}" "${extra[@]}"; do
     status=$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null) || true
@@ -295,7 +299,15 @@ else
     block=("$BLOCK_BEGIN" "[all]" "dtparam=i2c_arm=on,i2c_arm_baudrate=${fact[i2c_baudrate]}")
     [[ -n ${fact[mux_address]} ]] && block+=("dtoverlay=i2c-mux,pca9548,addr=${fact[mux_address]}")
     # GPIO 14/15 serve either the staff console (UART on) or plain inputs (duo: UART off).
-    if [[ $use_uart == 1 ]]; then block+=("enable_uart=1"); else block+=("enable_uart=0"); fi
+    # The console opens /dev/ttyAMA0, the PL011 on GPIO 14/15 of both boards: a Pi 4 gives it
+    # to Bluetooth unless disable-bt; a Pi 5's serial0 is its debug connector (ttyAMA10) and
+    # GPIO 14/15 carry UART0 only with dtparam=uart0. [pi4]/[pi5] apply to the lines after
+    # them, so the block returns to [all] before anything else (order matters).
+    if [[ $use_uart == 1 ]]; then
+        block+=("enable_uart=1" "[pi4]" "dtoverlay=disable-bt" "[pi5]" "dtparam=uart0" "[all]")
+    else
+        block+=("enable_uart=0")
+    fi
     # SPI0 claims GPIO 7-11, which duo wires as buttons: on only for an SPI display.
     if [[ $use_spi == 1 ]]; then block+=("dtparam=spi=on"); else block+=("dtparam=spi=off"); fi
     block+=("$BLOCK_END")

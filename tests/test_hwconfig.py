@@ -648,7 +648,7 @@ def test_check_config_prints_the_pin_map(capsys: pytest.CaptureFixture[str]) -> 
     assert err.startswith("warning: ") and "staff_pin" in err  # only the default PIN
     assert out == format_pin_map(load_profile("grid6")) + (
         '\nTable "Pitboard grid": track usa, laps: the track\'s; kiosk off\n'
-        "Console: /dev/serial0 at 115200 baud, staff PIN still the default\n")
+        "Console: /dev/ttyAMA0 at 115200 baud, staff PIN still the default\n")
     assert "  GPIO17  11  S1 MCP23017 INT (open-drain, active low)   input  up\n" in out
 
 
@@ -735,3 +735,15 @@ def test_check_config_shows_the_kiosk_settings(
     assert ('kiosk on: 5 cars, join countdown 20 s, a bot takes a seat idle 30 s, the table '
             "gives up after 120 s without a press, results 30 s") in out
     assert "Console: off (no port)" in out
+
+
+def test_spi_needs_are_declared_for_pip_and_apt() -> None:
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    extras = tomllib.loads((root / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    assert any(d.startswith("spidev") for d in extras["spi"])
+    assert any(d.startswith("rpi-lgpio") for d in extras["spi"])
+    script = (root / "systemd" / "install-pi.sh").read_text()
+    assert "SPI_APT_PACKAGES=(python3-spidev python3-rpi-lgpio)" in script

@@ -443,6 +443,11 @@ def test_install_then_again_changes_nothing(installer: Installer) -> None:
         "dtparam=i2c_arm=on,i2c_arm_baudrate=400000",
         "dtoverlay=i2c-mux,pca9548,addr=0x70",
         "enable_uart=1",
+        "[pi4]",
+        "dtoverlay=disable-bt",
+        "[pi5]",
+        "dtparam=uart0",
+        "[all]",
         "dtparam=spi=off",
     ]
     assert "console=serial0" not in installer.cmdline_txt.read_text()
@@ -585,7 +590,9 @@ def test_spi_display_turns_spi_on(installer: Installer) -> None:
 
 def test_overrides_win_over_the_profile(installer: Installer) -> None:
     installer.ok(PROFILE="duo", UART="1", SPI="on")
-    assert block_lines(installer.config_txt)[2:] == ["enable_uart=1", "dtparam=spi=on"]
+    assert block_lines(installer.config_txt)[2:] == [
+        "enable_uart=1", "[pi4]", "dtoverlay=disable-bt", "[pi5]", "dtparam=uart0", "[all]",
+        "dtparam=spi=on"]
     result = installer.run(UART="maybe")
     assert result.returncode != 0
     assert "UART must be auto, 0 or 1" in result.stderr

@@ -49,8 +49,48 @@ FAST_POLL_SECONDS = 0.001
 TICK_SECONDS = 0.1
 
 
+#: how long start-up waits for the I2C buses (the i2c-mux channels appear a moment after the
+#: kernel loads the overlay, and the service may start before that)
+BOOT_WAIT_SECONDS = 20.0
+
+
 class StartupError(Exception):
     """The device cannot start (a bus that does not open, an unreadable journal directory)."""
+
+
+def wait_for_hardware(
+    config: HwConfig,
+    *,
+    seconds: float = BOOT_WAIT_SECONDS,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+    check: Callable[[HwConfig], list[str]] | None = None,
+) -> None:
+    """Wait up to ``seconds`` for what the profile needs (buses, mux channels, SPI, modules),
+    saying so in one status line; then :class:`StartupError` naming the first missing thing
+    and its fix. A missing Python module is not worth waiting for: it fails at once."""
+    from .hwconfig import missing
+
+    look = check or missing
+    start = clock()
+    said = ""
+    while True:
+        problems = look(config)
+        if not problems:
+            if said:
+                log.info("hardware ready after %.1f s", clock() - start)
+            return
+        waited = clock() - start
+        fatal = [p for p in problems if p.startswith("Python module")]
+        if fatal or waited >= seconds:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise StartupError((fatal or problems)[0] + more)
+        line = f"waiting for {problems[0].split(' missing', 1)[0]} ({waited:.0f} s of {seconds:g})"
+        if line.split(" (")[0] != said.split(" (")[0]:
+            log.info("%s", line)
+        said = line
+        sdnotify.status(line)
+        sleep(0.5)
 
 
 def journal_dir(config: HwConfig, override: Path | None = None) -> Path:
@@ -133,8 +173,14 @@ class App:
         seed: int | None = None,
         cars: int | None = None,
         modules: Mapping[str, Mapping[str, Any]] | None = None,
+        wait_s: float | None = None,
     ) -> App:
-        """Open every part the profile names. Raises :class:`StartupError` (one line)."""
+        """Open every part the profile names. Raises :class:`StartupError` (one line).
+
+        With ``wait_s`` (``pitboard run``: 20 s), first waits for the buses and interfaces the
+        profile needs (:func:`wait_for_hardware`)."""
+        if wait_s is not None:
+            wait_for_hardware(config, seconds=wait_s)
         try:
             screens = list(displays) if displays is not None else [
                 open_station_display(config, st.display, st.label) for st in config.stations]
@@ -360,7 +406,8 @@ def run_main(config_path: str, *, journal: str | None = None, verbose: bool = Fa
     if draws_in_terminal(config):
         return _run_in_terminal(config, journal_dir(config, Path(journal) if journal else None))
     try:
-        app = App.build(config, journal=Path(journal) if journal else None)
+        wait = float(os.environ.get("PITBOARD_HW_WAIT_SECONDS", BOOT_WAIT_SECONDS))
+        app = App.build(config, journal=Path(journal) if journal else None, wait_s=wait)
     except StartupError as exc:
         log.error("%s", exc)
         return 1

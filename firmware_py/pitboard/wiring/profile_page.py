@@ -118,9 +118,28 @@ def _boot_section(config: HwConfig) -> list[str]:
             "GPIO 14/15 (header pins 8/10). The kernel's serial console must not share it: "
             "install-pi removes `console=serial0,...` from `cmdline.txt`; also say no to the "
             "serial login shell in `raspi-config` (Interface Options > Serial Port), yes to the "
-            "serial hardware. On a Pi 5, check with `ls -l /dev/serial0` that it is the UART on "
-            "GPIO 14/15 and not the separate debug-UART connector."
+            "serial hardware."
         )
+        out.append(
+            "- `[pi4]` `dtoverlay=disable-bt`, `[pi5]` `dtparam=uart0`, then `[all]`: which "
+            "device is on which pins differs between the boards, and these lines make "
+            "`/dev/ttyAMA0` the UART on GPIO 14/15 on both. The `[pi4]`/`[pi5]` filters apply "
+            "to every line after them until the next filter, so the order matters: keep "
+            "`[all]` after them, or later lines would apply to a Pi 5 only."
+        )
+        out += [
+            "",
+            "  | Board | GPIO 14/15 (pins 8/10) | `/dev/serial0` | Needs |",
+            "  |---|---|---|---|",
+            "  | Pi 4 | `/dev/ttyAMA0` (PL011) | `ttyAMA0` with disable-bt, else the mini UART "
+            "`ttyS0` | `dtoverlay=disable-bt` (Bluetooth off) |",
+            "  | Pi 5 | `/dev/ttyAMA0` (RP1 UART0) | `ttyAMA10`, the 3-pin debug connector, not "
+            "GPIO 14/15 | `dtparam=uart0` |",
+            "",
+            "  Sources: Raspberry Pi documentation, config.txt \"Conditional filters\" and "
+            "\"UARTs\" (configuration); the Pi 5 UART numbering per raspberrypi/documentation "
+            "issue 3239.",
+        ]
     else:
         port = config.console.port or "off"
         uart_used = [u for u in pin_map(config) if u.bcm in (14, 15)]
