@@ -245,8 +245,8 @@ class _Hand:
 
     def __init__(self, playable: tuple[str, ...]) -> None:
         cards = self.cards = sorted(playable, key=_EXPECTED.__getitem__)
-        worst = self.worst = [_WORST[c] for c in cards]
-        self.expected = [_EXPECTED[c] for c in cards]
+        worst = self.worst = list(map(_WORST.__getitem__, cards))
+        self.expected = list(map(_EXPECTED.__getitem__, cards))
         prefix = self.prefix = list(accumulate(worst, initial=0.0))
         k = self.size = len(cards)
         #: per gear: the worst case of the gear's best cards, and their (score, cards)
