@@ -509,3 +509,43 @@ def test_an_spi_profile_without_spidev_fails_at_once_naming_the_package(tmp_path
     assert problems == ["/dev/spidev0.1 missing for S1 display (SPI): SPI is off: dtparam=spi=on "
                         "in /boot/firmware/config.txt (sudo make install-pi does it for a "
                         "profile with an SPI display), then reboot"]
+
+
+def test_bus_errors_pulse_the_mux_reset_at_most_every_5_s(tmp_path: Path) -> None:
+    """grid6 wires the TCA9548A's RESET to GPIO 4: after bus errors the app pulses it low."""
+    import dataclasses
+
+    from pitboard.hw.inputs import NullStationInputs
+
+    class Board(NullStationInputs):
+        errors = 0
+
+    config = load_profile("grid6")
+    assert config.i2c.mux is not None and config.i2c.mux.reset_pin == 4
+    sim = load_profile("sim")  # emulated stations, grid6's mux section
+    config = dataclasses.replace(sim, i2c=config.i2c)
+    factory = MockFactory()
+    clock = Ticking()
+    app = App.build(config, journal=tmp_path / "j", seed=1, pin_factory=factory, clock=clock,
+                    displays=[EmulatedDisplay() for _ in config.stations])
+    boards = [Board(station=i) for i in range(6)]
+    app.inputs = list(boards)
+    reset = factory.pin(4)
+    assert reset.state is True  # held high: the mux runs
+    app.poll()
+    assert app.mux_resets == 0
+    boards[3].errors = 2  # S4's board stops answering
+    clock.now = 1.0
+    app.poll()
+    assert app.mux_resets == 1 and reset.state is True  # pulsed low and released
+    assert [s.state for s in reset.states][-2:] == [False, True]
+    boards[3].errors = 5
+    clock.now = 3.0
+    app.poll()
+    assert app.mux_resets == 1  # not again within 5 s
+    boards[3].errors = 6
+    clock.now = 6.5
+    app.poll()
+    assert app.mux_resets == 2
+    app.close()
+    factory.reset()

@@ -116,7 +116,8 @@ def test_duo_profile() -> None:
 
 def test_grid6_profile() -> None:
     config = load_profile("grid6")
-    assert config.i2c.mux == MuxConfig(type="tca9548a", address=0x70, first_bus=None)
+    assert config.i2c.mux == MuxConfig(type="tca9548a", address=0x70, first_bus=None,
+                                      reset_pin=4, idle_disconnect=True)
     assert config.i2c.baudrate == 400000
     for s in config.stations:
         assert s.input == Mcp23017Input(address=0x20, mux_channel=s.index, int_pin=s.input.int_pin)
@@ -747,3 +748,13 @@ def test_spi_needs_are_declared_for_pip_and_apt() -> None:
     assert any(d.startswith("rpi-lgpio") for d in extras["spi"])
     script = (root / "systemd" / "install-pi.sh").read_text()
     assert "SPI_APT_PACKAGES=(python3-spidev python3-rpi-lgpio)" in script
+
+
+def test_mux_reset_pin_is_claimed_and_idle_disconnect_defaults_on() -> None:
+    config = load_profile("grid6")
+    assert config.i2c.mux is not None
+    assert config.i2c.mux.idle_disconnect and config.i2c.mux.reset_pin == 4
+    assert [u.function for u in pin_map(config) if u.bcm == 4] == ["TCA9548A RESET (active low)"]
+    raw = mux_base()
+    raw["i2c"]["mux"]["reset_pin"] = 2
+    assert problems(raw) == ["t.toml: i2c.mux.reset_pin: GPIO 2 is reserved for I2C1 SDA"]

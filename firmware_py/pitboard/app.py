@@ -49,6 +49,8 @@ FAST_POLL_SECONDS = 0.001
 TICK_SECONDS = 0.1
 
 
+#: the shortest time between two resets of the I2C multiplexer (s)
+MUX_RESET_SECONDS = 5.0
 #: how long start-up waits for the I2C buses (the i2c-mux channels appear a moment after the
 #: kernel loads the overlay, and the service may start before that)
 BOOT_WAIT_SECONDS = 20.0
@@ -159,6 +161,13 @@ class App:
     #: seconds from the start of boot() until every station had its frame
     boot_seconds: float = 0.0
     _board_resets: dict[int, int] = field(default_factory=dict)
+    #: the TCA9548A's RESET line (``[i2c.mux] reset_pin``), pulsed after bus errors
+    mux_reset: Any = None
+    #: times the mux was reset
+    mux_resets: int = 0
+    _bus_errors: int = 0
+    _last_mux_reset: float = float("-inf")
+    _clock: Callable[[], float] = time.monotonic
 
     @classmethod
     def build(
@@ -197,6 +206,20 @@ class App:
                       chatter=ChatterGuard() if any(st.input.kind != "emulated"
                                                     for st in config.stations) else None)
         app = cls(config=config, table=table, recorder=recorder, displays=screens)
+        app._clock = clock
+        mux = config.i2c.mux
+        if mux is not None and mux.reset_pin is not None:
+            from gpiozero import DigitalOutputDevice
+
+            try:
+                # active low, held inactive (high): on() asserts RESET
+                app.mux_reset = DigitalOutputDevice(mux.reset_pin, active_high=False,
+                                                    initial_value=False,
+                                                    pin_factory=pin_factory)
+            except (OSError, GPIOZeroError) as exc:
+                app.close()
+                raise StartupError(f"cannot claim the mux RESET pin GPIO {mux.reset_pin}: "
+                                   f"{exc}") from None
         try:
             app.inputs = [build_station_inputs(config, i, table.post, pin_factory=pin_factory,
                                                bus_factory=bus_factory, clock=clock)
@@ -252,6 +275,25 @@ class App:
                     self.displays[inputs.station].reinit()
         for display in self.displays:
             display.poll()
+        self._reset_mux_on_errors()
+
+    def _reset_mux_on_errors(self) -> None:
+        """One station board holding SDA low would stop every channel: after bus errors, pulse
+        the TCA9548A's RESET (at most every :data:`MUX_RESET_SECONDS`). The reset deselects
+        every channel; with idle disconnect the kernel selects the channel again for each
+        transfer, so the healthy stations carry on and the faulty one retries on its own."""
+        if self.mux_reset is None:
+            return
+        errors = sum(int(getattr(inputs, "errors", 0)) for inputs in self.inputs)
+        errors += sum(int(display.stats.errors) for display in self.displays)
+        now = self._clock()
+        if errors > self._bus_errors and now - self._last_mux_reset >= MUX_RESET_SECONDS:
+            self.mux_reset.on()  # RESET low: > 6 ns is enough (TCA9548A data sheet, tW(L))
+            self.mux_reset.off()
+            self.mux_resets += 1
+            self._last_mux_reset = now
+            log.warning("I2C errors: multiplexer reset (%d so far)", self.mux_resets)
+        self._bus_errors = errors
 
     def run(self, stop: threading.Event) -> None:
         """The game loop: events, polls, kiosk ticks, watchdog pings; returns when stopped."""
@@ -282,6 +324,8 @@ class App:
             self.console.stop()
         for inputs in self.inputs:
             inputs.close()
+        if self.mux_reset is not None:
+            self.mux_reset.close()
         for display in self.displays:
             try:
                 display.close()

@@ -39,7 +39,7 @@ _COLOUR_NAMES: Final = {
 
 #: the same function gets the same colour on every loose wire
 FUNCTION_COLOURS: Final[dict[str, str]] = {
-    "GND": "BK", "3V3": "RD", "SDA": "BU", "SCL": "YE", "INT": "OG",
+    "GND": "BK", "3V3": "RD", "SDA": "BU", "SCL": "YE", "INT": "OG", "RST": "VTWH",
     "GEAR1": "WH", "GEAR2": "BN", "GEAR3": "GN", "GEAR4": "GY",
     "SLOT1": "PK", "SLOT2": "VT", "SLOT3": "GYPK", "SLOT4": "RDBU", "SLOT5": "WHGN",
     "SLOT6": "BNGN", "SLOT7": "WHYE", "GO": "YEBN",
