@@ -25,6 +25,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/garage.py
 	$(BIN)/python benchmarks/garage_soak.py
+	$(BIN)/python benchmarks/module_soak.py
 	$(BIN)/python benchmarks/cold_start.py
 	$(BIN)/python benchmarks/display_bytes.py
 	$(BIN)/python benchmarks/table_latency.py

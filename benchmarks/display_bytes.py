@@ -22,7 +22,14 @@ from luma.oled.device import sh1106, ssd1306
 from PIL import Image, ImageDraw, ImageFont
 
 from pitboard.hw.display import Driver, StationDisplay
-from pitboard.hw.oled import I2C_RDWR_BLOCK, SMBUS_BLOCK, RecordingSerial, i2c_cost
+from pitboard.hw.oled import (
+    I2C_RDWR_BLOCK,
+    SMBUS_BLOCK,
+    BusCost,
+    RecordingSerial,
+    i2c_cost,
+    through_mux,
+)
 
 # luma 3.16 uses Image.getdata(), deprecated in Pillow 13: not our concern here.
 warnings.filterwarnings("ignore", message="Image.Image.getdata is deprecated")
@@ -221,8 +228,39 @@ def cpu_table(n: int = 2000) -> None:
                   f"{statistics.median(stock):>9.0f} / {percentile(stock, 0.99):>6.0f}")
 
 
+def reveal_table() -> None:
+    """The GO reveal on six grid6 stations: every display redraws nearly all of its screen.
+
+    Six full-screen changes (``full reveal`` above) go out one after another on the one I2C bus
+    behind the TCA9548A, each wrapped in the kernel's channel selects: one select per station
+    with the mux left connected, or a select and a deselect around every transfer with idle
+    disconnect (``[i2c.mux] idle_disconnect``, the default).
+    """
+    base = station_screen()
+    new = full_reveal(base)
+    bus = RecordingSerial()
+    disp = StationDisplay(serial=bus, driver="ssd1306", station="bench")
+    disp.show(base)
+    bus.writes.clear()
+    disp.show(new)
+    one = i2c_cost(bus.writes)
+    print()
+    print("Six-station GO reveal on one I2C bus behind the TCA9548A (6 x "
+          f"{one.payload_bytes} B payload; mux select = 2 bus bytes)")
+    print()
+    print(f"{'mux':<22} {'bus bytes':>9} {'100 kHz ms':>11} {'400 kHz ms':>11}")
+    for label, idle in (("stays connected", False), ("idle disconnect", True)):
+        cost = through_mux(one, idle_disconnect=idle)
+        total = BusCost(6 * cost.transactions, 6 * cost.payload_bytes, 6 * cost.bus_bytes)
+        print(f"{label:<22} {total.bus_bytes:>9} {1000 * total.seconds(100_000):>11.1f} "
+              f"{1000 * total.seconds(400_000):>11.1f}")
+    print("target: <= 150 ms at the profile's speed (grid6: 400 kHz with 2.2 kOhm pull-ups on "
+          "each channel and cables of 1.5 m or less)")
+
+
 def main() -> None:
     bytes_table()
+    reveal_table()
     cpu_table()
 
 

@@ -49,12 +49,18 @@ SERVICE_USER=pitboard
 DEVICE_GROUPS=(gpio i2c spi dialout)
 # python3-lgpio comes from apt on Pi OS; the venv sees it through --system-site-packages.
 APT_PACKAGES=(python3 python3-venv python3-pip python3-lgpio i2c-tools)
+# an SPI display needs spidev, and luma drives its D/C and RESET lines through the RPi.GPIO
+# API, which rpi-lgpio provides on lgpio (RPi.GPIO itself does not work on a Pi 5)
+SPI_APT_PACKAGES=(python3-spidev python3-rpi-lgpio)
 
 PREFIX=$ROOT/opt/pitboard
 VENV=$PREFIX/.venv
 CONFIG=$ROOT/etc/pitboard/pitboard.toml
 UNIT=$ROOT/etc/systemd/system/$SERVICE
 MODULES=$ROOT/etc/modules-load.d/pitboard.conf
+# the kernel's pca954x driver leaves the last channel connected unless idle_state is -2
+# (Documentation/ABI/testing/sysfs-bus-i2c-devices-pca954x): set it when the driver binds
+MUX_RULE=$ROOT/etc/udev/rules.d/60-pitboard-i2c-mux.rules
 BLOCK_BEGIN="# >>> pitboard: managed by install-pi.sh, edits between these lines are replaced >>>"
 BLOCK_END="# <<< pitboard <<<"
 
@@ -214,6 +220,7 @@ mux = i2c.get("mux")
 print(f"hardware={int(hardware)}")
 print(f"i2c_baudrate={int(i2c.get('baudrate', 100000))}")
 print("mux_address=" + ("" if mux is None else f"0x{int(mux.get('address', 0x70)):02x}"))
+print(f"mux_idle_disconnect={int(mux is not None and bool(mux.get('idle_disconnect', True)))}")
 print(f"uart={int(uart)}")
 print(f"spi={int(spi)}")
 console = cfg.get("console", {})
@@ -268,6 +275,7 @@ say "install-pi: profile $PROFILE from $SRC into ${ROOT:-/} ($mode)"
 # -- Debian packages -------------------------------------------------------------------------
 
 read -r -a extra <<<"$EXTRA_APT"
+[[ $use_spi == 1 ]] && extra+=("${SPI_APT_PACKAGES[@]}")
 missing=()
 for package in "${APT_PACKAGES[@]}" "${extra[@]}"; do
     status=$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null) || true
@@ -293,9 +301,21 @@ else
     # A block of our own, opened with [all] so it applies whatever section the file ends in,
     # and rewritten as a whole so a change of profile also removes lines no longer wanted.
     block=("$BLOCK_BEGIN" "[all]" "dtparam=i2c_arm=on,i2c_arm_baudrate=${fact[i2c_baudrate]}")
-    [[ -n ${fact[mux_address]} ]] && block+=("dtoverlay=i2c-mux,pca9548,addr=${fact[mux_address]}")
+    # An overlay's parameters stay in scope until the next overlay: "dtoverlay=" (no name) ends
+    # it, so the dtparam lines below go to the base device tree (Raspberry Pi documentation,
+    # "Device Trees, overlays, and parameters", part 3.2). Order matters here.
+    [[ -n ${fact[mux_address]} ]] && block+=("dtoverlay=i2c-mux,pca9548,addr=${fact[mux_address]}" "dtoverlay=")
     # GPIO 14/15 serve either the staff console (UART on) or plain inputs (duo: UART off).
-    if [[ $use_uart == 1 ]]; then block+=("enable_uart=1"); else block+=("enable_uart=0"); fi
+    # The console opens /dev/ttyAMA0, the PL011 on GPIO 14/15 of both boards: a Pi 4 gives it
+    # to Bluetooth unless disable-bt; a Pi 5's serial0 is its debug connector (ttyAMA10) and
+    # GPIO 14/15 carry UART0 only with dtparam=uart0. [pi4]/[pi5] apply to the lines after
+    # them, so the block returns to [all] before anything else (order matters).
+    if [[ $use_uart == 1 ]]; then
+        block+=("enable_uart=1" "[pi4]" "dtoverlay=disable-bt" "dtoverlay=" "[pi5]" "dtparam=uart0"
+                "[all]")
+    else
+        block+=("enable_uart=0")
+    fi
     # SPI0 claims GPIO 7-11, which duo wires as buttons: on only for an SPI display.
     if [[ $use_spi == 1 ]]; then block+=("dtparam=spi=on"); else block+=("dtparam=spi=off"); fi
     block+=("$BLOCK_END")
@@ -331,6 +351,9 @@ else
     modules=(i2c-dev usbserial cdc_acm)
     [[ $use_spi == 1 ]] && modules+=(spidev)
     put_text "$MODULES" 0644 "# written by pitboard install-pi.sh"$'\n'"$(printf '%s\n' "${modules[@]}")"$'\n'
+    if [[ ${fact[mux_idle_disconnect]} == 1 ]]; then
+        put_text "$MUX_RULE" 0644 "# written by pitboard install-pi.sh: cut the mux's channels off between transfers"$'\n''ACTION=="bind", SUBSYSTEM=="i2c", DRIVER=="pca954x", ATTR{idle_state}="-2"'$'\n'
+    fi
 fi
 
 # -- system user -----------------------------------------------------------------------------

@@ -219,9 +219,11 @@ def test_a_missing_display_bus_is_a_one_line_startup_error(tmp_path: Path) -> No
         App.build(load_profile(profile), journal=tmp_path / "j")
     proc = subprocess.run([sys.executable, "-m", "pitboard.cli", "run", "--config", str(profile),
                            "--journal", str(tmp_path / "j")],
-                          capture_output=True, text=True, timeout=TIMEOUT)
+                          capture_output=True, text=True, timeout=TIMEOUT,
+                          env={**os.environ, "PITBOARD_HW_WAIT_SECONDS": "0"})
     assert proc.returncode == 1
-    assert proc.stderr.strip().count("\n") == 0 and "/dev/i2c-97" in proc.stderr
+    assert proc.stderr.strip().count("\n") == 0 and "/dev/i2c-97 missing" in proc.stderr
+    assert "dtparam=i2c_arm=on" in proc.stderr  # names the fix
 
 
 def test_unusable_gpio_is_a_one_line_startup_error(tmp_path: Path,
@@ -421,3 +423,129 @@ def test_a_station_board_reset_reinitialises_its_display(tmp_path: Path) -> None
     app.poll()
     assert [s.reinits for s in screens] == [0, 0, 1, 0, 0, 0]
     app.close()
+
+
+# -- start-up: waiting for the buses, one-line errors naming the fix -----------------------------
+
+
+class Ticking:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def test_start_up_waits_for_the_mux_channels_with_a_status_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Boot race: the service starts before the i2c-mux channels exist; it waits (saying so)
+    and goes on when they appear, here after 5 s."""
+    from pitboard.app import wait_for_hardware
+    from pitboard.hwconfig import missing
+
+    config = load_profile("grid6")
+    root, sys_root = tmp_path / "root", tmp_path / "sys"
+    (root / "dev").mkdir(parents=True)
+    (root / "dev" / "i2c-1").touch()
+    clock = Ticking()
+
+    def sleep(seconds: float) -> None:
+        clock.sleep(seconds)
+        if clock.now >= 5:  # the kernel adds the channels
+            links = sys_root / "bus" / "i2c" / "devices" / "1-0070"
+            links.mkdir(parents=True, exist_ok=True)
+            for k in range(8):
+                if not (links / f"channel-{k}").exists():
+                    (links / f"channel-{k}").symlink_to(f"../i2c-{10 + k}")
+                    (root / "dev" / f"i2c-{10 + k}").touch()
+
+    statuses: list[str] = []
+    import pitboard.sdnotify as sd
+
+    original = sd.status
+    sd.status = statuses.append  # type: ignore[assignment]
+    try:
+        with caplog.at_level("INFO", logger="pitboard"):
+            wait_for_hardware(config, clock=clock, sleep=sleep,
+                              check=lambda c: missing(c, root=root, sys_root=sys_root))
+    finally:
+        sd.status = original  # type: ignore[assignment]
+    assert 5 <= clock.now < 6
+    assert statuses[0] == "waiting for mux channel 0 (0 s of 20)"
+    assert "hardware ready after 5.0 s" in caplog.text
+
+
+def test_start_up_gives_up_after_20_s_naming_the_fix(tmp_path: Path) -> None:
+    from pitboard.app import StartupError, wait_for_hardware
+    from pitboard.hwconfig import missing
+
+    clock = Ticking()
+    with pytest.raises(StartupError, match=r"^/dev/i2c-1 missing .*dtparam=i2c_arm=on.*\(and 6 "):
+        wait_for_hardware(load_profile("grid6"), clock=clock, sleep=clock.sleep,
+                          check=lambda c: missing(c, root=tmp_path, sys_root=tmp_path))
+    assert clock.now == 20
+
+
+def test_an_spi_profile_without_spidev_fails_at_once_naming_the_package(tmp_path: Path) -> None:
+    from pitboard.app import StartupError, wait_for_hardware
+    from pitboard.hwconfig import missing, needs, parse_config
+
+    raw = {"table": {"name": "T"}, "console": {"staff_pin": "1234"}, "journal": {"dir": "j"},
+           "stations": [{"input": {"kind": "emulated"},
+                         "display": {"driver": "ssd1306", "bus": "spi", "device": 1}}]}
+    config = parse_config(raw, source=Path("spi.toml"))
+    assert [n.what for n in needs(config)] == [
+        "Python module spidev", "Python module RPi.GPIO", "/dev/spidev0.1"]
+    clock = Ticking()
+    with pytest.raises(StartupError, match=r"^Python module spidev missing for S1 display "
+                                           r"\(SPI\): sudo apt install python3-spidev"):
+        wait_for_hardware(config, clock=clock, sleep=clock.sleep,
+                          check=lambda c: missing(c, root=tmp_path, has_module=lambda m: False))
+    assert clock.now == 0  # no waiting for a package
+    problems = missing(config, root=tmp_path, has_module=lambda m: True)
+    assert problems == ["/dev/spidev0.1 missing for S1 display (SPI): SPI is off: dtparam=spi=on "
+                        "in /boot/firmware/config.txt (sudo make install-pi does it for a "
+                        "profile with an SPI display), then reboot"]
+
+
+def test_bus_errors_pulse_the_mux_reset_at_most_every_5_s(tmp_path: Path) -> None:
+    """grid6 wires the TCA9548A's RESET to GPIO 4: after bus errors the app pulses it low."""
+    import dataclasses
+
+    from pitboard.hw.inputs import NullStationInputs
+
+    class Board(NullStationInputs):
+        errors = 0
+
+    config = load_profile("grid6")
+    assert config.i2c.mux is not None and config.i2c.mux.reset_pin == 4
+    sim = load_profile("sim")  # emulated stations, grid6's mux section
+    config = dataclasses.replace(sim, i2c=config.i2c)
+    factory = MockFactory()
+    clock = Ticking()
+    app = App.build(config, journal=tmp_path / "j", seed=1, pin_factory=factory, clock=clock,
+                    displays=[EmulatedDisplay() for _ in config.stations])
+    boards = [Board(station=i) for i in range(6)]
+    app.inputs = list(boards)
+    reset = factory.pin(4)
+    assert reset.state is True  # held high: the mux runs
+    app.poll()
+    assert app.mux_resets == 0
+    boards[3].errors = 2  # S4's board stops answering
+    clock.now = 1.0
+    app.poll()
+    assert app.mux_resets == 1 and reset.state is True  # pulsed low and released
+    assert [s.state for s in reset.states][-2:] == [False, True]
+    boards[3].errors = 5
+    clock.now = 3.0
+    app.poll()
+    assert app.mux_resets == 1  # not again within 5 s
+    boards[3].errors = 6
+    clock.now = 6.5
+    app.poll()
+    assert app.mux_resets == 2
+    app.close()
+    factory.reset()

@@ -98,3 +98,17 @@ def test_a_chattering_input_is_reported_once_and_ignored_until_quiet(
     rig.slot(0, 1)  # a person presses it: heard again
     assert rig.table.stations[0].selected == selected ^ {1}
     rig.poll(SETTLE_S)
+
+
+def test_a_long_backlog_is_handled_in_order_in_bounded_steps() -> None:
+    from pitboard.table.table import BACKLOG_LIMIT, Call, Table
+
+    table = Table(stations=2)
+    seen: list[int] = []
+    for i in range(BACKLOG_LIMIT + 7):
+        table.post(Call(fn=lambda i=i: seen.append(i), reply=lambda result: None))
+    assert table.step(timeout=0)
+    assert seen == list(range(BACKLOG_LIMIT))  # one bounded batch
+    assert table.step(timeout=0)
+    assert seen == list(range(BACKLOG_LIMIT + 7))  # the rest, in order
+    assert not table.step(timeout=0)

@@ -116,7 +116,8 @@ def test_duo_profile() -> None:
 
 def test_grid6_profile() -> None:
     config = load_profile("grid6")
-    assert config.i2c.mux == MuxConfig(type="tca9548a", address=0x70, first_bus=None)
+    assert config.i2c.mux == MuxConfig(type="tca9548a", address=0x70, first_bus=None,
+                                      reset_pin=4, idle_disconnect=True)
     assert config.i2c.baudrate == 400000
     for s in config.stations:
         assert s.input == Mcp23017Input(address=0x20, mux_channel=s.index, int_pin=s.input.int_pin)
@@ -648,7 +649,7 @@ def test_check_config_prints_the_pin_map(capsys: pytest.CaptureFixture[str]) -> 
     assert err.startswith("warning: ") and "staff_pin" in err  # only the default PIN
     assert out == format_pin_map(load_profile("grid6")) + (
         '\nTable "Pitboard grid": track usa, laps: the track\'s; kiosk off\n'
-        "Console: /dev/serial0 at 115200 baud, staff PIN still the default\n")
+        "Console: /dev/ttyAMA0 at 115200 baud, staff PIN still the default\n")
     assert "  GPIO17  11  S1 MCP23017 INT (open-drain, active low)   input  up\n" in out
 
 
@@ -735,3 +736,25 @@ def test_check_config_shows_the_kiosk_settings(
     assert ('kiosk on: 5 cars, join countdown 20 s, a bot takes a seat idle 30 s, the table '
             "gives up after 120 s without a press, results 30 s") in out
     assert "Console: off (no port)" in out
+
+
+def test_spi_needs_are_declared_for_pip_and_apt() -> None:
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    extras = tomllib.loads((root / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    assert any(d.startswith("spidev") for d in extras["spi"])
+    assert any(d.startswith("rpi-lgpio") for d in extras["spi"])
+    script = (root / "systemd" / "install-pi.sh").read_text()
+    assert "SPI_APT_PACKAGES=(python3-spidev python3-rpi-lgpio)" in script
+
+
+def test_mux_reset_pin_is_claimed_and_idle_disconnect_defaults_on() -> None:
+    config = load_profile("grid6")
+    assert config.i2c.mux is not None
+    assert config.i2c.mux.idle_disconnect and config.i2c.mux.reset_pin == 4
+    assert [u.function for u in pin_map(config) if u.bcm == 4] == ["TCA9548A RESET (active low)"]
+    raw = mux_base()
+    raw["i2c"]["mux"]["reset_pin"] = 2
+    assert problems(raw) == ["t.toml: i2c.mux.reset_pin: GPIO 2 is reserved for I2C1 SDA"]

@@ -442,7 +442,14 @@ def test_install_then_again_changes_nothing(installer: Installer) -> None:
         "[all]",
         "dtparam=i2c_arm=on,i2c_arm_baudrate=400000",
         "dtoverlay=i2c-mux,pca9548,addr=0x70",
+        "dtoverlay=",
         "enable_uart=1",
+        "[pi4]",
+        "dtoverlay=disable-bt",
+        "dtoverlay=",
+        "[pi5]",
+        "dtparam=uart0",
+        "[all]",
         "dtparam=spi=off",
     ]
     assert "console=serial0" not in installer.cmdline_txt.read_text()
@@ -585,7 +592,9 @@ def test_spi_display_turns_spi_on(installer: Installer) -> None:
 
 def test_overrides_win_over_the_profile(installer: Installer) -> None:
     installer.ok(PROFILE="duo", UART="1", SPI="on")
-    assert block_lines(installer.config_txt)[2:] == ["enable_uart=1", "dtparam=spi=on"]
+    assert block_lines(installer.config_txt)[2:] == [
+        "enable_uart=1", "[pi4]", "dtoverlay=disable-bt", "dtoverlay=", "[pi5]", "dtparam=uart0",
+        "[all]", "dtparam=spi=on"]
     result = installer.run(UART="maybe")
     assert result.returncode != 0
     assert "UART must be auto, 0 or 1" in result.stderr
@@ -744,3 +753,11 @@ def test_install_script_is_shellcheck_clean() -> None:
         ["shellcheck", str(INSTALL)], capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0, result.stdout
+
+
+def test_the_mux_cuts_its_channels_off_between_transfers(installer: Installer) -> None:
+    """idle_disconnect (the default): a udev rule sets the pca954x driver's idle_state to -2
+    when it binds, so a station board holding SDA low is cut off between transfers."""
+    installer.ok(PROFILE="grid6")
+    rule = installer.root / "etc/udev/rules.d/60-pitboard-i2c-mux.rules"
+    assert 'DRIVER=="pca954x", ATTR{idle_state}="-2"' in rule.read_text()

@@ -68,7 +68,7 @@ def test_check_passes_on_the_committed_docs(capsys: pytest.CaptureFixture[str]) 
     [
         ("duo", "lever = [4, 17, 27, 22]", "lever = [17, 4, 27, 22]"),  # S1 gears 1/2 swapped
         ("grid6", "mux_channel = 0, address = 0x20, int_pin = 17",
-         "mux_channel = 0, address = 0x20, int_pin = 4"),  # S1 INT moved to pin 7
+         "mux_channel = 0, address = 0x20, int_pin = 12"),  # S1 INT moved to pin 32
     ],
 )
 def test_a_moved_pin_makes_check_fail_naming_the_files(
@@ -333,3 +333,23 @@ def test_hw_test_is_the_first_step_of_the_wiring_docs() -> None:
     from pitboard.hwtest import DOCS_SECTION
 
     assert f"## {DOCS_SECTION.split(', ')[1].strip(chr(34))}" in readme
+
+
+def test_gpa7_and_gpb7_are_tied_to_gnd_on_the_station_board() -> None:
+    from pitboard.wiring import station_board_harness
+
+    h = station_board_harness()
+    tied = {w.dst_pin for w in h.wires if w.cable == "B9" and w.src == "RAIL" and w.src_pin == 2}
+    assert tied == {8, 28}  # GPB7, GPA7
+    assert "| 28 | GPA7 | to GND" in (DOCS / "station-board.md").read_text()
+
+
+def test_config_txt_ends_each_overlay_scope_and_returns_to_all() -> None:
+    lines = config_txt_lines(load_profile("grid6"))
+    mux = lines.index("dtoverlay=i2c-mux,pca9548,addr=0x70")
+    assert lines[mux + 1] == "dtoverlay="
+    assert lines.index("dtparam=i2c_arm=on,i2c_arm_baudrate=400000") < mux
+    pi5 = lines.index("[pi5]")
+    assert lines[pi5 + 1] == "dtparam=uart0" and lines[pi5 + 2] == "[all]"
+    assert lines.index("dtparam=spi=off") > pi5 + 2  # back under [all]
+    assert "order of these lines matters" in (DOCS / "grid6.md").read_text()

@@ -49,8 +49,50 @@ FAST_POLL_SECONDS = 0.001
 TICK_SECONDS = 0.1
 
 
+#: the shortest time between two resets of the I2C multiplexer (s)
+MUX_RESET_SECONDS = 5.0
+#: how long start-up waits for the I2C buses (the i2c-mux channels appear a moment after the
+#: kernel loads the overlay, and the service may start before that)
+BOOT_WAIT_SECONDS = 20.0
+
+
 class StartupError(Exception):
     """The device cannot start (a bus that does not open, an unreadable journal directory)."""
+
+
+def wait_for_hardware(
+    config: HwConfig,
+    *,
+    seconds: float = BOOT_WAIT_SECONDS,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+    check: Callable[[HwConfig], list[str]] | None = None,
+) -> None:
+    """Wait up to ``seconds`` for what the profile needs (buses, mux channels, SPI, modules),
+    saying so in one status line; then :class:`StartupError` naming the first missing thing
+    and its fix. A missing Python module is not worth waiting for: it fails at once."""
+    from .hwconfig import missing
+
+    look = check or missing
+    start = clock()
+    said = ""
+    while True:
+        problems = look(config)
+        if not problems:
+            if said:
+                log.info("hardware ready after %.1f s", clock() - start)
+            return
+        waited = clock() - start
+        fatal = [p for p in problems if p.startswith("Python module")]
+        if fatal or waited >= seconds:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise StartupError((fatal or problems)[0] + more)
+        line = f"waiting for {problems[0].split(' missing', 1)[0]} ({waited:.0f} s of {seconds:g})"
+        if line.split(" (")[0] != said.split(" (")[0]:
+            log.info("%s", line)
+        said = line
+        sdnotify.status(line)
+        sleep(0.5)
 
 
 def journal_dir(config: HwConfig, override: Path | None = None) -> Path:
@@ -119,6 +161,13 @@ class App:
     #: seconds from the start of boot() until every station had its frame
     boot_seconds: float = 0.0
     _board_resets: dict[int, int] = field(default_factory=dict)
+    #: the TCA9548A's RESET line (``[i2c.mux] reset_pin``), pulsed after bus errors
+    mux_reset: Any = None
+    #: times the mux was reset
+    mux_resets: int = 0
+    _bus_errors: int = 0
+    _last_mux_reset: float = float("-inf")
+    _clock: Callable[[], float] = time.monotonic
 
     @classmethod
     def build(
@@ -133,8 +182,14 @@ class App:
         seed: int | None = None,
         cars: int | None = None,
         modules: Mapping[str, Mapping[str, Any]] | None = None,
+        wait_s: float | None = None,
     ) -> App:
-        """Open every part the profile names. Raises :class:`StartupError` (one line)."""
+        """Open every part the profile names. Raises :class:`StartupError` (one line).
+
+        With ``wait_s`` (``pitboard run``: 20 s), first waits for the buses and interfaces the
+        profile needs (:func:`wait_for_hardware`)."""
+        if wait_s is not None:
+            wait_for_hardware(config, seconds=wait_s)
         try:
             screens = list(displays) if displays is not None else [
                 open_station_display(config, st.display, st.label) for st in config.stations]
@@ -151,6 +206,20 @@ class App:
                       chatter=ChatterGuard() if any(st.input.kind != "emulated"
                                                     for st in config.stations) else None)
         app = cls(config=config, table=table, recorder=recorder, displays=screens)
+        app._clock = clock
+        mux = config.i2c.mux
+        if mux is not None and mux.reset_pin is not None:
+            from gpiozero import DigitalOutputDevice
+
+            try:
+                # active low, held inactive (high): on() asserts RESET
+                app.mux_reset = DigitalOutputDevice(mux.reset_pin, active_high=False,
+                                                    initial_value=False,
+                                                    pin_factory=pin_factory)
+            except (OSError, GPIOZeroError) as exc:
+                app.close()
+                raise StartupError(f"cannot claim the mux RESET pin GPIO {mux.reset_pin}: "
+                                   f"{exc}") from None
         try:
             app.inputs = [build_station_inputs(config, i, table.post, pin_factory=pin_factory,
                                                bus_factory=bus_factory, clock=clock)
@@ -206,6 +275,25 @@ class App:
                     self.displays[inputs.station].reinit()
         for display in self.displays:
             display.poll()
+        self._reset_mux_on_errors()
+
+    def _reset_mux_on_errors(self) -> None:
+        """One station board holding SDA low would stop every channel: after bus errors, pulse
+        the TCA9548A's RESET (at most every :data:`MUX_RESET_SECONDS`). The reset deselects
+        every channel; with idle disconnect the kernel selects the channel again for each
+        transfer, so the healthy stations carry on and the faulty one retries on its own."""
+        if self.mux_reset is None:
+            return
+        errors = sum(int(getattr(inputs, "errors", 0)) for inputs in self.inputs)
+        errors += sum(int(display.stats.errors) for display in self.displays)
+        now = self._clock()
+        if errors > self._bus_errors and now - self._last_mux_reset >= MUX_RESET_SECONDS:
+            self.mux_reset.on()  # RESET low: > 6 ns is enough (TCA9548A data sheet, tW(L))
+            self.mux_reset.off()
+            self.mux_resets += 1
+            self._last_mux_reset = now
+            log.warning("I2C errors: multiplexer reset (%d so far)", self.mux_resets)
+        self._bus_errors = errors
 
     def run(self, stop: threading.Event) -> None:
         """The game loop: events, polls, kiosk ticks, watchdog pings; returns when stopped."""
@@ -236,6 +324,8 @@ class App:
             self.console.stop()
         for inputs in self.inputs:
             inputs.close()
+        if self.mux_reset is not None:
+            self.mux_reset.close()
         for display in self.displays:
             try:
                 display.close()
@@ -360,7 +450,8 @@ def run_main(config_path: str, *, journal: str | None = None, verbose: bool = Fa
     if draws_in_terminal(config):
         return _run_in_terminal(config, journal_dir(config, Path(journal) if journal else None))
     try:
-        app = App.build(config, journal=Path(journal) if journal else None)
+        wait = float(os.environ.get("PITBOARD_HW_WAIT_SECONDS", BOOT_WAIT_SECONDS))
+        app = App.build(config, journal=Path(journal) if journal else None, wait_s=wait)
     except StartupError as exc:
         log.error("%s", exc)
         return 1

@@ -135,7 +135,7 @@ class HeuristicBot:
             cost = shift_cost[gear]
             target = speeds[cost]
             if fits[gear] <= target:  # the best cards fit: no choice
-                score, chosen = hand.tops[gear]
+                score, chosen = hand.tops[gear] or hand.top(gear)
             else:
                 score, chosen = hand.pick(gear, target)
             score += 0.3 * gear - 2.0 * cost
@@ -245,13 +245,13 @@ class _Hand:
 
     def __init__(self, playable: tuple[str, ...]) -> None:
         cards = self.cards = sorted(playable, key=_EXPECTED.__getitem__)
-        worst = self.worst = [_WORST[c] for c in cards]
-        self.expected = [_EXPECTED[c] for c in cards]
+        worst = self.worst = list(map(_WORST.__getitem__, cards))
+        self.expected = list(map(_EXPECTED.__getitem__, cards))
         prefix = self.prefix = list(accumulate(worst, initial=0.0))
         k = self.size = len(cards)
         #: per gear: the worst case of the gear's best cards, and their (score, cards)
         self.fits = [prefix[k] - prefix[k - g] for g in range(k + 1)]
-        self.tops = [(sum(self.expected[k - g:]), tuple(cards[k - g:])) for g in range(k + 1)]
+        self.tops: list[tuple[float, tuple[str, ...]] | None] = [None] * (k + 1)
         #: per gear, then target (0..MAX_SPEED): the pick when the best cards do not fit (a
         #: gear's row is made when first needed: most hands never need most gears')
         self.picks: list[list[tuple[float, tuple[str, ...]] | None] | None] = [None] * (k + 1)
@@ -260,13 +260,22 @@ class _Hand:
         """The ``gear`` cards to play when the worst case should stay within ``target``, and
         their score: expected speed, less a penalty for any possible overshoot."""
         if self.fits[gear] <= target:  # the best cards fit: no choice
-            return self.tops[gear]
+            return self.top(gear)
         row = self.picks[gear]
         if row is None:
             row = self.picks[gear] = [None] * (MAX_SPEED + 1)
         found = row[target]
         if found is None:
             found = row[target] = self._search(gear, target)
+        return found
+
+    def top(self, gear: int) -> tuple[float, tuple[str, ...]]:
+        """The ``gear`` best cards and their score (made when first asked: a plan looks at 2-4
+        gears of a hand; making every gear's up front cost 4% of a Garage race's time)."""
+        found = self.tops[gear]
+        if found is None:
+            k = self.size
+            found = self.tops[gear] = (sum(self.expected[k - gear:]), tuple(self.cards[k - gear:]))
         return found
 
     def _search(self, gear: int, target: int) -> tuple[float, tuple[str, ...]]:
@@ -279,7 +288,8 @@ class _Hand:
             over += worst[i]
         if over > 0:  # could spin out or overpay: only when nothing safer exists
             score -= 10.0 * over
-        return score, tuple(self.cards[i] for i in chosen)
+        cards = self.cards
+        return score, tuple([cards[i] for i in chosen])  # a list first: no generator to run
 
 
 #: hands seen so far, keyed by their cards in code order (bounded: cleared when full). About

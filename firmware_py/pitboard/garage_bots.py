@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from functools import cache
 
-from .bots import Bot, HeuristicBot, RandomBot, card_value
+from .bots import _EXPECTED, _WORST, Bot, HeuristicBot, RandomBot, card_value
 from .engine.cards import HEAT, SPEED, STRESS
-from .engine.decisions import DONE, REACT, SLIPSTREAM, Decision, React, Slipstream
+from .engine.decisions import DONE, REACT, SLIPSTREAM, Decision, Plan, PlanRule, React, Slipstream
 from .engine.garage.data import BY_CODE, UPGRADES, Upgrade
 from .engine.garage.draft import DRAFT, DraftDrop, DraftPick
 from .engine.garage.symbols import draft_spaces, has_options
@@ -50,6 +50,12 @@ def draft_value(u: Upgrade) -> float:
     return value
 
 
+#: card code -> the code the planner thinks of it as: the first card (base cards first) with
+#: the same worst and expected value. Planning a hand of representatives meets far fewer
+#: distinct hands, so the heuristic bot's memo of hands keeps working with upgrades about.
+_SAME_AS: dict[str, str] = {}
+
+
 def _teach_values() -> None:
     """The planner's card values: a speed choice is worth its top speed but can be played at
     its lowest; [+] flips add their average, and at worst 4 each; Heat costs and lowered limits
@@ -60,6 +66,10 @@ def _teach_values() -> None:
         card_value(code, worst=u.speeds[0] + FLIP_WORST * flips + u.count("heat")
                    + max(0, -u.count("adjust")),
                    expected=u.speeds[-1] + FLIP_EXPECTED * flips - 0.5 * u.count("heat"))
+    first: dict[tuple[float, float], str] = {}
+    for code in ("0", "1", "2", "3", "4", "5", *BY_CODE):
+        value = (_WORST[code], _EXPECTED[code])
+        _SAME_AS[code] = first.setdefault(value, code)
 
 
 _teach_values()
@@ -91,6 +101,22 @@ class GarageBot(HeuristicBot):
             return best
         return super().choose(race, car_id)
 
+    def _plan(self, race: Race, rule: PlanRule) -> Plan:
+        """The heuristic plan of the hand's representatives (see _SAME_AS), played with the
+        real cards they stand for."""
+        same = [_SAME_AS.get(c, c) for c in rule.playable]
+        if same == list(rule.playable):
+            return super()._plan(race, rule)
+        plan = super()._plan(race, rule._replace(playable=tuple(same)))
+        left = list(rule.playable)
+        cards = []
+        for rep in plan.cards:
+            real = next(c for c, s in zip(left, (_SAME_AS.get(c, c) for c in left), strict=True)
+                        if s == rep)
+            left.remove(real)
+            cards.append(real)
+        return Plan(plan.car, plan.gear, tuple(cards))
+
     def _draft(self, race: Race, car_id: int) -> Decision:
         options = race.pending().options
         if isinstance(options[0], DraftDrop):
@@ -101,7 +127,7 @@ class GarageBot(HeuristicBot):
 
     def _fits(self, race: Race, car: Car, spaces: int, speed: int, spare: int) -> bool:
         """Can the corners a move of ``spaces`` more at ``speed`` would cross be paid?"""
-        return race.corner_bill(car.start_d, car.d + spaces, speed) <= spare
+        return race.corner_bill(car.start_d, car.d + spaces, speed, car) <= spare
 
     def _upgrade_react(self, race: Race, car: Car) -> Decision | None:
         if not has_options(race, car):

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .advice import config_warnings, is_default_pin, shipped_pins
     from .cli import check_config_main
+    from .interfaces import Need, missing, needs
     from .parse import default_config_path, load_config, load_profile, parse_config, profiles_dir
     from .pins import I2cDeviceUse, PinUse, format_pin_map, i2c_map, pin_map, resolve_i2c_bus
     from .schema import (
@@ -75,6 +76,7 @@ __all__ = [
     "JournalConfig",
     "Mcp23017Input",
     "MuxConfig",
+    "Need",
     "PinUse",
     "StationConfig",
     "TableConfig",
@@ -87,6 +89,8 @@ __all__ = [
     "is_pi_uart",
     "load_config",
     "load_profile",
+    "missing",
+    "needs",
     "parse_config",
     "pin_map",
     "profiles_dir",
@@ -98,7 +102,9 @@ __all__ = [
 #: that needs one constant (``pitboard wiring-docs --help``) does not load the whole parser
 _HOMES = {
     "config_warnings": "advice", "is_default_pin": "advice", "shipped_pins": "advice",
-    "check_config_main": "cli", "default_config_path": "parse", "load_config": "parse",
+    "check_config_main": "cli", "Need": "interfaces", "missing": "interfaces",
+    "needs": "interfaces",
+    "default_config_path": "parse", "load_config": "parse",
     "load_profile": "parse", "parse_config": "parse", "profiles_dir": "parse",
     "I2cDeviceUse": "pins", "PinUse": "pins", "format_pin_map": "pins", "i2c_map": "pins",
     "pin_map": "pins", "resolve_i2c_bus": "pins", "BAUD_RATES": "schema",

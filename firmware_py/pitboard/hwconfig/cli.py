@@ -20,7 +20,7 @@ def table_summary(config: HwConfig) -> str:
         >>> print(table_summary(load_profile("grid6")), end="")
         <BLANKLINE>
         Table "Pitboard grid": track usa, laps: the track's; kiosk off
-        Console: /dev/serial0 at 115200 baud, staff PIN still the default
+        Console: /dev/ttyAMA0 at 115200 baud, staff PIN still the default
     """
     t, console = config.table, config.console
     if t.kiosk:

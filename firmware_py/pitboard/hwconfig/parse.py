@@ -18,7 +18,15 @@ from pitboard.hw.mcp23017 import ADDRESS_MIN as MCP_ADDRESS_MIN
 from pitboard.trackfile import TrackFileError, load_track, load_track_file
 from pitboard.userfile import UserFileError, escape, parse_toml, read_user_file
 
-from .pins import I2cDeviceUse, _Claim, _display_claims, _i2c_devices, _input_claims, _segment
+from .pins import (
+    I2cDeviceUse,
+    _Claim,
+    _display_claims,
+    _i2c_devices,
+    _input_claims,
+    _mux_reset_claim,
+    _segment,
+)
 from .schema import (
     _I2C1_PINS,
     _ID_PINS,
@@ -362,7 +370,8 @@ class _Parser:
         gpio = self.parse_gpio(raw)
         i2c = self.parse_i2c(raw)
         parts = self.parse_stations(raw, i2c)
-        self.check_pins(parts, gpio, console)
+        mux = i2c.mux if i2c is not None else None
+        self.check_pins(parts, gpio, console, mux.reset_pin if mux is not None else None)
         if i2c is not None:
             self.check_i2c(parts, i2c)
         self.check_spi(parts)
@@ -541,13 +550,18 @@ class _Parser:
         mux: MuxConfig | None = None
         m = self.table(t, "i2c", "mux", False)
         if m is not None:
-            self.unknown_keys(m, "i2c.mux", ("type", "address", "first_bus"))
+            self.unknown_keys(m, "i2c.mux", ("type", "address", "first_bus", "reset_pin",
+                                             "idle_disconnect"))
             mux_type = self.choice(m, "i2c.mux", "type", MUX_TYPES, True)
             address = self.int_(m, "i2c.mux", "address", 0x70)
             self.i2c_address("i2c.mux.address", address, 0x70, 0x77, "TCA9548A")
             first_bus = self.opt_int(m, "i2c.mux", "first_bus")
             self.in_range("i2c.mux.first_bus", first_bus, 0, 248)
-            mux = MuxConfig(type=mux_type or "tca9548a", address=address, first_bus=first_bus)
+            reset_pin = self.opt_int(m, "i2c.mux", "reset_pin")
+            self.pin("i2c.mux.reset_pin", reset_pin)
+            idle = self.bool_(m, "i2c.mux", "idle_disconnect", True)
+            mux = MuxConfig(type=mux_type or "tca9548a", address=address, first_bus=first_bus,
+                            reset_pin=reset_pin, idle_disconnect=idle)
         if self.type_errors != before:
             return None
         return I2cConfig(bus=bus, baudrate=baudrate, mux=mux)
@@ -712,6 +726,7 @@ class _Parser:
         parts: Sequence[tuple[int, InputConfig | None, DisplayConfig | None]],
         gpio: GpioConfig | None,
         console: ConsoleConfig | None,
+        mux_reset: int | None = None,
     ) -> None:
         reserved: dict[int, str] = {p: f"reserved for {n}" for p, n in _I2C1_PINS.items()}
         if gpio is None or not gpio.allow_id_eeprom_pins:
@@ -728,6 +743,8 @@ class _Parser:
             for p, n in _UART_PINS.items():
                 reserved[p] = f"reserved for the {n} (console.port is {console.port})"
         claims: list[_Claim] = []
+        if mux_reset is not None:
+            claims.append(_mux_reset_claim(mux_reset))
         for index, spec, display in parts:
             if spec is not None:
                 claims += _input_claims(index, spec)

@@ -111,6 +111,10 @@ def _input_claims(index: int, spec: InputConfig) -> list[_Claim]:
     return claims
 
 
+def _mux_reset_claim(pin: int) -> _Claim:
+    return _Claim(pin, "i2c.mux.reset_pin", "TCA9548A RESET (active low)", -1, "output", "-")
+
+
 def _display_claims(index: int, display: DisplayConfig) -> list[_Claim]:
     base = f"stations[{index}].display"
     s = f"S{index + 1}"
@@ -194,6 +198,10 @@ def pin_map(config: HwConfig) -> list[PinUse]:
             uses.append(
                 PinUse(c.pin, BCM_TO_PHYSICAL[c.pin], c.function, c.station, c.mode, c.pull, c.key)
             )
+    mux = config.i2c.mux
+    if mux is not None and mux.reset_pin is not None:
+        c = _mux_reset_claim(mux.reset_pin)
+        uses.append(PinUse(c.pin, BCM_TO_PHYSICAL[c.pin], c.function, None, c.mode, c.pull, c.key))
     parts = [(s.index, s.input, s.display) for s in config.stations]
     if config.i2c.bus == 1 and _i2c_devices(config.i2c, parts):
         for pin, name in _I2C1_PINS.items():

@@ -21,7 +21,8 @@ Schema (``*`` = required)::
                                              $XDG_STATE_HOME/pitboard, ~/.local/state/pitboard)
     [gpio]       allow_id_eeprom_pins = false   (GPIO 0/1, only when no HAT is fitted)
     [i2c]        bus = 1, baudrate = 100000 | 400000 (documents config.txt i2c_arm_baudrate)
-    [i2c.mux]    type* = "tca9548a", address = 0x70 (0x70-0x77), first_bus (see resolve_i2c_bus)
+    [i2c.mux]    type* = "tca9548a", address = 0x70 (0x70-0x77), first_bus (see resolve_i2c_bus),
+                 reset_pin (GPIO to the mux RESET), idle_disconnect = true
     [[stations]]* at most 6, each with
       input*     kind* = "gpio":     lever* = [4 pins, gear 1..4], slots* = [7 pins], go*,
                                      debounce_ms = 20
@@ -225,6 +226,12 @@ class MuxConfig:
     address: int = 0x70
     #: kernel bus number of channel 0 (channel k = first_bus + k); None = ask sysfs
     first_bus: int | None = None
+    #: Pi GPIO wired to the mux's active-low RESET: pulsed after bus errors, so one station
+    #: board holding SDA low cannot stop the others (None: RESET pulled up on the board only)
+    reset_pin: int | None = None
+    #: deselect every channel after each transfer (the pca954x driver's ``idle_state`` -2), so
+    #: a dead channel is cut off from the bus between transfers
+    idle_disconnect: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from ..catalog import MAX_CARS, TRACKS
-from ..hwconfig import ConfigError, load_profile
 from ..module_args import SetupError, add_module_options, check_setup, race_modules
 
 if TYPE_CHECKING:
@@ -88,18 +87,21 @@ def _seconds(text: str) -> float:
     return value
 
 
-def build_parser(*, stations: int = MAX_CARS, track: str = "usa",
-                 laps: int | None = None) -> argparse.ArgumentParser:
-    """The ``pitboard sim`` options; defaults from the ``sim`` hardware profile."""
+def build_parser() -> argparse.ArgumentParser:
+    """The ``pitboard sim`` options. The defaults of --track and --laps, and how many stations
+    there are, come from the ``sim`` hardware profile, read only when the command runs (not
+    for ``--help``, which stays quick: benchmarks/cold_start.py)."""
+    stations = MAX_CARS
     p = _Parser(prog=PROG, description="The Pitboard table in a terminal: every station's "
                 "screen,\nthe keyboard as levers and trays, bots in the empty seats.",
                 epilog=KEYS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--stations", metavar="N", type=_int_in(1, stations, "stations"), default=2,
                    help=f"player stations, 1..{stations} (default 2)")
-    p.add_argument("--track", metavar="NAME", default=track,
-                   help=f"{', '.join(TRACKS)} (default {track})")
-    p.add_argument("--laps", metavar="N", type=_int_in(1, 9, "laps"), default=laps,
-                   help="laps (default: the track's)")
+    p.add_argument("--track", metavar="NAME",
+                   help=f"{', '.join(TRACKS)} (default: the sim profile's track, usa as "
+                   "shipped)")
+    p.add_argument("--laps", metavar="N", type=_int_in(1, 9, "laps"),
+                   help="laps (default: the sim profile's, else the track's)")
     p.add_argument("--cars", metavar="N", type=_int_in(1, MAX_CARS, "cars"),
                    help=f"cars in the race, 1..{MAX_CARS} (default: 4, or one per station)")
     p.add_argument("--seed", metavar="N", type=int,
@@ -185,12 +187,7 @@ def main(
         print(f"{PROG}: {message}", file=err)
         return EXIT_BAD_ARGS
 
-    try:
-        profile = load_profile("sim")
-    except ConfigError as exc:
-        return fail(f"the sim profile is broken: {exc}")
-    parser = build_parser(stations=len(profile.stations), track=profile.table.track,
-                          laps=profile.table.laps)
+    parser = build_parser()
     if isinstance(parser, _Parser):
         parser.out = out
     try:
@@ -199,6 +196,19 @@ def main(
         return fail(str(exc))
     except SystemExit as exc:  # --help
         return exc.code if isinstance(exc.code, int) else 0
+    from ..hwconfig import ConfigError, load_profile
+
+    try:
+        profile = load_profile("sim")
+    except ConfigError as exc:
+        return fail(f"the sim profile is broken: {exc}")
+    if args.stations > len(profile.stations):
+        return fail(f"--stations {args.stations}: the sim profile has "
+                    f"{len(profile.stations)} stations")
+    if args.track is None:
+        args.track = profile.table.track
+    if args.laps is None:
+        args.laps = profile.table.laps
     if args.track not in TRACKS:
         return fail(f"unknown track {args.track!r} (tracks: {', '.join(TRACKS)})")
     if args.station > args.stations:

@@ -230,14 +230,14 @@ class Table:
             event: TableEvent = self.queue.get(timeout=timeout)
         except queue.Empty:
             return False
-        for _ in range(BACKLOG_LIMIT):  # bounded: the loop still polls hardware and ticks
+        for handled in range(1, BACKLOG_LIMIT + 1):
             self._safely(event, redraw=False)
+            if handled == BACKLOG_LIMIT:  # bounded: the loop still polls hardware and ticks
+                break
             try:
                 event = self.queue.get_nowait()
             except queue.Empty:
                 break
-        else:
-            self.post(event)  # taken off the queue but not handled: next step
         self._safely_refresh()
         return True
 

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .bom import bom_doc, bom_rows
     from .cli import build_parser, main
+    from .drawing import RenderUnavailable, render, source_digest, stamp_of
     from .harness import build_harness, station_board_harness
     from .markdown import config_txt_lines
     from .model import Cable, Connector, Harness, Wire
@@ -58,15 +59,9 @@ if TYPE_CHECKING:
         header_label,
     )
     from .plan import Plan, generate, replace_sections, station_board_yaml
-    from .profile_doc import profile_doc
-    from .render import RenderUnavailable, render, source_digest, stamp_of
+    from .profile_page import profile_doc
     from .shared import shared_sections
     from .yamltext import harness_yaml, to_yaml
-
-# Names that are also the names of their files are bound now: a file imported later would
-# otherwise stand where its function should (the rest load on first use, see _HOMES).
-from .profile_doc import profile_doc
-from .render import render
 
 __all__ = [
     "COMMAND",
@@ -124,8 +119,9 @@ _HOMES = {
     "MUX_CABLE_M": "parts", "MUX_PINS": "parts", "OLED_PINS": "parts", "RJ45_PINS": "parts",
     "SOURCE_KEY": "parts", "T568B": "parts", "WiringError": "parts", "colour_name": "parts",
     "header_label": "parts", "Plan": "plan", "generate": "plan", "replace_sections": "plan",
-    "station_board_yaml": "plan", "RenderUnavailable": "render",
-    "source_digest": "render", "stamp_of": "render",
+    "station_board_yaml": "plan", "profile_doc": "profile_page",
+    "RenderUnavailable": "drawing", "render": "drawing",
+    "source_digest": "drawing", "stamp_of": "drawing",
     "shared_sections": "shared", "harness_yaml": "yamltext", "to_yaml": "yamltext",
 }
 

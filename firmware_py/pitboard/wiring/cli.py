@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pitboard.hwconfig import HwConfig
 
-from .parts import COMMAND, DEFAULT_OUT, DEFAULT_PROFILES, EXIT_BAD_INPUT, WiringError
+from .command import COMMAND, DEFAULT_OUT, DEFAULT_PROFILES, EXIT_BAD_INPUT
 
 
 def _load(names: Sequence[str]) -> list[HwConfig]:
     from pitboard.hwconfig import ConfigError, load_profile
+
+    from .parts import WiringError
 
     configs = []
     for name in names:
@@ -60,8 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     args = build_parser().parse_args(argv)
     # the generators load only now: --help stays quick
+    from .drawing import RenderUnavailable, render
+    from .parts import WiringError
     from .plan import Plan, _stale_paths
-    from .render import RenderUnavailable, render
 
     try:
         configs = _load(args.profiles or DEFAULT_PROFILES)

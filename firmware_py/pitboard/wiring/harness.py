@@ -30,6 +30,7 @@ from .parts import (
     T568B,
     WiringError,
     _dip_pin,
+    _output_only,
     _signal,
     _unwired_pins,
     header_label,
@@ -128,6 +129,8 @@ def _add_hub(h: Harness, config: HwConfig) -> None:
     mux = config.i2c.mux
     h.add_connector(Connector("PWR", "hub board power rails", "perfboard strips", ("3V3", "GND")))
     w0 = ["3V3", "GND"] + (["SDA", "SCL"] if mux is not None else [])
+    if mux is not None and mux.reset_pin is not None:
+        w0.append("RST")
     h.add_cable(
         Cable(
             "W0",
@@ -151,12 +154,18 @@ def _add_hub(h: Harness, config: HwConfig) -> None:
             f"TCA9548A I2C mux, 0x{mux.address:02X}",
             "breakout board",
             MUX_PINS,
-            notes=f"{straps}; RST pulled up on the board. Pin order varies: go by the labels",
+            notes=f"{straps}; RST "
+            + (f"to GPIO{mux.reset_pin} (and pulled up on the board)"
+               if mux.reset_pin is not None else "pulled up on the board")
+            + ". Pin order varies: go by the labels",
             hide_disconnected_pins=True,
         )
     )
     h.connect("W0", 3, "PI", 3, "MUX", MUX_PINS.index("SDA") + 1)
     h.connect("W0", 4, "PI", 5, "MUX", MUX_PINS.index("SCL") + 1)
+    if mux.reset_pin is not None:
+        h.connect("W0", 5, "PI", BCM_TO_PHYSICAL[mux.reset_pin], "MUX",
+                  MUX_PINS.index("RST") + 1)
     h.add_cable(Cable("WM", "mux power", ("RD", "BK"), ("3V3", "GND"), bundle=True))
     h.connect("WM", 1, "PWR", 1, "MUX", 1)
     h.connect("WM", 2, "PWR", 2, "MUX", 2)
@@ -318,7 +327,8 @@ def station_board_harness() -> Harness:
             "DIP-28 in a socket",
             MCP_DIP,
             notes="100 nF from VDD (9) to VSS (10), close to the chip; "
-            f"{', '.join(_unwired_pins())} unconnected (GPA7/GPB7: output-only)",
+            f"{', '.join(n for n in _unwired_pins() if not _output_only(n))} unconnected; "
+            "GPA7/GPB7 (output-only) tied to GND: inputs at power-on, then driven low",
             hide_disconnected_pins=True,
         )
     )
@@ -342,6 +352,12 @@ def station_board_harness() -> Harness:
     h.connect("B2", 1, "P", 1, "U1", 12)
     h.connect("B2", 2, "P", 3, "U1", 13)
     h.connect("B2", 3, "U1", 20, "P", 7)
+    # GPA7/GPB7: inputs (floating) from power-on until configured, then outputs driven low;
+    # tied to GND they are never floating and the later low output agrees with the wire
+    tied = [n for n in _unwired_pins() if _output_only(n)]
+    bundle("B9", ["GND"] * len(tied), "GPA7/GPB7 to GND")
+    for i, name in enumerate(tied, 1):
+        h.connect("B9", i, "RAIL", 2, "U1", _dip_pin(name[2], int(name[3])))
     bundle("B3", ("3V3", "3V3", "GND", "GND", "GND", "GND"), "MCP23017 power, reset, address")
     for i, (rail, pin) in enumerate(((1, 9), (1, 18), (2, 10), (2, 15), (2, 16), (2, 17)), 1):
         h.connect("B3", i, "RAIL", rail, "U1", pin)

@@ -64,8 +64,14 @@ def config_txt_lines(config: HwConfig) -> list[str]:
     """
     lines = ["[all]", f"dtparam=i2c_arm=on,i2c_arm_baudrate={config.i2c.baudrate}"]
     if config.i2c.mux is not None:
-        lines.append(f"dtoverlay=i2c-mux,pca9548,addr=0x{config.i2c.mux.address:02x}")
-    lines.append("enable_uart=1" if config.console.uses_pi_uart else "enable_uart=0")
+        # "dtoverlay=" ends the overlay's parameter scope: later dtparams go to the base tree
+        lines += [f"dtoverlay=i2c-mux,pca9548,addr=0x{config.i2c.mux.address:02x}", "dtoverlay="]
+    if config.console.uses_pi_uart:
+        # /dev/ttyAMA0 on GPIO 14/15 on both boards; the sections end with [all] (order matters)
+        lines += ["enable_uart=1", "[pi4]", "dtoverlay=disable-bt", "dtoverlay=", "[pi5]",
+                  "dtparam=uart0", "[all]"]
+    else:
+        lines.append("enable_uart=0")
     spi = any(s.display.bus == "spi" for s in config.stations)
     lines.append("dtparam=spi=on" if spi else "dtparam=spi=off")
     return lines

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Final
 
 from pitboard.hw.mcp23017 import OUTPUT_ONLY_BIT, STATION_BITS
@@ -10,11 +9,11 @@ from pitboard.hwconfig import (
     BCM_TO_PHYSICAL,
 )
 
-DEFAULT_PROFILES: Final = ("duo", "grid6")
-DEFAULT_OUT: Final = Path("wiring_docs")
-COMMAND: Final = "pitboard wiring-docs"
-#: exit status for bad input (unknown or unsupported profile)
-EXIT_BAD_INPUT: Final = 2
+from .command import COMMAND as COMMAND
+from .command import DEFAULT_OUT as DEFAULT_OUT
+from .command import DEFAULT_PROFILES as DEFAULT_PROFILES
+from .command import EXIT_BAD_INPUT as EXIT_BAD_INPUT
+
 #: longest suggested station cable at 400 kHz, metres (see i2c-and-cables.md): a direct-GPIO
 #: station shares the main bus with every other display; a mux station has a segment of its own
 GPIO_CABLE_M: Final = 1.0
@@ -40,7 +39,7 @@ _COLOUR_NAMES: Final = {
 
 #: the same function gets the same colour on every loose wire
 FUNCTION_COLOURS: Final[dict[str, str]] = {
-    "GND": "BK", "3V3": "RD", "SDA": "BU", "SCL": "YE", "INT": "OG",
+    "GND": "BK", "3V3": "RD", "SDA": "BU", "SCL": "YE", "INT": "OG", "RST": "VTWH",
     "GEAR1": "WH", "GEAR2": "BN", "GEAR3": "GN", "GEAR4": "GY",
     "SLOT1": "PK", "SLOT2": "VT", "SLOT3": "GYPK", "SLOT4": "RDBU", "SLOT5": "WHGN",
     "SLOT6": "BNGN", "SLOT7": "WHYE", "GO": "YEBN",

@@ -12,10 +12,10 @@ from pitboard.hwconfig import (
 )
 
 from .bom import bom_doc
+from .drawing import source_digest, stamp_of
 from .harness import build_harness, station_board_harness
 from .markdown import _begin, _end
-from .profile_doc import profile_doc
-from .render import source_digest, stamp_of
+from .profile_page import profile_doc
 from .shared import shared_sections
 from .yamltext import harness_yaml
 

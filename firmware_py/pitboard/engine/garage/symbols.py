@@ -134,8 +134,13 @@ def resolve_card(race: Race, car: Car, code: str, ts: TurnState, *, reacting: bo
         elif name == "adjust":
             ts.adjust += n
         elif name == "cooldown":
-            if reacting:  # the turn's Cooldown is already counted: add to it directly
-                car.cooldown += n
+            if reacting:  # the turn's Cooldown is already counted: add what the card adds,
+                # as the modules' cooldown hooks see it (a no-cooling sector adds nothing)
+                hook = race.hooks.cooldown
+                before = hook(race, car, 0) if hook else 0
+                ts.cool += n
+                after = hook(race, car, 0) if hook else n
+                car.cooldown += max(0, after - before)
             else:
                 ts.cool += n
         elif name == "reduce":

@@ -112,15 +112,54 @@ def _boot_section(config: HwConfig) -> list[str]:
             "`channel-7` -> `i2c-N`, and Pitboard reads those links at start-up "
             "(`i2c.mux.first_bus` in the profile overrides this: channel k = first_bus + k)."
         )
+        out.append(
+            "- `dtoverlay=` (no name): ends the overlay's parameter scope. A `dtparam` line after "
+            "a `dtoverlay` line sets a parameter of that overlay until the next overlay line, so "
+            "without it the `dtparam` lines below could be taken as i2c-mux parameters. The "
+            "order of these lines matters: `dtparam=i2c_arm...` first, then the overlay, then "
+            "`dtoverlay=` (Raspberry Pi documentation, \"Device Trees, overlays, and "
+            "parameters\", part 3.2)."
+        )
+        idle = ("on: a udev rule from install-pi sets the pca954x driver's `idle_state` to -2, "
+                "so every channel is cut off between transfers and a station board that holds "
+                "SDA low only blocks its own transfers" if mux.idle_disconnect else
+                "off: the last channel stays connected between transfers")
+        out.append(f"- idle disconnect (`[i2c.mux] idle_disconnect`) is {idle} (kernel "
+                   "Documentation/ABI/testing/sysfs-bus-i2c-devices-pca954x).")
+        if mux.reset_pin is not None:
+            out.append(
+                f"- The mux's RESET is wired to GPIO{mux.reset_pin} (`[i2c.mux] reset_pin`): "
+                "after I2C errors Pitboard pulses it low (at most every 5 s), which deselects "
+                "every channel and frees a bus a station board has hung."
+            )
     if config.console.uses_pi_uart:
         out.append(
             f"- `enable_uart=1`: the staff console is `{config.console.port}`, the UART on "
             "GPIO 14/15 (header pins 8/10). The kernel's serial console must not share it: "
             "install-pi removes `console=serial0,...` from `cmdline.txt`; also say no to the "
             "serial login shell in `raspi-config` (Interface Options > Serial Port), yes to the "
-            "serial hardware. On a Pi 5, check with `ls -l /dev/serial0` that it is the UART on "
-            "GPIO 14/15 and not the separate debug-UART connector."
+            "serial hardware."
         )
+        out.append(
+            "- `[pi4]` `dtoverlay=disable-bt`, `[pi5]` `dtparam=uart0`, then `[all]`: which "
+            "device is on which pins differs between the boards, and these lines make "
+            "`/dev/ttyAMA0` the UART on GPIO 14/15 on both. The `[pi4]`/`[pi5]` filters apply "
+            "to every line after them until the next filter, so the order matters: keep "
+            "`[all]` after them, or later lines would apply to a Pi 5 only."
+        )
+        out += [
+            "",
+            "  | Board | GPIO 14/15 (pins 8/10) | `/dev/serial0` | Needs |",
+            "  |---|---|---|---|",
+            "  | Pi 4 | `/dev/ttyAMA0` (PL011) | `ttyAMA0` with disable-bt, else the mini UART "
+            "`ttyS0` | `dtoverlay=disable-bt` (Bluetooth off) |",
+            "  | Pi 5 | `/dev/ttyAMA0` (RP1 UART0) | `ttyAMA10`, the 3-pin debug connector, not "
+            "GPIO 14/15 | `dtparam=uart0` |",
+            "",
+            "  Sources: Raspberry Pi documentation, config.txt \"Conditional filters\" and "
+            "\"UARTs\" (configuration); the Pi 5 UART numbering per raspberrypi/documentation "
+            "issue 3239.",
+        ]
     else:
         port = config.console.port or "off"
         uart_used = [u for u in pin_map(config) if u.bcm in (14, 15)]
@@ -285,16 +324,18 @@ def _stations_section(config: HwConfig, h: Harness) -> list[str]:
         for name in _unwired_pins():
             pin = _dip_pin(name[2], int(name[3]))
             if _output_only(name):
-                rows2.append((name, pin, "-", "not connected: output-only, driven low"))
+                rows2.append((name, pin, "GND", "tied to GND: output-only, driven low"))
             else:
                 rows2.append((name, pin, "-", "unused: leave open (pull-up on)"))
         rows2.append(("INTA", 20, "INT", "open-drain, mirrored; RJ45 pin 7 -> the station's "
                       "INT GPIO"))
         out += [*_table(("MCP23017 pin", "DIP pin", "Signal", "Function"), rows2), ""]
         out += [
-            "GPA7 and GPB7 stay unconnected: Microchip's current MCP23017 data sheet makes "
+            "GPA7 and GPB7 are tied to GND: Microchip's current MCP23017 data sheet makes "
             "them output-only (an input changing during a read can corrupt SDA), so the "
-            "firmware drives both low and reads tray slot 4 on GPB4.",
+            "firmware drives both low and reads tray slot 4 on GPB4. From power-on until the "
+            "firmware configures the chip they are inputs, and the wire to GND keeps them from "
+            "floating; once they drive low, the wire agrees with them.",
             "",
         ]
     return out
