@@ -21,3 +21,12 @@ def notify_socket(tmp_path: Path) -> Iterator[socket.socket]:
     sock.settimeout(TIMEOUT)
     yield sock
     sock.close()
+
+
+@pytest.fixture(autouse=True)
+def _close_sims() -> Iterator[None]:
+    """Every simulation a test opened with simkit.open_sim is closed after it."""
+    yield
+    from simkit import close_sims  # only tests that open one have imported the simulation
+
+    close_sims()
