@@ -136,3 +136,16 @@ def test_hw_test_names_what_is_missing_and_shows_inputs_live() -> None:
         wanted = bring_up_pattern((128, 64), [st.label, "ssd1306", "i2c"])
         assert panel.on and panel.frame() == to_pages(wanted)
     build.factory.reset()
+
+
+def test_hw_test_flags_serial0_on_a_pi5() -> None:
+    import dataclasses
+
+    build = Build()
+    console = dataclasses.replace(build.config.console, port="/dev/serial0")
+    config = dataclasses.replace(build.config, console=console)
+    out = io.StringIO()
+    run_hw_test(config, out=out, pin_factory=build.factory, bus_factory=build.bus,
+                open_display=build.display, seconds=0, clock=build.clock)
+    assert "on a Pi 5 that is the 3-pin debug connector" in out.getvalue()
+    build.factory.reset()

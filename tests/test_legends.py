@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,23 @@ from pitboard.engine.datafile import DataFileError
 from pitboard.engine.legends import legend_card, legend_cars, load_legend_cards
 from pitboard.engine.legends import movement as movement_rule
 from pitboard.scenario import ScenarioError, load_scenario, parse_scenario
+from pitboard.sim.session import Sim
+
+_OPEN_SIMS: list[Sim] = []
+
+
+def _open_sim(*args: Any, **kwargs: Any) -> Sim:
+    """A Sim closed after the test (its app, journal and temporary folder)."""
+    sim = Sim(*args, **kwargs)
+    _OPEN_SIMS.append(sim)
+    return sim
+
+
+@pytest.fixture(autouse=True)
+def _close_sims() -> Iterator[None]:
+    yield
+    while _OPEN_SIMS:
+        _OPEN_SIMS.pop().close()
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 Event = dict[str, Any]
@@ -359,15 +377,14 @@ def test_setup_checklist_facts() -> None:
 
 def test_journalled_race_with_legends_and_weather_resumes(tmp_path: Path) -> None:
     """A table race with Legends and weather survives a restart: same race, same modules."""
-    from pitboard.sim.session import Sim
 
     modules = {"legends": {"cars": 2}, "weather": {"weather": "storm", "road": True}}
-    first = Sim(1, cars=2, modules=modules, seed=6, journal=tmp_path)
+    first = _open_sim(1, cars=2, modules=modules, seed=6, journal=tmp_path)
     while (race := first.table.race) is None or race.round < 3:
         assert first.autoplay_step() is not None
     log, state = list(race.log), race_to_dict(race)
     first.close()
-    again = Sim(1, seed=99, journal=tmp_path)  # built without modules: the journal has them
+    again = _open_sim(1, seed=99, journal=tmp_path)  # built without modules: the journal has them
     resumed = again.table.race
     assert resumed is not None and list(resumed.log) == log
     assert race_to_dict(resumed) == state

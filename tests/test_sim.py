@@ -14,7 +14,7 @@ import re
 import termios
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import pytest
 from PIL import Image, ImageSequence
@@ -24,6 +24,22 @@ from pitboard.sim import Sim, TerminalScreen, main, pick_layout, run_terminal
 from pitboard.table import flow
 from pitboard.table.keys import AutoPilot, Keyboard, decode
 from pitboard.table.terminal import CURSOR_HOME, SHOW_CURSOR, image_to_blocks
+
+_OPEN_SIMS: list[Sim] = []
+
+
+def _open_sim(*args: Any, **kwargs: Any) -> Sim:
+    """A Sim closed after the test (its app, journal and temporary folder)."""
+    sim = Sim(*args, **kwargs)
+    _OPEN_SIMS.append(sim)
+    return sim
+
+
+@pytest.fixture(autouse=True)
+def _close_sims() -> Iterator[None]:
+    yield
+    while _OPEN_SIMS:
+        _OPEN_SIMS.pop().close()
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -105,7 +121,7 @@ def test_without_a_tty_the_sim_falls_back_to_plain_text() -> None:
 
 def test_autoplay_presses_keys_for_every_seat_and_finishes() -> None:
     for stations in (1, 3, 6):
-        s = Sim(stations, seed=stations, laps=1)
+        s = _open_sim(stations, seed=stations, laps=1)
         presses = 0
         while s.autoplay_step() is not None:
             presses += 1
@@ -127,7 +143,7 @@ def test_autoplay_that_makes_no_progress_stops_with_exit_1(
 
 # ------------------------------------------------------------------------------ the terminal
 def test_keys_move_the_lever_and_tray_and_every_frame_reaches_the_terminal(pty: Pty) -> None:
-    s = Sim(2, seed=2, record=0)  # S1's first two tray cards are playable
+    s = _open_sim(2, seed=2, record=0)  # S1's first two tray cards are playable
     out = io.StringIO()
     # S1 joins and starts (S2 stays empty, bots fill the seats), lever to 3, first two cards
     pty.type(" j3asq")
@@ -154,7 +170,7 @@ def test_keys_move_the_lever_and_tray_and_every_frame_reaches_the_terminal(pty: 
 
 
 def test_at_80_columns_every_screen_is_shown_in_legible_words(pty: Pty) -> None:
-    s = Sim(2, seed=2)
+    s = _open_sim(2, seed=2)
     out = io.StringIO()
     pty.type(" j3asq")
     run_terminal(s, pty.fd, out, size=lambda: (80, 24), scale=None, autoplay=False, delay=0,
@@ -189,7 +205,7 @@ def test_text_box_says_what_the_screen_says() -> None:
 
 
 def test_arrows_tab_and_shift_tab_reach_the_station_in_focus(pty: Pty) -> None:
-    s = Sim(3, seed=2)
+    s = _open_sim(3, seed=2)
     out = io.StringIO()
     pty.type("\t\x1b[A\x1b[A\x1b[A\x1b[A\x1b[B\t\x1b[Z\x1b[Z2\x1b[Dq")
     run_terminal(s, pty.fd, out, size=lambda: (300, 120), scale=None, autoplay=False,
@@ -245,7 +261,7 @@ def test_q_stops_an_autoplay(pty: Pty) -> None:
 @pytest.mark.parametrize("stations", range(1, 7))
 @pytest.mark.parametrize("size", [(80, 24), (100, 40), (140, 45), (200, 60), (270, 80)])
 def test_the_picture_fits_the_terminal(stations: int, size: tuple[int, int]) -> None:
-    s = Sim(stations, seed=1)
+    s = _open_sim(stations, seed=1)
     for key in " j3a":  # into a race, so views carry cards and messages
         s.press(key)
     cols, rows = size
@@ -288,7 +304,7 @@ def test_layouts() -> None:
 
 
 def test_redraw_only_when_something_changed() -> None:
-    s = Sim(2, seed=1)
+    s = _open_sim(2, seed=1)
     out = io.StringIO()
     screen = TerminalScreen(s, out, size=lambda: (80, 24))
     assert screen.draw() and not screen.draw()
@@ -346,7 +362,7 @@ def test_save_png_and_gif_of_a_station(tmp_path: Path) -> None:
 
 
 def test_saved_frames_are_the_station_screens(tmp_path: Path) -> None:
-    s = Sim(2, seed=9, laps=1, record=1)
+    s = _open_sim(2, seed=9, laps=1, record=1)
     while s.autoplay_step() is not None:
         pass
     tape = s.tape
@@ -408,7 +424,7 @@ def test_kiosk_preview_runs_the_profiles_kiosk_on_the_clock() -> None:
     profile = load_profile("sim")
     profile = replace(profile, table=replace(profile.table, kiosk=True))
     options = kiosk_options(profile.table)
-    s = Sim(2, seed=1, clock=lambda: now[0], profile=profile)
+    s = _open_sim(2, seed=1, clock=lambda: now[0], profile=profile)
     assert s.table.state == flow.ATTRACT
     s.press("space")  # a visitor joins at S1
     screen = TerminalScreen(s, io.StringIO(), size=lambda: (80, 24))
@@ -435,7 +451,7 @@ def _play_until(sim: Sim, rounds: int) -> None:
 
 
 def test_the_simulation_journals_and_a_new_one_resumes_where_it_stopped(tmp_path: Path) -> None:
-    first = Sim(2, seed=5, journal=tmp_path)
+    first = _open_sim(2, seed=5, journal=tmp_path)
     _play_until(first, 3)
     race = first.table.race
     assert race is not None
@@ -443,7 +459,7 @@ def test_the_simulation_journals_and_a_new_one_resumes_where_it_stopped(tmp_path
     first.close()  # as if the window was closed mid-race
     assert any(tmp_path.iterdir())
 
-    again = Sim(2, seed=99, journal=tmp_path)  # another seed: the journal decides
+    again = _open_sim(2, seed=99, journal=tmp_path)  # another seed: the journal decides
     resumed = again.table.race
     assert resumed is not None and list(resumed.log) == log
     assert again.table.state == state and [c.hand for c in resumed.cars] == hands
@@ -454,13 +470,13 @@ def test_the_simulation_journals_and_a_new_one_resumes_where_it_stopped(tmp_path
     assert resumed.over and again.table.state == flow.RESULTS
     again.press("space")  # results dismissed: the journal says the race is over
     again.close()
-    fresh = Sim(2, seed=5, journal=tmp_path)
+    fresh = _open_sim(2, seed=5, journal=tmp_path)
     assert fresh.table.race is None and fresh.table.state == flow.LOBBY
     fresh.close()
 
 
 def test_without_a_journal_folder_the_simulation_journals_in_a_temporary_one() -> None:
-    sim = Sim(1, seed=2)
+    sim = _open_sim(1, seed=2)
     folder = sim.journal_dir
     for key in ("space", "j"):
         sim.press(key)

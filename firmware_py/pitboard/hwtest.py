@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import errno
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -67,7 +68,24 @@ class Report:
 # ---- 1. GPIO ---------------------------------------------------------------------------------
 
 
-def gpio_report(report: Report, pin_factory: Any) -> Any:
+def _console_line(config: HwConfig, model: str, report: Report) -> str:
+    """Which device the console opens, and whether it is the UART on GPIO 14/15."""
+    port = config.console.port
+    if not port:
+        return "off"
+    if not config.console.uses_pi_uart:
+        return f"{port} (not the Pi's UART)"
+    target = os.path.realpath(port)
+    where = port if target == port else f"{port} -> {target}"
+    if model.startswith("5") and (port == "/dev/serial0" or target.endswith("ttyAMA10")):
+        report.problem(f"console {where}: on a Pi 5 that is the 3-pin debug connector, not GPIO "
+                       "14/15: set console.port = \"/dev/ttyAMA0\" (config.txt: "
+                       "dtparam=uart0 under [pi5]; make install-pi writes it)")
+    return f"{where} (the UART on GPIO 14/15 is /dev/ttyAMA0 on a Pi 4 with disable-bt and on a " \
+        "Pi 5 with dtparam=uart0)"
+
+
+def gpio_report(report: Report, pin_factory: Any, config: HwConfig) -> Any:
     """Name the pin factory, board and GPIO chip; return the factory (None if unusable)."""
     report.line("1. GPIO")
     try:
@@ -89,6 +107,7 @@ def gpio_report(report: Report, pin_factory: Any) -> Any:
     if name not in ("LGPIOFactory", "MockFactory"):
         report.problem(f"{name} is not lgpio: a Pi 5 works with lgpio only (apt install "
                        "python3-lgpio; gpiozero >= 2.0.1.post3)")
+    report.line(f"  console: {_console_line(config, str(info.model), report)}")
     if str(info.model).startswith("5") and isinstance(chip, int) and chip != 0:
         report.problem(f"gpiochip{chip} on a Pi 5: kernels since 6.6.45 number the header "
                        "chip 0 (gpiozero 2.0.1 before .post3 gets this wrong)")
@@ -287,7 +306,7 @@ def run_hw_test(
     report = Report(sys.stdout if out is None else out)
     report.line(f'{COMMAND}: profile "{config.name}" ({config.source}), '
                 f"{len(config.stations)} stations")
-    factory = gpio_report(report, pin_factory)
+    factory = gpio_report(report, pin_factory, config)
     i2c_report(report, config, bus_factory or _open_smbus)
     from .hw.inputs import build_station_inputs
 

@@ -41,6 +41,7 @@ class TextReport:
         >>> print(out.getvalue().strip())
         S1 keys: Space
           [screen] S1 lobby: USA, 2 laps · 4 cars (1 players) · JOINED - GO to leave
+        >>> sim.close()
     """
 
     def __init__(self, sim: Sim, out: IO[str], *, scale: int = 1) -> None:
