@@ -31,14 +31,17 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from PIL import Image, ImageDraw
+# The hardware libraries, PIL and the profiles load when a check runs, not for --help
+# (benchmarks/cold_start.py: 100 ms with them, under 60 ms without).
+if TYPE_CHECKING:
+    from PIL import Image
 
-from .hw.events import StationEvent
-from .hw.inputs import StationInputs, build_station_inputs
-from .hw.mcp23017 import SMBusLike
-from .hwconfig import ConfigError, HwConfig, i2c_map, load_profile, resolve_i2c_bus
+    from .hw.events import StationEvent
+    from .hw.inputs import StationInputs
+    from .hw.mcp23017 import SMBusLike
+    from .hwconfig import HwConfig
 
 COMMAND = "pitboard hw-test"
 #: where every message is explained
@@ -136,6 +139,8 @@ def probe(bus: Any, address: int) -> str:
 def i2c_report(report: Report, config: HwConfig,
                bus_factory: Callable[[int], SMBusLike]) -> dict[int | None, int]:
     """Probe every segment; return mux channel -> bus number for the segments that exist."""
+    from .hwconfig import i2c_map, resolve_i2c_bus
+
     report.line("2. I2C")
     devices = i2c_map(config)
     if not devices:
@@ -209,6 +214,8 @@ def bring_up_pattern(size: tuple[int, int], lines: Sequence[str]) -> Image.Image
         >>> img.getpixel((0, 0)), img.getpixel((127, 63)), img.getpixel((64, 1))
         (1, 1, 0)
     """
+    from PIL import Image, ImageDraw
+
     w, h = size
     img = Image.new("1", size)
     d = ImageDraw.Draw(img)
@@ -301,6 +308,8 @@ def run_hw_test(
                 f"{len(config.stations)} stations")
     factory = gpio_report(report, pin_factory, config)
     i2c_report(report, config, bus_factory or _open_smbus)
+    from .hw.inputs import build_station_inputs
+
     if open_display is None:
         from .app import open_station_display
 
@@ -355,6 +364,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """``pitboard hw-test``: 0 all good, 1 something is wrong, 2 bad profile."""
     args = build_parser().parse_args(argv)
+    from .hwconfig import ConfigError, load_profile
+
     try:
         config = load_profile(args.profile)
     except ConfigError as exc:

@@ -9,7 +9,6 @@ import sys
 import termios
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
@@ -234,6 +233,8 @@ def main(
         if args.autoplay or not terminal:
             return fail("--kiosk is a preview to try by hand on a terminal (not with --autoplay "
                         "or --text)")
+        from dataclasses import replace  # not needed for --help (cold_start.py)
+
         profile = replace(profile, table=replace(profile.table, kiosk=True))
     # the table, its screens and the engine load only now: --help and bad options stay quick
     from ..app import StartupError
