@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/pitboard sim --autoplay --laps 1
+	$(BIN)/pitboard sim --autoplay --laps 1 --cars 2 --legends 2 --weather random --road-conditions
 
 lint: $(STAMP)
 	$(BIN)/ruff check firmware_py tests benchmarks

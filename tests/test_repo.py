@@ -105,3 +105,17 @@ def test_readme_example_commands_parse() -> None:
             parser.parse_args(words[1:] if words[0] == "sim" else words)
         except SystemExit as exc:  # pragma: no cover - the message says which line
             raise AssertionError(f"README: {line}") from exc
+
+
+def test_make_demo_races_with_legends_and_weather() -> None:
+    """`make demo` shows a module race: its command parses and asks for Legends and weather."""
+    import shlex
+
+    from pitboard.sim import build_parser as sim_parser
+
+    recipe = (ROOT / "Makefile").read_text().split("\ndemo:", 1)[1].splitlines()[1]
+    words = shlex.split(recipe.strip())
+    assert words[0].endswith("/pitboard") and words[1] == "sim"
+    args = sim_parser().parse_args(words[2:])
+    assert args.autoplay and args.legends >= 1 and args.weather == "random"
+    assert args.road_conditions is not None and args.road_conditions is not False
