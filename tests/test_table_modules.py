@@ -209,7 +209,7 @@ def test_a_module_the_stations_cannot_present_is_refused_everywhere(tmp_path: Pa
     assert "garage" in MODULES and "garage" in NOT_AT_THE_TABLE
     why = NOT_AT_THE_TABLE["garage"]
     table = Table(stations=2, seed=1)
-    with pytest.raises(ValueError, match="^the Garage is not playable at the stations yet"):
+    with pytest.raises(ValueError, match=r"^the Garage is not playable at the stations yet"):
         table.set_module("garage", {"choose": "draft"})
     assert table.modules == {}
     table.set_module("garage", None)  # turning it off is always fine
