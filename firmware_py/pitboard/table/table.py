@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from PIL import Image
 
 from ..bots import Bot, HeuristicBot
+from ..catalog import NOT_AT_THE_TABLE
 from ..engine import decisions as dec
 from ..engine.cards import DISCARDABLE, PLAYABLE
 from ..engine.decisions import Decision, Discard, IllegalDecision, Plan, Slipstream
@@ -395,6 +396,8 @@ class Table:
         if key not in MODULES:
             known = ", ".join(sorted(MODULES)) or "none installed"
             raise ValueError(f"unknown module {key!r} (modules: {known})")
+        if options is not None and key in NOT_AT_THE_TABLE:
+            raise ValueError(NOT_AT_THE_TABLE[key])
         modules = {k: v for k, v in self.modules.items() if k != key}
         if options is not None:
             modules[key] = dict(options)
