@@ -1,9 +1,10 @@
 """Hardware profiles: TOML files that say how a Pitboard table is wired.
 
 The package is split by job: :mod:`.schema` (the dataclasses and the fixed facts, with the
-schema of the TOML file), :mod:`.parse` (loading and validation), :mod:`.pins` (pin and bus
-planning), :mod:`.advice` (warnings such as a default staff PIN) and :mod:`.cli`
-(``pitboard check-config``). Every public name is re-exported here.
+schema of the TOML file), :mod:`.parse` (loading and validation, on the typed getters of
+:mod:`.reader`), :mod:`.pins` (pin and bus planning), :mod:`.advice` (warnings such as a
+default staff PIN) and :mod:`.cli` (``pitboard check-config``). Every public name is
+re-exported here.
 
 Example::
 
