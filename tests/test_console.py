@@ -25,7 +25,6 @@ import serial
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pitboard import console as console_mod
 from pitboard.console import (
     MAX_LINE,
     Console,
@@ -36,6 +35,7 @@ from pitboard.console import (
     open_console,
     status_line,
 )
+from pitboard.console import protocol as console_protocol
 from pitboard.hwconfig import ConsoleConfig
 from pitboard.table import flow
 from pitboard.table.table import Call, KioskOptions, Table, Tick
@@ -415,7 +415,7 @@ def test_the_observer_never_raises(monkeypatch: pytest.MonkeyPatch,
     table, proto, _ = make()
     one(proto, f"pin {PIN}")
     one(proto, "events on")
-    monkeypatch.setattr(console_mod, "describe", lambda *a: 1 / 0)
+    monkeypatch.setattr(console_protocol, "describe", lambda *a: 1 / 0)
     with caplog.at_level(logging.ERROR):
         assert fields(one(proto, "new-race cars=2 seed=1"))["state"] == "results"
     assert "event stream failed" in caplog.text

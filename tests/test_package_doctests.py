@@ -1,4 +1,5 @@
-"""The docstring examples of the hwconfig and wiring packages run (with the package's names)."""
+"""The docstring examples of the hwconfig, wiring and console packages run (with the package's
+names)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,15 @@ from types import ModuleType
 
 import pytest
 
+import pitboard.console
 import pitboard.hwconfig
 import pitboard.wiring
 
 MODULES = [
     (package, f"{package.__name__}.{info.name}")
-    for package in (pitboard.hwconfig, pitboard.wiring)
+    for package in (pitboard.hwconfig, pitboard.wiring, pitboard.console)
     for info in pkgutil.iter_modules(package.__path__)
-]
+] + [(pitboard.console, "pitboard.console")]
 
 
 @pytest.mark.parametrize(("package", "name"), MODULES, ids=[name for _, name in MODULES])

@@ -433,6 +433,7 @@ class _Parser:
         raw = self.table(t, "table", "modules", False)
         if not raw:
             return {}
+        from pitboard.catalog import NOT_AT_THE_TABLE
         from pitboard.engine.modules import MODULES  # the engine registers what is installed
         from pitboard.engine.setup import MAX_CARS, RaceSetup
         from pitboard.trackfile import track_names
@@ -443,6 +444,8 @@ class _Parser:
             if key not in MODULES:
                 known = ", ".join(sorted(MODULES)) or "none installed"
                 self.add(path, f"unknown module (modules: {known})")
+            elif key in NOT_AT_THE_TABLE:
+                self.add(path, NOT_AT_THE_TABLE[key])
             elif not isinstance(options, dict):
                 self.add(path, f"must be a table of options, not {_describe(options)}")
             else:

@@ -9,6 +9,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from ..bots import HeuristicBot
+from ..catalog import NOT_AT_THE_TABLE
 from ..engine import decisions as dec
 from ..engine.legends import legend_count, load_legend_cards
 from ..engine.modules import MODULES
@@ -86,6 +87,8 @@ class LobbyMixin(TableBase):
         if key not in MODULES:
             known = ", ".join(sorted(MODULES)) or "none installed"
             raise ValueError(f"unknown module {key!r} (modules: {known})")
+        if options is not None and key in NOT_AT_THE_TABLE:
+            raise ValueError(NOT_AT_THE_TABLE[key])
         modules = {k: v for k, v in self.modules.items() if k != key}
         if options is not None:
             modules[key] = dict(options)

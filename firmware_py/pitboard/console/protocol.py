@@ -1,24 +1,5 @@
-"""The staff serial console: a line protocol on a serial port (see ``docs/console.md``).
-
-Three layers, so that most of it is testable without a serial port:
-
-* :class:`LineSplitter` turns received bytes into bounded lines;
-* :class:`ConsoleProtocol` turns one line into reply lines and formats the event stream;
-* :class:`Console` owns the port and a thread that reads, answers, streams events and reopens
-  the port after a serial error.
-
-The console never touches the table from its own thread: every command runs on the game
-thread through :class:`~pitboard.table.table.Call` (or, for ``input``, is posted to the table's
-queue exactly like a hardware event), and the console waits for the answer for a bounded time.
-
-Example::
-
-    >>> from pitboard.table.table import Table
-    >>> proto = ConsoleProtocol(Table(stations=2), staff_pin="2468")
-    >>> proto.feed(b"status\\r\\n")
-    ['OK state=lobby track=usa laps=2 cars=1 round=- lap=- phase=- turn=- joined=- stations=2']
-    >>> proto.feed(b"reset\\n")
-    ["ERR locked: send 'pin <staff PIN>' first"]
+"""The console's line protocol: :class:`ConsoleProtocol` (one session: the command table,
+the staff PIN, the ``EVT`` stream) and its argument parsing; no port and no thread here.
 """
 
 from __future__ import annotations
@@ -26,35 +7,29 @@ from __future__ import annotations
 import hmac
 import json
 import logging
-import queue
 import re
 import threading
 import time
 import unicodedata
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final, Protocol, TypeVar, cast
+from typing import Any, Final
 
-import serial
-
-from .engine.race import Race
-from .engine.setup import MAX_CARS
-from .engine.snapshot import race_to_dict
-from .hw.events import GoPressed, LeverMoved, SlotPressed, StationEvent
-from .hwconfig import ConsoleConfig
-from .narrate import describe
-from .table import flow
-from .table.station import SLOTS
-from .table.table import Call, Table
-from .trackfile import load_track, track_names
+from ..engine.race import Race
+from ..engine.setup import MAX_CARS
+from ..hw.events import GoPressed, LeverMoved, SlotPressed, StationEvent
+from ..narrate import describe
+from ..table import flow
+from ..table.station import SLOTS
+from ..table.table import Table
+from ..trackfile import load_track, track_names
+from .lines import MAX_LINE, LineSplitter
+from .link import DirectLink, TableBusy, TableLink
+from .views import state_dict, status_line
 
 log = logging.getLogger("pitboard.console")
 
-#: longest accepted line in bytes, not counting the line ending
-MAX_LINE: Final = 256
-#: how long a command waits for the game thread before answering ``ERR busy``
-CALL_TIMEOUT: Final = 2.0
 #: wrong PINs in a row before PIN entry is refused for :data:`PIN_LOCKOUT` seconds
 MAX_PIN_FAILURES: Final = 5
 PIN_LOCKOUT: Final = 60.0
@@ -62,27 +37,14 @@ PIN_LOCKOUT: Final = 60.0
 UNLOCK_IDLE: Final = 600.0
 #: streamed event lines kept while the port is not keeping up
 EVENT_BACKLOG: Final = 1000
-#: serial read timeout: also the longest delay before a streamed event goes out
-READ_TIMEOUT: Final = 0.1
-#: a write that blocks longer than this (nobody reading, flow control) is dropped
-WRITE_TIMEOUT: Final = 1.0
-#: reopen delays after a serial error: first, then doubling up to the second
-BACKOFF: Final = (0.5, 30.0)
 #: the first word of lines this console writes; such lines are ignored on input, so a peer
 #: that echoes everything back (looped wires, a terminal with echo on) cannot start a loop
 OUTPUT_WORDS: Final = frozenset({"OK", "ERR", "EVT"})
 
 EVENT_MODES: Final = ("off", "text", "json")
 _INT = re.compile(r"[0-9]{1,10}")
-_EOL = re.compile(rb"\r\n|\r|\n")
 _TRACK = re.compile(r"[A-Za-z][A-Za-z_-]{0,31}")  # names only: never a path from the wire
 _ERASE = frozenset("\b\x7f")  # backspace and DEL, as terminals send them
-
-T = TypeVar("T")
-
-
-class TableBusy(Exception):
-    """The game thread did not answer in time (the console answers ``ERR busy``)."""
 
 
 class CommandError(Exception):
@@ -91,145 +53,6 @@ class CommandError(Exception):
 
 class _Usage(Exception):
     """Wrong arguments: the console answers ``ERR usage: <grammar>``."""
-
-
-class TableLink(Protocol):
-    """How the protocol reaches the table: run code on the game thread, post input events."""
-
-    def call(self, fn: Callable[[], T]) -> T: ...
-
-    def post(self, event: StationEvent) -> None: ...
-
-
-class DirectLink:
-    """Run commands in the caller's thread: for a table nobody else drives (tests, tools).
-
-    Example::
-
-        >>> from pitboard.table.table import Table
-        >>> DirectLink(Table(stations=1)).call(lambda: 42)
-        42
-    """
-
-    def __init__(self, table: Table) -> None:
-        self.table = table
-
-    def call(self, fn: Callable[[], T]) -> T:
-        result = fn()
-        self.table.refresh()  # as Table.handle does after a Call
-        return result
-
-    def post(self, event: StationEvent) -> None:
-        self.table.handle(event)
-
-
-class QueueLink:
-    """Run commands on the game thread through :class:`Call`, waiting at most ``timeout``.
-
-    While an earlier call is still unanswered every new one fails at once with
-    :class:`TableBusy`, so a stalled game thread does not collect a pile of console calls.
-
-    Example::
-
-        >>> from pitboard.table.table import Table
-        >>> link = QueueLink(Table(stations=1), timeout=0.01)  # nobody runs the game thread
-        >>> link.call(lambda: 42)
-        Traceback (most recent call last):
-        ...
-        pitboard.console.TableBusy: the table did not answer in 0.01 s
-    """
-
-    def __init__(self, table: Table, timeout: float = CALL_TIMEOUT) -> None:
-        self.table = table
-        self.timeout = timeout
-        self._idle = threading.Event()
-        self._idle.set()
-
-    def call(self, fn: Callable[[], T]) -> T:
-        if not self._idle.is_set():
-            raise TableBusy("the table is still busy with an earlier command")
-        box: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=1)
-
-        def run() -> tuple[bool, Any]:
-            try:
-                return True, fn()
-            except Exception as exc:  # handed back to the console thread, raised there
-                return False, exc
-
-        def reply(result: Any) -> None:  # game thread: must never block
-            box.put_nowait(result)
-            self._idle.set()
-
-        self._idle.clear()
-        self.table.post(Call(run, reply))
-        try:
-            ok, value = box.get(timeout=self.timeout)
-        except queue.Empty:
-            raise TableBusy(f"the table did not answer in {self.timeout:g} s") from None
-        if not ok:
-            raise value
-        return cast(T, value)
-
-    def post(self, event: StationEvent) -> None:
-        if not self._idle.is_set():
-            raise TableBusy("the table is still busy with an earlier command")
-        self.table.post(event)
-
-
-class LineSplitter:
-    """Received bytes to lines: ``\\n``, ``\\r\\n`` and a lone ``\\r`` each end one line.
-
-    A line longer than ``max_line`` bytes is dropped up to its line ending and comes out as
-    ``None`` (once), so memory stays bounded whatever arrives.
-
-    Example::
-
-        >>> s = LineSplitter(max_line=4)
-        >>> s.feed(b"ab\\r\\ncd\\rtoo long\\nhal")
-        [b'ab', b'cd', None]
-        >>> s.feed(b"f\\n")
-        [b'half']
-    """
-
-    def __init__(self, max_line: int = MAX_LINE) -> None:
-        self.max_line = max_line
-        self._buf = bytearray()
-        self._too_long = False
-        self._after_cr = False
-
-    def reset(self) -> None:
-        """Forget any partial line (after the port was reopened)."""
-        self._buf.clear()
-        self._too_long = False
-        self._after_cr = False
-
-    def feed(self, data: bytes) -> list[bytes | None]:
-        """The lines completed by ``data``, in order (``None`` for each over-long line)."""
-        if not data:
-            return []
-        lines: list[bytes | None] = []
-        pos = 1 if self._after_cr and data[:1] == b"\n" else 0  # \r\n split across reads
-        self._after_cr = False
-        for match in _EOL.finditer(data, pos):
-            self._take(data[pos:match.start()])
-            lines.append(None if self._too_long else bytes(self._buf))
-            self._buf.clear()
-            self._too_long = False
-            pos = match.end()
-            self._after_cr = match.group() == b"\r"
-        if pos < len(data):
-            self._after_cr = False
-            self._take(data[pos:])
-        return lines
-
-    def _take(self, chunk: bytes) -> None:
-        if self._too_long:
-            return
-        if len(self._buf) + len(chunk) > self.max_line:
-            self._too_long = True
-            self._buf.clear()
-        else:
-            self._buf += chunk
 
 
 @dataclass(frozen=True)
@@ -612,54 +435,6 @@ class ConsoleProtocol:
         return lines
 
 
-# ---------------------------------------------------------------------- table views
-def status_line(table: Table) -> str:
-    """The ``status`` answer (game thread): ``key=value`` words, values without spaces.
-
-    Example::
-
-        >>> from pitboard.table.table import Table
-        >>> line = status_line(Table(stations=3))
-        >>> line[:57]
-        'state=lobby track=usa laps=2 cars=1 round=- lap=- phase=-'
-        >>> line[58:]
-        'turn=- joined=- stations=3 modules=-'
-    """
-    race = table.race
-    state = table.state
-    joined = ",".join(str(st.index + 1) for st in table.stations if st.joined) or "-"
-    if race is not None and state in (flow.PLANNING, flow.RESOLUTION, flow.RESULTS):
-        lap = max(min(race.lap_of(c.d), race.laps) for c in race.cars)
-        waiting = set(race.pending().cars)
-        turn = ",".join(f"S{st.index + 1}" for st in table.stations
-                        if st.car in waiting and not st.idle_bot) or "-"
-        fields = [f"track={race.track.key}", f"laps={race.laps}", f"cars={race.setup.cars}",
-                  f"round={race.round}", f"lap={max(lap, 1)}", f"phase={race.phase}",
-                  f"turn={turn}"]
-    else:
-        track, laps, cars = table.lobby_summary()
-        fields = [f"track={track}", f"laps={laps}", f"cars={cars}", "round=-", "lap=-",
-                  "phase=-", "turn=-"]
-    racing = race is not None and state in (flow.PLANNING, flow.RESOLUTION, flow.RESULTS)
-    modules = race.setup.modules if race is not None and racing else table.modules
-    return " ".join([f"state={state}", *fields, f"joined={joined}",
-                     f"stations={len(table.stations)}", f"modules={','.join(modules) or '-'}"])
-
-
-def state_dict(table: Table) -> dict[str, Any]:
-    """The ``state`` answer (game thread): the table, its stations and the race as JSON types."""
-    track, laps, cars = table.lobby_summary()
-    return {
-        "table": table.state,
-        "lobby": {"track": track, "laps": laps, "cars": cars, "modules": table.modules},
-        "stations": [
-            {"station": st.index + 1, "name": st.name, "joined": st.joined, "car": st.car,
-             "lever": st.lever, "bot": st.idle_bot, "message": st.message,
-             "lever_fault": list(st.lever_fault), "input_fault": st.input_fault}
-            for st in table.stations
-        ],
-        "race": race_to_dict(table.race) if table.race is not None else None,
-    }
 
 
 def _event_text(event: dict[str, Any], race: Race | None) -> list[str]:
@@ -725,193 +500,3 @@ def _track_key(name: str) -> str:
         raise CommandError(f"unknown track {_quote(name)} (tracks: {known})") from None
 
 
-# ---------------------------------------------------------------------- the port
-class SerialPort(Protocol):
-    """What the console uses of a pyserial port (``serial.Serial``, ``serial_for_url``)."""
-
-    timeout: float | None
-    write_timeout: float | None
-
-    @property
-    def is_open(self) -> bool: ...
-
-    @property
-    def in_waiting(self) -> int: ...
-
-    def open(self) -> None: ...
-
-    def close(self) -> None: ...
-
-    def read(self, size: int = 1) -> bytes: ...
-
-    def write(self, data: bytes) -> int | None: ...
-
-
-def _reopen_same(port: SerialPort) -> SerialPort:
-    port.open()
-    return port
-
-
-class Console:
-    """The staff console on a serial port: a thread that answers lines and streams events.
-
-    ``port`` is a pyserial port, open or not (it is opened, and after a serial error reopened,
-    by the console thread with ``backoff``); ``reopen`` makes it usable again after a failure
-    (default: ``port.open()`` on the same object). The console sets the port's read and write
-    timeouts, and closes it on :meth:`stop`.
-
-    Example::
-
-        >>> import serial
-        >>> from pitboard.table.table import Table
-        >>> port = serial.serial_for_url("loop://", do_not_open=True)
-        >>> console = Console(table=Table(stations=2), port=port, staff_pin="2468")
-        >>> console.start()
-        >>> console.stop()
-    """
-
-    def __init__(
-        self,
-        *,
-        table: Table,
-        port: SerialPort,
-        staff_pin: str,
-        call_timeout: float = CALL_TIMEOUT,
-        reopen: Callable[[SerialPort], SerialPort] = _reopen_same,
-        backoff: tuple[float, float] = BACKOFF,
-        read_timeout: float = READ_TIMEOUT,
-        write_timeout: float = WRITE_TIMEOUT,
-        clock: Callable[[], float] = time.monotonic,
-        max_line: int = MAX_LINE,
-    ) -> None:
-        self.table = table
-        self.port = port
-        self.name = str(getattr(port, "port", None) or getattr(port, "name", None) or "port")
-        self.protocol = ConsoleProtocol(table, staff_pin=staff_pin,
-                                        link=QueueLink(table, call_timeout), clock=clock,
-                                        max_line=max_line)
-        self.reopen = reopen
-        self.backoff = backoff
-        self.read_timeout = read_timeout
-        self.write_timeout = write_timeout
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._write_stalled = False
-
-    def start(self) -> None:
-        """Start watching the table and serving the port (returns at once)."""
-        if self._thread is not None:
-            raise RuntimeError("console already started")
-        self.table.post(Call(lambda: self.protocol.attach(self.table), _ignore))
-        self._thread = threading.Thread(target=self._run, name="pitboard-console", daemon=True)
-        self._thread.start()
-
-    def stop(self, timeout: float = 5.0) -> None:
-        """Stop the thread, stop watching the table, close the port."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-        self.table.post(Call(lambda: self.protocol.detach(self.table), _ignore))
-        _close_quietly(self.port)
-
-    @property
-    def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
-
-    # ------------------------------------------------------------------ thread
-    def _run(self) -> None:
-        delay = self.backoff[0]
-        failing = False  # in an outage: already logged, stay quiet until it is over
-        first = True
-        while not self._stop.is_set():
-            if not self.port.is_open or first:
-                try:
-                    self._open(first)
-                except (serial.SerialException, OSError, ValueError) as exc:
-                    if not failing:
-                        log.warning("console %s: cannot open (%s); retrying", self.name, exc)
-                        failing = True
-                    self._stop.wait(delay)
-                    delay = min(delay * 2, self.backoff[1])
-                    continue
-                if failing:
-                    log.info("console %s: open again", self.name)
-                failing, first, delay = False, False, self.backoff[0]
-            try:
-                self._serve_once()
-            except (serial.SerialException, OSError) as exc:
-                log.warning("console %s: %s; reopening", self.name, exc)
-                failing = True
-                _close_quietly(self.port)
-            except Exception:  # a bug: keep serving, but do not spin on it
-                log.exception("console %s: unexpected error", self.name)
-                self._stop.wait(delay)
-
-    def _open(self, first: bool) -> None:
-        if not self.port.is_open:
-            self.port = self.reopen(self.port)
-        self.port.timeout = self.read_timeout
-        self.port.write_timeout = self.write_timeout
-        self.protocol.splitter.reset()
-        if not first:
-            self.protocol.lock()  # a replugged cable may be someone else's
-
-    def _serve_once(self) -> None:
-        port = self.port
-        data = port.read(min(max(port.in_waiting, 1), 4096))
-        if data:
-            self._send(self.protocol.feed(data))
-        self._send(self.protocol.take_events())
-
-    def _send(self, lines: Sequence[str]) -> None:
-        if not lines:
-            return
-        data = "".join(line + "\r\n" for line in lines).encode("utf-8")
-        try:
-            self.port.write(data)
-        except serial.SerialTimeoutException:
-            # nobody is reading (or flow control holds us): drop the output, keep serving
-            if not self._write_stalled:
-                log.warning("console %s: write timed out, output dropped", self.name)
-                self._write_stalled = True
-            return
-        if self._write_stalled:
-            log.info("console %s: writing again", self.name)
-            self._write_stalled = False
-
-
-def _ignore(_: Any) -> None:
-    pass
-
-
-def _close_quietly(port: SerialPort) -> None:
-    try:
-        port.close()
-    except Exception as exc:  # closing a vanished device may fail; it is closed either way
-        log.debug("closing the console port: %s", exc)
-
-
-def open_console(config: ConsoleConfig, table: Table, *, start: bool = True) -> Console | None:
-    """The console that ``config`` asks for (None when ``console.port`` is empty), started.
-
-    The port (a device path or a pyserial URL) is opened by the console thread, so a USB
-    adapter that is missing at boot is picked up once it is plugged in. A malformed URL raises
-    ValueError here.
-
-    Example::
-
-        >>> from pitboard.table.table import Table
-        >>> console = open_console(ConsoleConfig(staff_pin="2468", port="loop://"),
-        ...                        Table(stations=1))
-        >>> console is not None and console.running
-        True
-        >>> console.stop()
-    """
-    if not config.enabled:
-        return None
-    port = serial.serial_for_url(config.port, baudrate=config.baud, timeout=READ_TIMEOUT,
-                                 write_timeout=WRITE_TIMEOUT, do_not_open=True)
-    console = Console(table=table, port=port, staff_pin=config.staff_pin)
-    if start:
-        console.start()
-    return console
