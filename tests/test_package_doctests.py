@@ -1,5 +1,5 @@
-"""The docstring examples of the hwconfig, wiring and console packages run (with the package's
-names)."""
+"""The docstring examples of the hwconfig, wiring and console packages and of the station
+inputs run (a package's modules with the package's names)."""
 
 from __future__ import annotations
 
@@ -28,3 +28,9 @@ def test_docstring_examples(package: ModuleType, name: str) -> None:
     names |= {k: getattr(package, k) for k in package.__all__}  # lazy exports load here
     result = doctest.testmod(module, extraglobs=names, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0, name
+
+
+@pytest.mark.parametrize("name", ["inputs", "inputs_logic", "inputs_gpio", "inputs_mcp"])
+def test_station_input_docstring_examples(name: str) -> None:
+    module = importlib.import_module(f"pitboard.hw.{name}")
+    assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0, name
