@@ -1,0 +1,146 @@
+"""What the parts of :class:`~pitboard.table.table.Table` share: its events, the display and
+journal protocols, the kiosk options, and :class:`TableBase`, the attributes and methods the
+parts use of each other (the mixins of :mod:`~pitboard.table.table_lobby`,
+:mod:`~pitboard.table.table_turns` and :mod:`~pitboard.table.table_kiosk` are type-checked
+against it; :class:`~pitboard.table.table.Table` sets and defines them). Public names are
+re-exported by :mod:`pitboard.table.table`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from PIL import Image
+
+from ..bots import Bot
+from ..engine.decisions import Decision
+from ..engine.race import Race
+from ..engine.setup import RaceSetup
+from ..hw.events import StationEvent
+from .station import Station
+
+#: queued input events beyond which the table reports itself unhealthy (no watchdog ping)
+BACKLOG_LIMIT = 500
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """Time passing (posted by the game loop when the queue is quiet)."""
+
+    now: float
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """Run ``fn`` on the game thread (console commands); its result goes to ``reply``."""
+
+    fn: Callable[[], Any]
+    reply: Callable[[Any], None]
+
+
+TableEvent = StationEvent | Tick | Call
+
+
+class Screen(Protocol):
+    """What the table needs of a display (see :mod:`pitboard.hw.display`)."""
+
+    def show(self, image: Image.Image) -> None: ...
+
+
+class Recorder(Protocol):
+    """Where confirmed decisions go before they are shown as done (the journal).
+
+    Calls may be buffered; :meth:`flush` runs before every redraw and must make them durable.
+    See :class:`pitboard.table.recorder.JournalRecorder`. The recorder is handed what it
+    writes, never the table.
+    """
+
+    #: one line about a storage problem ("" when all is well), shown in the lobby
+    problem: str
+
+    def race_started(self, setup: RaceSetup, seats: Sequence[int | None]) -> None: ...
+
+    def decision(self, decision: Decision) -> None: ...
+
+    def undone(self, length: int) -> None: ...
+
+    def seat_to_bot(self, car: int) -> None: ...
+
+    def seat_back(self, car: int) -> None: ...
+
+    def race_closed(self) -> None: ...
+
+    def flush(self, race: Race | None, idle_bots: Collection[int]) -> None: ...
+
+
+@dataclass
+class KioskOptions:
+    """Store-demo behaviour (hw_config ``[table] kiosk = true`` and its times)."""
+
+    #: a seat the table waits for, untouched this long, is played by a bot -- when someone
+    #: else is still at the table (nobody is held up by a table everyone has left)
+    seat_idle_seconds: float = 30.0
+    #: no press at any seat this long during a race: it is abandoned for the attract loop
+    table_idle_seconds: float = 120.0
+    #: lobby countdown after the first player joins
+    join_seconds: float = 20.0
+    #: results stay up this long before the attract loop returns
+    results_seconds: float = 30.0
+    #: seconds between two decisions of the attract race (so people can watch)
+    attract_step: float = 0.5
+    track: str = "usa"
+    laps: int = 1
+    #: cars in a kiosk race; bots take the seats nobody joined
+    cars: int = 4
+
+
+class TableBase:
+    """The table state every part reads and writes, and the methods one part calls of another
+    (defined by :class:`~pitboard.table.table.Table` or one of its mixins)."""
+
+    # set by the transitions machine (see flow.py): the state and one method per trigger
+    state: str
+    wake: Callable[[], bool]
+    sleep: Callable[[], bool]
+    green_flag: Callable[[], bool]
+    plans_locked: Callable[[], bool]
+    next_round: Callable[[], bool]
+    race_over: Callable[[], bool]
+    abandon: Callable[[], bool]
+    dismiss: Callable[[], bool]
+    reset: Callable[[], bool]
+    resume: Callable[[], bool]
+    resume_resolution: Callable[[], bool]
+    resume_results: Callable[[], bool]
+
+    # set by Table.__init__ (see there)
+    stations: list[Station]
+    clock: Callable[[], float]
+    seeds: random.Random
+    track: str
+    laps: int | None
+    cars: int | None
+    modules: dict[str, dict[str, Any]]
+    recorder: Recorder | None
+    kiosk: KioskOptions | None
+    race: Race | None
+    lobby_problem: str
+    bots: dict[int, Bot]
+    deadline: float | None
+    attract: Race | None
+    _waiting: set[int]
+
+    # one part's methods another part calls
+    refresh: Callable[[], None]
+    start_race: Callable[..., None]
+    _after_results: Callable[[], None]
+    _drive: Callable[[], None]
+    _sync_hands: Callable[[], None]
+    _arm_join_countdown: Callable[[], None]
+    _planning_key: Callable[[Station, int], None]
+    _resolution_key: Callable[[Station, int], None]
+    _commit_plan: Callable[[Station], None]
+    _resolution_go: Callable[[Station], None]

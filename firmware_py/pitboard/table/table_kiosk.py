@@ -1,0 +1,133 @@
+"""The table's kiosk timers and idle seats: the attract loop, the lobby countdown, results
+timing out, bots taking over idle seats and players taking them back. A mixin of
+:class:`~pitboard.table.table.Table`.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from ..bots import HeuristicBot
+from ..engine.race import Race
+from ..engine.setup import MAX_CARS, RaceSetup
+from . import flow
+from .station import Station
+from .table_base import KioskOptions, TableBase
+
+log = logging.getLogger("pitboard.table")
+
+
+class KioskMixin(TableBase):
+    """Kiosk timers and idle seats (see :class:`~pitboard.table.table.Table`)."""
+
+    def _idle_cars(self) -> list[int]:
+        """Cars whose seats a bot drives while their players are away."""
+        return sorted(st.car for st in self.stations if st.idle_bot and st.car is not None)
+
+    # ------------------------------------------------------------------ kiosk and time
+    def _arm_join_countdown(self) -> None:
+        if self.kiosk is not None and any(s.joined for s in self.stations):
+            self.deadline = self.clock() + self.kiosk.join_seconds
+
+    def _start_attract(self) -> None:
+        assert self.kiosk is not None
+        self.attract = Race(RaceSetup(track=self.kiosk.track, cars=MAX_CARS, laps=1,
+                                      seed=self.seeds.randrange(1 << 31),
+                                      names=tuple(f"Bot {i + 1}" for i in range(MAX_CARS))))
+        self._attract_bot = HeuristicBot()
+        self.deadline = self.clock() + self.kiosk.attract_step
+
+    def _tick(self, now: float) -> None:
+        kiosk = self.kiosk
+        if kiosk is None or (self.deadline is None and self.state not in (
+                flow.PLANNING, flow.RESOLUTION)):
+            return
+        state = self.state
+        if state == flow.ATTRACT and self.deadline is not None and now >= self.deadline:
+            race = self.attract
+            if race is None or race.over:
+                self._start_attract()
+                return
+            race.apply(self._attract_bot.choose(race, race.waiting_for()))
+            self.deadline = now + kiosk.attract_step
+        elif state == flow.LOBBY and self.deadline is not None and now >= self.deadline:
+            if any(s.joined for s in self.stations):
+                try:
+                    self.start_race(track=kiosk.track, laps=kiosk.laps, cars=kiosk.cars)
+                except ValueError as exc:  # shown in the lobby; staff fix the presets
+                    log.error("kiosk race refused: %s", exc)
+                    self.deadline = None
+            else:
+                self.sleep()
+                self._start_attract()
+        elif state == flow.RESULTS and self.deadline is not None and now >= self.deadline:
+            self._after_results()
+        elif state in (flow.PLANNING, flow.RESOLUTION):
+            self._idle_takeover(now, kiosk)
+
+    def _take_seat_back(self, st: Station) -> None:
+        """A player back at a seat a bot took over while they were away drives again."""
+        if st.car is None or self.race is None or self.race.over:
+            return
+        if st.lever_fault:
+            st.message = "fix the gear lever"  # the bot keeps driving until it reads a gear
+            return
+        st.idle_bot = False
+        self.bots.pop(st.car, None)
+        st.clear()
+        st.message = "welcome back"
+        if self.recorder is not None:
+            self.recorder.seat_back(st.car)
+        self._sync_hands()
+
+    def _idle_takeover(self, now: float, kiosk: KioskOptions) -> None:
+        """Idle seats during a race. A seat untouched for ``seat_idle_seconds`` while it was
+        their move goes to a bot, unless every player is in the same case (then nobody is
+        held up: the table waits). No press at any seat for ``table_idle_seconds``: everyone
+        has left, back to the attract loop."""
+        race = self.race
+        if race is None:
+            return
+        seated = [st for st in self.stations if st.car is not None]
+        if seated and now - max(st.last_input for st in seated) >= kiosk.table_idle_seconds:
+            if self.recorder is not None:
+                self.recorder.race_closed()
+            self.race = None  # everyone left: back to the attract loop
+            self.abandon()
+            for st in self.stations:
+                st.release()
+            self.sleep()
+            self._start_attract()
+            return
+        waiting = set(race.pending().cars)
+        players = [st for st in seated if not st.idle_bot]
+        idle = [st for st in players if st.car in waiting
+                and now - st.last_input >= kiosk.seat_idle_seconds]
+        if not idle or len(idle) == len(players):
+            return
+        for st in idle:
+            assert st.car is not None
+            if st.lever_fault:
+                log.warning("station %s: the gear lever has read no valid gear (contacts "
+                            "%s closed) for %d s; a bot takes the seat", st.name,
+                            "+".join(map(str, st.lever_fault)), now - st.last_input)
+            st.idle_bot = True
+            self.bots[st.car] = HeuristicBot(seed=race.setup.seed + st.car)
+            if self.recorder is not None:
+                self.recorder.seat_to_bot(st.car)
+        self._drive()
+
+    def _note_waiting(self) -> None:
+        """Start a seat's idle clock when the table starts waiting for it (not at its last
+        press: a player who waited for others has not been idle)."""
+        race = self.race
+        waiting: set[int] = set()
+        if race is not None and not race.over and self.state in (flow.PLANNING,
+                                                                 flow.RESOLUTION):
+            waiting = set(race.pending().cars)
+        if waiting != self._waiting:
+            now = self.clock()
+            for st in self.stations:
+                if st.car in waiting and st.car not in self._waiting:
+                    st.last_input = max(st.last_input, now)
+            self._waiting = waiting

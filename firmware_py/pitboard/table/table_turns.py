@@ -1,0 +1,230 @@
+"""The table's turns: planning and resolution input at the stations, the turn screen's
+answers, and driving the engine (bots and forced decisions) until a person must act. A mixin of
+:class:`~pitboard.table.table.Table`.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from ..engine import decisions as dec
+from ..engine.cards import DISCARDABLE, PLAYABLE
+from ..engine.decisions import Decision, Discard, IllegalDecision, Plan, Slipstream
+from . import flow
+from .hand import in_hand_order, short_problem
+from .station import SLOTS, Station
+from .table_base import TableBase
+from .turn import DISCARD_KEY, GO_KEY, TOGGLES, TurnIntent, shown_for
+
+log = logging.getLogger("pitboard.table")
+
+
+class TurnsMixin(TableBase):
+    """Planning and resolution input, and the engine (see :class:`~pitboard.table.table.Table`)."""
+
+    # ------------------------------------------------------------------ planning
+    def _car_of(self, st: Station) -> Any:
+        if self.race is None or st.car is None:
+            return None
+        return self.race.cars[st.car]
+
+    def _planning_key(self, st: Station, slot: int) -> None:
+        car = self._car_of(st)
+        if car is None or car.planned or car.finished or st.lever_fault:
+            return
+        if st.paged and slot == SLOTS - 1:
+            st.page += 1
+            return
+        visible = st.visible_slots()
+        if slot >= len(visible):
+            return
+        index = visible[slot]
+        code = st.slots[index]
+        if code is None:
+            return
+        if not PLAYABLE[code]:
+            st.message = "Heat can't be played"
+            return
+        st.message = ""
+        st.selected ^= {index}
+
+    def target_gear(self, st: Station) -> int:
+        car = self._car_of(st)
+        return st.target_gear(int(car.gear) if car is not None else 1)
+
+    def _commit_plan(self, st: Station) -> None:
+        car = self._car_of(st)
+        assert self.race is not None
+        if car is None or car.planned or car.finished:
+            return
+        if st.lever_fault:
+            st.message = "fix the gear lever"
+            return
+        gear = self.target_gear(st)
+        rule = self.race.plan_rule(car.id)
+        cards = in_hand_order(car.hand, st.selected_cards())
+        if gear in rule.clogged:  # the hand decides: every playable card
+            cards = rule.playable
+        problem = self.race.plan_problem(Plan(car.id, gear, cards))
+        if problem is not None:
+            st.message = short_problem(problem)
+            return
+        self._commit(Plan(car.id, gear, cards))
+        st.clear()
+
+    # ------------------------------------------------------------------ resolution
+    def current_station(self) -> Station | None:
+        race = self.race
+        if race is None or race.current is None:
+            return None
+        car = race.current.id
+        return next((s for s in self.stations if s.car == car and not s.idle_bot), None)
+
+    def _resolution_key(self, st: Station, slot: int) -> None:
+        race = self.race
+        if race is None or self.current_station() is not st or race.current is None:
+            return
+        car = race.current.id
+        phase = race.phase
+        if phase in (dec.REACT, dec.SLIPSTREAM):
+            intent = self._intent(st, car)
+            shown = shown_for(intent, race, car)
+            if slot in TOGGLES:
+                intent.toggle(TOGGLES[slot], shown)
+            elif slot == DISCARD_KEY and shown.discard is not None:
+                intent.overrides["discard"] = True
+                self._turn_go(st, car)
+            elif slot == GO_KEY:
+                self._turn_go(st, car)
+        elif phase == dec.DISCARD:
+            if st.paged and slot == SLOTS - 1:
+                st.page += 1
+                return
+            visible = st.visible_slots()
+            if slot < len(visible):
+                index = visible[slot]
+                code = st.slots[index]
+                if code is not None and DISCARDABLE[code]:
+                    st.selected ^= {index}
+                elif code is not None:
+                    st.message = "Heat/Stress stay in hand"
+
+    def _resolution_go(self, st: Station) -> None:
+        race = self.race
+        if race is None or self.current_station() is not st or race.current is None:
+            return
+        car = race.current.id
+        if race.phase in (dec.REACT, dec.SLIPSTREAM):
+            self._turn_go(st, car)
+        elif race.phase == dec.DISCARD:
+            hand = race.cars[car].hand
+            self._commit(Discard(car, in_hand_order(hand, st.selected_cards())))
+            st.clear()
+
+    # ------------------------------------------------------------------ the turn screen
+    def _intent(self, st: Station, car: int) -> TurnIntent:
+        """The station's toggles for ``car``'s turn now (fresh each car-turn)."""
+        assert self.race is not None
+        turn = (self.race.round, car)
+        if st.turn is None or st.turn.turn != turn:
+            st.turn = TurnIntent(turn=turn)
+        return st.turn
+
+    def _resolving(self, car: int, phase: str) -> bool:
+        race = self.race
+        return race is not None and race.phase == phase and race.current is not None \
+            and race.current.id == car
+
+    def _turn_go(self, st: Station, car: int) -> None:
+        """GO on the turn screen: the React decisions shown, then the later steps (slipstream,
+        discard) answered as shown (see :meth:`_answer`)."""
+        assert self.race is not None
+        intent = self._intent(st, car)
+        shown = shown_for(intent, self.race, car)
+        intent.answers = shown
+        if self.race.phase == dec.SLIPSTREAM:
+            self._commit(Slipstream(car, bool(shown.slipstream)))
+            return
+        for decision in shown.react(car):
+            if not self._resolving(car, dec.REACT):
+                return
+            self._commit(decision)
+
+    def _answer(self, car: int) -> Decision | None:
+        """The decision a person's GO already gave for the step ``car`` is at (None: ask)."""
+        race = self.race
+        st = next((s for s in self.stations if s.car == car and not s.idle_bot), None)
+        if race is None or st is None or st.turn is None or st.turn.answers is None \
+                or st.turn.turn != (race.round, car):
+            return None
+        answers = st.turn.answers
+        if race.phase == dec.SLIPSTREAM and answers.slipstream is not None:
+            return Slipstream(car, answers.slipstream)
+        if race.phase == dec.DISCARD and answers.discard is False:
+            return Discard(car, ())
+        return None
+
+    # ------------------------------------------------------------------ engine
+    def _commit(self, decision: Decision) -> None:
+        """Apply a decision, make it durable, then let bots and forced steps run."""
+        assert self.race is not None
+        try:
+            self.race.apply(decision)
+        except IllegalDecision as exc:  # a UI bug or a stale press: refuse, keep going
+            log.warning("refused %s: %s", decision, exc)
+            return
+        if self.recorder is not None:
+            self.recorder.decision(decision)
+        self._drive()
+
+    def _drive(self) -> None:
+        """Run bot seats and forced decisions until a person must act; follow the flow."""
+        race = self.race
+        if race is None:
+            return
+        while True:
+            if race.over:
+                if self.state in (flow.PLANNING, flow.RESOLUTION):
+                    self.race_over()
+                    if self.kiosk:
+                        self.deadline = self.clock() + self.kiosk.results_seconds
+                return
+            pending = race.pending()
+            if pending.kind == dec.PLAN:
+                if self.state == flow.RESOLUTION:
+                    self.next_round()
+                bots = [c for c in pending.cars if c in self.bots]
+                if bots:
+                    self._commit_quiet(self.bots[bots[0]].choose(race, bots[0]))
+                    continue
+                self._sync_hands()
+                return
+            if self.state == flow.PLANNING:
+                self.plans_locked()
+            car = pending.cars[0]
+            if car in self.bots:
+                self._commit_quiet(self.bots[car].choose(race, car))
+                continue
+            if pending.forced:
+                self._commit_quiet(pending.options[0])
+                continue
+            answer = self._answer(car)
+            if answer is not None:
+                self._commit_quiet(answer)
+                continue
+            self._sync_hands()
+            return
+
+    def _commit_quiet(self, decision: Decision) -> None:
+        assert self.race is not None
+        self.race.apply(decision)
+        if self.recorder is not None:
+            self.recorder.decision(decision)
+
+    def _sync_hands(self) -> None:
+        if self.race is None:
+            return
+        for st in self.stations:
+            if st.car is not None:
+                st.sync_slots(self.race.cars[st.car].hand)
