@@ -258,3 +258,12 @@ def test_chained_hooks_chain_in_registry_order() -> None:
     hooks = Hooks((Plus({}), Double({})))
     assert hooks.cooldown is not None
     assert hooks.cooldown(None, None, 1) == 6
+
+
+def test_setup_modules_from_json_are_one_line_errors() -> None:
+    with pytest.raises(ValueError, match=r"^modules must be a table of module -> options"):
+        RaceSetup.from_dict({"track": "usa", "cars": 2, "seed": 1, "modules": ["weather"]})
+    setup = RaceSetup.from_dict({"track": "usa", "cars": 2, "seed": 1,
+                                 "modules": {"test_banked": 5}})
+    with pytest.raises(ValueError, match=r"^module test_banked: options must be a table"):
+        setup.validate()

@@ -219,3 +219,18 @@ def test_a_module_the_stations_cannot_present_is_refused_everywhere(tmp_path: Pa
     with pytest.raises(ConfigError) as refused:
         load_config(_profile(tmp_path, 'modules = { garage = { choose = "random" } }'))
     assert any(p.endswith(f"table.modules.garage: {why}") for p in refused.value.problems)
+
+
+def test_more_players_than_legends_leave_room_for_is_a_console_error_not_a_traceback() -> None:
+    import pitboard.engine  # noqa: F401  (registers the shipped modules)
+
+    table = Table(stations=3, seed=1)
+    proto = ConsoleProtocol(table, staff_pin=PIN)
+    proto.handle_line(f"pin {PIN}")
+    assert proto.handle_line('module legends {"cars": 5}')[0].startswith("OK ")
+    proto.handle_line("input 1 go")
+    proto.handle_line("input 2 go")
+    assert proto.handle_line("new-race") == [
+        "ERR 2 players + 5 Legends: a race has at most 6 cars"]
+    assert table.race is None
+    assert table.lobby_problem == "can't race: 2 players + 5 Legends: a race has at most 6 cars"

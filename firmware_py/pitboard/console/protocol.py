@@ -284,7 +284,10 @@ class ConsoleProtocol:
             # journal: staff end it with 'reset' first, on purpose
             if self.table.state not in (flow.LOBBY, flow.ATTRACT):
                 raise CommandError(f"a race is on ({self.table.state}): 'reset' first")
-            self.table.start_race(seed=seed, track=track, laps=laps, cars=cars)
+            try:
+                self.table.start_race(seed=seed, track=track, laps=laps, cars=cars)
+            except ValueError as exc:  # a race the lobby refuses (module options, car count)
+                raise CommandError(str(exc)) from None
             race = self.table.race
             chosen = f"seed={race.setup.seed} " if race is not None else ""
             return chosen + status_line(self.table)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,5 +138,13 @@ class RaceSetup:
             grid=None if grid is None else tuple(grid), names=tuple(data.get("names", ())),
             stacked={int(k): StackedDeck.from_dict(v) for k, v in data.get("stacked", {}).items()},
             hand_size=data.get("hand_size", HAND_SIZE),
-            modules={str(k): dict(v) for k, v in data.get("modules", {}).items()},
+            modules=_modules_from(data.get("modules", {})),
         )
+
+
+def _modules_from(raw: Any) -> dict[str, Any]:
+    """``modules`` from JSON: options that are not a table are kept as they are, so
+    :func:`check_modules` names the module in its one-line error."""
+    if not isinstance(raw, Mapping):
+        raise ValueError(f"modules must be a table of module -> options, not {raw!r}")
+    return {str(k): dict(v) if isinstance(v, Mapping) else v for k, v in raw.items()}

@@ -206,8 +206,10 @@ class Table(LobbyMixin, TurnsMixin, KioskMixin, TableBase):
                 result = event.fn()
             except Exception as exc:  # report to the caller, keep the table going
                 result = exc
-            self.refresh()  # durable and drawn before the caller hears "done"
-            event.reply(result)
+            try:
+                self.refresh()  # durable and drawn before the caller hears "done"
+            finally:
+                event.reply(result)  # a failed redraw must not leave the caller waiting
             return
         if isinstance(event, Tick):
             self._tick(event.now)

@@ -114,9 +114,9 @@ class LobbyMixin(TableBase):
             self.laps = laps
         if cars is not None:
             self.cars = cars
-        setup = self._next_setup(self.modules,
-                                 seed=self.seeds.randrange(1 << 31) if seed is None else seed)
+        seed = self.seeds.randrange(1 << 31) if seed is None else seed
         try:
+            setup = self._next_setup(self.modules, seed=seed)
             setup.validate()
         except ValueError as exc:  # e.g. module options the engine refuses for these cars
             self.lobby_problem = f"can't race: {exc}"
@@ -135,6 +135,9 @@ class LobbyMixin(TableBase):
             legends = legend_count(modules.get("legends", {}))
         except (TypeError, ValueError):
             legends = 0  # options the module refuses: validate() says why
+        if len(players) + legends > MAX_CARS:
+            raise ValueError(f"{len(players)} players + {legends} Legends: a race has at most "
+                             f"{MAX_CARS} cars")
         n_cars = min(max(n_cars, len(players)), MAX_CARS - legends)
         names = [st.name for st in players] + [f"Bot {i + 1}" for i in range(n_cars - len(players))]
         names += [f"{c.capitalize()} Legend" for c in load_legend_cards().colours[:legends]]
