@@ -149,3 +149,20 @@ def test_hw_test_flags_serial0_on_a_pi5() -> None:
                 open_display=build.display, seconds=0, clock=build.clock)
     assert "on a Pi 5 that is the 3-pin debug connector" in out.getvalue()
     build.factory.reset()
+
+
+def test_a_display_luma_cannot_open_is_a_problem_line_not_a_traceback() -> None:
+    """luma reports a missing /dev/i2c-N as its own DeviceNotFoundError, not an OSError."""
+    from luma.core.error import DeviceNotFoundError
+
+    from pitboard.hwconfig import load_profile
+    from pitboard.hwtest import Report, display_report
+
+    def missing_bus(*_: Any) -> Any:
+        raise DeviceNotFoundError("I2C device not found: /dev/i2c-1")
+
+    out = io.StringIO()
+    report = Report(out)
+    config = load_profile("sim")
+    assert display_report(report, config, missing_bus) == [None] * len(config.stations)
+    assert "S1 display: cannot open: I2C device not found: /dev/i2c-1" in out.getvalue()

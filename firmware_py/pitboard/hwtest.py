@@ -231,12 +231,14 @@ def display_report(report: Report, config: HwConfig,
                    open_display: Callable[..., Any]) -> list[Any]:
     report.line("3. Displays (look at each: a frame on the edge of the glass, a cross in the "
                 "middle)")
+    from .hw.display import TRANSPORT_ERRORS  # luma's errors too: a missing /dev/i2c-N
+
     displays: list[Any] = []
     for st in config.stations:
         spec = st.display
         try:
             display = open_display(config, spec, st.label)
-        except (OSError, LookupError, ValueError) as exc:
+        except (*TRANSPORT_ERRORS, LookupError, ValueError) as exc:
             report.problem(f"{st.label} display: cannot open: {exc}")
             displays.append(None)
             continue
