@@ -233,12 +233,13 @@ def display_report(report: Report, config: HwConfig,
                 "middle)")
     from .hw.display import TRANSPORT_ERRORS  # luma's errors too: a missing /dev/i2c-N
 
+    cannot_open: tuple[type[BaseException], ...] = (*TRANSPORT_ERRORS, LookupError, ValueError)
     displays: list[Any] = []
     for st in config.stations:
         spec = st.display
         try:
             display = open_display(config, spec, st.label)
-        except (*TRANSPORT_ERRORS, LookupError, ValueError) as exc:
+        except cannot_open as exc:
             report.problem(f"{st.label} display: cannot open: {exc}")
             displays.append(None)
             continue
