@@ -28,6 +28,7 @@ from .hw.display import EmulatedDisplay, open_display
 from .hw.inputs import StationInputs, build_station_inputs
 from .hw.mcp23017 import SMBusLike
 from .hwconfig import DisplayConfig, HwConfig, TableConfig, resolve_i2c_bus
+from .hwconfig.schema import RACE_CONTROL_LABEL
 from .journal import Journal
 from .table.chatter import ChatterGuard
 from .table.recorder import JournalRecorder
@@ -184,16 +185,23 @@ class App:
         cars: int | None = None,
         modules: Mapping[str, Mapping[str, Any]] | None = None,
         wait_s: float | None = None,
+        race_control_display: Any = None,
     ) -> App:
         """Open every part the profile names. Raises :class:`StartupError` (one line).
 
         With ``wait_s`` (``pitboard run``: 20 s), first waits for the buses and interfaces the
-        profile needs (:func:`wait_for_hardware`)."""
+        profile needs (:func:`wait_for_hardware`). ``displays`` replace the stations'
+        displays (the simulation's, tests'); the race-control display is then
+        ``race_control_display`` (None: none), else the profile's ``[race_control]``."""
         if wait_s is not None:
             wait_for_hardware(config, seconds=wait_s)
         try:
             screens = list(displays) if displays is not None else [
                 open_station_display(config, st.display, st.label) for st in config.stations]
+            race_control = race_control_display
+            if displays is None and config.race_control is not None:
+                race_control = open_station_display(config, config.race_control,
+                                                    RACE_CONTROL_LABEL)
         except (OSError, LookupError, ValueError, LumaError) as exc:
             raise StartupError(f"cannot open a display: {exc}") from None
         recorder = JournalRecorder(Journal(journal_dir(config, journal)))
@@ -205,8 +213,11 @@ class App:
                       recorder=recorder, kiosk=kiosk,
                       names=[st.label for st in config.stations],
                       chatter=ChatterGuard() if any(st.input.kind != "emulated"
-                                                    for st in config.stations) else None)
-        app = cls(config=config, table=table, recorder=recorder, displays=screens)
+                                                    for st in config.stations) else None,
+                      race_control=race_control)
+        # the race-control display last: the stations' displays stay indexed by station
+        app = cls(config=config, table=table, recorder=recorder,
+                  displays=screens + ([race_control] if race_control is not None else []))
         app._clock = clock
         mux = config.i2c.mux
         if mux is not None and mux.reset_pin is not None:

@@ -14,23 +14,26 @@ from transitions import Machine
 
 ATTRACT = "attract"
 LOBBY = "lobby"
+SETUP = "setup"  # module races: the set-up checklist before round 1 (table_setup.py)
 PLANNING = "planning"
 RESOLUTION = "resolution"
 RESULTS = "results"
-STATES = (ATTRACT, LOBBY, PLANNING, RESOLUTION, RESULTS)
+STATES = (ATTRACT, LOBBY, SETUP, PLANNING, RESOLUTION, RESULTS)
 
 #: trigger, source(s), destination
 TRANSITIONS: tuple[tuple[str, str | list[str], str], ...] = (
     ("wake", ATTRACT, LOBBY),  # kiosk: a player pressed GO
     ("sleep", LOBBY, ATTRACT),  # kiosk: nobody joined in time
-    ("green_flag", LOBBY, PLANNING),
+    ("checklist", LOBBY, SETUP),  # a module race: tokens and Legend cars to place first
+    ("green_flag", [LOBBY, SETUP], PLANNING),
     ("plans_locked", PLANNING, RESOLUTION),
     ("next_round", RESOLUTION, PLANNING),
     ("race_over", [PLANNING, RESOLUTION], RESULTS),
-    ("abandon", [PLANNING, RESOLUTION], LOBBY),  # kiosk: everyone left
+    ("abandon", [SETUP, PLANNING, RESOLUTION], LOBBY),  # kiosk: everyone left
     ("dismiss", RESULTS, LOBBY),
-    ("reset", [ATTRACT, LOBBY, PLANNING, RESOLUTION, RESULTS], LOBBY),
+    ("reset", [ATTRACT, LOBBY, SETUP, PLANNING, RESOLUTION, RESULTS], LOBBY),
     ("resume", LOBBY, PLANNING),  # journal recovery straight into a race
+    ("resume_setup", LOBBY, SETUP),  # ... into the set-up checklist
     ("resume_resolution", LOBBY, RESOLUTION),
     ("resume_results", LOBBY, RESULTS),
 )

@@ -215,7 +215,8 @@ class AutoPilot:
                     return _focus_key(kb, st.index) or "space"
             return SLOT_KEYS[SLOTS - 1]  # RACE
         race = table.race
-        if table.state not in (flow.PLANNING, flow.RESOLUTION) or race is None or race.over:
+        if table.state not in (flow.SETUP, flow.PLANNING, flow.RESOLUTION) or race is None \
+                or race.over:
             return None
         event = next_input(table, brain=self.brain)
         if event is None:  # the table waits for a person, but nobody's hands know what to do

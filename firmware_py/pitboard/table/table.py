@@ -43,6 +43,8 @@ from ..hw.events import (
 from ..trackfile import track_ref
 from . import flow
 from .chatter import ChatterGuard
+from .legend_moves import LegendMovesMixin
+from .race_control import RaceControlView, race_control_view, render_race_control
 from .station import Station
 from .table_base import (
     BACKLOG_LIMIT,
@@ -56,6 +58,7 @@ from .table_base import (
 )
 from .table_kiosk import KioskMixin
 from .table_lobby import LobbyMixin
+from .table_setup import SetupMixin
 from .table_turns import TurnsMixin
 from .view import StationView
 from .views import TableScene, station_view
@@ -74,7 +77,7 @@ __all__ = [
 log = logging.getLogger("pitboard.table")
 
 
-class Table(LobbyMixin, TurnsMixin, KioskMixin, TableBase):
+class Table(LobbyMixin, SetupMixin, LegendMovesMixin, TurnsMixin, KioskMixin, TableBase):
     """The table flow and every station.
 
     Example::
@@ -101,6 +104,7 @@ class Table(LobbyMixin, TurnsMixin, KioskMixin, TableBase):
         kiosk: KioskOptions | None = None,
         names: Sequence[str] = (),
         chatter: ChatterGuard | None = None,
+        race_control: Screen | None = None,
     ) -> None:
         if not 1 <= stations <= MAX_CARS:
             raise ValueError(f"stations must be 1..{MAX_CARS}")
@@ -118,6 +122,11 @@ class Table(LobbyMixin, TurnsMixin, KioskMixin, TableBase):
         self.recorder = recorder
         self.kiosk = kiosk
         self.race: Race | None = None
+        #: the optional race-control display (race_control.py); drawn after the stations
+        self.race_control = race_control
+        self.race_control_view: RaceControlView | None = None
+        self.setup_page = 0
+        self.legends_confirmed = 0
         #: one line: why the lobby's choices could not be raced ("" when they can)
         self.lobby_problem = ""
         self.bots: dict[int, Bot] = {}
@@ -284,6 +293,7 @@ class Table(LobbyMixin, TurnsMixin, KioskMixin, TableBase):
             self.race = replay(race.setup, log_, track=race.track)
         if self.recorder is not None:
             self.recorder.undone(len(log_))
+        self._legends_after_undo()
         pending = self.race.pending()
         target = flow.PLANNING if pending.kind == dec.PLAN else flow.RESOLUTION
         if was != target:
@@ -335,10 +345,13 @@ class Table(LobbyMixin, TurnsMixin, KioskMixin, TableBase):
             race=self.race, attract=self.attract,
             current=current.index if current is not None else None,
             storage_problem=self.recorder.problem if self.recorder is not None else "",
-            countdown=countdown, modules=self.modules, lobby_problem=self.lobby_problem)
+            countdown=countdown, modules=self.modules, lobby_problem=self.lobby_problem,
+            setup_page=self.setup_page, legend_moves=self.legend_moves_waiting(),
+            race_control=self.race_control is not None)
 
     def refresh(self) -> None:
         """Rebuild every station's view; render and show only the ones that changed."""
+        self._legends_unattended()  # journalled with the rest, before anything is drawn
         if self.recorder is not None:
             self.recorder.flush(self.race, self._idle_cars())
         self._note_waiting()
@@ -353,6 +366,11 @@ class Table(LobbyMixin, TurnsMixin, KioskMixin, TableBase):
             if self.render is not None and st.index < len(self.screens):
                 self.screens[st.index].show(self.render(view))
                 self.frames += 1
+        if self.race_control is not None:  # last: a player at a station waits for theirs
+            rc = race_control_view(scene)
+            if rc != self.race_control_view:
+                self.race_control_view = rc
+                self.race_control.show(render_race_control(rc))
         for observer in self.observers:
             observer(self)
 

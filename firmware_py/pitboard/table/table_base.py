@@ -61,7 +61,12 @@ class Recorder(Protocol):
     #: one line about a storage problem ("" when all is well), shown in the lobby
     problem: str
 
-    def race_started(self, setup: RaceSetup, seats: Sequence[int | None]) -> None: ...
+    def race_started(self, setup: RaceSetup, seats: Sequence[int | None], *,
+                     race_control: bool = False) -> None: ...
+
+    def set_up(self) -> None: ...
+
+    def legends_moved(self, confirmed: int) -> None: ...
 
     def decision(self, decision: Decision) -> None: ...
 
@@ -105,6 +110,7 @@ class TableBase:
     state: str
     wake: Callable[[], bool]
     sleep: Callable[[], bool]
+    checklist: Callable[[], bool]
     green_flag: Callable[[], bool]
     plans_locked: Callable[[], bool]
     next_round: Callable[[], bool]
@@ -115,6 +121,7 @@ class TableBase:
     resume: Callable[[], bool]
     resume_resolution: Callable[[], bool]
     resume_results: Callable[[], bool]
+    resume_setup: Callable[[], bool]
 
     # set by Table.__init__ (see there)
     stations: list[Station]
@@ -127,6 +134,12 @@ class TableBase:
     recorder: Recorder | None
     kiosk: KioskOptions | None
     race: Race | None
+    #: the race-control display (None: Legend moves go on the stations' status lines)
+    race_control: Screen | None
+    #: the set-up checklist: the page shown (table_setup.py)
+    setup_page: int
+    #: Legend moves the players have confirmed on the board, counted from the race's start
+    legends_confirmed: int
     lobby_problem: str
     bots: dict[int, Bot]
     deadline: float | None
@@ -144,3 +157,9 @@ class TableBase:
     _resolution_key: Callable[[Station, int], None]
     _commit_plan: Callable[[Station], None]
     _resolution_go: Callable[[Station], None]
+    _enter_checklist_or_race: Callable[[], None]
+    _setup_key: Callable[[Station, int], None]
+    _setup_go: Callable[[Station], None]
+    _confirm_legend: Callable[[Station], bool]
+    _legends_unattended: Callable[[], None]
+    _legends_after_undo: Callable[[], None]

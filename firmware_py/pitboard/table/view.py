@@ -21,7 +21,8 @@ WAITING = "waiting"  # another car is resolving
 RESULTS = "results"
 ATTRACT = "attract"  # kiosk: bots racing, "press GO to play"
 FAULT = "fault"  # wiring fault on this station (lever with two contacts, ...)
-KINDS = (LOBBY, PLANNING, LOCKED, RESOLUTION, WAITING, RESULTS, ATTRACT, FAULT)
+SETUP = "setup"  # the set-up checklist of a module race (table_setup.py)
+KINDS = (LOBBY, PLANNING, LOCKED, RESOLUTION, WAITING, RESULTS, ATTRACT, FAULT, SETUP)
 
 
 # card kinds: how a card face is drawn (from the engine's CardType, never from its code)
