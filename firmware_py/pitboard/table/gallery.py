@@ -171,12 +171,12 @@ def sample_views() -> dict[str, StationView]:
         ),
         "lobby": StationView(
             LOBBY, 0, title="S1 LOBBY",
-            lines=("USA, 2 laps", "4 cars (2 players)", "press GO to join"),
+            lines=("USA, 2 laps", "4 cars: 2 players, 2 bots", "press GO to join"),
             soft_keys=("TRK", "LAPS", "CARS", "", "", "", "RACE"),
         ),
         "lobby_modules": StationView(
             LOBBY, 0, title="S1 LOBBY",
-            lines=("USA, 2 laps", "4 cars (1 players)", "+ weather, legends cars=2",
+            lines=("USA, 2 laps", "4 cars: 1 player, 3 bots", "+ weather, legends cars=2",
                    "JOINED - GO to leave"),
             soft_keys=("TRK", "LAPS", "CARS", "", "", "", "RACE"),
         ),

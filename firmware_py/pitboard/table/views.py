@@ -128,7 +128,7 @@ def _lobby(scene: TableScene, st: Station) -> StationView:
     name = load_track(track).name
     joined = [s.name for s in scene.stations if s.joined]
     lines: tuple[str, ...] = (f"{name}, {laps} lap{'s' if laps > 1 else ''}",
-                              f"{cars} cars ({len(joined)} players)",
+                              seat_line(cars, len(joined)),
                               "JOINED - GO to leave" if st.joined else "press GO to join")
     problem = scene.storage_problem
     if problem:  # staff should know a power cut would lose this race
@@ -141,6 +141,20 @@ def _lobby(scene: TableScene, st: Station) -> StationView:
     return StationView(LOBBY, st.index, title=f"{st.name} LOBBY", lines=lines,
                        message=scene.lobby_problem,
                        soft_keys=("TRK", "LAPS", "CARS", "", "", "", "RACE"))
+
+
+def seat_line(cars: int, players: int) -> str:
+    """Who drives the next race's cars (Legends come on top, on their own line).
+
+    Example::
+
+        >>> seat_line(4, 1), seat_line(1, 0), seat_line(2, 2)
+        ('4 cars: 1 player, 3 bots', '1 car: 1 bot', '2 cars: 2 players')
+    """
+    bots = cars - players
+    who = [f"{n} {word}{'s' if n != 1 else ''}" for n, word in ((players, "player"),
+                                                               (bots, "bot")) if n > 0]
+    return f"{cars} car{'s' if cars != 1 else ''}: {', '.join(who)}"
 
 
 def module_line(modules: Mapping[str, Mapping[str, Any]]) -> str:
