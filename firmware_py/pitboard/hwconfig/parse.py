@@ -166,7 +166,8 @@ class _Parser(_StationParser):
     # -- sections --
 
     def parse(self, raw: dict[str, Any]) -> HwConfig:
-        self.unknown_keys(raw, "", ("table", "console", "journal", "gpio", "i2c", "stations"))
+        self.unknown_keys(raw, "", ("table", "console", "journal", "gpio", "i2c", "stations",
+                                    "race_control"))
         table = self.parse_table(raw)
         console = self.parse_console(raw)
         journal = self.parse_journal(raw)
@@ -174,9 +175,10 @@ class _Parser(_StationParser):
         i2c = self.parse_i2c(raw)
         parts = self.parse_stations(raw, i2c)
         mux = i2c.mux if i2c is not None else None
+        race_control = self.parse_race_control(raw, mux is not None)
         self.check_pins(parts, gpio, console, mux.reset_pin if mux is not None else None)
         if i2c is not None:
-            self.check_i2c(parts, i2c)
+            self.check_i2c(parts, i2c, race_control)
         self.check_spi(parts)
         if self.problems:
             raise ConfigError(self.problems)
@@ -186,7 +188,7 @@ class _Parser(_StationParser):
             for i, spec, display in parts
             if spec is not None and display is not None
         )
-        return HwConfig(self.source, table, console, journal, gpio, i2c, stations)
+        return HwConfig(self.source, table, console, journal, gpio, i2c, stations, race_control)
 
     def parse_table(self, raw: dict[str, Any]) -> TableConfig | None:
         t = self.table(raw, "", "table", True)

@@ -32,6 +32,7 @@ from .schema import (
     INPUT_KINDS,
     MAX_STATIONS,
     OLED_ADDRESSES,
+    RACE_CONTROL_BUSES,
     SH1106_DEFAULT_COLUMN_OFFSET,
     SH1106_MAX_COLUMN_OFFSET,
     ConsoleConfig,
@@ -76,6 +77,19 @@ class _StationParser(_Reader):
             display = self.parse_display(station, path, has_mux)
             parts.append((index, spec, display))
         return parts
+
+    def parse_race_control(self, raw: dict[str, Any], has_mux: bool) -> DisplayConfig | None:
+        """``[race_control] display``: the optional race-control OLED (I2C or emulated)."""
+        t = self.table(raw, "", "race_control", False)
+        if t is None:
+            return None
+        self.unknown_keys(t, "race_control", ("display",))
+        display = self.parse_display(t, "race_control", has_mux)
+        if display is not None and display.bus not in RACE_CONTROL_BUSES:
+            self.add("race_control.display.bus", f'"{display.bus}" is not for the race-control '
+                     "display: use i2c (a spare mux channel) or emulated")
+            return None
+        return display
 
     def mux_channel(self, t: dict[str, Any], path: str, has_mux: bool) -> int | None:
         channel = self.opt_int(t, path, "mux_channel")
@@ -248,10 +262,11 @@ class _StationParser(_Reader):
         self,
         parts: Sequence[tuple[int, InputConfig | None, DisplayConfig | None]],
         i2c: I2cConfig,
+        race_control: DisplayConfig | None = None,
     ) -> None:
         seen: list[I2cDeviceUse] = []
         has_mux = i2c.mux is not None
-        for d in _i2c_devices(i2c, parts):
+        for d in _i2c_devices(i2c, parts, race_control):
             for other in seen:
                 if other.address != d.address:
                     continue
