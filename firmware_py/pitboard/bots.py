@@ -11,7 +11,7 @@ import sys
 from itertools import accumulate
 from typing import Protocol
 
-from .engine.cards import HEAT, SPEED, STRESS
+from .engine.cards import HEAT, PLAYABLE, SPEED, STRESS
 from .engine.decisions import (
     ADRENALINE,
     BOOST,
@@ -28,7 +28,7 @@ from .engine.decisions import (
     React,
     Slipstream,
 )
-from .engine.race import Race
+from .engine.race import Car, Race
 from .engine.setup import MAX_CARS
 
 #: what a Stress card is worth when a bot must not overshoot (a flip can give 4)
@@ -89,6 +89,8 @@ class HeuristicBot:
         self.rng = random.Random(seed)
         #: Heat the bot keeps in the engine for surprises
         self.reserve = reserve
+        #: plan from the car's hand directly, unless a subclass plans from the rule its own way
+        self._own_plan = type(self)._plan is HeuristicBot._plan
         # top speeds by (d, Heat) for the race last seen (see _targets_for)
         self._race: Race | None = None
         self._targets: dict[tuple[int, int], tuple[int, int]] = {}
@@ -98,6 +100,14 @@ class HeuristicBot:
         if phase == REACT:
             return self._react(race, car_id)
         if phase == PLAN:
+            if self._own_plan:  # from the car's hand and gear directly: no PlanRule to build
+                car = race.cars[car_id]
+                gears, shift_cost = race.shifts(car)
+                found = self._best_plan(race, car, _hand(tuple(sorted(car.hand))), gears,
+                                        shift_cost)
+                if found is None:  # clogged at every gear: drop to the lowest for Cooldown
+                    return Plan(car_id, min(gears), tuple(filter(PLAYABLE.__getitem__, car.hand)))
+                return found
             return self._plan(race, race.plan_rule(car_id))
         car = race.cars[car_id]
         if phase == SLIPSTREAM:
@@ -111,8 +121,17 @@ class HeuristicBot:
 
     # -- planning
     def _plan(self, race: Race, rule: PlanRule) -> Plan:
-        car = race.cars[rule.car]
-        hand = _hand(rule.playable)
+        """The plan for ``rule`` (a subclass may override this to plan with other cards)."""
+        found = self._best_plan(race, race.cars[rule.car], _hand(tuple(sorted(rule.playable))),
+                                rule.gears, rule.shift_cost)
+        if found is None:  # clogged at every gear: drop to the lowest for Cooldown next time
+            return Plan(rule.car, min(rule.gears), rule.playable)
+        return found
+
+    def _best_plan(self, race: Race, car: Car, hand: _Hand, gears: tuple[int, ...],
+                   shift_cost: dict[int, int]) -> Plan | None:
+        """The best-scoring gear and cards of ``hand`` (its playable cards) for ``car``; None
+        when the hand is clogged at every gear."""
         cooldown_bonus = _COOLDOWN_BONUS[min(car.hand.count(HEAT), 3)]
         if race is not self._race:
             self._race, self._targets = race, _targets_for(race)
@@ -126,10 +145,10 @@ class HeuristicBot:
             ahead = race.corners_ahead(d, MAX_SPEED)
             speeds = self._targets[(d, heat)] = \
                 (_target(d, ahead, heat), _target(d, ahead, heat - 1 if heat else 0))
-        shift_cost, fits, size = rule.shift_cost, hand.fits, hand.size
+        fits, size = hand.fits, hand.size
         best_score = -1e9
         best: tuple[int, tuple[str, ...]] | None = None
-        for gear in rule.gears:
+        for gear in gears:
             if gear > size:  # clogged at this gear
                 continue
             cost = shift_cost[gear]
@@ -142,9 +161,9 @@ class HeuristicBot:
             score += cooldown_bonus[gear]
             if score > best_score:
                 best_score, best = score, (gear, chosen)
-        if best is None:  # clogged at every gear: drop to the lowest for Cooldown next time
-            return Plan(rule.car, min(rule.gears), rule.playable)
-        return Plan(rule.car, best[0], best[1])
+        if best is None:
+            return None
+        return Plan(car.id, best[0], best[1])
 
     # -- react
     def _react(self, race: Race, car_id: int) -> Decision:
@@ -243,8 +262,9 @@ class _Hand:
 
     __slots__ = ("cards", "expected", "fits", "picks", "prefix", "size", "tops", "worst")
 
-    def __init__(self, playable: tuple[str, ...]) -> None:
-        cards = self.cards = sorted(playable, key=_EXPECTED.__getitem__)
+    def __init__(self, cards_in_hand: tuple[str, ...]) -> None:
+        cards = self.cards = sorted(filter(PLAYABLE.__getitem__, cards_in_hand),
+                                    key=_EXPECTED.__getitem__)
         worst = self.worst = list(map(_WORST.__getitem__, cards))
         self.expected = list(map(_EXPECTED.__getitem__, cards))
         prefix = self.prefix = list(accumulate(worst, initial=0.0))
@@ -301,8 +321,10 @@ _HANDS: dict[tuple[str, ...], _Hand] = {}
 _HANDS_MAX = 2_048
 
 
-def _hand(playable: tuple[str, ...]) -> _Hand:
-    key = tuple(sorted(playable))
+def _hand(key: tuple[str, ...]) -> _Hand:
+    """The bot's view of the cards ``key`` (in code order): their playable ones. The key may
+    hold Heat cards (a whole hand) or not (a rule's playable cards): a full hand's Heat count
+    follows from its playable cards, so whole hands are no more numerous than playable ones."""
     hand = _HANDS.get(key)
     if hand is None:
         if len(_HANDS) >= _HANDS_MAX:
