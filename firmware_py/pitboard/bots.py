@@ -110,9 +110,13 @@ class HeuristicBot:
                 return found
             return self._plan(race, race.plan_rule(car_id))
         car = race.cars[car_id]
-        if phase == SLIPSTREAM:
-            cost = race.corner_bill(car.start_d, car.d + 2, car.speed, car)
-            return _SLIPSTREAM[car_id][cost <= car.engine - self.reserve]
+        if phase == SLIPSTREAM:  # the longest reach whose corners it can pay, if any
+            spare = car.engine - self.reserve
+            reaches = race.slipstream_reaches(car)
+            for i in range(len(reaches) - 1, -1, -1):
+                if race.corner_bill(car.start_d, car.d + reaches[i], car.speed, car) <= spare:
+                    return Slipstream(car_id, True, reaches[i]) if i else _SLIPSTREAM[car_id][1]
+            return _SLIPSTREAM[car_id][0]
         # discard: the 0 upgrade is dead weight; spare 1s too
         zeros, ones = car.hand.count("0"), car.hand.count("1")
         if not zeros and ones < 2:
