@@ -1,12 +1,12 @@
 """Bots that fill empty seats: a random-legal one and a heuristic one that manages Heat.
 
 A bot answers ``choose(race, car_id)`` with a legal decision for that car, whatever the race is
-waiting for. Bots hold their own seeded RNG so a bot race is reproducible too.
+waiting for. Bots draw from their own seeded :class:`~pitboard.engine.shuffle.Stream` (integer
+mixing, like the engine's shuffles), so a bot race replays alike on every platform and Python.
 """
 
 from __future__ import annotations
 
-import random
 import sys
 from itertools import accumulate
 from typing import Protocol
@@ -30,6 +30,7 @@ from .engine.decisions import (
 )
 from .engine.race import Car, Race
 from .engine.setup import MAX_CARS
+from .engine.shuffle import Stream
 
 #: what a Stress card is worth when a bot must not overshoot (a flip can give 4)
 STRESS_WORST = 4
@@ -57,7 +58,7 @@ class RandomBot:
     name = "random"
 
     def __init__(self, *, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+        self.rng = Stream(seed)
 
     def choose(self, race: Race, car_id: int) -> Decision:
         pending = race.pending()
@@ -67,7 +68,7 @@ class RandomBot:
             cards = self.rng.sample(list(rule.playable), rule.cards_needed(gear))
             return Plan(car_id, gear, tuple(cards))
         if pending.kind == DISCARD:
-            cards = [c for c in pending.discardable if self.rng.random() < 0.3]
+            cards = [c for c in pending.discardable if self.rng.below(10) < 3]  # 30% each
             return Discard(car_id, tuple(cards))
         return self.rng.choice(pending.options)
 
@@ -86,7 +87,7 @@ class HeuristicBot:
     name = "heuristic"
 
     def __init__(self, *, seed: int = 0, reserve: int = 1) -> None:
-        self.rng = random.Random(seed)
+        self.rng = Stream(seed)
         #: Heat the bot keeps in the engine for surprises
         self.reserve = reserve
         #: plan from the car's hand directly, unless a subclass plans from the rule its own way
