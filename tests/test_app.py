@@ -526,7 +526,7 @@ def test_start_up_gives_up_after_20_s_naming_the_fix(tmp_path: Path) -> None:
     from pitboard.hwconfig import missing
 
     clock = Ticking()
-    with pytest.raises(StartupError, match=r"^/dev/i2c-1 missing .*dtparam=i2c_arm=on.*\(and 6 "):
+    with pytest.raises(StartupError, match=r"^/dev/i2c-1 missing .*dtparam=i2c_arm=on.*\(and 7 "):
         wait_for_hardware(load_profile("grid6"), clock=clock, sleep=clock.sleep,
                           check=lambda c: missing(c, root=tmp_path, sys_root=tmp_path))
     assert clock.now == 20

@@ -31,6 +31,7 @@ from .turn import (
     TurnChoices,
     shown_for,
 )
+from .upgrade_art import detail
 from .view import (
     ATTRACT,
     FAULT,
@@ -219,7 +220,8 @@ def _planning(st: Station, race: Race, car: Any) -> StationView:
         message = "CLOGGED: no move, gear 1"
     elif fc.problem and not message and fc.problem.kind != dec.COUNT:
         message = short_problem(fc.problem)
-    elif not message:
+    meaning = card_detail(st)
+    if not message and not meaning:
         need = rule.cards_needed(gear)
         if len(cards) != need:
             message = f"pick {need} card{'s' if need > 1 else ''}: {len(cards)}/{need}"
@@ -236,8 +238,14 @@ def _planning(st: Station, race: Race, car: Any) -> StationView:
         shift_cost=rule.shift_cost.get(gear, 0), engine=car.engine, speed=speed,
         corners=corners, heat_owed=fc.max_heat if fc.outcomes else 0,
         spin_out=spin_p > 0, spin_odds=round(float(spin_p) * 100), message=message,
-        lap=race.lap_of(car.d), laps=race.laps, round=race.round,
+        lap=race.lap_of(car.d), laps=race.laps, round=race.round, detail=meaning,
     )
+
+
+def card_detail(st: Station) -> tuple[str, ...]:
+    """The meaning of the card last pressed at ``st`` if it is an upgrade (else ())."""
+    code = st.focused()
+    return detail(code) if code else ()
 
 
 def _tray(st: Station, *, selectable: Any, forced: set[str] | None = None
