@@ -36,7 +36,8 @@ SCALE = 4
 README = "README.md"
 
 
-def _hand(codes: str, selected: str = "", disabled: str = "H") -> tuple[CardView, ...]:
+def _hand(codes: str | Sequence[str], selected: str = "", disabled: str = "H"
+          ) -> tuple[CardView, ...]:
     """Seven tray cards from codes; ``selected`` marks slot indexes ("024")."""
     from pitboard.table.view import CardView
 
@@ -55,6 +56,11 @@ DESCRIPTIONS: dict[str, str] = {
     "planning_refused": "GO refused: a 2-gear shift 1→3 (+1 Heat) needs three cards.",
     "planning_clogged": "Clogged hand: too few non-Heat cards, every playable card is forced.",
     "planning_paged": "More than 7 cards after a spin-out: 6 cards and a MORE key.",
+    "planning_upgrades": "Garage hand: each upgrade shows its speed (1-4: a choice) and its "
+                         "symbols as icons with their numbers, mandatory ones inverted; the card "
+                         "last pressed (Wings 4) spelled out on the detail line.",
+    "planning_upgrades_corner": "Garage hand with a corner ahead: the corner warning takes one "
+                                "line, the pressed card's meaning (Air Intake 0) two.",
     "locked": "Locked in: gear and cards chosen, waiting for the other players.",
     "resolution": "Resolution: Stress flipped a 3, move the car 9 spaces to space 21.",
     "resolution_react": "Turn screen: the likely answer preset (lit = on, outlined = off: no "
@@ -67,6 +73,8 @@ DESCRIPTIONS: dict[str, str] = {
     "lobby_modules": "Lobby with rules modules on (console or profile presets): every station "
                      "names them before the race.",
     "attract": "Kiosk attract mode: bots racing until someone presses GO.",
+    "attract_modules": "Kiosk attract mode with the shipped demo preset: bots against 2 Legend "
+                       "cars, a weather token and road tokens.",
     "fault": "Wiring fault on this station's gear lever.",
 }
 
@@ -80,6 +88,7 @@ def sample_views() -> dict[str, StationView]:
         >>> views["planning"].kind, len(views) == len(DESCRIPTIONS)
         ('planning', True)
     """
+    from pitboard.table.upgrade_art import detail
     from pitboard.table.view import (
         ATTRACT,
         FAULT,
@@ -130,6 +139,18 @@ def sample_views() -> dict[str, StationView]:
             PLANNING, 0, title=name, cards=_hand("SS1H34", selected="4"),
             soft_keys=("", "", "", "", "", "", "PG>"), gear=1, target_gear=1, engine=0,
             speed="3", message="pick 1 card: 1/1", lap=1, laps=2, round=6,
+        ),
+        "planning_upgrades": StationView(
+            PLANNING, 0, title=name, cards=_hand(("3", "U44", "U7", "H", "U23", "U8", "S"),
+                                                 selected="01"),
+            gear=2, target_gear=2, engine=5, speed="7-10", detail=detail("U44"),
+            lap=1, laps=2, round=3,
+        ),
+        "planning_upgrades_corner": StationView(
+            PLANNING, 0, title=name, cards=_hand(("U54", "2", "U19", "U40", "4", "U57", "H"),
+                                                 selected="04"),
+            gear=2, target_gear=2, engine=4, speed="5-8", corners=(CornerView(2, 4, 3),),
+            heat_owed=3, detail=detail("U54"), lap=1, laps=2, round=6,
         ),
         "locked": StationView(
             LOCKED, 0, title=name, cards=_hand("342"), gear=3, target_gear=3, engine=6,
@@ -183,6 +204,11 @@ def sample_views() -> dict[str, StationView]:
         "attract": StationView(
             ATTRACT, 0, title="PITBOARD", order=("1 Bot 2", "2 Bot 5", "3 Bot 1"),
             lines=("Heat: Pedal to the Metal", "press GO to play"), round=6,
+        ),
+        "attract_modules": StationView(
+            ATTRACT, 0, title="PITBOARD", order=("1 Bot 3", "2 Blue Legend", "3 Bot 1"),
+            lines=("Heat: Pedal to the Metal", "vs 2 Legends, rain, road tokens",
+                   "press GO to play"), round=4,
         ),
         "fault": StationView(
             FAULT, 0, title=name,
@@ -253,8 +279,8 @@ def gallery_images(views: dict[str, StationView] | None = None) -> dict[str, Ima
 
     Example::
 
-        >>> sorted(gallery_images())[:2]
-        ['attract.png', 'attract_x4.png']
+        >>> sorted(gallery_images())[:3]
+        ['attract.png', 'attract_modules.png', 'attract_modules_x4.png']
     """
     from pitboard.table.screens import render
 

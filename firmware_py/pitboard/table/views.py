@@ -14,7 +14,9 @@ from typing import Any
 from ..engine import decisions as dec
 from ..engine.cards import DISCARDABLE, PLAYABLE
 from ..engine.forecast import forecast
+from ..engine.legends import legend_cars
 from ..engine.race import Race
+from ..engine.weather import race_weather, road_tokens
 from ..trackfile import load_track
 from . import flow
 from .hand import short_problem
@@ -29,6 +31,7 @@ from .turn import (
     TurnChoices,
     shown_for,
 )
+from .upgrade_art import detail
 from .view import (
     ATTRACT,
     FAULT,
@@ -184,9 +187,26 @@ def _attract(scene: TableScene, st: Station) -> StationView:
     order: tuple[str, ...] = ()
     if race is not None:
         order = tuple(f"{i + 1} {race.cars[c].name}" for i, c in enumerate(race.standings()))
+    demo = demo_line(race) if race is not None else ""
     return StationView(ATTRACT, st.index, title="PITBOARD", order=order[:3],
-                       lines=("Heat: Pedal to the Metal", "press GO to play"),
+                       lines=("Heat: Pedal to the Metal", *((demo,) if demo else ()),
+                              "press GO to play"),
                        round=race.round if race else 0)
+
+
+def demo_line(race: Race) -> str:
+    """The modules a kiosk's attract race shows off, in the game's words: "vs 2 Legends, fog,
+    road tokens" ("" for the base game)."""
+    words = []
+    legends = len(legend_cars(race))
+    if legends:
+        words.append(f"vs {legends} Legend{'s' if legends != 1 else ''}")
+    weather = race_weather(race)
+    if weather:
+        words.append(weather)
+    if road_tokens(race):
+        words.append("road tokens")
+    return ", ".join(words)
 
 
 def _planning(st: Station, race: Race, car: Any) -> StationView:
@@ -200,7 +220,8 @@ def _planning(st: Station, race: Race, car: Any) -> StationView:
         message = "CLOGGED: no move, gear 1"
     elif fc.problem and not message and fc.problem.kind != dec.COUNT:
         message = short_problem(fc.problem)
-    elif not message:
+    meaning = card_detail(st)
+    if not message and not meaning:
         need = rule.cards_needed(gear)
         if len(cards) != need:
             message = f"pick {need} card{'s' if need > 1 else ''}: {len(cards)}/{need}"
@@ -217,8 +238,14 @@ def _planning(st: Station, race: Race, car: Any) -> StationView:
         shift_cost=rule.shift_cost.get(gear, 0), engine=car.engine, speed=speed,
         corners=corners, heat_owed=fc.max_heat if fc.outcomes else 0,
         spin_out=spin_p > 0, spin_odds=round(float(spin_p) * 100), message=message,
-        lap=race.lap_of(car.d), laps=race.laps, round=race.round,
+        lap=race.lap_of(car.d), laps=race.laps, round=race.round, detail=meaning,
     )
+
+
+def card_detail(st: Station) -> tuple[str, ...]:
+    """The meaning of the card last pressed at ``st`` if it is an upgrade (else ())."""
+    code = st.focused()
+    return detail(code) if code else ()
 
 
 def _tray(st: Station, *, selectable: Any, forced: set[str] | None = None
