@@ -196,7 +196,8 @@ class _Parser(_StationParser):
             return None
         before = self.type_errors
         self.unknown_keys(t, "table", ("name", "kiosk", "track", "laps", *_KIOSK_TIMES,
-                                       "idle_seconds", "kiosk_cars", "modules"))
+                                       "idle_seconds", "kiosk_cars", "modules",
+                                       "kiosk_modules"))
         name = self.str_(t, "table", "name", "", required=True)
         if "name" in t and isinstance(t["name"], str) and not name.strip():
             self.add("table.name", "must not be empty")
@@ -229,13 +230,16 @@ class _Parser(_StationParser):
         if track.strip():
             track = self.track(track)
         modules = self.modules(t, track, laps)
+        kiosk_modules = self.modules(t, track, laps, key="kiosk_modules") \
+            if "kiosk_modules" in t else None
         return TableConfig(name=name, kiosk=kiosk, track=track, laps=laps, kiosk_cars=cars,
-                           modules=modules, **times)
+                           modules=modules, kiosk_modules=kiosk_modules, **times)
 
-    def modules(self, t: dict[str, Any], track: str, laps: int | None
-                ) -> dict[str, dict[str, Any]]:
-        """``[table.modules.NAME]``: installed modules, options they accept for this track."""
-        raw = self.table(t, "table", "modules", False)
+    def modules(self, t: dict[str, Any], track: str, laps: int | None, *,
+                key: str = "modules") -> dict[str, dict[str, Any]]:
+        """``[table.modules.NAME]`` (or ``[table.kiosk_modules.NAME]``): installed modules,
+        options they accept for this track."""
+        raw = self.table(t, "table", key, False)
         if not raw:
             return {}
         from pitboard.catalog import NOT_AT_THE_TABLE
@@ -244,13 +248,13 @@ class _Parser(_StationParser):
         from pitboard.trackfile import track_names
 
         out: dict[str, dict[str, Any]] = {}
-        for key, options in raw.items():
-            path = f"table.modules.{escape(key)}"
-            if key not in MODULES:
+        for name, options in raw.items():
+            path = f"table.{key}.{escape(name)}"
+            if name not in MODULES:
                 known = ", ".join(sorted(MODULES)) or "none installed"
                 self.add(path, f"unknown module (modules: {known})")
-            elif key in NOT_AT_THE_TABLE:
-                self.add(path, NOT_AT_THE_TABLE[key])
+            elif name in NOT_AT_THE_TABLE:
+                self.add(path, NOT_AT_THE_TABLE[name])
             elif not isinstance(options, dict):
                 self.add(path, f"must be a table of options, not {_describe(options)}")
             else:
@@ -260,11 +264,11 @@ class _Parser(_StationParser):
                 for cars in range(MAX_CARS, 0, -1):
                     try:
                         RaceSetup(track=track if track in track_names() else "usa", cars=cars,
-                                  laps=laps or 1, modules={key: options}).validate()
+                                  laps=laps or 1, modules={name: options}).validate()
                     except ValueError as exc:
                         reasons.append(str(exc))
                     else:
-                        out[key] = options
+                        out[name] = options
                         break
                 else:
                     self.add(path, reasons[0])
