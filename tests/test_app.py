@@ -252,7 +252,7 @@ def test_the_profile_sets_the_kiosk(tmp_path: Path) -> None:
     text = (Path(__file__).resolve().parents[1] / "hw_config" / "sim.toml").read_text()
     text = text.replace("kiosk = false", "kiosk = true").replace(
         "seat_idle_seconds = 30", "seat_idle_seconds = 40").replace(
-        "join_seconds = 20", "join_seconds = 12").replace("kiosk_cars = 4", "kiosk_cars = 5")
+        "join_seconds = 20", "join_seconds = 12").replace("kiosk_cars = 2", "kiosk_cars = 5")
     profile = tmp_path / "kiosk.toml"
     profile.write_text(text)
     app = App.build(load_profile(str(profile)), journal=tmp_path / "journal", seed=1)
@@ -526,7 +526,7 @@ def test_start_up_gives_up_after_20_s_naming_the_fix(tmp_path: Path) -> None:
     from pitboard.hwconfig import missing
 
     clock = Ticking()
-    with pytest.raises(StartupError, match=r"^/dev/i2c-1 missing .*dtparam=i2c_arm=on.*\(and 6 "):
+    with pytest.raises(StartupError, match=r"^/dev/i2c-1 missing .*dtparam=i2c_arm=on.*\(and 7 "):
         wait_for_hardware(load_profile("grid6"), clock=clock, sleep=clock.sleep,
                           check=lambda c: missing(c, root=tmp_path, sys_root=tmp_path))
     assert clock.now == 20
