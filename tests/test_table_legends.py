@@ -301,3 +301,21 @@ def test_the_desktop_sim_shows_the_race_control_display() -> None:
 
     screen = TerminalScreen(sim, io.StringIO(), size=lambda: (300, 80))
     assert "race control" in screen.compose()
+
+
+def test_a_kiosk_checklist_nobody_finishes_goes_back_to_the_attract_loop() -> None:
+    from pitboard.table.table import KioskOptions, Tick
+
+    now = [0.0]
+    table = Table(stations=2, render=render, seed=4, clock=lambda: now[0],
+                  kiosk=KioskOptions(join_seconds=5, table_idle_seconds=60), modules=MODULES)
+    table.handle(GoPressed(station=0))  # a visitor wakes the kiosk and joins
+    now[0] = 6
+    table.handle(Tick(now[0]))
+    assert table.state == flow.SETUP
+    now[0] = 30
+    table.handle(Tick(now[0]))
+    assert table.state == flow.SETUP  # still reading the checklist
+    now[0] = 70
+    table.handle(Tick(now[0]))
+    assert table.state == flow.ATTRACT and table.race is None

@@ -14,7 +14,9 @@ from typing import Any
 from ..engine import decisions as dec
 from ..engine.cards import DISCARDABLE, PLAYABLE
 from ..engine.forecast import forecast
+from ..engine.legends import legend_cars
 from ..engine.race import Race
+from ..engine.weather import race_weather, road_tokens
 from ..trackfile import load_track
 from . import flow
 from .hand import short_problem
@@ -31,6 +33,7 @@ from .turn import (
     TurnChoices,
     shown_for,
 )
+from .turn_symbols_view import card_name, symbols_page, upgrade_effects
 from .upgrade_art import detail
 from .view import (
     ATTRACT,
@@ -209,9 +212,26 @@ def _attract(scene: TableScene, st: Station) -> StationView:
     order: tuple[str, ...] = ()
     if race is not None:
         order = tuple(f"{i + 1} {race.cars[c].name}" for i, c in enumerate(race.standings()))
+    demo = demo_line(race) if race is not None else ""
     return StationView(ATTRACT, st.index, title="PITBOARD", order=order[:3],
-                       lines=("Heat: Pedal to the Metal", "press GO to play"),
+                       lines=("Heat: Pedal to the Metal", *((demo,) if demo else ()),
+                              "press GO to play"),
                        round=race.round if race else 0)
+
+
+def demo_line(race: Race) -> str:
+    """The modules a kiosk's attract race shows off, in the game's words: "vs 2 Legends, fog,
+    road tokens" ("" for the base game)."""
+    words = []
+    legends = len(legend_cars(race))
+    if legends:
+        words.append(f"vs {legends} Legend{'s' if legends != 1 else ''}")
+    weather = race_weather(race)
+    if weather:
+        words.append(weather)
+    if road_tokens(race):
+        words.append("road tokens")
+    return ", ".join(words)
 
 
 def _planning(st: Station, race: Race, car: Any) -> StationView:
@@ -296,28 +316,36 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
             flips.append(f"{'S' if e['why'] == 'stress' else '+'}>{card}" if e["kept"]
                          else f"x{card}")
         elif e["type"] == "heat":
-            heat_paid.append(f"{e['why']}: {e['n']}")
+            heat_paid.append(f"{card_name(e['why'])}: {e['n']}")
         elif e["type"] == "spin_out":
             heat_paid.append(f"spin-out: {e['heat']}")
             message = f"SPUN OUT: +{e['stress']} Stress, gear 1"
+    effects = upgrade_effects(events)
     phase = race.phase
     keys: tuple[str, ...] = ()
     cards: tuple[CardView, ...] = ()
     keys_off: tuple[int, ...] = ()
+    lines: tuple[str, ...] = ()
     if phase in (dec.REACT, dec.SLIPSTREAM):
-        keys, keys_off, summary = _turn_keys(shown_for(st.turn, race, car.id))
-        message = message or summary
+        shown = shown_for(st.turn, race, car.id)
+        keys, keys_off, summary = _turn_keys(shown)
+        garage = symbols_page(st, race, car.id, keys, keys_off, summary)
+        if garage is not None:
+            keys, keys_off, cards, summary, lines = garage
+        message = message or summary  # a spin-out leads
     elif phase == dec.DISCARD:
         st.sync_slots(car.hand)
         cards = _tray(st, selectable=DISCARDABLE.__getitem__)
         keys = _page_key(st)
         message = message or "discard? then GO"
+    if effects:  # what the upgrades did, mandatory effects first, as they happened
+        lines = (", ".join(effects), *lines)
     return StationView(
         RESOLUTION, st.index, title=st.name, cards=cards, soft_keys=keys, keys_off=keys_off,
         gear=car.gear,
         target_gear=car.gear, engine=car.engine, speed=str(car.speed), flips=tuple(flips[-6:]),
         move=_move_view(race, car), heat_paid=tuple(heat_paid), message=message,
-        lap=race.lap_of(car.d), laps=race.laps, round=race.round,
+        lap=race.lap_of(car.d), laps=race.laps, round=race.round, lines=lines,
     )
 
 
