@@ -13,12 +13,14 @@ from collections import Counter
 from ..bots import Bot, HeuristicBot
 from ..engine import decisions as dec
 from ..engine.decisions import Decision, Discard, Plan, React, Slipstream
+from ..engine.garage.draft import DraftDrop, DraftPick
 from ..engine.race import Race
 from ..engine.snapshot import race_from_dict, race_to_dict
 from ..hw.events import GoPressed, LeverMoved, SlotPressed, StationEvent
 from . import flow
 from .station import SLOTS, Station
 from .table import Table
+from .table_base import seat_bot
 from .turn import DISCARD_KEY, TOGGLES, TurnChoices, shown_for
 
 
@@ -36,7 +38,10 @@ def next_input(table: Table, *, brain: Bot | None = None,
     race = table.race
     if race is None or race.over:
         return None
-    bot = brain or HeuristicBot()
+    bot = brain or (HeuristicBot() if "garage" not in race.setup.modules
+                    else seat_bot(race.setup, 0))
+    if table.state == flow.DRAFT:
+        return _draft_input(table, bot, stations)
     if table.state == flow.PLANNING:
         waiting = set(race.pending().cars)
         for st in table.stations:
@@ -59,6 +64,18 @@ def next_input(table: Table, *, brain: Bot | None = None,
         return _turn_input(current, shown_for(current.turn, race, car), _rest_of_turn(
             race, car, bot))
     return None
+
+
+def _draft_input(table: Table, bot: Bot, stations: set[int] | None) -> StationEvent | None:
+    """The press towards the bot's draft pick (or snake drop): its card, then GO."""
+    assert table.race is not None
+    pending = table.race.pending()
+    st = next((s for s in table.stations if s.car in pending.cars and not s.idle_bot), None)
+    if st is None or st.car is None or (stations is not None and st.index not in stations):
+        return None
+    decision = bot.choose(table.race, st.car)
+    assert isinstance(decision, DraftPick | DraftDrop)
+    return _select(st, (decision.card,)) or GoPressed(station=st.index)
 
 
 def _plan_input(table: Table, st: Station, decision: Decision) -> StationEvent:

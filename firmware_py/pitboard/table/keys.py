@@ -32,7 +32,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..bots import HeuristicBot
+from ..bots import Bot, HeuristicBot
+from ..garage_bots import GarageBot
 from ..hw.events import GoPressed, LeverMoved, SlotPressed, StationEvent
 from . import flow
 from .autoplay import next_input
@@ -205,7 +206,9 @@ class AutoPilot:
     """
 
     def __init__(self, *, seed: int = 0) -> None:
+        self.seed = seed
         self.brain = HeuristicBot(seed=seed)
+        self._garage_brain: Bot | None = None
 
     def next_key(self, table: Table, kb: Keyboard) -> str | None:
         """The next key to press, or None when there is nothing left to play."""
@@ -215,9 +218,12 @@ class AutoPilot:
                     return _focus_key(kb, st.index) or "space"
             return SLOT_KEYS[SLOTS - 1]  # RACE
         race = table.race
-        if table.state not in (flow.PLANNING, flow.RESOLUTION) or race is None or race.over:
+        if table.state not in flow.RACING or race is None or race.over:
             return None
-        event = next_input(table, brain=self.brain)
+        brain: Bot = self.brain
+        if "garage" in race.setup.modules:  # hands that draft and know the upgrades
+            brain = self._garage_brain = self._garage_brain or GarageBot(seed=self.seed)
+        event = next_input(table, brain=brain)
         if event is None:  # the table waits for a person, but nobody's hands know what to do
             raise AutoplayStuck(f"no input for {race.pending().kind} of car "
                                 f"{race.pending().cars}")
