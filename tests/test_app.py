@@ -338,16 +338,57 @@ def test_transitions_lines_only_when_verbose(verbose: bool,
         logging.getLogger("transitions").setLevel(before)
 
 
+def test_default_logging_keeps_pitboard_info_and_only_other_libraries_warnings(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """What ``pitboard run --verbose``'s help promises without the flag: Pitboard's own INFO
+    lines (not only the start-up line), and only warnings from other libraries."""
+    import logging
+
+    from pitboard.app import configure_logging
+    from pitboard.cli import build_parser
+
+    root = logging.getLogger()
+    saved = (root.level, root.handlers[:], logging.getLogger("pitboard").level,
+             logging.getLogger("transitions").level)
+    for handler in root.handlers[:]:
+        root.removeHandler(handler)
+    try:
+        configure_logging(verbose=False)
+        logging.getLogger("pitboard.app").info("hardware ready after 1.0 s")
+        logging.getLogger("luma.core").info("a library's chatter")
+        logging.getLogger("luma.core").warning("a library's warning")
+        logging.getLogger("transitions.core").info("Entered state planning")
+        err = capsys.readouterr().err
+    finally:
+        for handler in root.handlers[:]:
+            root.removeHandler(handler)
+        root.setLevel(saved[0])
+        for handler in saved[1]:
+            root.addHandler(handler)
+        logging.getLogger("pitboard").setLevel(saved[2])
+        logging.getLogger("transitions").setLevel(saved[3])
+    assert err.splitlines() == ["INFO pitboard.app: hardware ready after 1.0 s",
+                                "WARNING luma.core: a library's warning"]
+    run = build_parser()._subparsers._group_actions[0].choices["run"]  # type: ignore[union-attr]
+    help_text = " ".join(run.format_help().split())
+    assert "Pitboard's own INFO lines" in help_text and "one start-up line" not in help_text
+
+
 # -- the sim profile at a terminal: the stations drawn there ----------------------------------
 
 
 def test_run_on_the_sim_profile_at_a_terminal_draws_the_stations(tmp_path: Path) -> None:
+    """... and opens no serial console there, so its start-up line names none, even when the
+    profile gives a port."""
+    profile = tmp_path / "sim-console.toml"
+    profile.write_text((profiles_dir() / "sim.toml").read_text().replace(
+        'port = ""', 'port = "loop://"'))
     master, slave = os.openpty()
     journal = tmp_path / "journal"
     env = dict(os.environ, TERM="xterm")
     env.pop("NOTIFY_SOCKET", None)
-    proc = subprocess.Popen([sys.executable, "-m", "pitboard.cli", "run", "--config", "sim",
-                             "--journal", str(journal)], stdin=slave, stdout=slave,
+    proc = subprocess.Popen([sys.executable, "-m", "pitboard.cli", "run", "--config",
+                             str(profile), "--journal", str(journal)], stdin=slave, stdout=slave,
                             stderr=subprocess.PIPE, env=env, text=True)
     os.close(slave)
     out = b""
@@ -372,6 +413,8 @@ def test_run_on_the_sim_profile_at_a_terminal_draws_the_stations(tmp_path: Path)
     assert 'running "Pitboard simulation"' in text  # the start-up line, printed at the end
     log = (tmp_path / "journal.log").read_text()
     assert 'running "Pitboard simulation"' in log and "transitions" not in log
+    assert "console off (terminal mode: the profile's port is not opened)" in log
+    assert "loop://" not in log and "staff PIN: console off" in log
 
 
 def test_startup_line_names_the_displays_that_do_not_answer(tmp_path: Path) -> None:
@@ -483,7 +526,7 @@ def test_start_up_gives_up_after_20_s_naming_the_fix(tmp_path: Path) -> None:
     from pitboard.hwconfig import missing
 
     clock = Ticking()
-    with pytest.raises(StartupError, match=r"^/dev/i2c-1 missing .*dtparam=i2c_arm=on.*\(and 6 "):
+    with pytest.raises(StartupError, match=r"^/dev/i2c-1 missing .*dtparam=i2c_arm=on.*\(and 7 "):
         wait_for_hardware(load_profile("grid6"), clock=clock, sleep=clock.sleep,
                           check=lambda c: missing(c, root=tmp_path, sys_root=tmp_path))
     assert clock.now == 20

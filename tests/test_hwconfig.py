@@ -278,7 +278,8 @@ def test_unknown_key_without_suggestion() -> None:
     raw = base()
     raw["zzz"] = 1
     assert problems(raw) == [
-        "t.toml: zzz: unknown key (valid keys: table, console, journal, gpio, i2c, stations)"
+        "t.toml: zzz: unknown key (valid keys: table, console, journal, gpio, i2c, stations, "
+            "race_control)"
     ]
 
 

@@ -92,6 +92,7 @@ class Build:
             if k == 4:
                 others.add(0x27)
             self.buses[FIRST_BUS + k] = Segment(self.chips[k], others)
+        self.buses[FIRST_BUS + 6] = Segment(None, {0x3C})  # the race-control display
         self.panels: list[Panel] = []
 
     def bus(self, number: int) -> Segment:
@@ -132,9 +133,11 @@ def test_hw_test_names_what_is_missing_and_shows_inputs_live() -> None:
     assert "S1 raw    lever .x.. slots ....... GO x" in text
     assert "S6 station board does not answer" in text
     # every display shows the pattern, as the builder will see it
-    for panel, st in zip(build.panels, build.config.stations, strict=True):
-        wanted = bring_up_pattern((128, 64), [st.label, "ssd1306", "i2c"])
+    labels = [st.label for st in build.config.stations] + ["RC"]  # + the race-control display
+    for panel, label in zip(build.panels, labels, strict=True):
+        wanted = bring_up_pattern((128, 64), [label, "ssd1306", "i2c"])
         assert panel.on and panel.frame() == to_pages(wanted)
+    assert "/dev/i2c-9 (mux channel 6):" in text and "RC ssd1306 on i2c: pattern sent" in text
     build.factory.reset()
 
 

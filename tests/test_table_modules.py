@@ -237,3 +237,16 @@ def test_more_players_than_legends_leave_room_for_is_a_console_error_not_a_trace
         "ERR 2 players + 5 Legends: a race has at most 6 cars"]
     assert table.race is None
     assert table.lobby_problem == "can't race: 2 players + 5 Legends: a race has at most 6 cars"
+
+
+def test_the_lobby_counts_cars_players_and_bots_in_words() -> None:
+    """"1 cars (0 players)" was wrong twice: the line says car/cars and who drives them."""
+    table = Table(stations=3, seed=1)
+    assert lobby_lines(table)[1] == "1 car: 1 bot"  # RACE now: one bot races alone
+    table.handle(GoPressed(station=0))
+    assert lobby_lines(table)[1] == "1 car: 1 player"
+    table.handle(SlotPressed(station=0, slot=2))  # CARS: 2
+    table.handle(SlotPressed(station=0, slot=2))  # CARS: 3
+    assert lobby_lines(table, 2)[1] == "3 cars: 1 player, 2 bots"
+    table.handle(GoPressed(station=1))
+    assert lobby_lines(table)[1] == "3 cars: 2 players, 1 bot"

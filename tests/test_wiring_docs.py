@@ -263,7 +263,7 @@ def test_bom_quantities_follow_the_profile() -> None:
 
     assert qty("grid6", "Push button") == "42" and qty("duo", "Push button") == "14"
     assert qty("grid6", "MCP23017") == "6" and qty("grid6", "TCA9548A") == "1"
-    assert qty("grid6", "RJ45") == "12" and qty("grid6", "OLED") == "6"
+    assert qty("grid6", "RJ45") == "12" and qty("grid6", "OLED") == "7"  # + race control
     assert qty("duo", "Resistor 1 kOhm") == "24" and qty("duo", "OLED") == "2"
     duo_parts = " ".join(part for _, part, _ in bom_rows(load_profile("duo")))
     assert "TCA9548A" not in duo_parts and "MCP23017" not in duo_parts

@@ -34,6 +34,7 @@ from .table.recorder import JournalRecorder
 from .table.screens import render
 from .table.table import KioskOptions, Table
 from .trackfile import TrackFileError
+from .usage import isatty
 from .userfile import escape
 
 log = logging.getLogger("pitboard")
@@ -334,10 +335,12 @@ class App:
         self.recorder.journal.close()
 
 
-def startup_line(app: App) -> tuple[int, str]:
+def startup_line(app: App, *, console_started: bool = True) -> tuple[int, str]:
     """The one line ``pitboard run`` logs once the stations are drawn: version, profile,
     stations (and displays answering), console, kiosk, journal, and whether the staff PIN is
     still a published default (then at WARNING level, so ``journalctl -p warning`` shows it).
+    ``console_started=False`` (the terminal mode, which opens no serial port): the console is
+    named off, whatever port the profile gives.
 
     Example::
 
@@ -353,8 +356,9 @@ def startup_line(app: App) -> tuple[int, str]:
               if not getattr(d, "healthy", True)]
     n = len(config.stations)
     console = config.console
-    default_pin = console.enabled and is_default_pin(console.staff_pin)
-    if not console.enabled:
+    running = console.enabled and console_started
+    default_pin = running and is_default_pin(console.staff_pin)
+    if not running:
         pin = "staff PIN: console off"
     elif default_pin:
         pin = ("staff PIN STILL THE DEFAULT published with Pitboard: set [console] staff_pin in "
@@ -365,7 +369,9 @@ def startup_line(app: App) -> tuple[int, str]:
         f'pitboard {__version__} running "{config.table.name}" (profile {config.source})',
         f"{n} station{'s' if n != 1 else ''}, {n - len(silent)} of {n} displays answering"
         + (f" (not {', '.join(silent)}: retrying)" if silent else ""),
-        f"console {console.port} at {console.baud} baud" if console.enabled else "console off",
+        f"console {console.port} at {console.baud} baud" if running else
+        "console off (terminal mode: the profile's port is not opened)" if console.enabled else
+        "console off",
         f"kiosk {'on' if config.table.kiosk else 'off'}",
         f"journal {app.recorder.journal.directory}",
         pin,
@@ -378,14 +384,7 @@ def draws_in_terminal(config: HwConfig) -> bool:
     emulated (the sim profile) and stdin and stdout are a terminal (never under systemd)."""
     emulated = all(st.display.bus == "emulated" and st.input.kind == "emulated"
                    for st in config.stations)
-    return emulated and _isatty(sys.stdin) and _isatty(sys.stdout)
-
-
-def _isatty(stream: Any) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
+    return emulated and isatty(sys.stdin) and isatty(sys.stdout)
 
 
 def _run_in_terminal(config: HwConfig, journal: Path) -> int:
@@ -416,7 +415,7 @@ def _run_in_terminal(config: HwConfig, journal: Path) -> int:
         log.error("%s", exc)
         print(f"pitboard run: {exc}", file=sys.stderr)
         return 1
-    level, line = startup_line(sim.app)
+    level, line = startup_line(sim.app, console_started=False)  # Sim opens no serial port
     log.log(level, line)
     try:
         fd = sys.stdin.fileno()
@@ -430,9 +429,12 @@ def _run_in_terminal(config: HwConfig, journal: Path) -> int:
 
 
 def configure_logging(*, verbose: bool) -> None:
-    """INFO and up to stderr (the journal under systemd). The transitions library logs every
-    callback of every state change at INFO: those lines only with ``verbose``."""
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    """Log to stderr (the journal under systemd): Pitboard's own INFO lines and up (the
+    start-up line, hardware waits, journal recovery), other libraries' warnings and errors.
+    The transitions library logs every callback of every state change at INFO: those lines
+    only with ``verbose`` (``pitboard run --verbose`` says the same)."""
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("pitboard").setLevel(logging.INFO)
     logging.getLogger("transitions").setLevel(logging.INFO if verbose else logging.WARNING)
 
 

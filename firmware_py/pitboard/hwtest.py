@@ -232,24 +232,28 @@ def display_report(report: Report, config: HwConfig,
     report.line("3. Displays (look at each: a frame on the edge of the glass, a cross in the "
                 "middle)")
     from .hw.display import TRANSPORT_ERRORS  # luma's errors too: a missing /dev/i2c-N
+    from .hwconfig.schema import RACE_CONTROL_LABEL
 
     cannot_open: tuple[type[BaseException], ...] = (*TRANSPORT_ERRORS, LookupError, ValueError)
     displays: list[Any] = []
-    for st in config.stations:
-        spec = st.display
+    # the stations' displays by station index, then the race-control display (if any)
+    specs = [(st.label, st.display) for st in config.stations]
+    if config.race_control is not None:
+        specs.append((RACE_CONTROL_LABEL, config.race_control))
+    for label, spec in specs:
         try:
-            display = open_display(config, spec, st.label)
+            display = open_display(config, spec, label)
         except cannot_open as exc:
-            report.problem(f"{st.label} display: cannot open: {exc}")
+            report.problem(f"{label} display: cannot open: {exc}")
             displays.append(None)
             continue
         offset = f" offset {spec.column_offset}" if spec.driver == "sh1106" else ""
-        display.show(bring_up_pattern(display.size, [st.label, f"{spec.driver}{offset}", spec.bus]))
+        display.show(bring_up_pattern(display.size, [label, f"{spec.driver}{offset}", spec.bus]))
         displays.append(display)
         if display.healthy:
-            report.line(f"  {st.label} {spec.driver} on {spec.bus}: pattern sent")
+            report.line(f"  {label} {spec.driver} on {spec.bus}: pattern sent")
         else:
-            report.problem(f"{st.label} {spec.driver}: the display did not answer (wiring, "
+            report.problem(f"{label} {spec.driver}: the display did not answer (wiring, "
                            "address, or power: see the I2C step)")
     report.line("  garbled picture: wrong driver (1.3-inch modules are sh1106); frame cut off "
                 "on one side: set sh1106 column_offset")

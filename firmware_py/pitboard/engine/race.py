@@ -1,24 +1,22 @@
 """The race: state, legal decisions and ``apply`` for the base game of Heat.
 
-Pure and deterministic: no I/O, threads or hardware. Each shuffle draws from a stream derived
-from the setup's seed and a shuffle counter kept in the state (:mod:`pitboard.engine.shuffle`),
-so *setup + decision log* reproduces the race exactly, on any platform and Python version.
-
-Positions are one integer ``d`` per car: the spaces travelled since the start line, so board
-space = ``(d - 1) % spaces + 1`` and the grid sits at ``d <= 0``. The finish line of lap ``L`` is
-at ``d = L * spaces``; a corner "at k" on lap ``L`` is the line after ``d = (L - 1) * spaces + k``.
+Pure and deterministic: no I/O, threads or hardware. *setup + decision log* reproduces the race
+exactly, on any platform and Python version. This file is the base game's sequence (plan,
+reveal, move, react, slipstream, corners, discard, replenish); it builds on two layers: where
+cars stand and how they move (:mod:`pitboard.engine.course`) and the cards, with the seeded
+shuffles (:mod:`pitboard.engine.piles`). A car's state is :class:`~pitboard.engine.car.Car`.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from ..track import Track
 from ..trackfile import load_track
-from .cards import BASIC, DISCARDABLE, HEAT, PLAYABLE, SPEED, STRESS, starting_deck
+from .car import Car
+from .cards import DISCARDABLE, HEAT, PLAYABLE, SPEED, STRESS
 from .decisions import (
     COUNT,
     DISCARD,
@@ -41,10 +39,11 @@ from .decisions import (
     Slipstream,
 )
 from .modules import Hooks, build_modules
+from .piles import Piles
 from .react import BASE_ACTIONS
 from .react import by_name as react_by_name
-from .setup import BOX_STRESS, RaceSetup
-from .shuffle import seed_key, shuffle_cards
+from .setup import RaceSetup
+from .shuffle import seed_key
 
 SLIPSTREAM_SPACES = 2
 
@@ -57,43 +56,9 @@ def _shifts(gear: int, *, heat: bool) -> tuple[tuple[int, ...], dict[int, int]]:
 
 _SHIFTS = {g: _shifts(g, heat=True) for g in range(1, 5)}
 _FREE_SHIFTS = {g: _shifts(g, heat=False) for g in range(1, 5)}
-EMPTY: tuple[str, ...] = ()
 
 
-@dataclass(slots=True)
-class Car:
-    """One car and its player's cards. Piles are lists of card codes; draw pile top = last."""
-
-    id: int
-    name: str
-    d: int
-    spot: int
-    space: int
-    gear: int = 1
-    engine: int = 0
-    hand: list[str] = field(default_factory=list)
-    draw: list[str] = field(default_factory=list)
-    discard: list[str] = field(default_factory=list)
-    play: list[str] = field(default_factory=list)
-    on_track: bool = True
-    finished: bool = False
-    finish_round: int = 0
-    spinouts: int = 0
-    # --- this turn (reset when the car's turn starts) ---
-    planned: bool = False
-    clogged: bool = False
-    played_gear: int = 1
-    start_d: int = 0
-    speed: int = 0
-    adrenaline: bool = False
-    adrenaline_used: bool = False
-    boosted: bool = False
-    cooldown: int = 0
-    slipstreamed: bool = False
-    spun: bool = False
-
-
-class Race:
+class Race(Piles):
     """A race of Heat in progress.
 
     Example::
@@ -156,33 +121,6 @@ class Race:
         self._react_by_name = react_by_name(self._react_actions)
         self._derive_corners()
 
-    def _derive_corners(self) -> None:
-        limit = self.hooks.corner_limit
-        self._corner_lines = self._corner_lines_of(self.track, self.laps)
-        if limit:  # e.g. a road-condition token: the same for every car, all race
-            self._corner_lines = [(d, i, limit(self, i, lim)) for d, i, lim in self._corner_lines]
-        self._line_ds = [line for line, _, _ in self._corner_lines]
-
-    def shuffle(self, cards: list[Any]) -> None:
-        """Shuffle ``cards`` in place with the race's next seeded stream: the only randomness a
-        module may use, so setup + decision log replays the race. The order follows from the
-        setup's seed and the shuffle count alone, so a restored race shuffles as the original
-        would (see :mod:`pitboard.engine.shuffle`)."""
-        self.shuffles += 1
-        shuffle_cards(cards, self._seed_key, self.shuffles)
-
-    def corner_limit(self, index: int) -> int:
-        """The limit at corner ``index`` (0-based) for every car this race (modules included)."""
-        return self._corner_lines[index][2]
-
-    @staticmethod
-    def _corner_lines_of(track: Track, laps: int) -> list[tuple[int, int, int]]:
-        """Every corner line of the race as (d of the line, corner index, limit), in order."""
-        lines = []
-        for lap in range(laps):
-            for i, c in enumerate(track.corners):
-                lines.append((lap * track.spaces + c.at, i, c.limit))
-        return lines
 
     def _place_cars(self) -> None:
         """Draw the grid and put every car on it (cards come later, in :meth:`_deal`)."""
@@ -214,33 +152,6 @@ class Race:
             if other != car.id:
                 raise ValueError(f"cars {other} and {car.id} start on the same spot "
                                  f"(space {car.space}, spot {car.spot})")
-
-    def _deal(self) -> None:
-        """Every car's starting deck (modules adjust it), engine and hand."""
-        setup, track = self.setup, self.track
-        setup_car = self.hooks.setup_car
-        for car in self.cars:
-            car.engine = track.heat
-            stacked = setup.stacked.get(car.id)
-            car.draw = starting_deck(track.stress)
-            if setup_car:
-                setup_car(self, car)
-            self.shuffle(car.draw)
-            if stacked is not None:
-                if stacked.draw is not None:
-                    car.draw = list(reversed(stacked.draw))
-                if stacked.discard is not None:
-                    car.discard = list(stacked.discard)
-                if stacked.engine is not None:
-                    car.engine = stacked.engine
-            if stacked is not None and stacked.hand is not None:
-                car.hand = list(stacked.hand)
-            else:
-                self._fill_hand(car, log=False)
-        in_decks = sum(c.draw.count(STRESS) + c.hand.count(STRESS) for c in self.cars)
-        self.stress_reserve = max(0, BOX_STRESS - in_decks)
-        if self.record_events:
-            self._event("grid", grid=[self._where(self.cars[i]) | {"car": i} for i in self.grid])
 
     # ------------------------------------------------------------------ queries
     def pending(self) -> Pending:
@@ -300,51 +211,6 @@ class Race:
         playable = tuple(filter(PLAYABLE.__getitem__, car.hand))
         clogged = tuple(g for g in gears if g > len(playable)) if len(playable) < 4 else ()
         return PlanRule(car.id, car.gear, gears, cost, playable, clogged)
-
-    def racing_spot(self, d: int) -> int:
-        return self._spots[(d - 1) % self._spaces + 1]
-
-    def space_of(self, d: int) -> int:
-        return (d - 1) % self._spaces + 1
-
-    def lap_of(self, d: int) -> int:
-        """Lap being driven at ``d`` (0 on the grid, laps + 1 past the finish)."""
-        return 0 if d <= 0 else (d - 1) // self._spaces + 1
-
-    def ahead_key(self, car: Car) -> tuple[int, int]:
-        """Sort key for 'ahead': further along, then the racing-line spot."""
-        return (car.d, 1 if car.spot == self._spots[(car.d - 1) % self._spaces + 1] else 0)
-
-    def standings(self) -> list[int]:
-        """Finished cars in Hall of Fame order, then the rest by position."""
-        rest = sorted((c for c in self.cars if c.id not in self.hall_of_fame),
-                      key=self.ahead_key, reverse=True)
-        return self.hall_of_fame + [c.id for c in rest]
-
-    def landing(self, car: Car, target: int) -> tuple[int, int]:
-        """Where ``car`` ends aiming for ``target``: (d, spot), stepping back while a space is full.
-
-        The car itself is not in the way, so it never lands behind a space it could leave.
-        """
-        n = self._spaces
-        spots = self._spots
-        cars = self.cars
-        d = target
-        while True:
-            space = (d - 1) % n + 1
-            racing = spots[space]
-            racing_taken = other_taken = False
-            for o in cars:
-                if o.space == space and o is not car and o.on_track:
-                    if o.spot == racing:
-                        racing_taken = True
-                    else:
-                        other_taken = True
-            if not racing_taken:
-                return d, racing
-            if not other_taken:
-                return d, 3 - racing
-            d -= 1
 
     # ------------------------------------------------------------------ apply
     def apply(self, decision: Decision) -> None:
@@ -686,36 +552,6 @@ class Race:
             self._spin_out(car, line, index)
             return
 
-    def corners_between(self, start: int, end: int) -> list[tuple[int, int, int]]:
-        """Corner lines crossed moving from ``start`` to ``end`` (none past the final line)."""
-        ds = self._line_ds
-        first = bisect_left(ds, start)
-        return self._corner_lines[first:bisect_left(ds, end, lo=first)]
-
-    def corner_bill(self, start: int, end: int, speed: int, car: Car | None = None) -> int:
-        """Heat that corners would charge a move from ``start`` to ``end`` at ``speed``;
-        with ``car``, as they would charge that car (modules' limits and extra Heat too)."""
-        ds = self._line_ds
-        first = bisect_left(ds, start)
-        last = bisect_left(ds, end, lo=first)
-        if first == last:  # no corner on the way (bots ask this after every move)
-            return 0
-        own_limit, heat_for = self.hooks.car_corner_limit, self.hooks.corner_heat
-        bill = 0
-        for _, index, limit in self._corner_lines[first:last]:
-            if car is not None and own_limit:
-                limit = own_limit(self, car, index, limit)
-            if speed > limit:
-                if car is not None and heat_for:  # e.g. an overheat road token
-                    bill += heat_for(self, car, index, speed - limit)
-                else:
-                    bill += speed - limit
-        return bill
-
-    def corners_ahead(self, d: int, spaces: int) -> list[tuple[int, int, int]]:
-        """Corner lines a move of up to ``spaces`` from ``d`` could cross."""
-        return self.corners_between(d, d + spaces)
-
     def _spin_out(self, car: Car, line: int, index: int) -> None:
         paid = car.engine
         car.discard.extend([HEAT] * paid)
@@ -766,100 +602,6 @@ class Race:
             return
         self._begin_round()
 
-    # ------------------------------------------------------------------ cards and moves
-    def _draw_one(self, car: Car, reshuffled: list[bool]) -> str | None:
-        if not car.draw:
-            if not car.discard or reshuffled[0]:
-                return None
-            # mid-turn reshuffles never take the play area
-            car.draw = car.discard
-            car.discard = []
-            self.shuffle(car.draw)
-            reshuffled[0] = True
-            if self.record_events:
-                self._event("reshuffle", car=car.id, cards=len(car.draw))
-        return car.draw.pop()
-
-    def _flip_basic(self, car: Car, why: str) -> str | None:
-        """Flip until a basic Speed card (1-4): it joins the play area, the rest are discarded.
-
-        One reshuffle at most per flip: a second one would hold only the cards just flipped.
-        """
-        reshuffled = [False]
-        while True:
-            card = self._draw_one(car, reshuffled)
-            if card is None:
-                if self.record_events:
-                    self.events.append({"car": car.id, "card": None, "kept": False, "why": why,
-                                        "type": "flip", "round": self.round})
-                return None
-            if card in BASIC:
-                car.play.append(card)
-                if self.record_events:
-                    self.events.append({"car": car.id, "card": card, "kept": True, "why": why,
-                                    "type": "flip", "round": self.round})
-                return card
-            car.discard.append(card)
-            if self.record_events:
-                self.events.append({"car": car.id, "card": card, "kept": False, "why": why,
-                                "type": "flip", "round": self.round})
-
-    def _fill_hand(self, car: Car, *, log: bool = True) -> None:
-        need = self.setup.hand_size - len(car.hand)
-        if need <= 0:
-            return
-        drawn = 0
-        while drawn < need:
-            draw = car.draw
-            if not draw:
-                if not car.discard:
-                    break
-                car.draw = draw = car.discard
-                car.discard = []
-                self.shuffle(draw)
-                if log and self.record_events:
-                    self._event("reshuffle", car=car.id, cards=len(draw))
-            take = min(need - drawn, len(draw))
-            car.hand.extend(draw[:-take - 1:-1])  # top card first, as if popped one by one
-            del draw[-take:]
-            drawn += take
-        if log and self.record_events:
-            self.events.append({"car": car.id, "drawn": drawn, "type": "replenish",
-                                "round": self.round})
-
-    def _move(self, car: Car, spaces: int, why: str) -> None:
-        frm = car.d
-        target = frm + spaces
-        car.d, car.spot = self.landing(car, target)
-        car.space = (car.d - 1) % self._spaces + 1
-        if self.record_events:
-            n = self._spaces
-            lap = -(-frm // n)  # first line at or after frm: line L*n starts lap L + 1
-            while lap * n < car.d:
-                if lap + 1 <= self.laps:
-                    self.events.append({"car": car.id, "lap": lap + 1, "type": "lap",
-                                        "round": self.round})
-                lap += 1
-            d = car.d  # the fields of _where, written out
-            self.events.append({
-                "car": car.id, "why": why, "frm": frm, "spaces": d - frm, "blocked": target - d,
-                "d": d, "lap": 0 if d <= 0 else (d - 1) // n + 1, "space": car.space,
-                "spot": car.spot, "racing_line": car.spot == self._spots[car.space],
-                "type": "move", "round": self.round})
-
-    def _where(self, car: Car) -> dict[str, Any]:
-        d = car.d  # car.space is kept equal to space_of(d)
-        return {"d": d, "lap": 0 if d <= 0 else (d - 1) // self._spaces + 1, "space": car.space,
-                "spot": car.spot, "racing_line": car.spot == self._spots[car.space]}
-
-    def _event(self, kind: str, **data: Any) -> None:
-        # callers test record_events first so a simulation builds no event dicts at all. The
-        # frequent events are built as dict literals in place instead (a keyword-argument call
-        # costs more than the dict): same keys in the same order, "type" and "round" last.
-        data["type"] = kind
-        data["round"] = self.round
-        self.events.append(data)
-
 
 _BASE_PHASES = frozenset({PLAN, REACT, SLIPSTREAM, DISCARD, OVER})
 
@@ -871,3 +613,6 @@ _HANDLERS: dict[type, tuple[str, Callable[[Race, Any, Car], None]]] = {
     Slipstream: (SLIPSTREAM, Race._apply_slipstream),
     Discard: (DISCARD, Race._apply_discard),
 }
+
+#: Car lives in car.py; importing it from here keeps working
+__all__ = ["SLIPSTREAM_SPACES", "Car", "Race"]

@@ -55,7 +55,8 @@ def needs(config: HwConfig) -> list[Need]:
     out: list[Need] = []
     devices = i2c_map(config)
     if devices:
-        who = ", ".join(sorted({d.device.split(" ")[0] for d in devices if d.station is not None}))
+        who = ", ".join(sorted({d.device.split(" ")[0] for d in devices if d.station is not None
+                                or d.key == "race_control.display"}))
         out.append(Need(f"/dev/i2c-{config.i2c.bus}", f"I2C bus {config.i2c.bus} ({who})",
                         _I2C_FIX, "device", f"/dev/i2c-{config.i2c.bus}"))
         mux = config.i2c.mux

@@ -44,6 +44,7 @@ from .schema import (
     MAX_STATIONS,
     MUX_TYPES,
     OLED_ADDRESSES,
+    RACE_CONTROL_BUSES,
     SH1106_DEFAULT_COLUMN_OFFSET,
     SH1106_MAX_COLUMN_OFFSET,
     SHIPPED_PROFILES,
@@ -192,7 +193,8 @@ class _Parser(_Reader):
     # -- sections --
 
     def parse(self, raw: dict[str, Any]) -> HwConfig:
-        self.unknown_keys(raw, "", ("table", "console", "journal", "gpio", "i2c", "stations"))
+        self.unknown_keys(raw, "", ("table", "console", "journal", "gpio", "i2c", "stations",
+                                    "race_control"))
         table = self.parse_table(raw)
         console = self.parse_console(raw)
         journal = self.parse_journal(raw)
@@ -200,9 +202,10 @@ class _Parser(_Reader):
         i2c = self.parse_i2c(raw)
         parts = self.parse_stations(raw, i2c)
         mux = i2c.mux if i2c is not None else None
+        race_control = self.parse_race_control(raw, mux is not None)
         self.check_pins(parts, gpio, console, mux.reset_pin if mux is not None else None)
         if i2c is not None:
-            self.check_i2c(parts, i2c)
+            self.check_i2c(parts, i2c, race_control)
         self.check_spi(parts)
         if self.problems:
             raise ConfigError(self.problems)
@@ -212,7 +215,7 @@ class _Parser(_Reader):
             for i, spec, display in parts
             if spec is not None and display is not None
         )
-        return HwConfig(self.source, table, console, journal, gpio, i2c, stations)
+        return HwConfig(self.source, table, console, journal, gpio, i2c, stations, race_control)
 
     def parse_table(self, raw: dict[str, Any]) -> TableConfig | None:
         t = self.table(raw, "", "table", True)
@@ -427,6 +430,19 @@ class _Parser(_Reader):
             parts.append((index, spec, display))
         return parts
 
+    def parse_race_control(self, raw: dict[str, Any], has_mux: bool) -> DisplayConfig | None:
+        """``[race_control] display``: the optional race-control OLED (I2C or emulated)."""
+        t = self.table(raw, "", "race_control", False)
+        if t is None:
+            return None
+        self.unknown_keys(t, "race_control", ("display",))
+        display = self.parse_display(t, "race_control", has_mux)
+        if display is not None and display.bus not in RACE_CONTROL_BUSES:
+            self.add("race_control.display.bus", f'"{display.bus}" is not for the race-control '
+                     "display: use i2c (a spare mux channel) or emulated")
+            return None
+        return display
+
     def mux_channel(self, t: dict[str, Any], path: str, has_mux: bool) -> int | None:
         channel = self.opt_int(t, path, "mux_channel")
         if channel is not None:
@@ -598,10 +614,11 @@ class _Parser(_Reader):
         self,
         parts: Sequence[tuple[int, InputConfig | None, DisplayConfig | None]],
         i2c: I2cConfig,
+        race_control: DisplayConfig | None = None,
     ) -> None:
         seen: list[I2cDeviceUse] = []
         has_mux = i2c.mux is not None
-        for d in _i2c_devices(i2c, parts):
+        for d in _i2c_devices(i2c, parts, race_control):
             for other in seen:
                 if other.address != d.address:
                     continue

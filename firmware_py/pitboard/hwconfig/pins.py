@@ -17,6 +17,7 @@ from .schema import (
     _SPI0_PINS,
     _UART_PINS,
     BCM_TO_PHYSICAL,
+    RACE_CONTROL_LABEL,
     DisplayConfig,
     GpioInput,
     HwConfig,
@@ -143,7 +144,8 @@ def _display_name(display: DisplayConfig) -> str:
 
 
 def _i2c_devices(
-    i2c: I2cConfig, parts: Sequence[tuple[int, InputConfig | None, DisplayConfig | None]]
+    i2c: I2cConfig, parts: Sequence[tuple[int, InputConfig | None, DisplayConfig | None]],
+    race_control: DisplayConfig | None = None,
 ) -> list[I2cDeviceUse]:
     devices: list[I2cDeviceUse] = []
     if i2c.mux is not None:
@@ -174,6 +176,11 @@ def _i2c_devices(
                     f"stations[{index}].display",
                 )
             )
+    rc = race_control
+    if rc is not None and rc.bus == "i2c" and rc.address is not None:
+        devices.append(I2cDeviceUse(i2c.bus, rc.mux_channel, rc.address,
+                                    f"{RACE_CONTROL_LABEL} {_display_name(rc)} race-control "
+                                    "display", None, "race_control.display"))
     return devices
 
 
@@ -242,7 +249,7 @@ def i2c_map(config: HwConfig) -> list[I2cDeviceUse]:
         [(None, 'TCA9548A mux'), (0, 'S1 MCP23017 inputs'), (0, 'S1 SSD1306 display')]
     """
     parts = [(s.index, s.input, s.display) for s in config.stations]
-    devices = _i2c_devices(config.i2c, parts)
+    devices = _i2c_devices(config.i2c, parts, config.race_control)
     return sorted(
         devices,
         key=lambda d: (d.bus, -1 if d.mux_channel is None else d.mux_channel, d.address),

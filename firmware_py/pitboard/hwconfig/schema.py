@@ -34,6 +34,10 @@ Schema (``*`` = required)::
                  column_offset = 2 (sh1106 only: first visible RAM column, 0-4)
                  bus "i2c": address = 0x3C | 0x3D, mux_channel (0-7)
                  bus "spi": port = 0, device = 0 | 1 (CE0/CE1), dc_pin = 24, reset_pin = 25
+    [race_control] optional: one more 128x64 OLED beside the board (round, weather, race
+                 order, where to move the Legend cars); without it the stations' status lines
+                 say where the Legends go
+      display*   as a station's display, bus "i2c" (on a spare mux channel) or "emulated"
 
 Pins are BCM GPIO numbers. Reserved, and so refused for station wiring: 2/3 (I2C1, always),
 0/1 (HAT ID EEPROM, unless ``gpio.allow_id_eeprom_pins``), 7-11 (SPI0, when an SPI display is
@@ -74,6 +78,10 @@ DISPLAY_DRIVERS: Final = ("ssd1306", "sh1106", "ssd1309")
 SH1106_DEFAULT_COLUMN_OFFSET: Final = 2
 SH1106_MAX_COLUMN_OFFSET: Final = 132 - 128
 DISPLAY_BUSES: Final = ("i2c", "spi", "emulated")
+#: buses the race-control display may use: it needs no GPIO of its own on a spare mux channel
+RACE_CONTROL_BUSES: Final = ("i2c", "emulated")
+#: how the race-control display is named in docs, the I2C map and hw-test
+RACE_CONTROL_LABEL: Final = "RC"
 
 #: BCM GPIO number -> physical pin on the 40-pin header (every Pi with a 40-pin header)
 BCM_TO_PHYSICAL: Final[dict[int, int]] = {
@@ -377,6 +385,8 @@ class HwConfig:
     gpio: GpioConfig
     i2c: I2cConfig
     stations: tuple[StationConfig, ...]
+    #: the optional race-control display (``[race_control] display``); None: none fitted
+    race_control: DisplayConfig | None = None
 
     @property
     def name(self) -> str:

@@ -5,8 +5,9 @@ is, the picks so far. This module turns that into what a station shows
 (:class:`~pitboard.table.view.StationView` of kind ``draft``, drawn by
 :mod:`pitboard.table.draft_screen`):
 
-* the station whose pick it is sees the market over its tray buttons (the selected card raised,
-  its name and symbols spelled out above) and picks with GO;
+* the station whose pick it is sees the market over its tray buttons (each card's face drawn
+  by :mod:`pitboard.table.upgrade_art`; the selected one raised, its meaning spelled out
+  above) and picks with GO;
 * every other station sees whose pick it is, the cards left in the market (over its tray, not
   selectable) and its own picks so far.
 
@@ -26,15 +27,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine.garage.data import _BARE, MANDATORY, UPGRADES, Upgrade
+from ..engine.garage.data import UPGRADES
 from ..engine.garage.draft import DRAFT, PICKS
 from ..engine.garage.module import GarageModule
 from ..engine.race import Race
 from .station import Station
+from .upgrade_art import detail
 from .view import DRAFT as DRAFT_SCREEN
 from .view import HEAT_CARD, UPGRADE_CARD, CardView, StationView
 
-__all__ = ["DraftStatus", "card_words", "draft_status", "draft_tray", "draft_view",
+__all__ = ["DraftStatus", "draft_status", "draft_tray", "draft_view",
            "market_card", "tray_cards"]
 
 
@@ -86,27 +88,6 @@ def tray_cards(status: DraftStatus, car: int | None) -> list[str]:
     return list(status.market)
 
 
-def card_words(u: Upgrade) -> str:
-    """An upgrade's symbols in a few words, mandatory ones marked ``!``.
-
-    Example::
-
-        >>> from pitboard.engine.garage.data import by_type
-        >>> card_words(by_type(8))
-        'speed 1 or 3'
-    """
-    words = []
-    if len(u.speeds) > 1:
-        words.append("speed " + " or ".join(map(str, u.speeds)))
-    if u.heat_card:
-        words.append("a Heat card")
-    for name, n in u.symbols:
-        text = name if name in _BARE else (f"{name} {n:+d}" if name == "adjust"
-                                           else f"{name} {n}")
-        words.append(text + ("!" if MANDATORY[name] else ""))
-    return ", ".join(words) or "no symbols"
-
-
 def market_card(key: str, *, selected: bool = False, disabled: bool = False) -> CardView:
     """One upgrade card of the market over a tray button: its speed(s) on the face."""
     u = UPGRADES[key]
@@ -143,9 +124,10 @@ def draft_view(race: Race, st: Station, names: dict[int, str]) -> StationView:
     if mine:
         chosen = st.selected_cards()
         verb = "drop" if status.dropping else "take"
-        if chosen:
-            u = UPGRADES[chosen[0]]
-            lines: tuple[str, ...] = (u.label, card_words(u), f"GO: {verb} it")
+        meaning: tuple[str, ...] = ()
+        if chosen:  # spelled out by upgrade_art, as the tray's detail line does
+            meaning = detail(chosen[0])
+            lines: tuple[str, ...] = (f"GO: {verb} it",)
         else:
             lines = (f"{verb} a card: press it", "then GO", yours)
         message = "YOUR DROP" if status.dropping else "YOUR PICK"
@@ -154,7 +136,8 @@ def draft_view(race: Race, st: Station, names: dict[int, str]) -> StationView:
         message = f"{who} drops" if status.dropping else f"{who} picks"
         left = f"{len(status.market)} cards left" if status.market else "each drops 1"
         lines = (left, yours)
+        meaning = ()
     if st.message:
         lines = (st.message, *lines)
     return StationView(DRAFT_SCREEN, st.index, title=title, message=message, lines=lines,
-                       cards=cards, soft_keys=keys, round=status.round)
+                       cards=cards, soft_keys=keys, round=status.round, detail=meaning)

@@ -36,7 +36,8 @@ SCALE = 4
 README = "README.md"
 
 
-def _hand(codes: str, selected: str = "", disabled: str = "H") -> tuple[CardView, ...]:
+def _hand(codes: str | Sequence[str], selected: str = "", disabled: str = "H"
+          ) -> tuple[CardView, ...]:
     """Seven tray cards from codes; ``selected`` marks slot indexes ("024")."""
     from pitboard.table.view import CardView
 
@@ -55,6 +56,11 @@ DESCRIPTIONS: dict[str, str] = {
     "planning_refused": "GO refused: a 2-gear shift 1→3 (+1 Heat) needs three cards.",
     "planning_clogged": "Clogged hand: too few non-Heat cards, every playable card is forced.",
     "planning_paged": "More than 7 cards after a spin-out: 6 cards and a MORE key.",
+    "planning_upgrades": "Garage hand: each upgrade shows its speed (1-4: a choice) and its "
+                         "symbols as icons with their numbers, mandatory ones inverted; the card "
+                         "last pressed (Wings 4) spelled out on the detail line.",
+    "planning_upgrades_corner": "Garage hand with a corner ahead: the corner warning takes one "
+                                "line, the pressed card's meaning (Air Intake 0) two.",
     "locked": "Locked in: gear and cards chosen, waiting for the other players.",
     "resolution": "Resolution: Stress flipped a 3, move the car 9 spaces to space 21.",
     "resolution_react": "Turn screen: the likely answer preset (lit = on, outlined = off: no "
@@ -86,6 +92,7 @@ def sample_views() -> dict[str, StationView]:
         ('planning', True)
     """
     from pitboard.table.draft_view import market_card
+    from pitboard.table.upgrade_art import detail
     from pitboard.table.view import (
         ATTRACT,
         DRAFT,
@@ -139,6 +146,18 @@ def sample_views() -> dict[str, StationView]:
             soft_keys=("", "", "", "", "", "", "PG>"), gear=1, target_gear=1, engine=0,
             speed="3", message="pick 1 card: 1/1", lap=1, laps=2, round=6,
         ),
+        "planning_upgrades": StationView(
+            PLANNING, 0, title=name, cards=_hand(("3", "U44", "U7", "H", "U23", "U8", "S"),
+                                                 selected="01"),
+            gear=2, target_gear=2, engine=5, speed="7-10", detail=detail("U44"),
+            lap=1, laps=2, round=3,
+        ),
+        "planning_upgrades_corner": StationView(
+            PLANNING, 0, title=name, cards=_hand(("U54", "2", "U19", "U40", "4", "U57", "H"),
+                                                 selected="04"),
+            gear=2, target_gear=2, engine=4, speed="5-8", corners=(CornerView(2, 4, 3),),
+            heat_owed=3, detail=detail("U54"), lap=1, laps=2, round=6,
+        ),
         "locked": StationView(
             LOCKED, 0, title=name, cards=_hand("342"), gear=3, target_gear=3, engine=6,
             message="waiting for 2", lap=1, laps=2, round=3,
@@ -179,12 +198,12 @@ def sample_views() -> dict[str, StationView]:
         ),
         "lobby": StationView(
             LOBBY, 0, title="S1 LOBBY",
-            lines=("USA, 2 laps", "4 cars (2 players)", "press GO to join"),
+            lines=("USA, 2 laps", "4 cars: 2 players, 2 bots", "press GO to join"),
             soft_keys=("TRK", "LAPS", "CARS", "", "", "", "RACE"),
         ),
         "lobby_modules": StationView(
             LOBBY, 0, title="S1 LOBBY",
-            lines=("USA, 2 laps", "4 cars (1 players)", "+ weather, legends cars=2",
+            lines=("USA, 2 laps", "4 cars: 1 player, 3 bots", "+ weather, legends cars=2",
                    "JOINED - GO to leave"),
             soft_keys=("TRK", "LAPS", "CARS", "", "", "", "RACE"),
         ),
@@ -192,7 +211,7 @@ def sample_views() -> dict[str, StationView]:
             DRAFT, 0, title="DRAFT 1/3", message="YOUR PICK", round=1,
             cards=(market_card("U11"), market_card("U19", selected=True), market_card("U30"),
                    market_card("U3"), market_card("U36"), market_card("U8")),
-            lines=("Body 2", "reduce 1, cooldown 1, scrap 2!", "GO: take it"),
+            lines=("GO: take it",), detail=detail("U19"),
         ),
         "draft_waiting": StationView(
             DRAFT, 0, title="DRAFT 2/3", message="Bob picks", round=2,
@@ -205,7 +224,7 @@ def sample_views() -> dict[str, StationView]:
             DRAFT, 0, title="DROP 1 OF 4", message="YOUR DROP", round=3,
             cards=(market_card("U7"), market_card("U41"), market_card("U12", selected=True),
                    market_card("U26")),
-            lines=("Cooling System 1", "cooldown 2", "GO: drop it"),
+            lines=("GO: drop it",), detail=detail("U12"),
         ),
         "attract": StationView(
             ATTRACT, 0, title="PITBOARD", order=("1 Bot 2", "2 Bot 5", "3 Bot 1"),

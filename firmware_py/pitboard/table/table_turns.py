@@ -44,6 +44,7 @@ class TurnsMixin(TableBase):
         code = st.slots[index]
         if code is None:
             return
+        st.focus = index
         if not PLAYABLE[code]:
             st.message = "Heat can't be played"
             return
@@ -106,6 +107,8 @@ class TurnsMixin(TableBase):
             if slot < len(visible):
                 index = visible[slot]
                 code = st.slots[index]
+                if code is not None:
+                    st.focus = index
                 if code is not None and DISCARDABLE[code]:
                     st.selected ^= {index}
                 elif code is not None:

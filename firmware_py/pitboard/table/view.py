@@ -137,3 +137,5 @@ class StationView:
     round: int = 0
     #: extra lines for lobby/attract/fault screens
     lines: tuple[str, ...] = field(default_factory=tuple)
+    #: the meaning of the card last pressed (an upgrade), most to least verbose
+    detail: tuple[str, ...] = ()

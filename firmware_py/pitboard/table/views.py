@@ -30,6 +30,7 @@ from .turn import (
     TurnChoices,
     shown_for,
 )
+from .upgrade_art import detail
 from .view import (
     ATTRACT,
     FAULT,
@@ -131,7 +132,7 @@ def _lobby(scene: TableScene, st: Station) -> StationView:
     name = load_track(track).name
     joined = [s.name for s in scene.stations if s.joined]
     lines: tuple[str, ...] = (f"{name}, {laps} lap{'s' if laps > 1 else ''}",
-                              f"{cars} cars ({len(joined)} players)",
+                              seat_line(cars, len(joined)),
                               "JOINED - GO to leave" if st.joined else "press GO to join")
     problem = scene.storage_problem
     if problem:  # staff should know a power cut would lose this race
@@ -144,6 +145,20 @@ def _lobby(scene: TableScene, st: Station) -> StationView:
     return StationView(LOBBY, st.index, title=f"{st.name} LOBBY", lines=lines,
                        message=scene.lobby_problem,
                        soft_keys=("TRK", "LAPS", "CARS", "", "", "", "RACE"))
+
+
+def seat_line(cars: int, players: int) -> str:
+    """Who drives the next race's cars (Legends come on top, on their own line).
+
+    Example::
+
+        >>> seat_line(4, 1), seat_line(1, 0), seat_line(2, 2)
+        ('4 cars: 1 player, 3 bots', '1 car: 1 bot', '2 cars: 2 players')
+    """
+    bots = cars - players
+    who = [f"{n} {word}{'s' if n != 1 else ''}" for n, word in ((players, "player"),
+                                                               (bots, "bot")) if n > 0]
+    return f"{cars} car{'s' if cars != 1 else ''}: {', '.join(who)}"
 
 
 def module_line(modules: Mapping[str, Mapping[str, Any]]) -> str:
@@ -189,7 +204,8 @@ def _planning(st: Station, race: Race, car: Any) -> StationView:
         message = "CLOGGED: no move, gear 1"
     elif fc.problem and not message and fc.problem.kind != dec.COUNT:
         message = short_problem(fc.problem)
-    elif not message:
+    meaning = card_detail(st)
+    if not message and not meaning:
         need = rule.cards_needed(gear)
         if len(cards) != need:
             message = f"pick {need} card{'s' if need > 1 else ''}: {len(cards)}/{need}"
@@ -206,8 +222,14 @@ def _planning(st: Station, race: Race, car: Any) -> StationView:
         shift_cost=rule.shift_cost.get(gear, 0), engine=car.engine, speed=speed,
         corners=corners, heat_owed=fc.max_heat if fc.outcomes else 0,
         spin_out=spin_p > 0, spin_odds=round(float(spin_p) * 100), message=message,
-        lap=race.lap_of(car.d), laps=race.laps, round=race.round,
+        lap=race.lap_of(car.d), laps=race.laps, round=race.round, detail=meaning,
     )
+
+
+def card_detail(st: Station) -> tuple[str, ...]:
+    """The meaning of the card last pressed at ``st`` if it is an upgrade (else ())."""
+    code = st.focused()
+    return detail(code) if code else ()
 
 
 def _tray(st: Station, *, selectable: Any, forced: set[str] | None = None

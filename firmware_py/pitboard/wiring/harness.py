@@ -8,6 +8,7 @@ from typing import Final
 from pitboard.hw.mcp23017 import STATION_BITS
 from pitboard.hwconfig import (
     BCM_TO_PHYSICAL,
+    DisplayConfig,
     GpioInput,
     HwConfig,
     Mcp23017Input,
@@ -26,6 +27,7 @@ from .parts import (
     MUX_PINS,
     OLED_PINS,
     POLYFUSE,
+    RACE_CONTROL_CABLE_M,
     RJ45_PINS,
     T568B,
     WiringError,
@@ -40,6 +42,10 @@ from .parts import (
 
 
 def _check_supported(config: HwConfig) -> None:
+    rc = config.race_control
+    if rc is not None and (rc.bus != "i2c" or rc.address is None):
+        raise WiringError(f"{config.name}: the race-control display is on {rc.bus}: the "
+                          "wiring docs cover I2C displays only")
     if config.i2c.bus != 1:
         raise WiringError(
             f"{config.name}: i2c.bus = {config.i2c.bus}: the wiring docs cover I2C bus 1 "
@@ -106,9 +112,32 @@ def build_harness(config: HwConfig) -> Harness:
             _add_gpio_station(h, s, s.input, hub=hub, taken_gnd=taken_gnd)
         elif isinstance(s.input, Mcp23017Input):
             _add_mcp23017_station(h, s, s.input)
+    if config.race_control is not None:
+        _add_race_control(h, config.race_control, hub=hub)
     if config.console.uses_pi_uart:
         _add_console(h)
     return h
+
+
+def _add_race_control(h: Harness, d: DisplayConfig, *, hub: bool) -> None:
+    """The race-control OLED ``RC`` on a 4-wire cable ``WR``: power from the hub rails (or the
+    Pi header without a hub), SDA/SCL from its mux channel (or the main bus)."""
+    h.add_connector(Connector("RC", f"race-control OLED, {d.driver.upper()} "
+                              f"0x{d.address or 0:02X}", "128x64 OLED module, I2C", OLED_PINS,
+                              notes="beside the board, where every player can read it"))
+    labels = ("GND", "3V3", "SCL", "SDA")
+    h.add_cable(Cable("WR", "race-control display cable",
+                      tuple(FUNCTION_COLOURS[x] for x in labels), labels,
+                      length_m=RACE_CONTROL_CABLE_M))
+    if hub:
+        h.connect("WR", 1, "PWR", 2, "RC", 1)
+        h.connect("WR", 2, "PWR", 1, "RC", 2)
+    else:
+        h.connect("WR", 1, "PI", 25, "RC", 1)
+        h.connect("WR", 2, "PI", 17, "RC", 2)
+    for wire, line in ((3, "SCL"), (4, "SDA")):
+        src, pin = _i2c_source(d.mux_channel, line)
+        h.connect("WR", wire, src, pin, "RC", wire)
 
 
 def _add_pi_header(h: Harness) -> None:

@@ -11,6 +11,7 @@ from pitboard.hwconfig import (
     i2c_map,
     pin_map,
 )
+from pitboard.hwconfig.schema import RACE_CONTROL_LABEL
 
 from .markdown import (
     _address_setting,
@@ -370,6 +371,17 @@ def _oled_section(config: HwConfig, h: Harness) -> list[str]:
                     _wire_colour(FUNCTION_COLOURS["3V3" if pin == "VCC" else pin]),
                 )
             )
+    rc = config.race_control
+    if rc is not None:
+        via = {"GND": "hub GND rail", "VCC": "hub 3V3 rail"} if "PWR" in h.connectors \
+            else {"GND": "Pi pin 25 (GND)", "VCC": "Pi pin 17 (3V3)"}
+        for line in ("SCL", "SDA"):
+            via[line] = (f"mux {line[:2]}{rc.mux_channel}" if rc.mux_channel is not None
+                         else f"Pi pin {3 if line == 'SDA' else 5} ({line})")
+        for pin in OLED_PINS:
+            rows.append((f"{RACE_CONTROL_LABEL} (race control)",
+                         f"{rc.driver.upper()} 0x{rc.address or 0:02X}", pin, f"WR: {via[pin]}",
+                         _wire_colour(FUNCTION_COLOURS["3V3" if pin == "VCC" else pin])))
     return [
         "## 5. OLED connection",
         "",
@@ -381,6 +393,12 @@ def _oled_section(config: HwConfig, h: Harness) -> list[str]:
         "",
         *_table(("Station", "Display", "OLED pin", "Goes to", "Wire"), rows),
         "",
+        *([] if rc is None else [
+            "The race-control display (`[race_control]` in the profile) stands beside the "
+            "board where every player can read it: the round, the weather, the race order and "
+            "where to move each Legend car. It is one more OLED on its own I2C segment; without "
+            "it the stations' status lines carry the Legend moves.",
+            ""]),
     ]
 
 
