@@ -252,7 +252,7 @@ def test_the_profile_sets_the_kiosk(tmp_path: Path) -> None:
     text = (Path(__file__).resolve().parents[1] / "hw_config" / "sim.toml").read_text()
     text = text.replace("kiosk = false", "kiosk = true").replace(
         "seat_idle_seconds = 30", "seat_idle_seconds = 40").replace(
-        "join_seconds = 20", "join_seconds = 12").replace("kiosk_cars = 4", "kiosk_cars = 5")
+        "join_seconds = 20", "join_seconds = 12").replace("kiosk_cars = 2", "kiosk_cars = 5")
     profile = tmp_path / "kiosk.toml"
     profile.write_text(text)
     app = App.build(load_profile(str(profile)), journal=tmp_path / "journal", seed=1)

@@ -731,11 +731,12 @@ def test_check_config_shows_the_kiosk_settings(
 
     text = (profiles_dir() / "sim.toml").read_text().replace("kiosk = false", "kiosk = true")
     mine = tmp_path / "kiosk.toml"
-    mine.write_text(text.replace("kiosk_cars = 4", "kiosk_cars = 5"))
+    mine.write_text(text.replace("kiosk_cars = 2", "kiosk_cars = 5"))
     assert check_config_main(str(mine)) == 0
     out = capsys.readouterr().out
-    assert ('kiosk on: 5 cars, join countdown 20 s, a bot takes a seat idle 30 s, the table '
-            "gives up after 120 s without a press, results 30 s") in out
+    assert ("kiosk on: 5 cars + 2 Legends, weather random, road conditions, join countdown "
+            "20 s, a bot takes a seat idle 30 s, the table gives up after 120 s without a press, "
+            "results 30 s") in out
     assert "Console: off (no port)" in out
 
 

@@ -25,6 +25,7 @@ from pitboard.journal import (
     JournalCorrupted,
     JournalError,
     Recovered,
+    Storage,
 )
 
 HEADER = {"track": "usa", "players": ["ana", "ben", "cho"], "laps": 2}
@@ -814,3 +815,42 @@ def test_a_crash_between_the_two_steps_of_a_snapshot_loses_nothing(tmp_path: Pat
     journal.close()
     again = load(tmp_path)
     assert (again.covers, again.snapshot, again.records) == (13, {"upto": 13}, [])
+
+
+class _Watched(Storage):
+    """Storage that notes every folder it creates and every folder it makes durable."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, Path]] = []
+
+    def mkdir(self, path: Path) -> None:
+        self.calls.append(("mkdir", path))
+        super().mkdir(path)
+
+    def sync_dir(self, directory: Path) -> None:
+        self.calls.append(("sync", directory))
+        super().sync_dir(directory)
+
+
+def test_every_missing_folder_level_is_created_through_the_storage_and_made_durable(
+        tmp_path: Path) -> None:
+    storage = _Watched()
+    deep = tmp_path / "state" / "pitboard" / "journal"
+    journal = Journal(deep, storage=storage)
+    journal.reserve(4096)
+    assert storage.calls == [
+        ("mkdir", tmp_path / "state"), ("sync", tmp_path),
+        ("mkdir", tmp_path / "state" / "pitboard"), ("sync", tmp_path / "state"),
+        ("mkdir", deep), ("sync", tmp_path / "state" / "pitboard"),
+    ]
+    assert (deep.stat().st_mode & 0o777) == 0o700
+    storage.calls.clear()
+    journal.start(HEADER)  # the folder is there: nothing to create
+    assert not [c for c in storage.calls if c[0] == "mkdir"]
+    journal.close()
+
+
+def test_a_file_where_the_journal_folder_should_be_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "state").write_text("not a folder")
+    with pytest.raises(OSError):
+        Journal(tmp_path / "state" / "journal").start(HEADER)

@@ -452,7 +452,11 @@ def test_kiosk_preview_runs_the_profiles_kiosk_on_the_clock() -> None:
     s.tick()
     assert s.table.state == flow.PLANNING
     race = s.table.race
-    assert race is not None and race.setup.cars == options.cars == 4
+    # the shipped demo: the visitor, a bot in the seat nobody took, and 2 Legends, with weather
+    assert race is not None and options.cars == 2 and race.setup.cars == 4
+    assert race.setup.names == ("S1", "Bot 1", "Black Legend", "Blue Legend")
+    assert race.setup.modules == {"legends": {"cars": 2},
+                                  "weather": {"weather": "random", "road": True}}
     s.close()
 
 

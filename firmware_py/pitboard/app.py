@@ -138,7 +138,9 @@ def kiosk_options(t: TableConfig) -> KioskOptions:
     return KioskOptions(seat_idle_seconds=t.seat_idle_seconds,
                         table_idle_seconds=t.table_idle_seconds, join_seconds=t.join_seconds,
                         results_seconds=t.results_seconds, track=t.track, laps=t.laps or 1,
-                        cars=t.kiosk_cars)
+                        cars=t.kiosk_cars,
+                        modules={k: dict(v) for k, v in (
+                            t.modules if t.kiosk_modules is None else t.kiosk_modules).items()})
 
 
 @dataclass

@@ -351,10 +351,23 @@ class Journal(Recovery):
         return self._fd
 
     def _make_directory(self) -> None:
-        if self.directory.is_dir():
-            return
-        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fsync_dir(self.directory.parent)
+        """Create the journal directory and every missing folder above it, each through the
+        storage and each made durable (its parent fsynced) before the next level: after a
+        power cut a journal's folder is never missing above an fsynced journal."""
+        missing = []
+        path = self.directory
+        while not path.is_dir():
+            missing.append(path)
+            if path.parent == path:
+                break
+            path = path.parent
+        for level in reversed(missing):
+            try:
+                self.storage.mkdir(level)
+            except FileExistsError:
+                if not level.is_dir():
+                    raise
+            self.storage.sync_dir(level.parent)
 
     def _open(self, race: str, header: JSONObject, *, base: int, count: int, size: int) -> None:
         self.close()

@@ -110,6 +110,10 @@ class Storage:
     def mkdir(self, path: Path) -> None:
         os.mkdir(path, 0o700)
 
+    def sync_dir(self, directory: Path) -> None:
+        """Make the entries of ``directory`` durable (a new file or folder in it)."""
+        fsync_dir(directory)
+
 
 def fsync_dir(directory: Path) -> None:
     fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)

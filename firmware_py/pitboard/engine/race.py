@@ -119,6 +119,7 @@ class Race(Piles):
         actions.update((a.name or str(id(a)), a) for a in self.hooks.react_actions)
         self._react_actions = tuple(actions.values())
         self._react_by_name = react_by_name(self._react_actions)
+        self._base_react = self._react_actions == BASE_ACTIONS
         self._derive_corners()
 
 
@@ -207,36 +208,37 @@ class Race(Piles):
 
     def _plan_rule(self, car_id: int) -> PlanRule:
         car = self.cars[car_id]
-        gears, cost = _SHIFTS[car.gear] if car.engine else _FREE_SHIFTS[car.gear]
+        gears, cost = self.shifts(car)
         playable = tuple(filter(PLAYABLE.__getitem__, car.hand))
         clogged = tuple(g for g in gears if g > len(playable)) if len(playable) < 4 else ()
         return PlanRule(car.id, car.gear, gears, cost, playable, clogged)
 
+    @staticmethod
+    def shifts(car: Car) -> tuple[tuple[int, ...], dict[int, int]]:
+        """The gears ``car`` may plan now and the Heat each shift costs (shared tables: read
+        them, never change them)."""
+        return _SHIFTS[car.gear] if car.engine else _FREE_SHIFTS[car.gear]
+
     # ------------------------------------------------------------------ apply
     def apply(self, decision: Decision) -> None:
         """Apply one decision; raises :class:`IllegalDecision` (state untouched) if not legal."""
-        phase = self.phase
-        if phase == OVER:
-            raise IllegalDecision("the race is over")
         self._pending = None
-        found = _HANDLERS.get(type(decision))
-        if found is None:
-            owner = self.hooks.decisions.get(type(decision))
-            if owner is None:
-                raise IllegalDecision(f"not a decision: {decision!r}")
-            if phase != owner[0]:
-                raise IllegalDecision(f"waiting for {self._waiting_text()}, not {owner[0]}")
-            owner[1].apply(self, decision)
+        handler = _HANDLERS.get(type(decision))
+        if handler is not None:  # each handler checks the phase and the car first
+            handler(self, decision)
             return
-        kind, handler = found
-        car_id = decision.car
-        # the common case in one test; _refuse says what is wrong otherwise
-        if phase != kind or (not 0 <= car_id < len(self.cars) if kind == PLAN
-                             else self.order[self.turn] != car_id):
-            self._refuse(kind, car_id)
-        handler(self, decision, self.cars[car_id])
+        owner = self.hooks.decisions.get(type(decision))
+        if self.phase == OVER:
+            raise IllegalDecision("the race is over")
+        if owner is None:
+            raise IllegalDecision(f"not a decision: {decision!r}")
+        if self.phase != owner[0]:
+            raise IllegalDecision(f"waiting for {self._waiting_text()}, not {owner[0]}")
+        owner[1].apply(self, decision)
 
     def _refuse(self, kind: str, car_id: int) -> NoReturn:
+        if self.phase == OVER:
+            raise IllegalDecision("the race is over")
         if not 0 <= car_id < len(self.cars):
             raise IllegalDecision(f"there is no car {car_id}")
         if self.phase != kind:
@@ -271,13 +273,20 @@ class Race(Piles):
             hand.remove(c)
         return None
 
-    def _apply_plan(self, plan: Plan, car: Car) -> None:
+    def _apply_plan(self, plan: Plan) -> None:
+        if self.phase != PLAN or not 0 <= plan.car < len(self.cars):
+            self._refuse(PLAN, plan.car)
+        car = self.cars[plan.car]
         if car.planned or car.finished:
             raise IllegalDecision(f"car {car.id} has already planned this round")
-        rule = self._rules.get(car.id) or self.plan_rule(car.id)
+        # checked field by field (plan_rule is built only to explain a refusal): a reachable
+        # gear, cards from hand that are not Heat, and as many as the gear unless every
+        # playable card is played (a clogged hand)
+        gear = plan.gear
+        cost = self.shifts(car)[1].get(gear)
         cards = list(plan.cards)
         hand = list(car.hand)  # a copy: an illegal plan leaves the state untouched
-        legal = plan.gear in rule.gears and len(cards) == min(plan.gear, len(rule.playable))
+        legal = cost is not None and len(cards) <= gear
         if legal:
             for c in cards:
                 if c in hand and PLAYABLE[c]:
@@ -285,25 +294,22 @@ class Race(Piles):
                 else:
                     legal = False
                     break
-        if not legal:
+        clogged = len(cards) < gear
+        if not legal or (clogged and any(map(PLAYABLE.__getitem__, hand))):
             raise IllegalDecision(f"car {car.id}: {self.plan_problem(plan)}")
         # legal: commit
         self.log.append(plan)
-        cost = rule.shift_cost[plan.gear]
         if cost:
             car.engine -= cost
             car.discard.append(HEAT)
-        if plan.gear != car.gear:
-            if self.record_events:
-                self._event("shift", car=car.id, frm=car.gear, to=plan.gear, heat=cost)
-            if cost and self.record_events:
+        if gear != car.gear and self.record_events:
+            self._event("shift", car=car.id, frm=car.gear, to=gear, heat=cost)
+            if cost:
                 self._event("heat", car=car.id, n=cost, why="2-gear shift")
-        car.gear = plan.gear
-        car.played_gear = plan.gear
-        car.clogged = plan.gear in rule.clogged
-        if car.clogged:
-            heat_needed = plan.gear - len(cards)
-            for _ in range(heat_needed):
+        car.gear = car.played_gear = gear
+        car.clogged = clogged
+        if clogged:  # Heat cards fill the rest, while there are any
+            for _ in range(gear - len(cards)):
                 if HEAT in hand:
                     hand.remove(HEAT)
                     cards.append(HEAT)
@@ -316,7 +322,10 @@ class Race(Piles):
         self.turn = 0
         self._start_turn()
 
-    def _apply_react(self, react: React, car: Car) -> None:
+    def _apply_react(self, react: React) -> None:
+        if self.phase != REACT or self.order[self.turn] != react.car:
+            self._refuse(REACT, react.car)
+        car = self.cars[react.car]
         if react.action == DONE:  # always legal, and the most common
             self.log.append(react)
             self._after_react(car)
@@ -332,7 +341,10 @@ class Race(Piles):
         if not self._react_choice(car):
             self._after_react(car)
 
-    def _apply_slipstream(self, slip: Slipstream, car: Car) -> None:
+    def _apply_slipstream(self, slip: Slipstream) -> None:
+        if self.phase != SLIPSTREAM or self.order[self.turn] != slip.car:
+            self._refuse(SLIPSTREAM, slip.car)
+        car = self.cars[slip.car]
         spaces = self.slipstream_spaces(car) if slip.take else 0
         if slip.spaces and slip.spaces != spaces:
             reaches = self.slipstream_reaches(car)
@@ -348,7 +360,10 @@ class Race(Piles):
             self._move(car, spaces, "slipstream")
         self._after_slipstream(car)
 
-    def _apply_discard(self, discard: Discard, car: Car) -> None:
+    def _apply_discard(self, discard: Discard) -> None:
+        if self.phase != DISCARD or self.order[self.turn] != discard.car:
+            self._refuse(DISCARD, discard.car)
+        car = self.cars[discard.car]
         if not discard.cards:
             self.log.append(discard)
             self._end_turn(car)
@@ -447,6 +462,10 @@ class Race(Piles):
 
     def _react_choice(self, car: Car) -> bool:
         """Is there any React action besides 'done'? (asked after every move)"""
+        if self._base_react:  # only the base actions: their available(), written out
+            return (car.adrenaline and not car.adrenaline_used) or \
+                (car.cooldown > 0 and HEAT in car.hand) or \
+                (not car.boosted and car.engine >= self.boost_heat(car))
         for action in self._react_actions:  # noqa: SIM110 (a loop: any() with a generator costs more here)
             if action.available(self, car):
                 return True
@@ -463,16 +482,18 @@ class Race(Piles):
     def waiting_for(self) -> int:
         """The car that must decide next (while planning, the lowest unplanned car); -1 when
         the race is over. Cheaper than :meth:`pending` for bots and loops."""
-        if self.phase == PLAN:
+        phase = self.phase
+        if phase in _TURN_PHASES:
+            return self.order[self.turn]
+        if phase == PLAN:
             for car in self.cars:
                 if not car.planned and not car.finished:
                     return car.id
-        if self.phase == OVER:
+            return self.order[self.turn]
+        if phase == OVER:
             return -1
-        if self.phase not in _BASE_PHASES:
-            cars = self.pending().cars
-            return cars[0] if cars else -1
-        return self.order[self.turn]
+        cars = self.pending().cars  # a module's phase
+        return cars[0] if cars else -1
 
     def _react_options(self, car: Car) -> list[React]:
         options = [o for action in self._react_actions for o in action.options(self, car)]
@@ -490,21 +511,25 @@ class Race(Piles):
         longer ones: "may add 1 space"); none across the final finish line."""
         spaces = self.slipstream_spaces(car)
         more = self.hooks.slipstream_choices
-        reaches = more(self, car, (spaces,)) if more else (spaces,)
+        if not more:
+            return (spaces,)
+        reaches = more(self, car, (spaces,))
         return tuple(n for i, n in enumerate(reaches)
                      if i == 0 or (car.d + n <= self.finish_d and n not in reaches[:i]))
 
     def slipstream_allowed(self, car: Car) -> bool:
         """Beside a car or right behind a space holding one, and not across the final line."""
-        if car.d + self.slipstream_spaces(car) > self.finish_d:
-            return False
         here = car.space
         ahead = car.d % self._spaces + 1  # the space of d + 1
         for o in self.cars:
             if (o.space == here or o.space == ahead) and o is not car and o.on_track:
-                may = self.hooks.may_slipstream
-                return may(self, car) if may else True
-        return False
+                break
+        else:
+            return False
+        if car.d + self.slipstream_spaces(car) > self.finish_d:
+            return False
+        may = self.hooks.may_slipstream
+        return may(self, car) if may else True
 
     def _after_react(self, car: Car) -> None:
         if self.slipstream_allowed(car):
@@ -604,14 +629,15 @@ class Race(Piles):
 
 
 _BASE_PHASES = frozenset({PLAN, REACT, SLIPSTREAM, DISCARD, OVER})
+#: the phases of one car's turn
+_TURN_PHASES = frozenset({REACT, SLIPSTREAM, DISCARD})
 
-#: apply() dispatch by decision type (one dict lookup instead of an isinstance chain): the
-#: phase that takes it, and its handler
-_HANDLERS: dict[type, tuple[str, Callable[[Race, Any, Car], None]]] = {
-    Plan: (PLAN, Race._apply_plan),
-    React: (REACT, Race._apply_react),
-    Slipstream: (SLIPSTREAM, Race._apply_slipstream),
-    Discard: (DISCARD, Race._apply_discard),
+#: apply() dispatch by decision type (one dict lookup instead of an isinstance chain)
+_HANDLERS: dict[type, Callable[[Race, Any], None]] = {
+    Plan: Race._apply_plan,
+    React: Race._apply_react,
+    Slipstream: Race._apply_slipstream,
+    Discard: Race._apply_discard,
 }
 
 #: Car lives in car.py; importing it from here keeps working

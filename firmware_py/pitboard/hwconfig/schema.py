@@ -15,6 +15,8 @@ Schema (``*`` = required)::
                  results_seconds = 30, kiosk_cars = 4 (bots fill the seats nobody joined)
     [table.modules.NAME]  a rules module the lobby (and the kiosk's races) starts with, and its
                  options (see each module); names: the modules installed in pitboard.engine
+    [table.kiosk_modules.NAME]  kiosk only: the demo's modules instead of [table.modules] (its
+                 races and its attract loop; Legends give up seats to visitors who join)
     [console]*   port = "" (empty = off; a device, or a pyserial URL such as "socket://h:7000"),
                  baud = 115200, staff_pin* = "4 to 8 digits"
     [journal]*   dir*                       (relative: under $STATE_DIRECTORY with systemd, else
@@ -165,6 +167,8 @@ class TableConfig:
     kiosk_cars: int = 4
     #: rules modules the lobby starts with (RaceSetup.modules): name -> options
     modules: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: kiosk: the demo's rules modules (its races and its attract loop); None = ``modules``
+    kiosk_modules: dict[str, dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True, slots=True)

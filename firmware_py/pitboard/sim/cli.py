@@ -117,7 +117,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--kiosk", action="store_true",
                    help="preview the store kiosk on a terminal: the attract loop, GO to join, "
                    "the countdown, idle seats and results times of the sim profile's [table] "
-                   "settings (kiosk_cars, seat_idle_seconds, ...)")
+                   "settings (kiosk_cars, seat_idle_seconds, ...), and its demo race "
+                   "([table.kiosk_modules]: 2 Legends, random weather, road tokens as shipped; "
+                   "--legends/--weather/... given here replace it)")
     p.add_argument("--text", action="store_true",
                    help="plain text even on a terminal (the default without one)")
     p.add_argument("--scale", metavar="{1,2,text}", type=_scale,
@@ -240,7 +242,9 @@ def main(
                         "or --text)")
         from dataclasses import replace  # not needed for --help (cold_start.py)
 
-        profile = replace(profile, table=replace(profile.table, kiosk=True))
+        # module options on the command line replace the profile's kiosk demo preset
+        demo = modules if modules else profile.table.kiosk_modules
+        profile = replace(profile, table=replace(profile.table, kiosk=True, kiosk_modules=demo))
     # the table, its screens and the engine load only now: --help and bad options stay quick
     from ..app import StartupError
     from ..table.keys import AutoplayStuck

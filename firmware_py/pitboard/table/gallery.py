@@ -78,6 +78,8 @@ DESCRIPTIONS: dict[str, str] = {
                      "press) and your picks so far.",
     "draft_drop": "Snake draft, the end: your four upgrades in the tray, drop one to keep three.",
     "attract": "Kiosk attract mode: bots racing until someone presses GO.",
+    "attract_modules": "Kiosk attract mode with the shipped demo preset: bots against 2 Legend "
+                       "cars, a weather token and road tokens.",
     "fault": "Wiring fault on this station's gear lever.",
 }
 
@@ -230,6 +232,11 @@ def sample_views() -> dict[str, StationView]:
             ATTRACT, 0, title="PITBOARD", order=("1 Bot 2", "2 Bot 5", "3 Bot 1"),
             lines=("Heat: Pedal to the Metal", "press GO to play"), round=6,
         ),
+        "attract_modules": StationView(
+            ATTRACT, 0, title="PITBOARD", order=("1 Bot 3", "2 Blue Legend", "3 Bot 1"),
+            lines=("Heat: Pedal to the Metal", "vs 2 Legends, rain, road tokens",
+                   "press GO to play"), round=4,
+        ),
         "fault": StationView(
             FAULT, 0, title=name,
             lines=("Gear lever fault:", "contacts 2+3", "check the wiring"),
@@ -299,8 +306,8 @@ def gallery_images(views: dict[str, StationView] | None = None) -> dict[str, Ima
 
     Example::
 
-        >>> sorted(gallery_images())[:2]
-        ['attract.png', 'attract_x4.png']
+        >>> sorted(gallery_images())[:3]
+        ['attract.png', 'attract_modules.png', 'attract_modules_x4.png']
     """
     from pitboard.table.screens import render
 

@@ -21,6 +21,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from PIL import Image
@@ -136,9 +137,9 @@ class Table(LobbyMixin, DraftMixin, TurnsMixin, KioskMixin, TableBase):
         self.chatter = chatter
         self.machine = flow.build_machine(self, initial=flow.ATTRACT if kiosk else flow.LOBBY)
         if kiosk:
-            self.track, self.laps = track_ref(kiosk.track), kiosk.laps
-            self.cars = kiosk.cars
-            self._start_attract()
+            if kiosk.modules is None:
+                self.kiosk = replace(kiosk, modules={k: dict(v) for k, v in self.modules.items()})
+            self._start_attract()  # with the kiosk's presets
         self.refresh()
 
     # ------------------------------------------------------------------ threads

@@ -93,8 +93,11 @@ class KioskOptions:
     attract_step: float = 0.5
     track: str = "usa"
     laps: int = 1
-    #: cars in a kiosk race; bots take the seats nobody joined
+    #: driven cars in a kiosk race; bots take the seats nobody joined (Legends come on top)
     cars: int = 4
+    #: the demo's rules modules (RaceSetup.modules) for its races and its attract loop,
+    #: restored after every race; None: the modules the table was built with
+    modules: dict[str, dict[str, Any]] | None = None
 
 
 class TableBase:

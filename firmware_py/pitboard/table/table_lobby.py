@@ -23,6 +23,11 @@ from .station import SLOTS, Station
 from .table_base import TableBase, seat_bot
 
 
+def legend_names(count: int) -> list[str]:
+    """The names of a race's first ``count`` Legend cars, by helmet colour ("Black Legend")."""
+    return [f"{c.capitalize()} Legend" for c in load_legend_cards().colours[:count]]
+
+
 class LobbyMixin(TableBase):
     """Lobby keys, race start and restore (see :class:`~pitboard.table.table.Table`)."""
 
@@ -148,7 +153,7 @@ class LobbyMixin(TableBase):
                              f"{MAX_CARS} cars")
         n_cars = min(max(n_cars, len(players)), MAX_CARS - legends)
         names = [st.name for st in players] + [f"Bot {i + 1}" for i in range(n_cars - len(players))]
-        names += [f"{c.capitalize()} Legend" for c in load_legend_cards().colours[:legends]]
+        names += legend_names(legends)
         return RaceSetup(track=key, cars=n_cars + legends, laps=n_laps, seed=seed,
                          names=tuple(names), modules={k: dict(v) for k, v in modules.items()})
 

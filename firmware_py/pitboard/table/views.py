@@ -14,7 +14,9 @@ from typing import Any
 from ..engine import decisions as dec
 from ..engine.cards import DISCARDABLE, PLAYABLE
 from ..engine.forecast import forecast
+from ..engine.legends import legend_cars
 from ..engine.race import Race
+from ..engine.weather import race_weather, road_tokens
 from ..trackfile import load_track
 from . import flow
 from .draft_view import draft_view
@@ -188,9 +190,26 @@ def _attract(scene: TableScene, st: Station) -> StationView:
     order: tuple[str, ...] = ()
     if race is not None:
         order = tuple(f"{i + 1} {race.cars[c].name}" for i, c in enumerate(race.standings()))
+    demo = demo_line(race) if race is not None else ""
     return StationView(ATTRACT, st.index, title="PITBOARD", order=order[:3],
-                       lines=("Heat: Pedal to the Metal", "press GO to play"),
+                       lines=("Heat: Pedal to the Metal", *((demo,) if demo else ()),
+                              "press GO to play"),
                        round=race.round if race else 0)
+
+
+def demo_line(race: Race) -> str:
+    """The modules a kiosk's attract race shows off, in the game's words: "vs 2 Legends, fog,
+    road tokens" ("" for the base game)."""
+    words = []
+    legends = len(legend_cars(race))
+    if legends:
+        words.append(f"vs {legends} Legend{'s' if legends != 1 else ''}")
+    weather = race_weather(race)
+    if weather:
+        words.append(weather)
+    if road_tokens(race):
+        words.append("road tokens")
+    return ", ".join(words)
 
 
 def _planning(st: Station, race: Race, car: Any) -> StationView:
