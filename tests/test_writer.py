@@ -1,0 +1,121 @@
+"""Display writer threads: one per I2C controller, the acting station's frame first, only the
+newest frame of a display, and the game thread never touching a bus (pitboard.hw.writer)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+import pytest
+from PIL import Image, ImageDraw
+
+from pitboard.app import with_writers
+from pitboard.hw.display import StationDisplay
+from pitboard.hw.events import SlotPressed
+from pitboard.hw.oled import to_pages
+from pitboard.hw.writer import BusWriter, QueuedDisplay
+from pitboard.table.screens import render
+from pitboard.table.table import Table
+from rig import Panel, grid6_config
+
+pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated")
+
+
+class ThreadPanel(Panel):
+    """A decoding panel that notes which thread wrote to it."""
+
+    def __init__(self) -> None:
+        super().__init__("ssd1306")
+        self.threads: set[str] = set()
+
+    def command(self, *cmd: int) -> None:
+        self.threads.add(threading.current_thread().name)
+        super().command(*cmd)
+
+    def data(self, data: Sequence[int]) -> None:
+        self.threads.add(threading.current_thread().name)
+        super().data(data)
+
+
+def picture(text: str) -> Image.Image:
+    img = Image.new("1", (128, 64))
+    ImageDraw.Draw(img).text((4, 4), text, fill=1)
+    return img
+
+
+def test_the_acting_station_goes_first_and_only_the_newest_frame_is_sent() -> None:
+    writer = BusWriter(name="I2C A", threaded=False)
+    panels = [Panel("ssd1306") for _ in range(3)]
+    screens = [writer.add(StationDisplay(serial=p, station=f"S{i + 1}"))
+               for i, p in enumerate(panels)]
+    screens[0].show(picture("old S1"))
+    screens[1].show(picture("S2"))
+    screens[0].show(picture("new S1"))  # replaces the frame not sent yet, keeps its place
+    screens[2].show_first(picture("S3 acted"))
+    assert writer.order() == ["S3", "S1", "S2"]
+    writer.drain()
+    assert writer.order() == [] and writer.coalesced == 1 and writer.sent == 3
+    assert panels[0].frame() == to_pages(picture("new S1"))
+    assert [p.frame() for p in panels[1:]] == [to_pages(picture("S2")),
+                                               to_pages(picture("S3 acted"))]
+
+
+def test_frames_go_out_on_the_writer_threads_never_the_game_thread() -> None:
+    """Two controllers, two threads: each panel is written only by its controller's writer."""
+    writers = [BusWriter(name="I2C A"), BusWriter(name="I2C B")]
+    panels = [ThreadPanel() for _ in range(4)]
+    screens = [writers[i // 2].add(StationDisplay(serial=p, station=f"S{i + 1}"))
+               for i, p in enumerate(panels)]
+    try:
+        for i, screen in enumerate(screens):
+            screen.show(picture(f"S{i + 1}"))
+        assert all(w.flush(timeout=10) for w in writers)
+        for i, panel in enumerate(panels):
+            assert panel.threads == {f"display writer I2C {'AB'[i // 2]}"}
+            assert panel.frame() == to_pages(picture(f"S{i + 1}"))
+    finally:
+        for w in writers:
+            w.close()
+    assert all(not p.on for p in panels)  # closing blanks every panel
+
+
+def test_reinit_runs_on_the_writer_and_close_sends_what_is_queued() -> None:
+    writer = BusWriter(name="I2C C", threaded=False)
+    panel = Panel("ssd1306")
+    screen = writer.add(StationDisplay(serial=panel, station="S5"))
+    screen.show(picture("S5"))
+    writer.drain()
+    panel.power_on()  # the panel browned out: dark and blank
+    screen.reinit()
+    assert not panel.on  # nothing happens on the caller's thread
+    writer.drain()
+    assert panel.on and panel.frame() == to_pages(picture("S5"))
+    screen.show(picture("last"))
+    screen.close(blank=False)
+    assert panel.frame() == to_pages(picture("last"))
+
+
+def test_grid6_gets_one_writer_per_controller() -> None:
+    config = grid6_config()
+    displays = [StationDisplay(serial=Panel("ssd1306"), station=st.label)
+                for st in config.stations]
+    screens, writers = with_writers(config, displays, threaded=False)
+    assert [w.name for w in writers] == ["I2C A", "I2C B", "I2C C"]
+    assert all(isinstance(s, QueuedDisplay) for s in screens)
+    assert [[s.station for s in screens if s.writer is w] for w in writers] == [
+        ["S1", "S2"], ["S3", "S4"], ["S5", "S6"]]
+
+
+def test_the_table_posts_the_acting_stations_frame_first() -> None:
+    """A press at S5: its frame is the first to go out on its bus, ahead of the frames the same
+    press changes on the other stations."""
+    writer = BusWriter(name="I2C A", threaded=False)
+    screens = [writer.add(StationDisplay(serial=Panel("ssd1306"), station=f"S{i + 1}"))
+               for i in range(6)]
+    table = Table(stations=6, screens=screens, render=render, seed=3)
+    writer.drain()
+    table.handle(SlotPressed(station=4, slot=0))  # S5 changes a lobby choice: all redraw
+    order = writer.order()
+    assert order[0] == "S5" and len(order) > 1
+    writer.drain()
+    assert writer.order() == []
