@@ -119,3 +119,58 @@ def test_the_table_posts_the_acting_stations_frame_first() -> None:
     assert order[0] == "S5" and len(order) > 1
     writer.drain()
     assert writer.order() == []
+
+
+class SnapshotPanel(Panel):
+    """A decoding panel that keeps what the glass showed after every data write."""
+
+    def __init__(self) -> None:
+        super().__init__("ssd1306")
+        self.snapshots: list[bytes] = []
+
+    def data(self, data: Sequence[int]) -> None:
+        super().data(data)
+        self.snapshots.append(self.frame())
+
+
+def screen(title: str, body: str) -> Image.Image:
+    img = Image.new("1", (128, 64))
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, 127, 12), fill=1)
+    d.text((2, 1), title, fill=0)
+    for row in range(4):
+        d.text((2, 18 + 11 * row), f"{body} {row} " * 3, fill=1)
+    return img
+
+
+def test_a_whole_new_screen_shows_its_top_band_first() -> None:
+    """GO locks a plan in: the player sees the new title band before the rest of the frame,
+    and the glass is a real picture in between (new band, old body)."""
+    panel = SnapshotPanel()
+    display = StationDisplay(serial=panel, station="S1")
+    before, after = screen("PLANNING", "card"), screen("LOCKED IN", "wait")
+    display.show(before)
+    panel.snapshots.clear()
+    assert display.show_acknowledged(after)
+    band = 2 * 128
+    first = panel.snapshots[0]
+    assert first[:band] == to_pages(after)[:band] and first[band:] == to_pages(before)[band:]
+    assert panel.snapshots[-1] == to_pages(after)
+    # a small change (a card toggled) goes out in one piece
+    toggled = after.copy()
+    ImageDraw.Draw(toggled).rectangle((100, 50, 110, 60), fill=1)
+    assert not display.show_acknowledged(toggled)
+    assert panel.frame() == to_pages(toggled)
+
+
+def test_the_writer_acknowledges_only_the_acting_stations_big_changes() -> None:
+    writer = BusWriter(name="I2C A", threaded=False)
+    screens = [writer.add(StationDisplay(serial=Panel("ssd1306"), station=f"S{i + 1}"))
+               for i in range(2)]
+    for s in screens:
+        s.show(screen("PLANNING", "card"))
+    writer.drain()
+    screens[0].show_first(screen("LOCKED IN", "wait"))
+    screens[1].show(screen("LOCKED IN", "wait"))  # a big change, but not the acting station
+    writer.drain()
+    assert writer.acknowledged == 1 and writer.sent == 4

@@ -11,7 +11,11 @@ The table's :meth:`QueuedDisplay.show` only posts the finished image; the contro
   on that controller (after the one already on the wire);
 * **only the newest frame**: a frame that has not gone out yet is replaced by a newer one for
   the same display, so a bus can never fall behind the table by more than one frame per
-  display.
+  display;
+* **the answer first**: when the acting station's screen changes as a whole (GO locks a plan
+  in, a turn is confirmed), its top band goes out before the rest of that frame
+  (:meth:`~pitboard.hw.display.StationDisplay.show_acknowledged`): "LOCKED IN" is on the
+  glass after ~300 bytes instead of ~1000.
 
 Stations on one controller share it in turn (the kernel serialises transfers per controller,
 mux channels included); stations on different controllers (``[[i2c.extra]]`` in a profile)
@@ -74,9 +78,11 @@ class BusWriter:
         self._seq = 0
         self._busy = False
         self._stopped = False
-        #: frames sent, and frames replaced by a newer one before they went out
+        #: frames sent, frames replaced by a newer one before they went out, and acting
+        #: stations' frames sent top band first
         self.sent = 0
         self.coalesced = 0
+        self.acknowledged = 0
         self._thread: threading.Thread | None = None
         if threaded:
             self._thread = threading.Thread(target=self._run, name=f"display writer {name}",
@@ -149,21 +155,27 @@ class BusWriter:
         return sorted(self._pending, key=lambda s: (not self._pending[s].urgent,
                                                     self._pending[s].seq))
 
-    def _take(self) -> tuple[int, Image.Image | None] | None:
+    def _take(self) -> tuple[int, Image.Image | None, bool] | None:
         """The next job (call with the lock held): a re-init, else the next frame."""
         if self._reinit:
-            return self._reinit.pop(), None
+            return self._reinit.pop(), None, False
         queue = self._queue()
         if not queue:
             return None
         slot = queue[0]
-        return slot, self._pending.pop(slot).image
+        frame = self._pending.pop(slot)
+        return slot, frame.image, frame.urgent
 
-    def _send(self, slot: int, image: Image.Image | None) -> None:
+    def _send(self, slot: int, image: Image.Image | None, urgent: bool = False) -> None:
         display = self._displays[slot]
         try:
             if image is None:
                 display.reinit()
+            elif urgent and callable(ack := getattr(display, "show_acknowledged", None)):
+                # the station that acted: a whole new screen goes out top band first
+                if ack(image):
+                    self.acknowledged += 1
+                self.sent += 1
             else:
                 display.show(image)
                 self.sent += 1
