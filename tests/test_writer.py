@@ -16,7 +16,7 @@ from pitboard.hw.oled import to_pages
 from pitboard.hw.writer import BusWriter, QueuedDisplay
 from pitboard.table.screens import render
 from pitboard.table.table import Table
-from rig import Panel, grid6_config
+from rig import FakeClock, Panel, grid6_config
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated")
 
@@ -174,3 +174,23 @@ def test_the_writer_acknowledges_only_the_acting_stations_big_changes() -> None:
     screens[1].show(screen("LOCKED IN", "wait"))  # a big change, but not the acting station
     writer.drain()
     assert writer.acknowledged == 1 and writer.sent == 4
+
+
+def test_a_busy_writer_still_polls_its_displays() -> None:
+    """A faulty display's retry (and the periodic re-init) is due every poll period even while
+    other stations' frames keep the bus busy."""
+    clock = FakeClock()
+    writer = BusWriter(name="I2C A", threaded=False, poll_s=0.1, clock=clock)
+    dead = Panel("ssd1306")
+    dead.unplug(OSError(121, "Remote I/O error"))
+    busy, silent = (writer.add(StationDisplay(serial=p, station=f"S{i + 1}", clock=clock))
+                    for i, p in enumerate((Panel("ssd1306"), dead)))
+    silent.show(picture("S2"))
+    writer.step()
+    assert not silent.healthy
+    dead.plug()
+    for i in range(40):  # S1 redraws every 50 ms, never an idle moment
+        clock.advance(0.05)
+        busy.show(picture(f"frame {i}"))
+        assert writer.step()
+    assert silent.healthy and dead.frame() == to_pages(picture("S2"))

@@ -40,6 +40,8 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -68,9 +70,12 @@ class BusWriter:
     the thread would (tests, benchmarks). See the module docstring for the rules.
     """
 
-    def __init__(self, *, name: str, threaded: bool = True, poll_s: float = POLL_S) -> None:
+    def __init__(self, *, name: str, threaded: bool = True, poll_s: float = POLL_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.name = name
         self._poll_s = poll_s
+        self._clock = clock
+        self._next_poll = clock() + poll_s
         self._cond = threading.Condition()
         self._displays: list[Display] = []
         self._pending: dict[int, _Frame] = {}
@@ -203,6 +208,26 @@ class BusWriter:
             except Exception:
                 log.exception("display %s: poll failed", getattr(display, "station", "?"))
 
+    def step(self) -> bool:
+        """One turn of the writer: the next job, and the displays' poll when it is due (at
+        least every ``poll_s``, however busy the bus: a faulty display's retry and the
+        periodic re-init must not starve behind a stream of frames). False when idle."""
+        with self._cond:
+            job = self._take()
+            self._busy = job is not None
+        try:
+            if job is not None:
+                self._send(*job)
+            now = self._clock()
+            if job is None or now >= self._next_poll:
+                self._next_poll = now + self._poll_s
+                self.poll()
+        finally:
+            with self._cond:
+                self._busy = False
+                self._cond.notify_all()
+        return job is not None
+
     def _run(self) -> None:
         while True:
             with self._cond:
@@ -210,15 +235,7 @@ class BusWriter:
                                     or self._stopped, self._poll_s)
                 if self._stopped:
                     return
-                job = self._take()
-                self._busy = job is not None
-            if job is not None:
-                self._send(*job)
-            else:
-                self.poll()
-            with self._cond:
-                self._busy = False
-                self._cond.notify_all()
+            self.step()
 
 
 class QueuedDisplay:
