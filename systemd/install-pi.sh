@@ -50,7 +50,10 @@ DEVICE_GROUPS=(gpio i2c spi dialout)
 # python3-lgpio comes from apt on Pi OS; the venv sees it through --system-site-packages.
 APT_PACKAGES=(python3 python3-venv python3-pip python3-lgpio i2c-tools)
 # an SPI display needs spidev, and luma drives its D/C and RESET lines through the RPi.GPIO
-# API, which rpi-lgpio provides on lgpio (RPi.GPIO itself does not work on a Pi 5)
+# API, which rpi-lgpio provides on lgpio (RPi.GPIO itself does not work on a Pi 5).
+# python3-rpi-lgpio is the apt name rpi-lgpio's documentation gives (Raspberry Pi OS, Ubuntu;
+# plain Debian has no lgpio packages at all); it replaces python3-rpi.gpio, which installs the
+# same RPi.GPIO module, so apt removes that one.
 SPI_APT_PACKAGES=(python3-spidev python3-rpi-lgpio)
 
 PREFIX=$ROOT/opt/pitboard

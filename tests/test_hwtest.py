@@ -14,7 +14,7 @@ from pitboard.cli import main as cli_main
 from pitboard.hw.display import StationDisplay
 from pitboard.hw.mcp23017 import Mcp23017Model
 from pitboard.hw.oled import to_pages
-from pitboard.hwconfig import DisplayConfig, HwConfig
+from pitboard.hwconfig import DisplayConfig, HwConfig, load_profile
 from pitboard.hwtest import bring_up_pattern, run_hw_test
 from rig import FIRST_BUS, FakeClock, Panel, grid6_config
 
@@ -62,6 +62,39 @@ def test_hw_test_on_the_sim_profile_with_the_mock_factory(
     out = capsys.readouterr().out
     assert "pin factory MockFactory" in out
     assert "S6 ssd1306 on emulated: pattern sent" in out and out.rstrip().endswith("all good")
+
+
+def test_hw_test_on_the_sim_profile_needs_no_gpio_and_says_so(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A desktop has no GPIO factory at all: the sim profile claims no pin, so hw-test runs on
+    gpiozero's MockFactory and says so instead of failing."""
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    assert cli_main(["hw-test", "sim", "--seconds", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "uses no GPIO line (emulated stations): gpiozero's MockFactory" in out
+    assert "pin factory MockFactory" in out and out.rstrip().endswith("all good")
+
+
+@pytest.mark.parametrize("profile", ["sim", "grid6"])
+def test_hw_test_leaves_no_global_pin_factory_behind(
+        profile: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """hw-test builds its factory without installing it as gpiozero's Device.pin_factory, so a
+    later start-up (or test) still picks its own factory."""
+    from gpiozero import Device
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    assert Device.pin_factory is None
+
+    def no_bus(number: int) -> Any:
+        raise OSError(errno.ENOENT, "No such file or directory")
+
+    def no_display(*args: Any) -> Any:
+        raise OSError(errno.ENOENT, "No such file or directory")
+
+    config = grid6_config() if profile == "grid6" else load_profile("sim")
+    run_hw_test(config, out=io.StringIO(), bus_factory=no_bus, open_display=no_display,
+                seconds=0)
+    assert Device.pin_factory is None
 
 
 def test_a_bad_profile_exits_2(capsys: pytest.CaptureFixture[str]) -> None:

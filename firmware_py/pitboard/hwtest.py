@@ -85,15 +85,42 @@ def _console_line(config: HwConfig, model: str, report: Report) -> str:
         "Pi 5 with dtparam=uart0)"
 
 
+def uses_gpio(config: HwConfig) -> bool:
+    """True when the profile claims any Pi GPIO line (inputs, INT lines, mux RESET, SPI D/C,
+    buses): the emulated sim profile claims none.
+
+    Example::
+
+        >>> from pitboard.hwconfig import load_profile
+        >>> uses_gpio(load_profile("sim")), uses_gpio(load_profile("grid6"))
+        (False, True)
+    """
+    from .hwconfig import pin_map
+
+    return bool(pin_map(config))
+
+
 def gpio_report(report: Report, pin_factory: Any, config: HwConfig) -> Any:
-    """Name the pin factory, board and GPIO chip; return the factory (None if unusable)."""
+    """Name the pin factory, board and GPIO chip; return the factory (None if unusable).
+
+    Without ``pin_factory`` a factory is made the way gpiozero picks its default
+    (``GPIOZERO_PIN_FACTORY``, else lgpio first) but is NOT installed as gpiozero's global
+    ``Device.pin_factory``: hw-test passes it to every device it opens and closes it at the
+    end, so nothing outlives the command (or leaks into the next test). A profile that claims
+    no GPIO line (the emulated sim profile) gets gpiozero's MockFactory, and says so."""
     report.line("1. GPIO")
     try:
         if pin_factory is None:
-            from gpiozero import Device
+            if not uses_gpio(config):
+                from gpiozero.pins.mock import MockFactory
 
-            Device.ensure_pin_factory()
-            pin_factory = Device.pin_factory
+                report.line("  this profile uses no GPIO line (emulated stations): gpiozero's "
+                            "MockFactory stands in for the header")
+                pin_factory = MockFactory()
+            else:
+                from gpiozero import Device
+
+                pin_factory = Device._default_pin_factory()
         info = pin_factory.board_info
     except Exception as exc:  # gpiozero raises its own kinds, and OSError from lgpio
         report.problem(f"no usable GPIO pin factory: {exc} (on a Pi: apt install python3-lgpio; "
@@ -314,6 +341,7 @@ def run_hw_test(
     report.line(f'{COMMAND}: profile "{config.name}" ({config.source}), '
                 f"{len(config.stations)} stations")
     factory = gpio_report(report, pin_factory, config)
+    own_factory = pin_factory is None and factory is not None
     i2c_report(report, config, bus_factory or _open_smbus)
     from .hw.inputs import build_station_inputs
 
@@ -348,6 +376,8 @@ def run_hw_test(
         for display in displays:
             if display is not None:
                 display.close(blank=False)  # leave the pattern up for the builder
+        if own_factory:
+            factory.close()  # made here, never gpiozero's global: nothing outlives hw-test
     if report.problems:
         report.line(f"{len(report.problems)} problem(s): see {DOCS_SECTION}")
         return 1

@@ -17,16 +17,13 @@ from ..track import Track
 from ..trackfile import load_track
 from .car import Car
 from .cards import DISCARDABLE, HEAT, PLAYABLE, SPEED, STRESS
+from .course import SLIPSTREAM_SPACES
 from .decisions import (
-    COUNT,
     DISCARD,
     DONE,
-    HEAT_CARD,
-    NOT_IN_HAND,
     OVER,
     PLAN,
     REACT,
-    SHIFT,
     SLIPSTREAM,
     Decision,
     Discard,
@@ -44,8 +41,6 @@ from .react import BASE_ACTIONS
 from .react import by_name as react_by_name
 from .setup import RaceSetup
 from .shuffle import seed_key
-
-SLIPSTREAM_SPACES = 2
 
 
 def _shifts(gear: int, *, heat: bool) -> tuple[tuple[int, ...], dict[int, int]]:
@@ -119,6 +114,7 @@ class Race(Piles):
         actions.update((a.name or str(id(a)), a) for a in self.hooks.react_actions)
         self._react_actions = tuple(actions.values())
         self._react_by_name = react_by_name(self._react_actions)
+        self._base_react = self._react_actions == BASE_ACTIONS
         self._derive_corners()
 
 
@@ -207,36 +203,37 @@ class Race(Piles):
 
     def _plan_rule(self, car_id: int) -> PlanRule:
         car = self.cars[car_id]
-        gears, cost = _SHIFTS[car.gear] if car.engine else _FREE_SHIFTS[car.gear]
+        gears, cost = self.shifts(car)
         playable = tuple(filter(PLAYABLE.__getitem__, car.hand))
         clogged = tuple(g for g in gears if g > len(playable)) if len(playable) < 4 else ()
         return PlanRule(car.id, car.gear, gears, cost, playable, clogged)
 
+    @staticmethod
+    def shifts(car: Car) -> tuple[tuple[int, ...], dict[int, int]]:
+        """The gears ``car`` may plan now and the Heat each shift costs (shared tables: read
+        them, never change them)."""
+        return _SHIFTS[car.gear] if car.engine else _FREE_SHIFTS[car.gear]
+
     # ------------------------------------------------------------------ apply
     def apply(self, decision: Decision) -> None:
         """Apply one decision; raises :class:`IllegalDecision` (state untouched) if not legal."""
-        phase = self.phase
-        if phase == OVER:
-            raise IllegalDecision("the race is over")
         self._pending = None
-        found = _HANDLERS.get(type(decision))
-        if found is None:
-            owner = self.hooks.decisions.get(type(decision))
-            if owner is None:
-                raise IllegalDecision(f"not a decision: {decision!r}")
-            if phase != owner[0]:
-                raise IllegalDecision(f"waiting for {self._waiting_text()}, not {owner[0]}")
-            owner[1].apply(self, decision)
+        handler = _HANDLERS.get(type(decision))
+        if handler is not None:  # each handler checks the phase and the car first
+            handler(self, decision)
             return
-        kind, handler = found
-        car_id = decision.car
-        # the common case in one test; _refuse says what is wrong otherwise
-        if phase != kind or (not 0 <= car_id < len(self.cars) if kind == PLAN
-                             else self.order[self.turn] != car_id):
-            self._refuse(kind, car_id)
-        handler(self, decision, self.cars[car_id])
+        owner = self.hooks.decisions.get(type(decision))
+        if self.phase == OVER:
+            raise IllegalDecision("the race is over")
+        if owner is None:
+            raise IllegalDecision(f"not a decision: {decision!r}")
+        if self.phase != owner[0]:
+            raise IllegalDecision(f"waiting for {self._waiting_text()}, not {owner[0]}")
+        owner[1].apply(self, decision)
 
     def _refuse(self, kind: str, car_id: int) -> NoReturn:
+        if self.phase == OVER:
+            raise IllegalDecision("the race is over")
         if not 0 <= car_id < len(self.cars):
             raise IllegalDecision(f"there is no car {car_id}")
         if self.phase != kind:
@@ -249,35 +246,22 @@ class Race(Piles):
 
     def plan_problem(self, plan: Plan) -> PlanProblem | None:
         """Why ``plan`` is not legal for its car now (None if it is)."""
-        car = self.cars[plan.car]
-        rule = self.plan_rule(car.id)
-        if plan.gear not in rule.gears:
-            two = abs(plan.gear - car.gear) == 2
-            why = "no Heat in the engine for a 2-gear shift" if two \
-                else "shift at most 2 gears, to gears 1-4"
-            return PlanProblem(f"cannot shift {car.gear}->{plan.gear}: {why}", kind=SHIFT,
-                               needed=1 if two else 0)
-        if any(not PLAYABLE[c] for c in plan.cards):
-            return PlanProblem("Heat cards cannot be played", kind=HEAT_CARD)
-        need = rule.cards_needed(plan.gear)
-        if len(plan.cards) != need:
-            clog = " (clogged hand: play every non-Heat card)" if plan.gear in rule.clogged else ""
-            return PlanProblem(f"gear {plan.gear} plays {need} cards, not {len(plan.cards)}{clog}",
-                               kind=COUNT, needed=need, given=len(plan.cards))
-        hand = list(car.hand)
-        for c in plan.cards:
-            if c not in hand:
-                return PlanProblem(f"card {c} is not in hand", kind=NOT_IN_HAND)
-            hand.remove(c)
-        return None
+        return self.plan_rule(plan.car).problem(plan, self.cars[plan.car].hand)
 
-    def _apply_plan(self, plan: Plan, car: Car) -> None:
+    def _apply_plan(self, plan: Plan) -> None:
+        if self.phase != PLAN or not 0 <= plan.car < len(self.cars):
+            self._refuse(PLAN, plan.car)
+        car = self.cars[plan.car]
         if car.planned or car.finished:
             raise IllegalDecision(f"car {car.id} has already planned this round")
-        rule = self._rules.get(car.id) or self.plan_rule(car.id)
+        # checked field by field (plan_rule is built only to explain a refusal): a reachable
+        # gear, cards from hand that are not Heat, and as many as the gear unless every
+        # playable card is played (a clogged hand)
+        gear = plan.gear
+        cost = (_SHIFTS if car.engine else _FREE_SHIFTS)[car.gear][1].get(gear)
         cards = list(plan.cards)
         hand = list(car.hand)  # a copy: an illegal plan leaves the state untouched
-        legal = plan.gear in rule.gears and len(cards) == min(plan.gear, len(rule.playable))
+        legal = cost is not None and len(cards) <= gear
         if legal:
             for c in cards:
                 if c in hand and PLAYABLE[c]:
@@ -285,25 +269,22 @@ class Race(Piles):
                 else:
                     legal = False
                     break
-        if not legal:
+        clogged = len(cards) < gear
+        if not legal or (clogged and any(map(PLAYABLE.__getitem__, hand))):
             raise IllegalDecision(f"car {car.id}: {self.plan_problem(plan)}")
         # legal: commit
         self.log.append(plan)
-        cost = rule.shift_cost[plan.gear]
         if cost:
             car.engine -= cost
             car.discard.append(HEAT)
-        if plan.gear != car.gear:
-            if self.record_events:
-                self._event("shift", car=car.id, frm=car.gear, to=plan.gear, heat=cost)
-            if cost and self.record_events:
+        if gear != car.gear and self.record_events:
+            self._event("shift", car=car.id, frm=car.gear, to=gear, heat=cost)
+            if cost:
                 self._event("heat", car=car.id, n=cost, why="2-gear shift")
-        car.gear = plan.gear
-        car.played_gear = plan.gear
-        car.clogged = plan.gear in rule.clogged
-        if car.clogged:
-            heat_needed = plan.gear - len(cards)
-            for _ in range(heat_needed):
+        car.gear = car.played_gear = gear
+        car.clogged = clogged
+        if clogged:  # Heat cards fill the rest, while there are any
+            for _ in range(gear - len(cards)):
                 if HEAT in hand:
                     hand.remove(HEAT)
                     cards.append(HEAT)
@@ -316,7 +297,10 @@ class Race(Piles):
         self.turn = 0
         self._start_turn()
 
-    def _apply_react(self, react: React, car: Car) -> None:
+    def _apply_react(self, react: React) -> None:
+        if self.phase != REACT or self.order[self.turn] != react.car:
+            self._refuse(REACT, react.car)
+        car = self.cars[react.car]
         if react.action == DONE:  # always legal, and the most common
             self.log.append(react)
             self._after_react(car)
@@ -332,7 +316,10 @@ class Race(Piles):
         if not self._react_choice(car):
             self._after_react(car)
 
-    def _apply_slipstream(self, slip: Slipstream, car: Car) -> None:
+    def _apply_slipstream(self, slip: Slipstream) -> None:
+        if self.phase != SLIPSTREAM or self.order[self.turn] != slip.car:
+            self._refuse(SLIPSTREAM, slip.car)
+        car = self.cars[slip.car]
         spaces = self.slipstream_spaces(car) if slip.take else 0
         if slip.spaces and slip.spaces != spaces:
             reaches = self.slipstream_reaches(car)
@@ -348,7 +335,10 @@ class Race(Piles):
             self._move(car, spaces, "slipstream")
         self._after_slipstream(car)
 
-    def _apply_discard(self, discard: Discard, car: Car) -> None:
+    def _apply_discard(self, discard: Discard) -> None:
+        if self.phase != DISCARD or self.order[self.turn] != discard.car:
+            self._refuse(DISCARD, discard.car)
+        car = self.cars[discard.car]
         if not discard.cards:
             self.log.append(discard)
             self._end_turn(car)
@@ -447,6 +437,11 @@ class Race(Piles):
 
     def _react_choice(self, car: Car) -> bool:
         """Is there any React action besides 'done'? (asked after every move)"""
+        if self._base_react:  # only the base actions: their available(), written out
+            boost_heat = self.hooks.boost_heat
+            return (car.adrenaline and not car.adrenaline_used) or \
+                (car.cooldown > 0 and HEAT in car.hand) or \
+                (not car.boosted and car.engine >= (boost_heat(self, car, 1) if boost_heat else 1))
         for action in self._react_actions:  # noqa: SIM110 (a loop: any() with a generator costs more here)
             if action.available(self, car):
                 return True
@@ -463,48 +458,23 @@ class Race(Piles):
     def waiting_for(self) -> int:
         """The car that must decide next (while planning, the lowest unplanned car); -1 when
         the race is over. Cheaper than :meth:`pending` for bots and loops."""
-        if self.phase == PLAN:
+        phase = self.phase
+        if phase in _TURN_PHASES:
+            return self.order[self.turn]
+        if phase == PLAN:
             for car in self.cars:
                 if not car.planned and not car.finished:
                     return car.id
-        if self.phase == OVER:
+            return self.order[self.turn]
+        if phase == OVER:
             return -1
-        if self.phase not in _BASE_PHASES:
-            cars = self.pending().cars
-            return cars[0] if cars else -1
-        return self.order[self.turn]
+        cars = self.pending().cars  # a module's phase
+        return cars[0] if cars else -1
 
     def _react_options(self, car: Car) -> list[React]:
         options = [o for action in self._react_actions for o in action.options(self, car)]
         options.append(React(car.id, DONE))
         return options
-
-    def slipstream_spaces(self, car: Car) -> int:
-        """How far ``car`` would slipstream now (2 in the base game)."""
-        if self.hooks.slipstream_spaces:
-            return self.hooks.slipstream_spaces(self, car, SLIPSTREAM_SPACES)
-        return SLIPSTREAM_SPACES
-
-    def slipstream_reaches(self, car: Car) -> tuple[int, ...]:
-        """Every distance ``car`` may slipstream now, the usual one first (a module may offer
-        longer ones: "may add 1 space"); none across the final finish line."""
-        spaces = self.slipstream_spaces(car)
-        more = self.hooks.slipstream_choices
-        reaches = more(self, car, (spaces,)) if more else (spaces,)
-        return tuple(n for i, n in enumerate(reaches)
-                     if i == 0 or (car.d + n <= self.finish_d and n not in reaches[:i]))
-
-    def slipstream_allowed(self, car: Car) -> bool:
-        """Beside a car or right behind a space holding one, and not across the final line."""
-        if car.d + self.slipstream_spaces(car) > self.finish_d:
-            return False
-        here = car.space
-        ahead = car.d % self._spaces + 1  # the space of d + 1
-        for o in self.cars:
-            if (o.space == here or o.space == ahead) and o is not car and o.on_track:
-                may = self.hooks.may_slipstream
-                return may(self, car) if may else True
-        return False
 
     def _after_react(self, car: Car) -> None:
         if self.slipstream_allowed(car):
@@ -604,15 +574,16 @@ class Race(Piles):
 
 
 _BASE_PHASES = frozenset({PLAN, REACT, SLIPSTREAM, DISCARD, OVER})
+#: the phases of one car's turn
+_TURN_PHASES = frozenset({REACT, SLIPSTREAM, DISCARD})
 
-#: apply() dispatch by decision type (one dict lookup instead of an isinstance chain): the
-#: phase that takes it, and its handler
-_HANDLERS: dict[type, tuple[str, Callable[[Race, Any, Car], None]]] = {
-    Plan: (PLAN, Race._apply_plan),
-    React: (REACT, Race._apply_react),
-    Slipstream: (SLIPSTREAM, Race._apply_slipstream),
-    Discard: (DISCARD, Race._apply_discard),
+#: apply() dispatch by decision type (one dict lookup instead of an isinstance chain)
+_HANDLERS: dict[type, Callable[[Race, Any], None]] = {
+    Plan: Race._apply_plan,
+    React: Race._apply_react,
+    Slipstream: Race._apply_slipstream,
+    Discard: Race._apply_discard,
 }
 
-#: Car lives in car.py; importing it from here keeps working
+#: Car (car.py) and SLIPSTREAM_SPACES (course.py) may still be imported from here
 __all__ = ["SLIPSTREAM_SPACES", "Car", "Race"]

@@ -1,8 +1,9 @@
 """Hardware profiles: TOML files that say how a Pitboard table is wired.
 
 The package is split by job: :mod:`.schema` (the dataclasses and the fixed facts, with the
-schema of the TOML file), :mod:`.parse` (loading and validation, on the typed getters of
-:mod:`.reader`), :mod:`.pins` (pin and bus planning), :mod:`.advice` (warnings such as a
+schema of the TOML file), :mod:`.parse` (loading, and validation of the table-wide sections),
+:mod:`.stations` (the stations and the checks across them), both on the typed getters of
+:mod:`.reader`; :mod:`.pins` (pin and bus planning), :mod:`.advice` (warnings such as a
 default staff PIN) and :mod:`.cli` (``pitboard check-config``). Every public name is
 re-exported here.
 
