@@ -65,6 +65,14 @@ DESCRIPTIONS: dict[str, str] = {
     "resolution": "Resolution: Stress flipped a 3, move the car 9 spaces to space 21.",
     "resolution_react": "Turn screen: the likely answer preset (lit = on, outlined = off: no "
                          "Boost); GO confirms it, DISC also picks cards to discard.",
+    "resolution_symbols": "Garage turn screen: each optional symbol of the played cards is a "
+                          "key (play Gas Pedal 4 from hand, salvage up to 2), used in the order "
+                          "pressed; the line says what they do, TURN shows the toggles; the "
+                          "mandatory scrap is shown as it happened.",
+    "resolution_salvage": "Salvage: the discard pile in the tray (best first, Heat last); pick "
+                          "up to 2, GO shuffles them into the deck.",
+    "resolution_upgrade_effects": "Mandatory effects as they happen: Wings 6 could not pay its 2 "
+                                  "Heat, so it was discarded and a 3 flipped in its place.",
     "resolution_spin_out": "Spin-out: the engine could not pay; where the car goes back to.",
     "resolution_discard": "Discard step: the selected cards will be discarded on GO.",
     "waiting": "Another car is resolving: round, lap, its move and the race order.",
@@ -88,6 +96,7 @@ def sample_views() -> dict[str, StationView]:
         >>> views["planning"].kind, len(views) == len(DESCRIPTIONS)
         ('planning', True)
     """
+    from pitboard.table.icons import ICON
     from pitboard.table.upgrade_art import detail
     from pitboard.table.view import (
         ATTRACT,
@@ -167,6 +176,26 @@ def sample_views() -> dict[str, StationView]:
             move=MoveView(7, 34, "outside", 1, blocked=1),
             message="GO: cool 2, +1, slip, keep hand",
             lap=1, laps=2, round=4,
+        ),
+        "resolution_symbols": StationView(
+            RESOLUTION, 0, title=name, gear=3, target_gear=3, engine=3, speed="6",
+            soft_keys=(ICON["direct"] + "4", ICON["salvage"] + "2", "", "", "", "TURN", "GO"),
+            move=MoveView(6, 27, "racing line", 1),
+            message="play Gas Pedal 4, salvage up to 2",
+            lines=("scrapped 3 H", "GO: cool 1, keep hand"), lap=1, laps=2, round=5,
+        ),
+        "resolution_salvage": StationView(
+            RESOLUTION, 0, title=name, cards=_hand(("4", "4", "U44", "2", "S", "H"),
+                                                   selected="02", disabled=""),
+            gear=3, target_gear=3, engine=3, speed="6", move=MoveView(6, 27, "racing line", 1),
+            message="salvage 2/2: pick, then GO", lap=1, laps=2, round=5,
+        ),
+        "resolution_upgrade_effects": StationView(
+            RESOLUTION, 0, title=name, gear=1, target_gear=1, engine=1, speed="3",
+            flips=("+>3",), move=MoveView(3, 17, "racing line", 1),
+            soft_keys=("ADR", "", "", "", "DISC", "", "GO"), keys_off=(0,),
+            message="GO: keep hand",
+            lines=("Wings 6 discarded: no Heat",), lap=1, laps=2, round=2,
         ),
         "resolution_spin_out": StationView(
             RESOLUTION, 0, title=name, gear=1, target_gear=1, engine=0, speed="12",

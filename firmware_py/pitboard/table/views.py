@@ -31,6 +31,7 @@ from .turn import (
     TurnChoices,
     shown_for,
 )
+from .turn_symbols_view import card_name, symbols_page, upgrade_effects
 from .upgrade_art import detail
 from .view import (
     ATTRACT,
@@ -291,28 +292,36 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
             flips.append(f"{'S' if e['why'] == 'stress' else '+'}>{card}" if e["kept"]
                          else f"x{card}")
         elif e["type"] == "heat":
-            heat_paid.append(f"{e['why']}: {e['n']}")
+            heat_paid.append(f"{card_name(e['why'])}: {e['n']}")
         elif e["type"] == "spin_out":
             heat_paid.append(f"spin-out: {e['heat']}")
             message = f"SPUN OUT: +{e['stress']} Stress, gear 1"
+    effects = upgrade_effects(events)
     phase = race.phase
     keys: tuple[str, ...] = ()
     cards: tuple[CardView, ...] = ()
     keys_off: tuple[int, ...] = ()
+    lines: tuple[str, ...] = ()
     if phase in (dec.REACT, dec.SLIPSTREAM):
-        keys, keys_off, summary = _turn_keys(shown_for(st.turn, race, car.id))
-        message = message or summary
+        shown = shown_for(st.turn, race, car.id)
+        keys, keys_off, summary = _turn_keys(shown)
+        garage = symbols_page(st, race, car.id, keys, keys_off, summary)
+        if garage is not None:
+            keys, keys_off, cards, summary, lines = garage
+        message = message or summary  # a spin-out leads
     elif phase == dec.DISCARD:
         st.sync_slots(car.hand)
         cards = _tray(st, selectable=DISCARDABLE.__getitem__)
         keys = _page_key(st)
         message = message or "discard? then GO"
+    if effects:  # what the upgrades did, mandatory effects first, as they happened
+        lines = (", ".join(effects), *lines)
     return StationView(
         RESOLUTION, st.index, title=st.name, cards=cards, soft_keys=keys, keys_off=keys_off,
         gear=car.gear,
         target_gear=car.gear, engine=car.engine, speed=str(car.speed), flips=tuple(flips[-6:]),
         move=_move_view(race, car), heat_paid=tuple(heat_paid), message=message,
-        lap=race.lap_of(car.d), laps=race.laps, round=race.round,
+        lap=race.lap_of(car.d), laps=race.laps, round=race.round, lines=lines,
     )
 
 
