@@ -359,7 +359,12 @@ class Table(LobbyMixin, DraftMixin, TurnsMixin, KioskMixin, TableBase):
                 continue
             self.views[st.index] = view
             if self.render is not None and st.index < len(self.screens):
-                self.screens[st.index].show(self.render(view))
+                screen = self.screens[st.index]
+                # a display with a writer thread (pitboard.hw.writer) sends the acting
+                # station's frame ahead of frames already waiting for its bus
+                show = getattr(screen, "show_first", screen.show) if st.index == first \
+                    else screen.show
+                show(self.render(view))
                 self.frames += 1
         for observer in self.observers:
             observer(self)
