@@ -174,7 +174,8 @@ class HeuristicBot:
     def _react(self, race: Race, car_id: int) -> Decision:
         car = race.cars[car_id]
         if car.cooldown > 0 and HEAT in car.hand:
-            return React(car_id, COOLDOWN, min(car.cooldown, car.hand.count(HEAT)))
+            n = min(car.cooldown, car.hand.count(HEAT))
+            return _COOLDOWN[car_id][n] if n < _COOLDOWN_MAX else React(car_id, COOLDOWN, n)
         spare = car.engine - self.reserve
         if car.adrenaline and not car.adrenaline_used and \
                 race.corner_bill(car.start_d, car.d + 1, car.speed + 1, car) <= spare:
@@ -192,6 +193,9 @@ _BOOST = tuple(React(i, BOOST) for i in range(MAX_CARS))
 _DONE = tuple(React(i, DONE) for i in range(MAX_CARS))
 _SLIPSTREAM = tuple((Slipstream(i, False), Slipstream(i, True)) for i in range(MAX_CARS))
 _NO_DISCARD = tuple(Discard(i, ()) for i in range(MAX_CARS))
+_COOLDOWN_MAX = 8
+_COOLDOWN = tuple(tuple(React(i, COOLDOWN, n) for n in range(_COOLDOWN_MAX))
+                  for i in range(MAX_CARS))
 
 
 #: top speeds by (d, Heat), with that Heat and one less, per race geometry: every race on a

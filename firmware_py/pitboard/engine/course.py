@@ -1,8 +1,9 @@
-"""Where the cars stand: spaces, spots, corner lines, landing and moves (a layer of the race).
+"""Where the cars stand: spaces, spots, corners, landing, moves, slipstream reach (a race layer).
 
 :class:`Course` is the lowest layer of :class:`~pitboard.engine.race.Race`: it knows the track's
 geometry for this race (corner lines over every lap, racing-line spots) and moves cars along it.
-The rules of a turn live in ``race.py``; this file answers "where" and "which corners".
+The rules of a turn live in ``race.py``; this file answers "where", "which corners" and "how far a
+slipstream may go".
 
 Positions are one integer ``d`` per car: the spaces travelled since the start line, so board
 space = ``(d - 1) % spaces + 1`` and the grid sits at ``d <= 0``. The finish line of lap ``L`` is
@@ -17,6 +18,8 @@ from typing import Any
 from ..track import Track
 from .car import Car
 from .modules import Hooks
+
+SLIPSTREAM_SPACES = 2
 
 
 class Course:
@@ -42,6 +45,7 @@ class Course:
     _spots: tuple[int, ...]
     _corner_lines: list[tuple[int, int, int]]
     _line_ds: list[int]
+    finish_d: int
 
     def _derive_corners(self) -> None:
         limit = self.hooks.corner_limit
@@ -174,3 +178,34 @@ class Course:
         data["type"] = kind
         data["round"] = self.round
         self.events.append(data)
+
+    def slipstream_spaces(self, car: Car) -> int:
+        """How far ``car`` would slipstream now (2 in the base game)."""
+        if self.hooks.slipstream_spaces:
+            return self.hooks.slipstream_spaces(self, car, SLIPSTREAM_SPACES)
+        return SLIPSTREAM_SPACES
+
+    def slipstream_reaches(self, car: Car) -> tuple[int, ...]:
+        """Every distance ``car`` may slipstream now, the usual one first (a module may offer
+        longer ones: "may add 1 space"); none across the final finish line."""
+        spaces = self.slipstream_spaces(car)
+        more = self.hooks.slipstream_choices
+        if not more:
+            return (spaces,)
+        reaches = more(self, car, (spaces,))
+        return tuple(n for i, n in enumerate(reaches)
+                     if i == 0 or (car.d + n <= self.finish_d and n not in reaches[:i]))
+
+    def slipstream_allowed(self, car: Car) -> bool:
+        """Beside a car or right behind a space holding one, and not across the final line."""
+        here = car.space
+        ahead = car.d % self._spaces + 1  # the space of d + 1
+        for o in self.cars:
+            if (o.space == here or o.space == ahead) and o is not car and o.on_track:
+                break
+        else:
+            return False
+        if car.d + self.slipstream_spaces(car) > self.finish_d:
+            return False
+        may = self.hooks.may_slipstream
+        return may(self, car) if may else True

@@ -17,16 +17,13 @@ from ..track import Track
 from ..trackfile import load_track
 from .car import Car
 from .cards import DISCARDABLE, HEAT, PLAYABLE, SPEED, STRESS
+from .course import SLIPSTREAM_SPACES
 from .decisions import (
-    COUNT,
     DISCARD,
     DONE,
-    HEAT_CARD,
-    NOT_IN_HAND,
     OVER,
     PLAN,
     REACT,
-    SHIFT,
     SLIPSTREAM,
     Decision,
     Discard,
@@ -44,8 +41,6 @@ from .react import BASE_ACTIONS
 from .react import by_name as react_by_name
 from .setup import RaceSetup
 from .shuffle import seed_key
-
-SLIPSTREAM_SPACES = 2
 
 
 def _shifts(gear: int, *, heat: bool) -> tuple[tuple[int, ...], dict[int, int]]:
@@ -251,27 +246,7 @@ class Race(Piles):
 
     def plan_problem(self, plan: Plan) -> PlanProblem | None:
         """Why ``plan`` is not legal for its car now (None if it is)."""
-        car = self.cars[plan.car]
-        rule = self.plan_rule(car.id)
-        if plan.gear not in rule.gears:
-            two = abs(plan.gear - car.gear) == 2
-            why = "no Heat in the engine for a 2-gear shift" if two \
-                else "shift at most 2 gears, to gears 1-4"
-            return PlanProblem(f"cannot shift {car.gear}->{plan.gear}: {why}", kind=SHIFT,
-                               needed=1 if two else 0)
-        if any(not PLAYABLE[c] for c in plan.cards):
-            return PlanProblem("Heat cards cannot be played", kind=HEAT_CARD)
-        need = rule.cards_needed(plan.gear)
-        if len(plan.cards) != need:
-            clog = " (clogged hand: play every non-Heat card)" if plan.gear in rule.clogged else ""
-            return PlanProblem(f"gear {plan.gear} plays {need} cards, not {len(plan.cards)}{clog}",
-                               kind=COUNT, needed=need, given=len(plan.cards))
-        hand = list(car.hand)
-        for c in plan.cards:
-            if c not in hand:
-                return PlanProblem(f"card {c} is not in hand", kind=NOT_IN_HAND)
-            hand.remove(c)
-        return None
+        return self.plan_rule(plan.car).problem(plan, self.cars[plan.car].hand)
 
     def _apply_plan(self, plan: Plan) -> None:
         if self.phase != PLAN or not 0 <= plan.car < len(self.cars):
@@ -283,7 +258,7 @@ class Race(Piles):
         # gear, cards from hand that are not Heat, and as many as the gear unless every
         # playable card is played (a clogged hand)
         gear = plan.gear
-        cost = self.shifts(car)[1].get(gear)
+        cost = (_SHIFTS if car.engine else _FREE_SHIFTS)[car.gear][1].get(gear)
         cards = list(plan.cards)
         hand = list(car.hand)  # a copy: an illegal plan leaves the state untouched
         legal = cost is not None and len(cards) <= gear
@@ -463,9 +438,10 @@ class Race(Piles):
     def _react_choice(self, car: Car) -> bool:
         """Is there any React action besides 'done'? (asked after every move)"""
         if self._base_react:  # only the base actions: their available(), written out
+            boost_heat = self.hooks.boost_heat
             return (car.adrenaline and not car.adrenaline_used) or \
                 (car.cooldown > 0 and HEAT in car.hand) or \
-                (not car.boosted and car.engine >= self.boost_heat(car))
+                (not car.boosted and car.engine >= (boost_heat(self, car, 1) if boost_heat else 1))
         for action in self._react_actions:  # noqa: SIM110 (a loop: any() with a generator costs more here)
             if action.available(self, car):
                 return True
@@ -499,37 +475,6 @@ class Race(Piles):
         options = [o for action in self._react_actions for o in action.options(self, car)]
         options.append(React(car.id, DONE))
         return options
-
-    def slipstream_spaces(self, car: Car) -> int:
-        """How far ``car`` would slipstream now (2 in the base game)."""
-        if self.hooks.slipstream_spaces:
-            return self.hooks.slipstream_spaces(self, car, SLIPSTREAM_SPACES)
-        return SLIPSTREAM_SPACES
-
-    def slipstream_reaches(self, car: Car) -> tuple[int, ...]:
-        """Every distance ``car`` may slipstream now, the usual one first (a module may offer
-        longer ones: "may add 1 space"); none across the final finish line."""
-        spaces = self.slipstream_spaces(car)
-        more = self.hooks.slipstream_choices
-        if not more:
-            return (spaces,)
-        reaches = more(self, car, (spaces,))
-        return tuple(n for i, n in enumerate(reaches)
-                     if i == 0 or (car.d + n <= self.finish_d and n not in reaches[:i]))
-
-    def slipstream_allowed(self, car: Car) -> bool:
-        """Beside a car or right behind a space holding one, and not across the final line."""
-        here = car.space
-        ahead = car.d % self._spaces + 1  # the space of d + 1
-        for o in self.cars:
-            if (o.space == here or o.space == ahead) and o is not car and o.on_track:
-                break
-        else:
-            return False
-        if car.d + self.slipstream_spaces(car) > self.finish_d:
-            return False
-        may = self.hooks.may_slipstream
-        return may(self, car) if may else True
 
     def _after_react(self, car: Car) -> None:
         if self.slipstream_allowed(car):
@@ -640,5 +585,5 @@ _HANDLERS: dict[type, Callable[[Race, Any], None]] = {
     Discard: Race._apply_discard,
 }
 
-#: Car lives in car.py; importing it from here keeps working
+#: Car (car.py) and SLIPSTREAM_SPACES (course.py) may still be imported from here
 __all__ = ["SLIPSTREAM_SPACES", "Car", "Race"]

@@ -15,8 +15,8 @@ from typing import Any, Protocol
 
 from PIL import Image
 
-from ..bots import Bot
-from ..engine.decisions import Decision
+from ..bots import Bot, HeuristicBot
+from ..engine.decisions import Decision, Pending
 from ..engine.race import Race
 from ..engine.setup import RaceSetup
 from ..hw.events import StationEvent
@@ -115,6 +115,9 @@ class TableBase:
     sleep: Callable[[], bool]
     checklist: Callable[[], bool]
     green_flag: Callable[[], bool]
+    open_draft: Callable[[], bool]
+    draft_done: Callable[[], bool]
+    resume_draft: Callable[[], bool]
     plans_locked: Callable[[], bool]
     next_round: Callable[[], bool]
     race_over: Callable[[], bool]
@@ -166,3 +169,19 @@ class TableBase:
     _confirm_legend: Callable[[Station], bool]
     _legends_unattended: Callable[[], None]
     _legends_after_undo: Callable[[], None]
+    _draft_step: Callable[[Pending], bool]
+    _draft_key: Callable[[Station, int], None]
+    _draft_go: Callable[[Station], None]
+    _commit: Callable[[Decision], None]
+    _commit_quiet: Callable[[Decision], None]
+
+
+def seat_bot(setup: RaceSetup, car: int) -> Bot:
+    """The bot that drives ``car`` (a seat nobody joined, or one left idle): in a Garage race
+    one that drafts and uses upgrades."""
+    seed = setup.seed + car
+    if "garage" in setup.modules:
+        from ..garage_bots import GarageBot
+
+        return GarageBot(seed=seed)
+    return HeuristicBot(seed=seed)

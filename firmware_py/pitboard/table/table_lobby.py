@@ -9,9 +9,9 @@ import logging
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from ..bots import HeuristicBot
 from ..catalog import NOT_AT_THE_TABLE
 from ..engine import decisions as dec
+from ..engine.garage.draft import DRAFT
 from ..engine.legends import legend_count, load_legend_cards
 from ..engine.modules import MODULES
 from ..engine.race import Race
@@ -22,7 +22,7 @@ from . import flow
 from .legend_moves import legend_move_count
 from .recorder import SavedRace
 from .station import SLOTS, Station
-from .table_base import TableBase
+from .table_base import TableBase, seat_bot
 from .table_setup import checklist
 
 log = logging.getLogger("pitboard.table")
@@ -47,6 +47,8 @@ class LobbyMixin(TableBase):
             self._planning_key(st, slot)
         elif self.state == flow.RESOLUTION:
             self._resolution_key(st, slot)
+        elif self.state == flow.DRAFT:
+            self._draft_key(st, slot)
 
     def _lobby_key(self, st: Station, slot: int) -> None:
         if slot == 0:
@@ -84,6 +86,8 @@ class LobbyMixin(TableBase):
             self._commit_plan(st)
         elif state == flow.RESOLUTION:
             self._resolution_go(st)
+        elif state == flow.DRAFT:
+            self._draft_go(st)
         elif state == flow.RESULTS:
             self._after_results()
 
@@ -187,8 +191,7 @@ class LobbyMixin(TableBase):
             st.slots = [None] * SLOTS
             st.last_input = self.clock()
         seated = {st.car for st in self.stations if st.car is not None and not st.idle_bot}
-        self.bots = {car: HeuristicBot(seed=setup.seed + car)
-                     for car in range(setup.cars) if car not in seated}
+        self.bots = {car: seat_bot(setup, car) for car in range(setup.cars) if car not in seated}
         self.deadline = None
 
     def restore(self, saved: SavedRace) -> None:
@@ -211,13 +214,14 @@ class LobbyMixin(TableBase):
         self.race = race
         self.legends_confirmed = min(saved.legends_confirmed, legend_move_count(race))
         self.setup_page = 0
-        planned = any(isinstance(d, dec.Plan) for d in race.log)
         if race.over:
             self.resume_results()
             if self.kiosk:
                 self.deadline = self.clock() + self.kiosk.results_seconds
-        elif not saved.set_up and not planned and checklist(race):
+        elif not saved.set_up and not race.log and checklist(race):
             self.resume_setup()  # the power went before the players confirmed the set-up
+        elif race.pending().kind == DRAFT:
+            self.resume_draft()
         elif race.pending().kind == dec.PLAN:
             self.resume()
         else:

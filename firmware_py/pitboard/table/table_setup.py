@@ -12,8 +12,9 @@ station (and on the race-control display when there is one):
   Pitboard already include them, so nothing needs counting by hand).
 
 **NEXT** (the last tray button) or **GO** on any seated station turns the page; **BACK** (the
-first button) turns it back; GO on the last page starts round 1. The confirm is journalled
-(``{"setup": true}``): a power cut before it resumes at the checklist (on its first page).
+first button) turns it back; GO on the last page starts round 1 (or the Garage draft, when the
+race has one). The confirm is journalled (``{"setup": true}``): a power cut before it resumes
+at the checklist (on its first page).
 
 Example::
 
@@ -33,6 +34,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..engine.garage.draft import DRAFT
 from ..engine.legends import legend_grid
 from ..engine.race import Race
 from ..engine.weather import WeatherToken, load_tokens, race_weather, road_tokens
@@ -135,7 +137,15 @@ class SetupMixin(TableBase):
         if checklist(self.race):
             self.checklist()
             return
-        self.green_flag()
+        self._to_first_round()
+
+    def _to_first_round(self) -> None:
+        """The board is set up: the Garage draft if the race has one, else round 1."""
+        assert self.race is not None
+        if self.race.pending().kind == DRAFT:
+            self.open_draft()
+        else:
+            self.green_flag()
         self._drive()
 
     def _setup_key(self, st: Station, slot: int) -> None:
@@ -158,5 +168,4 @@ class SetupMixin(TableBase):
         if self.recorder is not None:
             self.recorder.set_up()
         self.setup_page = 0
-        self.green_flag()
-        self._drive()
+        self._to_first_round()

@@ -19,6 +19,7 @@ from ..engine.race import Race
 from ..engine.weather import race_weather, road_tokens
 from ..trackfile import load_track
 from . import flow
+from .draft_view import draft_view
 from .hand import short_problem
 from .legend_moves import LegendMoveView
 from .station import SLOTS, Station
@@ -121,6 +122,8 @@ def _station_view(scene: TableScene, st: Station) -> StationView:
         return _lobby(scene, st)
     if state == flow.SETUP:
         return setup_view(checklist(race), scene.setup_page, st)
+    if state == flow.DRAFT:  # the Garage draft (draft_view.py)
+        return draft_view(race, st, {c.id: c.name for c in race.cars})
     if state == flow.RESULTS:
         return StationView(RESULTS, st.index, title="RESULTS", order=_results(race),
                            laps=race.laps, round=race.round, soft_keys=("", "", "", "", "", "",
