@@ -492,18 +492,24 @@ def test_start_up_waits_for_the_mux_channels_with_a_status_line(
     config = load_profile("grid6")
     root, sys_root = tmp_path / "root", tmp_path / "sys"
     (root / "dev").mkdir(parents=True)
-    (root / "dev" / "i2c-1").touch()
+    (root / "proc" / "device-tree").mkdir(parents=True)  # a Pi 4: B is i2c6, C is i2c5
+    (root / "proc" / "device-tree" / "compatible").write_bytes(b"raspberrypi,4-model-b\0"
+                                                               b"brcm,bcm2711\0")
+    for parent in (1, 6, 5):
+        (root / "dev" / f"i2c-{parent}").touch()
     clock = Ticking()
 
     def sleep(seconds: float) -> None:
         clock.sleep(seconds)
-        if clock.now >= 5:  # the kernel adds the channels
-            links = sys_root / "bus" / "i2c" / "devices" / "1-0070"
-            links.mkdir(parents=True, exist_ok=True)
-            for k in range(8):
-                if not (links / f"channel-{k}").exists():
-                    (links / f"channel-{k}").symlink_to(f"../i2c-{10 + k}")
-                    (root / "dev" / f"i2c-{10 + k}").touch()
+        if clock.now >= 5:  # the kernel adds the channels of the three muxes
+            for parent in (1, 6, 5):
+                links = sys_root / "bus" / "i2c" / "devices" / f"{parent}-0070"
+                links.mkdir(parents=True, exist_ok=True)
+                for k in range(8):
+                    if not (links / f"channel-{k}").exists():
+                        number = 10 * parent + k + 10
+                        (links / f"channel-{k}").symlink_to(f"../i2c-{number}")
+                        (root / "dev" / f"i2c-{number}").touch()
 
     statuses: list[str] = []
     import pitboard.sdnotify as sd
@@ -526,7 +532,7 @@ def test_start_up_gives_up_after_20_s_naming_the_fix(tmp_path: Path) -> None:
     from pitboard.hwconfig import missing
 
     clock = Ticking()
-    with pytest.raises(StartupError, match=r"^/dev/i2c-1 missing .*dtparam=i2c_arm=on.*\(and 7 "):
+    with pytest.raises(StartupError, match=r"^/dev/i2c-1 missing .*dtparam=i2c_arm=on.*\(and 9 "):
         wait_for_hardware(load_profile("grid6"), clock=clock, sleep=clock.sleep,
                           check=lambda c: missing(c, root=tmp_path, sys_root=tmp_path))
     assert clock.now == 20

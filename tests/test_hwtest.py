@@ -16,7 +16,7 @@ from pitboard.hw.mcp23017 import Mcp23017Model
 from pitboard.hw.oled import to_pages
 from pitboard.hwconfig import DisplayConfig, HwConfig, load_profile
 from pitboard.hwtest import bring_up_pattern, run_hw_test
-from rig import FIRST_BUS, FakeClock, Panel, grid6_config
+from rig import EXTRA_BUSES, FIRST_BUS, FakeClock, Panel, grid6_config, station_bus
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated")
 
@@ -119,12 +119,14 @@ class Build:
         self.factory = MockFactory(revision="d04170")  # a Pi 5
         self.chips = [Mcp23017Model() for _ in range(6)]
         self.chips[5].fail = True
-        self.buses: dict[int, Segment] = {1: Segment(None, set(), busy=frozenset({0x70}))}
+        # each controller's own bus shows its mux (held by the kernel's pca954x driver)
+        self.buses: dict[int, Segment] = {
+            n: Segment(None, set(), busy=frozenset({0x70})) for n in (1, *EXTRA_BUSES.values())}
         for k in range(6):
             others = {0x3C} if k != 2 else set()
             if k == 4:
                 others.add(0x27)
-            self.buses[FIRST_BUS + k] = Segment(self.chips[k], others)
+            self.buses[station_bus(self.config, k)] = Segment(self.chips[k], others)
         self.buses[FIRST_BUS + 6] = Segment(None, {0x3C})  # the race-control display
         self.panels: list[Panel] = []
 
@@ -157,10 +159,15 @@ def test_hw_test_names_what_is_missing_and_shows_inputs_live() -> None:
     assert status == 1
     assert "pin factory MockFactory on a Raspberry Pi 5B" in text
     assert "0x70 TCA9548A mux: ok (held by its kernel driver)" in text
+    # every controller is probed: its own bus (the mux) and each mux channel
+    for controller in ("/dev/i2c-1:", "/dev/i2c-6 (I2C B, GPIO 22/23, /dev/i2c-6):",
+                       "/dev/i2c-5 (I2C C, GPIO 12/13, /dev/i2c-5):"):
+        assert controller in text
+    assert text.count("0x70 TCA9548A mux: ok") == 3
     assert "0x20 S1 MCP23017 inputs: ok" in text and "0x3C S1 SSD1306 display: ok" in text
-    assert "/dev/i2c-5 (mux channel 2): 0x3C S3 SSD1306 display MISSING" in text
-    assert "/dev/i2c-7 (mux channel 4): unexpected device at 0x27" in text
-    assert "/dev/i2c-8 (mux channel 5): 0x20 S6 MCP23017 inputs MISSING" in text
+    assert "/dev/i2c-13 (I2C B mux channel 0): 0x3C S3 SSD1306 display MISSING" in text
+    assert "/dev/i2c-23 (I2C C mux channel 0): unexpected device at 0x27" in text
+    assert "/dev/i2c-24 (I2C C mux channel 1): 0x20 S6 MCP23017 inputs MISSING" in text
     assert "S1 debounced LeverMoved gear=2" in text
     assert "S1 debounced GoPressed" in text
     assert "S1 raw    lever .x.. slots ....... GO x" in text

@@ -27,6 +27,7 @@ from . import sdnotify
 from .hw.display import EmulatedDisplay, open_display
 from .hw.inputs import StationInputs, build_station_inputs
 from .hw.mcp23017 import SMBusLike
+from .hw.writer import BusWriter
 from .hwconfig import DisplayConfig, HwConfig, TableConfig, resolve_i2c_bus
 from .journal import Journal
 from .table.chatter import ChatterGuard
@@ -52,6 +53,8 @@ TICK_SECONDS = 0.1
 
 #: the shortest time between two resets of the I2C multiplexer (s)
 MUX_RESET_SECONDS = 5.0
+#: how long boot() waits for the display writers to draw every station (s)
+BOOT_DRAW_SECONDS = 5.0
 #: how long start-up waits for the I2C buses (the i2c-mux channels appear a moment after the
 #: kernel loads the overlay, and the service may start before that)
 BOOT_WAIT_SECONDS = 20.0
@@ -122,7 +125,7 @@ def open_station_display(config: HwConfig, spec: DisplayConfig, label: str) -> A
     if spec.column_offset is not None:
         kwargs["column_offset"] = spec.column_offset
     if spec.bus == "i2c":
-        port = resolve_i2c_bus(config.i2c, spec.mux_channel)
+        port = resolve_i2c_bus(config.i2c, spec.mux_channel, controller=spec.controller)
         return open_display(driver=spec.driver, bus="i2c", port=port,
                             address=spec.address or 0x3C, rotate=spec.rotate, station=label,
                             **kwargs)
@@ -131,6 +134,26 @@ def open_station_display(config: HwConfig, spec: DisplayConfig, label: str) -> A
     return open_display(driver=spec.driver, bus="spi", port=spec.port or 0,
                         spi_device=spec.device or 0, reset_pin=spec.reset_pin, rotate=spec.rotate,
                         station=label, **kwargs)
+
+
+def with_writers(config: HwConfig, displays: Sequence[Any], *, threaded: bool = True
+                 ) -> tuple[list[Any], list[BusWriter]]:
+    """Give every real display a writer thread, one per I2C controller (and one for SPI), so
+    the game thread only posts frames and the controllers send at the same time
+    (:mod:`pitboard.hw.writer`). Emulated displays are drawn directly."""
+    writers: dict[str, BusWriter] = {}
+    out: list[Any] = []
+    for i, display in enumerate(displays):
+        spec = config.stations[i].display if i < len(config.stations) else None
+        if spec is None or spec.bus == "emulated" or isinstance(display, EmulatedDisplay):
+            out.append(display)  # drawn directly (a display the profile does not list too)
+            continue
+        key = f"I2C {spec.controller}" if spec.bus == "i2c" else "SPI"
+        writer = writers.get(key)
+        if writer is None:
+            writer = writers[key] = BusWriter(name=key, threaded=threaded)
+        out.append(writer.add(display))
+    return out, list(writers.values())
 
 
 def kiosk_options(t: TableConfig) -> KioskOptions:
@@ -160,6 +183,8 @@ class App:
     recorder: JournalRecorder
     displays: list[Any]
     inputs: list[StationInputs] = field(default_factory=list)
+    #: the display writer threads, one per I2C controller (see :func:`with_writers`)
+    writers: list[BusWriter] = field(default_factory=list)
     console: Any = None
     #: seconds from the start of boot() until every station had its frame
     boot_seconds: float = 0.0
@@ -193,9 +218,14 @@ class App:
         profile needs (:func:`wait_for_hardware`)."""
         if wait_s is not None:
             wait_for_hardware(config, seconds=wait_s)
+        writers: list[BusWriter] = []
         try:
-            screens = list(displays) if displays is not None else [
-                open_station_display(config, st.display, st.label) for st in config.stations]
+            if displays is not None:
+                screens = list(displays)
+            else:
+                screens, writers = with_writers(config, [
+                    open_station_display(config, st.display, st.label)
+                    for st in config.stations])
         except (OSError, LookupError, ValueError, LumaError) as exc:
             raise StartupError(f"cannot open a display: {exc}") from None
         recorder = JournalRecorder(Journal(journal_dir(config, journal)))
@@ -208,7 +238,8 @@ class App:
                       names=[st.label for st in config.stations],
                       chatter=ChatterGuard() if any(st.input.kind != "emulated"
                                                     for st in config.stations) else None)
-        app = cls(config=config, table=table, recorder=recorder, displays=screens)
+        app = cls(config=config, table=table, recorder=recorder, displays=screens,
+                  writers=writers)
         app._clock = clock
         mux = config.i2c.mux
         if mux is not None and mux.reset_pin is not None:
@@ -249,6 +280,8 @@ class App:
                 self.table.do_reset()
         self.recorder.prepare()  # reserve the journal's space: a full disk shows in the lobby
         self.table.refresh()
+        for writer in self.writers:  # every station drawn (or found silent) before READY
+            writer.flush(timeout=BOOT_DRAW_SECONDS)
         self.boot_seconds = time.perf_counter() - started
 
     def start_console(self) -> None:

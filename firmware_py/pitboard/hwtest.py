@@ -6,10 +6,11 @@ pitboard hw-test", explains every message):
 1. **GPIO**: which gpiozero pin factory was picked and for which board and chip (on a Pi 5 it
    must be lgpio on gpiochip0; a fallback factory means lgpio is missing or cannot write its
    notification pipes in the working directory).
-2. **I2C**: every address 0x08-0x77 is probed on the main bus and on every multiplexer channel
-   the profile uses; each expected device (mux, MCP23017, OLED) is named ``ok`` or
-   ``MISSING``, anything else ``unexpected``. A channel with no /dev/i2c-N means the i2c-mux
-   overlay is not loaded (or the mux did not answer at boot).
+2. **I2C**: every address 0x08-0x77 is probed on every I2C controller the profile uses
+   (``[i2c]`` and each ``[[i2c.extra]]``) and on every multiplexer channel behind each; each
+   expected device (mux, MCP23017, OLED) is named ``ok`` or ``MISSING``, anything else
+   ``unexpected``. A channel with no /dev/i2c-N means the i2c-mux overlay is not loaded (or
+   the mux did not answer at boot).
 3. **Displays**: each display shows a test pattern: a one-pixel frame around the glass, a cross
    through the centre, and its station, controller and column offset in text. A garbled
    picture means the wrong ``driver`` (1.3-inch modules are SH1106); a frame cut off on one
@@ -164,35 +165,49 @@ def probe(bus: Any, address: int) -> str:
 
 
 def i2c_report(report: Report, config: HwConfig,
-               bus_factory: Callable[[int], SMBusLike]) -> dict[int | None, int]:
-    """Probe every segment; return mux channel -> bus number for the segments that exist."""
+               bus_factory: Callable[[int], SMBusLike]) -> dict[tuple[str, int | None], int]:
+    """Probe every segment of every I2C controller; return (controller, mux channel) -> bus
+    number for the segments that exist."""
     from .hwconfig import i2c_map, resolve_i2c_bus
+    from .hwconfig.pins import controller_pins
 
     report.line("2. I2C")
     devices = i2c_map(config)
     if not devices:
         report.line("  no I2C devices in this profile")
         return {}
-    segments: dict[int | None, list[Any]] = {}
+    segments: dict[tuple[str, int | None], list[Any]] = {}
     for d in devices:
-        segments.setdefault(d.mux_channel, []).append(d)
-    numbers: dict[int | None, int] = {}
-    for channel in sorted(segments, key=lambda c: -1 if c is None else c):
+        segments.setdefault((d.controller, d.mux_channel), []).append(d)
+    numbers: dict[tuple[str, int | None], int] = {}
+    for controller, channel in sorted(segments, key=lambda s: (s[0], -1 if s[1] is None
+                                                               else s[1])):
+        name = "" if controller == "A" else f"I2C {controller} "
         try:
-            number = resolve_i2c_bus(config.i2c, channel)
+            number = resolve_i2c_bus(config.i2c, channel, controller=controller)
         except LookupError as exc:
-            report.problem(f"mux channel {channel}: {exc}")
+            report.problem(f"{name}mux channel {channel}: {exc}" if channel is not None
+                           else f"I2C {controller}: {exc}")
             continue
-        where = f"/dev/i2c-{number}" + ("" if channel is None else f" (mux channel {channel})")
+        if channel is None:
+            where = f"/dev/i2c-{number}" + ("" if controller == "A" else f" (I2C {controller}, "
+                                             f"{controller_pins(config.i2c, controller)})")
+        else:
+            where = f"/dev/i2c-{number} ({name}mux channel {channel})"
         try:
             bus = bus_factory(number)
         except OSError as exc:
-            fix = ("dtparam=i2c_arm=on in config.txt, then reboot" if channel is None else
-                   "is the i2c-mux overlay in config.txt, and did the mux answer at boot?")
+            if channel is None and controller == "A":
+                fix = "dtparam=i2c_arm=on in config.txt, then reboot"
+            elif channel is None:
+                fix = (f"is I2C {controller}'s dtoverlay line in config.txt (see the profile's "
+                       "wiring page)?")
+            else:
+                fix = "is the i2c-mux overlay in config.txt, and did the mux answer at boot?"
             report.problem(f"{where}: cannot open ({exc.strerror or exc}): {fix}")
             continue
-        numbers[channel] = number
-        expected = {d.address: d for d in segments[channel]}
+        numbers[(controller, channel)] = number
+        expected = {d.address: d for d in segments[(controller, channel)]}
         found = {a: probe(bus, a) for a in PROBE_RANGE}
         report.line(f"  {where}:")
         for address, d in sorted(expected.items()):
@@ -204,9 +219,10 @@ def i2c_report(report: Report, config: HwConfig,
                 report.line(f"    0x{address:02X} {d.device}: ok"
                             + (" (held by its kernel driver)" if state == "busy" else ""))
         others = [a for a, s in found.items() if s != "no" and a not in expected]
-        # a mux channel also shows the devices of the main bus (the mux passes them through)
+        # a mux channel also shows the devices of its controller's own bus (the mux passes
+        # them through)
         if channel is not None:
-            main = {d.address for d in segments.get(None, [])}
+            main = {d.address for d in segments.get((controller, None), [])}
             others = [a for a in others if a not in main]
         for address in others:
             report.problem(f"{where}: unexpected device at 0x{address:02X} (a wrong address "

@@ -21,12 +21,15 @@ from pitboard.userfile import UserFileError, escape, parse_toml, read_user_file
 from .reader import _describe
 from .schema import (
     BAUD_RATES,
+    CONTROLLER_NAMES,
+    EXTRA_I2C,
     I2C_BAUDRATES,
     MAX_STATIONS,
     MUX_TYPES,
     SHIPPED_PROFILES,
     ConfigError,
     ConsoleConfig,
+    ExtraI2cConfig,
     GpioConfig,
     HwConfig,
     I2cConfig,
@@ -172,7 +175,7 @@ class _Parser(_StationParser):
         console = self.parse_console(raw)
         journal = self.parse_journal(raw)
         gpio = self.parse_gpio(raw)
-        i2c = self.parse_i2c(raw)
+        i2c = self.i2c_config = self.parse_i2c(raw)
         parts = self.parse_stations(raw, i2c)
         mux = i2c.mux if i2c is not None else None
         race_control = self.parse_race_control(raw, mux is not None)
@@ -353,7 +356,7 @@ class _Parser(_StationParser):
         if t is None:
             return None if "i2c" in raw else I2cConfig()
         before = self.type_errors
-        self.unknown_keys(t, "i2c", ("bus", "baudrate", "mux"))
+        self.unknown_keys(t, "i2c", ("bus", "baudrate", "mux", "extra"))
         bus = self.int_(t, "i2c", "bus", 1)
         self.in_range("i2c.bus", bus, 0, 255)
         baudrate = self.int_(t, "i2c", "baudrate", 100000)
@@ -374,6 +377,50 @@ class _Parser(_StationParser):
             idle = self.bool_(m, "i2c.mux", "idle_disconnect", True)
             mux = MuxConfig(type=mux_type or "tca9548a", address=address, first_bus=first_bus,
                             reset_pin=reset_pin, idle_disconnect=idle)
+        extra = self.parse_extra_i2c(t, mux)
         if self.type_errors != before:
             return None
-        return I2cConfig(bus=bus, baudrate=baudrate, mux=mux)
+        return I2cConfig(bus=bus, baudrate=baudrate, mux=mux, extra=extra)
+
+    def parse_extra_i2c(self, t: dict[str, Any], mux: MuxConfig | None
+                        ) -> tuple[ExtraI2cConfig, ...]:
+        """``[[i2c.extra]]``: more controllers (B, C), each on its own pins and TCA9548A; their
+        muxes share the RESET line and the idle disconnect of ``[i2c.mux]``."""
+        if "extra" not in t:
+            return ()
+        entries = t["extra"]
+        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+            self._type_problem("i2c.extra", "expected an array of tables ([[i2c.extra]]), got "
+                               f"{_describe(entries)}")
+            return ()
+        if len(entries) > len(CONTROLLER_NAMES) - 1:
+            self.add("i2c.extra", f"{len(entries)} extra controllers, at most "
+                     f"{len(CONTROLLER_NAMES) - 1} ({', '.join(CONTROLLER_NAMES[1:])})")
+        pins = ", ".join(f"{c.sda} (GPIO {c.sda}/{c.scl})" for c in EXTRA_I2C.values())
+        out: list[ExtraI2cConfig] = []
+        for i, e in enumerate(entries[: len(CONTROLLER_NAMES) - 1]):
+            path = f"i2c.extra[{i}]"
+            self.unknown_keys(e, path, ("sda", "bus", "mux"))
+            sda = self.req_int(e, path, "sda")
+            if "sda" in e and sda not in EXTRA_I2C:
+                self.add(f"{path}.sda", f"GPIO {sda} carries no I2C controller on both a Pi 4 "
+                         f"and a Pi 5 beside I2C1 (sda: {pins})")
+            elif any(x.sda == sda for x in out):
+                self.add(f"{path}.sda", f"GPIO {sda} is already i2c.extra's controller "
+                         f"{CONTROLLER_NAMES[1 + [x.sda for x in out].index(sda)]}")
+            number = self.opt_int(e, path, "bus")
+            self.in_range(f"{path}.bus", number, 0, 255)
+            extra_mux: MuxConfig | None = None
+            m = self.table(e, path, "mux", False)
+            if m is not None:
+                self.unknown_keys(m, f"{path}.mux", ("address", "first_bus"),
+                                  {"reset_pin": "i2c.mux", "idle_disconnect": "i2c.mux"})
+                address = self.int_(m, f"{path}.mux", "address", 0x70)
+                self.i2c_address(f"{path}.mux.address", address, 0x70, 0x77, "TCA9548A")
+                first_bus = self.opt_int(m, f"{path}.mux", "first_bus")
+                self.in_range(f"{path}.mux.first_bus", first_bus, 0, 248)
+                extra_mux = MuxConfig(address=address, first_bus=first_bus,
+                                      reset_pin=mux.reset_pin if mux else None,
+                                      idle_disconnect=mux.idle_disconnect if mux else True)
+            out.append(ExtraI2cConfig(sda=sda, bus=number, mux=extra_mux))
+        return tuple(out)

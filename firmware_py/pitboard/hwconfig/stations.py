@@ -11,6 +11,7 @@ from typing import Any
 
 from pitboard.hw.mcp23017 import ADDRESS_MAX as MCP_ADDRESS_MAX
 from pitboard.hw.mcp23017 import ADDRESS_MIN as MCP_ADDRESS_MIN
+from pitboard.userfile import escape
 
 from .pins import (
     I2cDeviceUse,
@@ -27,8 +28,10 @@ from .schema import (
     _ID_PINS,
     _SPI0_PINS,
     _UART_PINS,
+    CONTROLLER_NAMES,
     DISPLAY_BUSES,
     DISPLAY_DRIVERS,
+    EXTRA_I2C,
     INPUT_KINDS,
     MAX_STATIONS,
     OLED_ADDRESSES,
@@ -91,11 +94,31 @@ class _StationParser(_Reader):
             return None
         return display
 
-    def mux_channel(self, t: dict[str, Any], path: str, has_mux: bool) -> int | None:
+    #: the profile's [i2c] section, once parsed (None: absent or broken)
+    i2c_config: I2cConfig | None = None
+
+    def controller(self, t: dict[str, Any], path: str) -> str:
+        """``controller``: "A" ([i2c]) or the letter of an ``[[i2c.extra]]`` controller."""
+        name = self.str_(t, path, "controller", "A")
+        known = self.i2c_config.controllers if self.i2c_config is not None else ("A",)
+        if "controller" in t and isinstance(t["controller"], str) and name not in known:
+            self.add(_join(path, "controller"), f'"{escape(name)}" is not one of this '
+                     f"profile's I2C controllers ({', '.join(known)}: [i2c], then "
+                     "[[i2c.extra]] in order)")
+            return "A"
+        return name
+
+    def mux_channel(self, t: dict[str, Any], path: str, has_mux: bool,
+                    controller: str = "A") -> int | None:
         channel = self.opt_int(t, path, "mux_channel")
         if channel is not None:
             self.in_range(_join(path, "mux_channel"), channel, 0, 7)
-            if not has_mux:
+            if controller != "A":
+                i2c = self.i2c_config
+                if i2c is not None and i2c.mux_of(controller) is None:
+                    self.add(_join(path, "mux_channel"), f"set, but I2C controller {controller} "
+                             "has no mux (i2c.extra's mux)")
+            elif not has_mux:
                 self.add(_join(path, "mux_channel"), "set, but the profile has no [i2c.mux]")
         return channel
 
@@ -114,7 +137,7 @@ class _StationParser(_Reader):
             return None
         keys = {
             "gpio": ("lever", "slots", "go", "debounce_ms"),
-            "mcp23017": ("address", "mux_channel", "int_pin", "debounce_ms"),
+            "mcp23017": ("address", "mux_channel", "int_pin", "debounce_ms", "controller"),
             "emulated": (),
         }
         elsewhere = _used_elsewhere("kind", keys, kind)
@@ -137,13 +160,15 @@ class _StationParser(_Reader):
             self.i2c_address(
                 f"{path}.address", address, MCP_ADDRESS_MIN, MCP_ADDRESS_MAX, "MCP23017"
             )
-            channel = self.mux_channel(t, path, has_mux)
+            controller = self.controller(t, path)
+            channel = self.mux_channel(t, path, has_mux, controller)
             int_pin = self.opt_int(t, path, "int_pin")
             self.pin(f"{path}.int_pin", int_pin)
             debounce = self.int_(t, path, "debounce_ms", 20)
             self.in_range(f"{path}.debounce_ms", debounce, 0, 200)
             spec = Mcp23017Input(
-                address=address, mux_channel=channel, int_pin=int_pin, debounce_ms=debounce
+                address=address, mux_channel=channel, int_pin=int_pin, debounce_ms=debounce,
+                controller=controller,
             )
         else:
             spec = EmulatedInput()
@@ -160,7 +185,7 @@ class _StationParser(_Reader):
         driver = self.choice(t, path, "driver", DISPLAY_DRIVERS, True)
         bus = self.choice(t, path, "bus", DISPLAY_BUSES, True)
         keys = {
-            "i2c": ("address", "mux_channel"),
+            "i2c": ("address", "mux_channel", "controller"),
             "spi": ("port", "device", "dc_pin", "reset_pin"),
             "emulated": (),
         }
@@ -183,8 +208,10 @@ class _StationParser(_Reader):
                     f"{path}.address",
                     f"0x{address:02X} is not an OLED address (0x3C or 0x3D)",
                 )
-            channel = self.mux_channel(t, path, has_mux)
-            display = replace(display, address=address, mux_channel=channel)
+            controller = self.controller(t, path)
+            channel = self.mux_channel(t, path, has_mux, controller)
+            display = replace(display, address=address, mux_channel=channel,
+                              controller=controller)
         elif bus == "spi":
             port = self.int_(t, path, "port", 0)
             if port != 0:
@@ -238,6 +265,12 @@ class _StationParser(_Reader):
         if console is not None and console.uses_pi_uart:
             for p, n in _UART_PINS.items():
                 reserved[p] = f"reserved for the {n} (console.port is {console.port})"
+        i2c = self.i2c_config
+        for i, extra in enumerate(i2c.extra if i2c is not None else ()):
+            if extra.sda in EXTRA_I2C:
+                name = f"I2C controller {CONTROLLER_NAMES[i + 1]} (i2c.extra[{i}])"
+                reserved[extra.pins.sda] = f"the SDA of {name}"
+                reserved[extra.pins.scl] = f"the SCL of {name}"
         claims: list[_Claim] = []
         if mux_reset is not None:
             claims.append(_mux_reset_claim(mux_reset))
@@ -265,24 +298,25 @@ class _StationParser(_Reader):
         race_control: DisplayConfig | None = None,
     ) -> None:
         seen: list[I2cDeviceUse] = []
-        has_mux = i2c.mux is not None
         for d in _i2c_devices(i2c, parts, race_control):
+            has_mux = i2c.mux_of(d.controller) is not None
             for other in seen:
-                if other.address != d.address:
-                    continue
-                path = d.key if d.key == "i2c.mux.address" else f"{d.key}.address"
+                if other.address != d.address or other.controller != d.controller:
+                    continue  # each controller is a bus of its own
+                path = d.key if d.key.endswith("mux.address") else f"{d.key}.address"
                 if other.mux_channel == d.mux_channel or not has_mux:
                     self.add(
                         path,
                         f"0x{d.address:02X} is already used by {other.key} ({other.device}) "
-                        f"on {_segment(i2c.bus, d.mux_channel)}",
+                        f"on {_segment(i2c.bus, d.mux_channel, d.controller, i2c)}",
                     )
                     break
                 if other.mux_channel is None or d.mux_channel is None:
                     self.add(
                         path,
                         f"0x{d.address:02X} clashes with {other.key} ({other.device}): a device "
-                        f"on the main I2C bus {i2c.bus} answers on every mux channel",
+                        f"on the main {_segment(i2c.bus, None, d.controller, i2c)} answers on "
+                        "every mux channel",
                     )
                     break
             seen.append(d)

@@ -13,7 +13,13 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, NoReturn
 
 from ..catalog import MAX_CARS, TRACKS
-from ..module_args import SetupError, add_module_options, check_setup, race_modules
+from ..module_args import (
+    SetupError,
+    add_garage_options,
+    add_module_options,
+    check_setup,
+    race_modules,
+)
 from ..usage import isatty
 
 if TYPE_CHECKING:
@@ -133,6 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="keep the race journal in DIR: a race left unfinished there resumes on "
                    "the next start (default: a temporary folder, removed at exit)")
     add_module_options(p)
+    add_garage_options(p)
     p.add_argument("--image-scale", metavar="N", type=_int_in(1, 8, "image scale"), default=1,
                    help="enlarge saved images N times, pixel for pixel (default 1: 128x64)")
     return p

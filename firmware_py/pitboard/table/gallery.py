@@ -80,6 +80,11 @@ DESCRIPTIONS: dict[str, str] = {
     "lobby": "Lobby: track, laps and cars chosen with soft keys.",
     "lobby_modules": "Lobby with rules modules on (console or profile presets): every station "
                      "names them before the race.",
+    "draft_pick": "Garage draft, your pick: the market over the tray buttons, the selected "
+                  "card raised and spelled out; GO takes it.",
+    "draft_waiting": "Garage draft, another player's pick: the cards left (dotted: not yours to "
+                     "press) and your picks so far.",
+    "draft_drop": "Snake draft, the end: your four upgrades in the tray, drop one to keep three.",
     "attract": "Kiosk attract mode: bots racing until someone presses GO.",
     "attract_modules": "Kiosk attract mode with the shipped demo preset: bots against 2 Legend "
                        "cars, a weather token and road tokens.",
@@ -96,10 +101,12 @@ def sample_views() -> dict[str, StationView]:
         >>> views["planning"].kind, len(views) == len(DESCRIPTIONS)
         ('planning', True)
     """
+    from pitboard.table.draft_view import market_card
     from pitboard.table.icons import ICON
     from pitboard.table.upgrade_art import detail
     from pitboard.table.view import (
         ATTRACT,
+        DRAFT,
         FAULT,
         LOBBY,
         LOCKED,
@@ -107,6 +114,7 @@ def sample_views() -> dict[str, StationView]:
         RESOLUTION,
         RESULTS,
         WAITING,
+        CardView,
         CornerView,
         MoveView,
         StationView,
@@ -229,6 +237,25 @@ def sample_views() -> dict[str, StationView]:
             lines=("USA, 2 laps", "4 cars: 1 player, 3 bots", "+ weather, legends cars=2",
                    "JOINED - GO to leave"),
             soft_keys=("TRK", "LAPS", "CARS", "", "", "", "RACE"),
+        ),
+        "draft_pick": StationView(
+            DRAFT, 0, title="DRAFT 1/3", message="YOUR PICK", round=1,
+            cards=(market_card("U11"), market_card("U19", selected=True), market_card("U30"),
+                   market_card("U3"), market_card("U36"), market_card("U8")),
+            lines=("GO: take it",), detail=detail("U19"),
+        ),
+        "draft_waiting": StationView(
+            DRAFT, 0, title="DRAFT 2/3", message="Bob picks", round=2,
+            cards=(market_card("U15", disabled=True), CardView("", "", disabled=True),
+                   market_card("U42", disabled=True), market_card("U4", disabled=True),
+                   market_card("U35", disabled=True)),
+            lines=("4 cards left", "yours: Cooling System 6"),
+        ),
+        "draft_drop": StationView(
+            DRAFT, 0, title="DROP 1 OF 4", message="YOUR DROP", round=3,
+            cards=(market_card("U7"), market_card("U41"), market_card("U12", selected=True),
+                   market_card("U26")),
+            lines=("GO: drop it",), detail=detail("U12"),
         ),
         "attract": StationView(
             ATTRACT, 0, title="PITBOARD", order=("1 Bot 2", "2 Bot 5", "3 Bot 1"),

@@ -52,10 +52,12 @@ from pitboard.table.canvas import (
 from pitboard.table.canvas import (
     _key_label as _key_label,  # tests check the soft-key abbreviations through screens
 )
+from pitboard.table.draft_screen import draw_draft
 from pitboard.table.fonts import BIG, MEDIUM, SMALL, TINY, BitmapFont
 from pitboard.table.upgrade_art import draw_detail
 from pitboard.table.view import (
     ATTRACT,
+    DRAFT,
     FAULT,
     LOBBY,
     LOCKED,
@@ -312,6 +314,7 @@ _SCREENS = {
     LOBBY: _titled,
     ATTRACT: _titled,
     FAULT: _titled,
+    DRAFT: draw_draft,
 }
 
 

@@ -28,6 +28,7 @@ from PIL import Image
 
 from ..bots import Bot
 from ..engine import decisions as dec
+from ..engine.garage.draft import DRAFT
 from ..engine.race import Race
 from ..engine.setup import MAX_CARS
 from ..engine.snapshot import replay
@@ -55,6 +56,7 @@ from .table_base import (
     TableEvent,
     Tick,
 )
+from .table_draft import DraftMixin
 from .table_kiosk import KioskMixin
 from .table_lobby import LobbyMixin
 from .table_turns import TurnsMixin
@@ -75,7 +77,7 @@ __all__ = [
 log = logging.getLogger("pitboard.table")
 
 
-class Table(LobbyMixin, TurnsMixin, KioskMixin, TableBase):
+class Table(LobbyMixin, DraftMixin, TurnsMixin, KioskMixin, TableBase):
     """The table flow and every station.
 
     Example::
@@ -277,7 +279,12 @@ class Table(LobbyMixin, TurnsMixin, KioskMixin, TableBase):
         was = self.state
         for st in self.stations:
             st.turn = None  # a GO's later answers must not replay what is being undone
-        log_ = race.log[:-1]
+        # the bots' moves since a person's last decision go too (they would come back at
+        # once: a bot that planned first, the bots' picks after a person's last draft pick)
+        n = len(race.log)
+        while n and race.log[n - 1].car in self.bots:
+            n -= 1
+        log_ = race.log[:n - 1]
         # back past bot moves too, to the last decision a person made
         self.race = replay(race.setup, log_, track=race.track)
         while log_ and self._decider(self.race) in self.bots:
@@ -286,7 +293,7 @@ class Table(LobbyMixin, TurnsMixin, KioskMixin, TableBase):
         if self.recorder is not None:
             self.recorder.undone(len(log_))
         pending = self.race.pending()
-        target = flow.PLANNING if pending.kind == dec.PLAN else flow.RESOLUTION
+        target = {dec.PLAN: flow.PLANNING, DRAFT: flow.DRAFT}.get(pending.kind, flow.RESOLUTION)
         if was != target:
             self.machine.set_state(target)
         self._drive()  # bots and forced steps move again, as they would have
@@ -352,7 +359,12 @@ class Table(LobbyMixin, TurnsMixin, KioskMixin, TableBase):
                 continue
             self.views[st.index] = view
             if self.render is not None and st.index < len(self.screens):
-                self.screens[st.index].show(self.render(view))
+                screen = self.screens[st.index]
+                # a display with a writer thread (pitboard.hw.writer) sends the acting
+                # station's frame ahead of frames already waiting for its bus
+                show = getattr(screen, "show_first", screen.show) if st.index == first \
+                    else screen.show
+                show(self.render(view))
                 self.frames += 1
         for observer in self.observers:
             observer(self)

@@ -15,8 +15,8 @@ from typing import Any, Protocol
 
 from PIL import Image
 
-from ..bots import Bot
-from ..engine.decisions import Decision
+from ..bots import Bot, HeuristicBot
+from ..engine.decisions import Decision, Pending
 from ..engine.race import Race
 from ..engine.setup import RaceSetup
 from ..hw.events import StationEvent
@@ -109,6 +109,9 @@ class TableBase:
     wake: Callable[[], bool]
     sleep: Callable[[], bool]
     green_flag: Callable[[], bool]
+    open_draft: Callable[[], bool]
+    draft_done: Callable[[], bool]
+    resume_draft: Callable[[], bool]
     plans_locked: Callable[[], bool]
     next_round: Callable[[], bool]
     race_over: Callable[[], bool]
@@ -147,3 +150,19 @@ class TableBase:
     _resolution_key: Callable[[Station, int], None]
     _commit_plan: Callable[[Station], None]
     _resolution_go: Callable[[Station], None]
+    _draft_step: Callable[[Pending], bool]
+    _draft_key: Callable[[Station, int], None]
+    _draft_go: Callable[[Station], None]
+    _commit: Callable[[Decision], None]
+    _commit_quiet: Callable[[Decision], None]
+
+
+def seat_bot(setup: RaceSetup, car: int) -> Bot:
+    """The bot that drives ``car`` (a seat nobody joined, or one left idle): in a Garage race
+    one that drafts and uses upgrades."""
+    seed = setup.seed + car
+    if "garage" in setup.modules:
+        from ..garage_bots import GarageBot
+
+        return GarageBot(seed=seed)
+    return HeuristicBot(seed=seed)

@@ -15,7 +15,7 @@ from ..engine.setup import MAX_CARS, RaceSetup
 from ..trackfile import track_ref
 from . import flow
 from .station import Station
-from .table_base import KioskOptions, TableBase
+from .table_base import KioskOptions, TableBase, seat_bot
 from .table_lobby import legend_names
 
 log = logging.getLogger("pitboard.table")
@@ -84,8 +84,7 @@ class KioskMixin(TableBase):
 
     def _tick(self, now: float) -> None:
         kiosk = self.kiosk
-        if kiosk is None or (self.deadline is None and self.state not in (
-                flow.PLANNING, flow.RESOLUTION)):
+        if kiosk is None or (self.deadline is None and self.state not in flow.RACING):
             return
         state = self.state
         if state == flow.ATTRACT and self.deadline is not None and now >= self.deadline:
@@ -108,7 +107,7 @@ class KioskMixin(TableBase):
                 self._start_attract()
         elif state == flow.RESULTS and self.deadline is not None and now >= self.deadline:
             self._after_results()
-        elif state in (flow.PLANNING, flow.RESOLUTION):
+        elif state in flow.RACING:
             self._idle_takeover(now, kiosk)
 
     def _take_seat_back(self, st: Station) -> None:
@@ -158,7 +157,7 @@ class KioskMixin(TableBase):
                             "%s closed) for %d s; a bot takes the seat", st.name,
                             "+".join(map(str, st.lever_fault)), now - st.last_input)
             st.idle_bot = True
-            self.bots[st.car] = HeuristicBot(seed=race.setup.seed + st.car)
+            self.bots[st.car] = seat_bot(race.setup, st.car)
             if self.recorder is not None:
                 self.recorder.seat_to_bot(st.car)
         self._drive()
@@ -168,8 +167,7 @@ class KioskMixin(TableBase):
         press: a player who waited for others has not been idle)."""
         race = self.race
         waiting: set[int] = set()
-        if race is not None and not race.over and self.state in (flow.PLANNING,
-                                                                 flow.RESOLUTION):
+        if race is not None and not race.over and self.state in flow.RACING:
             waiting = set(race.pending().cars)
         if waiting != self._waiting:
             now = self.clock()

@@ -11,6 +11,7 @@ from typing import Any
 from ..engine import decisions as dec
 from ..engine.cards import DISCARDABLE, PLAYABLE
 from ..engine.decisions import Decision, Discard, IllegalDecision, Plan, React
+from ..engine.garage.draft import DRAFT
 from . import flow
 from .hand import in_hand_order, short_problem
 from .station import SLOTS, Station
@@ -257,9 +258,15 @@ class TurnsMixin(TableBase):
                         self.deadline = self.clock() + self.kiosk.results_seconds
                 return
             pending = race.pending()
+            if pending.kind == DRAFT:  # the Garage draft (table_draft.py)
+                if self._draft_step(pending):
+                    continue
+                return
             if pending.kind == dec.PLAN:
                 if self.state == flow.RESOLUTION:
                     self.next_round()
+                elif self.state == flow.DRAFT:
+                    self.draft_done()
                 bots = [c for c in pending.cars if c in self.bots]
                 if bots:
                     self._commit_quiet(self.bots[bots[0]].choose(race, bots[0]))

@@ -19,6 +19,7 @@ from ..engine.race import Race
 from ..engine.weather import race_weather, road_tokens
 from ..trackfile import load_track
 from . import flow
+from .draft_view import draft_view
 from .hand import short_problem
 from .station import SLOTS, Station
 from .turn import (
@@ -97,6 +98,8 @@ def station_view(scene: TableScene, st: Station) -> StationView:
     race = scene.race
     if race is None:
         return _lobby(scene, st)
+    if state == flow.DRAFT:  # the Garage draft (draft_view.py)
+        return draft_view(race, st, {c.id: c.name for c in race.cars})
     if state == flow.RESULTS:
         return StationView(RESULTS, st.index, title="RESULTS", order=_results(race),
                            laps=race.laps, round=race.round, soft_keys=("", "", "", "", "", "",

@@ -57,9 +57,19 @@ def bom_rows(config: HwConfig) -> list[tuple[str, str, str]]:
             note += "; one is the race-control display"
         note += f"; {alt} set to 0x3D, the rest 0x3C" if alt else "; all at 0x3C (the default)"
         rows.append((str(len(addresses)), OLED_MODULES[driver][0], note))
-    if mux is not None:
-        rows.append(("1", "TCA9548A I2C multiplexer breakout",
-                     f"address 0x{mux.address:02X}; 3.3 V"))
+    muxes = [m for m in (mux, *(e.mux for e in config.i2c.extra)) if m is not None]
+    if muxes:
+        where = (f"one per I2C controller ({', '.join(config.i2c.controllers)}); " if
+                 len(muxes) > 1 else "")
+        rows.append((str(len(muxes)), "TCA9548A I2C multiplexer breakout",
+                     f"{where}address 0x{muxes[0].address:02X}; 3.3 V"
+                     + ("; RESET lines joined to the one GPIO" if len(muxes) > 1 and
+                        mux is not None and mux.reset_pin is not None else "")))
+    if config.i2c.extra:
+        rows.append((str(2 * len(config.i2c.extra)), "Resistor 4.7 kOhm, 1/4 W (I2C pull-ups)",
+                     "SDA and SCL of each extra controller ("
+                     + ", ".join(f"GPIO {e.sda}/{e.sda + 1}" for e in config.i2c.extra)
+                     + ") to 3V3 on the hub: unlike GPIO 2/3 they have none on the Pi"))
     if mcp:
         rows.append((str(len(mcp)), POLYFUSE,
                      "one per hub jack, in series with its 3V3 (F1.. in the wiring)"))
