@@ -216,14 +216,17 @@ class App:
         cars: int | None = None,
         modules: Mapping[str, Mapping[str, Any]] | None = None,
         wait_s: float | None = None,
+        writer_threads: bool | None = None,
         race_control_display: Any = None,
     ) -> App:
         """Open every part the profile names. Raises :class:`StartupError` (one line).
 
         With ``wait_s`` (``pitboard run``: 20 s), first waits for the buses and interfaces the
-        profile needs (:func:`wait_for_hardware`). ``displays`` replace the stations'
-        displays (the simulation's, tests'); the race-control display is then
-        ``race_control_display`` (None: none), else the profile's ``[race_control]``."""
+        profile needs (:func:`wait_for_hardware`). The displays the profile names get a writer
+        thread per I2C controller (:func:`with_writers`); ``displays`` given by the caller are
+        drawn directly unless ``writer_threads``. With ``displays`` given, the race-control
+        display is ``race_control_display`` (None: none), else the profile's
+        ``[race_control]``."""
         if wait_s is not None:
             wait_for_hardware(config, seconds=wait_s)
         writers: list[BusWriter] = []
@@ -231,6 +234,8 @@ class App:
             race_control = race_control_display
             if displays is not None:
                 screens = list(displays)
+                if writer_threads:  # given displays drawn as on the device (tests)
+                    screens, writers = with_writers(config, screens)
             else:
                 opened = [open_station_display(config, st.display, st.label)
                           for st in config.stations]
