@@ -112,7 +112,7 @@ class HeuristicBot:
     # -- planning
     def _plan(self, race: Race, rule: PlanRule) -> Plan:
         car = race.cars[rule.car]
-        hand = _hand(rule.playable)
+        hand = self._hand(rule.playable)
         cooldown_bonus = _COOLDOWN_BONUS[min(car.hand.count(HEAT), 3)]
         if race is not self._race:
             self._race, self._targets = race, _targets_for(race)
@@ -145,6 +145,12 @@ class HeuristicBot:
         if best is None:  # clogged at every gear: drop to the lowest for Cooldown next time
             return Plan(rule.car, min(rule.gears), rule.playable)
         return Plan(rule.car, best[0], best[1])
+
+    @staticmethod
+    def _hand(playable: tuple[str, ...]) -> _Hand:
+        """The planner's view of ``playable``, from the shared memo of hands (a bot meeting
+        many more distinct hands, the Garage's, keeps its own memo so this one stays warm)."""
+        return _hand(playable)
 
     # -- react
     def _react(self, race: Race, car_id: int) -> Decision:
