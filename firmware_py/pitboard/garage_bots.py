@@ -98,9 +98,10 @@ _UPGRADE_REPS = frozenset(rep for rep in _SAME_AS.values() if rep in BY_CODE)
 #: the planner's views of hands holding upgrades, by their representatives in code order: the
 #: Garage bot's own memo (bounded: cleared when full). 150 six-car Garage races meet ~3,900
 #: distinct such hands and 600 races ~9,000, against ~1,000 base hands, so in the heuristic
-#: bot's shared memo (2,048) they would keep pushing each other out.
+#: bot's shared memo (2,048) they would keep pushing each other out. A hand holds ~3.4 KiB
+#: (tracemalloc, 300 races): a full memo stays near 21 MiB.
 _GARAGE_HANDS: dict[tuple[str, ...], _Hand] = {}
-_GARAGE_HANDS_MAX = 8_192
+_GARAGE_HANDS_MAX = 6_144
 
 
 class GarageBot(HeuristicBot):
