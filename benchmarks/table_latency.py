@@ -2,7 +2,8 @@
 
 Run: ``python benchmarks/table_latency.py``. Prints figures only (no pass/fail).
 
-Six human stations (grid6: an SSD1306 each) race whole races; every choice comes from the
+Six human stations (grid6: an SSD1306 each) race whole races, base game then Garage (its
+turn screens with symbol keys and upgrade card faces); every choice comes from the
 heuristic bot but reaches the table as the input events a station would post (lever moves,
 slot presses, GO), chosen by what the station's screen offers. For every event the game
 thread's CPU time (``time.thread_time_ns``) is taken:
@@ -24,17 +25,18 @@ import time
 import warnings
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from PIL import Image
 
 from display_bytes import ms, percentile, stock_device
-from pitboard.bots import HeuristicBot
+from pitboard.bots import Bot, HeuristicBot
 from pitboard.engine.decisions import Plan
 from pitboard.hw.display import StationDisplay
 from pitboard.hw.events import GoPressed, LeverMoved, SlotPressed, StationEvent
 from pitboard.hw.oled import I2C_RDWR_BLOCK, SMBUS_BLOCK, BusWrite, RecordingSerial, i2c_cost
 from pitboard.table import flow, screens
-from pitboard.table.autoplay import next_input
+from pitboard.table.autoplay import hands_bot, next_input
 from pitboard.table.table import Table
 
 warnings.filterwarnings("ignore", message="Image.Image.getdata is deprecated")
@@ -77,7 +79,8 @@ class Sample:
 
 
 class Bench:
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, modules: dict[str, dict[str, Any]] | None = None) -> None:
+        self.modules = modules
         self.clock = Clock()
         self.buses = [RecordingSerial() for _ in range(STATIONS)]
         self.handed: dict[int, int] = {}
@@ -85,7 +88,7 @@ class Bench:
                                     self.handed) for i, bus in enumerate(self.buses)]
         self.table = Table(stations=STATIONS, screens=self.screens, render=screens.render,
                            clock=self.clock, seed=seed)
-        self.mind = HeuristicBot(seed=seed)
+        self.mind: Bot = HeuristicBot(seed=seed)
         self.levers = [0] * STATIONS
         self.samples: list[Sample] = []
         self.last_image: Image.Image | None = None
@@ -128,8 +131,12 @@ class Bench:
             self.lever(i, 1)
         for i in range(STATIONS):
             self.send(GoPressed(station=i), "lobby")
-        self.send(SlotPressed(station=0, slot=6), "lobby")
         table = self.table
+        if self.modules:  # straight to the race settings (the lobby's Garage is the draft's)
+            table.modules = self.modules
+        self.send(SlotPressed(station=0, slot=6), "lobby")
+        assert table.race is not None
+        self.mind = hands_bot(table.race, seed=table.race.setup.seed)
         while table.state != flow.RESULTS:
             race = table.race
             assert race is not None
@@ -241,15 +248,23 @@ def bytes_table(samples: list[Sample]) -> None:
           "bus times add up)")
 
 
+#: the Garage race measured after the base game: 3 random upgrades each, expansions on
+GARAGE = {"garage": {"choose": "random", "expansions": True}}
+
+
 def main() -> None:
-    samples: list[Sample] = []
-    for seed in range(RACES):
-        bench = Bench(seed=100 + seed)
-        bench.race()
-        if seed:  # seed 0 warms up font and sprite caches
-            samples += bench.samples
-    latency_table(samples, RACES - 1)
-    bytes_table(samples)
+    for title, modules in (("Base game", None), ("Garage race", GARAGE)):
+        print(f"== {title}")
+        print()
+        samples: list[Sample] = []
+        for seed in range(RACES):
+            bench = Bench(seed=100 + seed, modules=modules)
+            bench.race()
+            if seed:  # seed 0 warms up font and sprite caches
+                samples += bench.samples
+        latency_table(samples, RACES - 1)
+        bytes_table(samples)
+        print()
 
 
 if __name__ == "__main__":

@@ -50,7 +50,10 @@ DEVICE_GROUPS=(gpio i2c spi dialout)
 # python3-lgpio comes from apt on Pi OS; the venv sees it through --system-site-packages.
 APT_PACKAGES=(python3 python3-venv python3-pip python3-lgpio i2c-tools)
 # an SPI display needs spidev, and luma drives its D/C and RESET lines through the RPi.GPIO
-# API, which rpi-lgpio provides on lgpio (RPi.GPIO itself does not work on a Pi 5)
+# API, which rpi-lgpio provides on lgpio (RPi.GPIO itself does not work on a Pi 5).
+# python3-rpi-lgpio is the apt name rpi-lgpio's documentation gives (Raspberry Pi OS, Ubuntu;
+# plain Debian has no lgpio packages at all); it replaces python3-rpi.gpio, which installs the
+# same RPi.GPIO module, so apt removes that one.
 SPI_APT_PACKAGES=(python3-spidev python3-rpi-lgpio)
 
 PREFIX=$ROOT/opt/pitboard
@@ -221,6 +224,25 @@ print(f"hardware={int(hardware)}")
 print(f"i2c_baudrate={int(i2c.get('baudrate', 100000))}")
 print("mux_address=" + ("" if mux is None else f"0x{int(mux.get('address', 0x70)):02x}"))
 print(f"mux_idle_disconnect={int(mux is not None and bool(mux.get('idle_disconnect', True)))}")
+# [[i2c.extra]]: more I2C controllers, by SDA pin: (overlay, controller) per board, the table of
+# pitboard.hwconfig's EXTRA_I2C (raspberrypi/linux overlays i2c5, i2c6, i2c2-pi5, i2c3-pi5).
+# Each controller's overlay first, then its mux on it (the order wiring_docs shows).
+EXTRA_I2C = {22: {"pi4": ("i2c6,pins_22_23", "i2c6"), "pi5": ("i2c3-pi5,pins_22_23", "i2c3")},
+             12: {"pi4": ("i2c5,pins_12_13", "i2c5"), "pi5": ("i2c2-pi5,pins_12_13", "i2c2")}}
+for board in ("pi4", "pi5"):
+    lines = []
+    for extra in i2c.get("extra", []):
+        known = EXTRA_I2C.get(extra.get("sda"))
+        if known is None:
+            sys.exit(f"install-pi: {sys.argv[1]}: i2c.extra sda {extra.get('sda')!r} is not one "
+                     f"of {sorted(EXTRA_I2C)} (pitboard check-config explains)")
+        overlay, name = known[board]
+        lines.append(f"dtoverlay={overlay},baudrate={int(i2c.get('baudrate', 100000))}")
+        extra_mux = extra.get("mux")
+        if extra_mux is not None:
+            lines.append(f"dtoverlay=i2c-mux,pca9548,addr=0x{int(extra_mux.get('address', 0x70)):02x},"
+                         f"{name}")
+    print(f"i2c_extra_{board}=" + ";".join(lines))
 print(f"uart={int(uart)}")
 print(f"spi={int(spi)}")
 console = cfg.get("console", {})
@@ -305,6 +327,16 @@ else
     # it, so the dtparam lines below go to the base device tree (Raspberry Pi documentation,
     # "Device Trees, overlays, and parameters", part 3.2). Order matters here.
     [[ -n ${fact[mux_address]} ]] && block+=("dtoverlay=i2c-mux,pca9548,addr=${fact[mux_address]}" "dtoverlay=")
+    # More I2C controllers ([[i2c.extra]]): the same header pins are a different controller
+    # with its own overlay on a Pi 4 and a Pi 5, so each board gets its own lines, each
+    # controller's overlay before the mux on it, then "dtoverlay=" and back to [all].
+    if [[ -n ${fact[i2c_extra_pi4]} ]]; then
+        for board in pi4 pi5; do
+            IFS=';' read -ra more <<<"${fact[i2c_extra_$board]}"
+            block+=("[$board]" "${more[@]}" "dtoverlay=")
+        done
+        block+=("[all]")
+    fi
     # GPIO 14/15 serve either the staff console (UART on) or plain inputs (duo: UART off).
     # The console opens /dev/ttyAMA0, the PL011 on GPIO 14/15 of both boards: a Pi 4 gives it
     # to Bluetooth unless disable-bt; a Pi 5's serial0 is its debug connector (ttyAMA10) and

@@ -26,7 +26,7 @@ from pitboard.hw.events import GoPressed, SlotPressed
 from pitboard.hw.inputs import StationInputs, build_station_inputs
 from pitboard.hw.mcp23017 import STATION_BITS, Bank, Mcp23017Model, SMBusLike
 from pitboard.hw.oled import PAGES, PANEL_HEIGHT, PANEL_WIDTH, RecordingSerial, to_pages
-from pitboard.hwconfig import HwConfig, Mcp23017Input, load_profile
+from pitboard.hwconfig import HwConfig, Mcp23017Input, load_profile, resolve_i2c_bus
 from pitboard.table import screens
 from pitboard.table.autoplay import next_input
 from pitboard.table.screens import MEDIUM, SMALL, TINY, BitmapFont
@@ -256,12 +256,31 @@ class RenderSpy:
         return image
 
 
+#: the kernel's bus number for channel 0 of each controller's mux (A, B, C: 10 apart)
+FIRST_BUSES = {"A": FIRST_BUS, "B": FIRST_BUS + 10, "C": FIRST_BUS + 20}
+#: the extra controllers' own bus numbers (as on a Pi 4: i2c6 on GPIO 22/23, i2c5 on 12/13)
+EXTRA_BUSES = {"B": 6, "C": 5}
+
+
 def grid6_config() -> HwConfig:
-    """The shipped grid6 profile, with mux channel k on /dev/i2c-(FIRST_BUS + k)."""
+    """The shipped grid6 profile, with channel k of controller X's mux on
+    /dev/i2c-(FIRST_BUSES[X] + k)."""
     config = load_profile("grid6")
     assert config.i2c.mux is not None
     mux = dataclasses.replace(config.i2c.mux, first_bus=FIRST_BUS)
-    return dataclasses.replace(config, i2c=dataclasses.replace(config.i2c, mux=mux))
+    extra = tuple(
+        dataclasses.replace(e, bus=EXTRA_BUSES[name],
+                            mux=dataclasses.replace(e.mux, first_bus=FIRST_BUSES[name]))
+        if e.mux is not None else e
+        for name, e in zip("BC", config.i2c.extra, strict=False))
+    return dataclasses.replace(config, i2c=dataclasses.replace(config.i2c, mux=mux, extra=extra))
+
+
+def station_bus(config: HwConfig, station: int) -> int:
+    """The bus number a station's board and display are on in the rig."""
+    spec = config.stations[station].input
+    assert isinstance(spec, Mcp23017Input) and spec.mux_channel is not None
+    return resolve_i2c_bus(config.i2c, spec.mux_channel, controller=spec.controller)
 
 
 def _wire(pin: Any) -> Callable[[bool], None]:
@@ -274,6 +293,16 @@ def _wire(pin: Any) -> Callable[[bool], None]:
             pin.drive_low()
 
     return drive
+
+
+def close_lever(factory: MockFactory, pins: Sequence[int], gear: int) -> None:
+    """A one-hot gear lever on direct GPIO (duo): ``gear``'s contact closed to GND (active
+    low), the other three open (held high by the pull-ups)."""
+    for g, pin in enumerate(pins, start=1):
+        if g == gear:
+            factory.pin(pin).drive_low()
+        else:
+            factory.pin(pin).drive_high()
 
 
 _BITS: dict[str, tuple[Bank, int]] = {name: (bank, bit) for bank, bit, name in STATION_BITS}
@@ -296,7 +325,7 @@ class Grid6:
             if spec.int_pin is not None:
                 chip.connect_int(_wire(self.factory.pin(spec.int_pin)))
             self.chips.append(chip)
-            self._buses[FIRST_BUS + spec.mux_channel] = chip
+            self._buses[station_bus(self.config, st.index)] = chip
         self.panels = [Panel("sh1106" if st.display.driver == "sh1106" else "ssd1306",
                              clock=self.clock) for st in self.config.stations]
         self.displays = [

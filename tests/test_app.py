@@ -252,7 +252,7 @@ def test_the_profile_sets_the_kiosk(tmp_path: Path) -> None:
     text = (Path(__file__).resolve().parents[1] / "hw_config" / "sim.toml").read_text()
     text = text.replace("kiosk = false", "kiosk = true").replace(
         "seat_idle_seconds = 30", "seat_idle_seconds = 40").replace(
-        "join_seconds = 20", "join_seconds = 12").replace("kiosk_cars = 4", "kiosk_cars = 5")
+        "join_seconds = 20", "join_seconds = 12").replace("kiosk_cars = 2", "kiosk_cars = 5")
     profile = tmp_path / "kiosk.toml"
     profile.write_text(text)
     app = App.build(load_profile(str(profile)), journal=tmp_path / "journal", seed=1)
@@ -338,16 +338,57 @@ def test_transitions_lines_only_when_verbose(verbose: bool,
         logging.getLogger("transitions").setLevel(before)
 
 
+def test_default_logging_keeps_pitboard_info_and_only_other_libraries_warnings(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """What ``pitboard run --verbose``'s help promises without the flag: Pitboard's own INFO
+    lines (not only the start-up line), and only warnings from other libraries."""
+    import logging
+
+    from pitboard.app import configure_logging
+    from pitboard.cli import build_parser
+
+    root = logging.getLogger()
+    saved = (root.level, root.handlers[:], logging.getLogger("pitboard").level,
+             logging.getLogger("transitions").level)
+    for handler in root.handlers[:]:
+        root.removeHandler(handler)
+    try:
+        configure_logging(verbose=False)
+        logging.getLogger("pitboard.app").info("hardware ready after 1.0 s")
+        logging.getLogger("luma.core").info("a library's chatter")
+        logging.getLogger("luma.core").warning("a library's warning")
+        logging.getLogger("transitions.core").info("Entered state planning")
+        err = capsys.readouterr().err
+    finally:
+        for handler in root.handlers[:]:
+            root.removeHandler(handler)
+        root.setLevel(saved[0])
+        for handler in saved[1]:
+            root.addHandler(handler)
+        logging.getLogger("pitboard").setLevel(saved[2])
+        logging.getLogger("transitions").setLevel(saved[3])
+    assert err.splitlines() == ["INFO pitboard.app: hardware ready after 1.0 s",
+                                "WARNING luma.core: a library's warning"]
+    run = build_parser()._subparsers._group_actions[0].choices["run"]  # type: ignore[union-attr]
+    help_text = " ".join(run.format_help().split())
+    assert "Pitboard's own INFO lines" in help_text and "one start-up line" not in help_text
+
+
 # -- the sim profile at a terminal: the stations drawn there ----------------------------------
 
 
 def test_run_on_the_sim_profile_at_a_terminal_draws_the_stations(tmp_path: Path) -> None:
+    """... and opens no serial console there, so its start-up line names none, even when the
+    profile gives a port."""
+    profile = tmp_path / "sim-console.toml"
+    profile.write_text((profiles_dir() / "sim.toml").read_text().replace(
+        'port = ""', 'port = "loop://"'))
     master, slave = os.openpty()
     journal = tmp_path / "journal"
     env = dict(os.environ, TERM="xterm")
     env.pop("NOTIFY_SOCKET", None)
-    proc = subprocess.Popen([sys.executable, "-m", "pitboard.cli", "run", "--config", "sim",
-                             "--journal", str(journal)], stdin=slave, stdout=slave,
+    proc = subprocess.Popen([sys.executable, "-m", "pitboard.cli", "run", "--config",
+                             str(profile), "--journal", str(journal)], stdin=slave, stdout=slave,
                             stderr=subprocess.PIPE, env=env, text=True)
     os.close(slave)
     out = b""
@@ -372,6 +413,8 @@ def test_run_on_the_sim_profile_at_a_terminal_draws_the_stations(tmp_path: Path)
     assert 'running "Pitboard simulation"' in text  # the start-up line, printed at the end
     log = (tmp_path / "journal.log").read_text()
     assert 'running "Pitboard simulation"' in log and "transitions" not in log
+    assert "console off (terminal mode: the profile's port is not opened)" in log
+    assert "loop://" not in log and "staff PIN: console off" in log
 
 
 def test_startup_line_names_the_displays_that_do_not_answer(tmp_path: Path) -> None:
@@ -449,18 +492,24 @@ def test_start_up_waits_for_the_mux_channels_with_a_status_line(
     config = load_profile("grid6")
     root, sys_root = tmp_path / "root", tmp_path / "sys"
     (root / "dev").mkdir(parents=True)
-    (root / "dev" / "i2c-1").touch()
+    (root / "proc" / "device-tree").mkdir(parents=True)  # a Pi 4: B is i2c6, C is i2c5
+    (root / "proc" / "device-tree" / "compatible").write_bytes(b"raspberrypi,4-model-b\0"
+                                                               b"brcm,bcm2711\0")
+    for parent in (1, 6, 5):
+        (root / "dev" / f"i2c-{parent}").touch()
     clock = Ticking()
 
     def sleep(seconds: float) -> None:
         clock.sleep(seconds)
-        if clock.now >= 5:  # the kernel adds the channels
-            links = sys_root / "bus" / "i2c" / "devices" / "1-0070"
-            links.mkdir(parents=True, exist_ok=True)
-            for k in range(8):
-                if not (links / f"channel-{k}").exists():
-                    (links / f"channel-{k}").symlink_to(f"../i2c-{10 + k}")
-                    (root / "dev" / f"i2c-{10 + k}").touch()
+        if clock.now >= 5:  # the kernel adds the channels of the three muxes
+            for parent in (1, 6, 5):
+                links = sys_root / "bus" / "i2c" / "devices" / f"{parent}-0070"
+                links.mkdir(parents=True, exist_ok=True)
+                for k in range(8):
+                    if not (links / f"channel-{k}").exists():
+                        number = 10 * parent + k + 10
+                        (links / f"channel-{k}").symlink_to(f"../i2c-{number}")
+                        (root / "dev" / f"i2c-{number}").touch()
 
     statuses: list[str] = []
     import pitboard.sdnotify as sd
@@ -483,7 +532,7 @@ def test_start_up_gives_up_after_20_s_naming_the_fix(tmp_path: Path) -> None:
     from pitboard.hwconfig import missing
 
     clock = Ticking()
-    with pytest.raises(StartupError, match=r"^/dev/i2c-1 missing .*dtparam=i2c_arm=on.*\(and 6 "):
+    with pytest.raises(StartupError, match=r"^/dev/i2c-1 missing .*dtparam=i2c_arm=on.*\(and 9 "):
         wait_for_hardware(load_profile("grid6"), clock=clock, sleep=clock.sleep,
                           check=lambda c: missing(c, root=tmp_path, sys_root=tmp_path))
     assert clock.now == 20

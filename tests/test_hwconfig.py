@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import os
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from pitboard.hwconfig import (
     load_config,
     load_profile,
     parse_config,
+    pi_board,
     pin_map,
     profiles_dir,
     resolve_i2c_bus,
@@ -119,12 +121,91 @@ def test_grid6_profile() -> None:
     assert config.i2c.mux == MuxConfig(type="tca9548a", address=0x70, first_bus=None,
                                       reset_pin=4, idle_disconnect=True)
     assert config.i2c.baudrate == 400000
+    # three controllers (A: GPIO 2/3, B: 22/23, C: 12/13), two stations behind each one's mux
+    assert [e.sda for e in config.i2c.extra] == [22, 12]
+    assert all(e.mux == MuxConfig(address=0x70, reset_pin=4) for e in config.i2c.extra)
     for s in config.stations:
-        assert s.input == Mcp23017Input(address=0x20, mux_channel=s.index, int_pin=s.input.int_pin)
-        assert s.display.mux_channel == s.index and s.display.address == 0x3C
+        controller = "ABC"[s.index // 2]
+        assert s.input == Mcp23017Input(address=0x20, mux_channel=s.index % 2,
+                                        int_pin=s.input.int_pin, controller=controller)
+        assert s.display.mux_channel == s.index % 2 and s.display.address == 0x3C
+        assert s.display.controller == controller
     int_pins = [s.input.int_pin for s in config.stations if isinstance(s.input, Mcp23017Input)]
     assert len(set(int_pins)) == 6
     assert config.console.uses_pi_uart
+
+
+def _extra_profile(extra: str, station: str = "") -> dict[str, Any]:
+    text = f"""
+[table]
+name = "T"
+[console]
+staff_pin = "2468"
+[journal]
+dir = "j"
+[i2c.mux]
+type = "tca9548a"
+{extra}
+[[stations]]
+input = {{ kind = "mcp23017", mux_channel = 0{", " + station if station else ""} }}
+display = {{ driver = "ssd1306", bus = "i2c", mux_channel = 0 }}
+"""
+    return tomllib.loads(text)
+
+
+@pytest.mark.parametrize(("extra", "station", "problem"), [
+    ("[[i2c.extra]]\nsda = 4", "", "i2c.extra[0].sda: GPIO 4 carries no I2C controller on both"),
+    ("[[i2c.extra]]\nsda = 22\n[[i2c.extra]]\nsda = 22", "",
+     "i2c.extra[1].sda: GPIO 22 is already i2c.extra's controller B"),
+    ("", 'controller = "B"', "stations[0].input.controller: \"B\" is not one of this "
+     "profile's I2C controllers (A:"),
+    ("[[i2c.extra]]\nsda = 22", 'controller = "B"',
+     "stations[0].input.mux_channel: set, but I2C controller B has no mux"),
+    ("[[i2c.extra]]\nsda = 22\nmux = { address = 0x70, reset_pin = 5 }", "",
+     "i2c.extra[0].mux.reset_pin: only used with i2c.mux"),
+    ("[[i2c.extra]]\nsda = 12\nmux = { address = 0x70 }", "int_pin = 13",
+     "stations[0].input.int_pin: GPIO 13 is the SCL of I2C controller B (i2c.extra[0])"),
+])
+def test_extra_i2c_controllers_are_checked(extra: str, station: str, problem: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        parse_config(_extra_profile(extra, station), source=Path("t.toml"))
+    assert any(p.startswith(f"t.toml: {problem}") for p in err.value.problems), \
+        err.value.problems
+
+
+def test_stations_on_different_controllers_may_share_addresses() -> None:
+    """Each controller is a bus of its own: the same mux address and channel on B is fine."""
+    raw = _extra_profile("[[i2c.extra]]\nsda = 22\nmux = { address = 0x70 }")
+    raw["stations"].append({"input": {"kind": "mcp23017", "mux_channel": 0, "controller": "B"},
+                            "display": {"driver": "ssd1306", "bus": "i2c", "mux_channel": 0,
+                                        "controller": "B"}})
+    config = parse_config(raw, source=Path("t.toml"))
+    assert [s.display.controller for s in config.stations] == ["A", "B"]
+    raw["stations"][1]["display"]["controller"] = "A"
+    with pytest.raises(ConfigError) as err:
+        parse_config(raw, source=Path("t.toml"))
+    assert "0x3C is already used by stations[0].display" in str(err.value)
+
+
+def test_extra_controller_bus_numbers_follow_the_board(tmp_path: Path) -> None:
+    """GPIO 22/23 is i2c6 on a Pi 4 and i2c3 on a Pi 5; the mux's channels are read under
+    that bus in sysfs, as for controller A."""
+    config = load_profile("grid6")
+    for board, compatible, number in (("pi4", b"raspberrypi,4-model-b\0brcm,bcm2711\0", 6),
+                                      ("pi5", b"raspberrypi,5-model-b\0brcm,bcm2712\0", 3)):
+        proc = tmp_path / board / "proc"
+        (proc / "device-tree").mkdir(parents=True)
+        (proc / "device-tree" / "compatible").write_bytes(compatible)
+        assert pi_board(proc) == board
+        assert resolve_i2c_bus(config.i2c, None, controller="B", proc_root=proc) == number
+        sysfs = tmp_path / board / "sys"
+        link = sysfs / "bus" / "i2c" / "devices" / f"{number}-0070"
+        link.mkdir(parents=True)
+        (link / "channel-1").symlink_to(f"../i2c-{30 + number}")
+        assert resolve_i2c_bus(config.i2c, 1, controller="B", proc_root=proc,
+                               sys_root=sysfs) == 30 + number
+    with pytest.raises(LookupError, match="not a Pi 4 or Pi 5"):
+        resolve_i2c_bus(config.i2c, None, controller="C", proc_root=tmp_path / "nowhere")
 
 
 def test_load_profile_by_path_and_unknown_name(tmp_path: Path) -> None:
@@ -234,14 +315,16 @@ def test_format_pin_map_duo() -> None:
     assert text == format_pin_map(load_profile("duo"))  # deterministic
     lines = text.splitlines()
     assert lines[0] == 'Hardware profile "duo" (duo.toml): 2 stations'
-    assert "  GPIO21  40  S2 GO" + " " * 38 + "input  up" in lines
+    assert "  GPIO21  40  S2 GO" + " " * 40 + "input  up" in lines
     assert "  I2C bus 1                  0x3D  S2 SSD1306 display" in lines
     assert "  S1: inputs direct GPIO; display ssd1306 0x3C on I2C bus 1" in lines
 
 
 def test_format_pin_map_grid6_lists_the_station_board() -> None:
     text = format_pin_map(load_profile("grid6"))
-    assert "  I2C bus 1 mux channel 5    0x20  S6 MCP23017 inputs" in text
+    assert "  I2C C (GPIO 12/13) mux channel 1     0x20  S6 MCP23017 inputs" in text
+    assert "  I2C A (bus 1) mux channel 0          0x3C  S1 SSD1306 display" in text
+    assert "  GPIO22  15  I2C B SDA (i2c6 on a Pi 4, i2c3 on a Pi 5)" in text
     assert "  GPB3  GO\n" in text and "  GPA0  lever gear 1\n" in text
 
 
@@ -278,7 +361,8 @@ def test_unknown_key_without_suggestion() -> None:
     raw = base()
     raw["zzz"] = 1
     assert problems(raw) == [
-        "t.toml: zzz: unknown key (valid keys: table, console, journal, gpio, i2c, stations)"
+        "t.toml: zzz: unknown key (valid keys: table, console, journal, gpio, i2c, stations, "
+            "race_control)"
     ]
 
 
@@ -650,7 +734,7 @@ def test_check_config_prints_the_pin_map(capsys: pytest.CaptureFixture[str]) -> 
     assert out == format_pin_map(load_profile("grid6")) + (
         '\nTable "Pitboard grid": track usa, laps: the track\'s; kiosk off\n'
         "Console: /dev/ttyAMA0 at 115200 baud, staff PIN still the default\n")
-    assert "  GPIO17  11  S1 MCP23017 INT (open-drain, active low)   input  up\n" in out
+    assert "  GPIO17  11  S1 MCP23017 INT (open-drain, active low)     input  up\n" in out
 
 
 # ---- warnings: the staff PIN published with Pitboard ------------------------------------------
@@ -730,11 +814,12 @@ def test_check_config_shows_the_kiosk_settings(
 
     text = (profiles_dir() / "sim.toml").read_text().replace("kiosk = false", "kiosk = true")
     mine = tmp_path / "kiosk.toml"
-    mine.write_text(text.replace("kiosk_cars = 4", "kiosk_cars = 5"))
+    mine.write_text(text.replace("kiosk_cars = 2", "kiosk_cars = 5"))
     assert check_config_main(str(mine)) == 0
     out = capsys.readouterr().out
-    assert ('kiosk on: 5 cars, join countdown 20 s, a bot takes a seat idle 30 s, the table '
-            "gives up after 120 s without a press, results 30 s") in out
+    assert ("kiosk on: 5 cars + 2 Legends, weather random, road conditions, join countdown "
+            "20 s, a bot takes a seat idle 30 s, the table gives up after 120 s without a press, "
+            "results 30 s") in out
     assert "Console: off (no port)" in out
 
 

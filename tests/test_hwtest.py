@@ -14,9 +14,9 @@ from pitboard.cli import main as cli_main
 from pitboard.hw.display import StationDisplay
 from pitboard.hw.mcp23017 import Mcp23017Model
 from pitboard.hw.oled import to_pages
-from pitboard.hwconfig import DisplayConfig, HwConfig
+from pitboard.hwconfig import DisplayConfig, HwConfig, load_profile
 from pitboard.hwtest import bring_up_pattern, run_hw_test
-from rig import FIRST_BUS, FakeClock, Panel, grid6_config
+from rig import EXTRA_BUSES, FIRST_BUS, FakeClock, Panel, grid6_config, station_bus
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated")
 
@@ -64,6 +64,39 @@ def test_hw_test_on_the_sim_profile_with_the_mock_factory(
     assert "S6 ssd1306 on emulated: pattern sent" in out and out.rstrip().endswith("all good")
 
 
+def test_hw_test_on_the_sim_profile_needs_no_gpio_and_says_so(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A desktop has no GPIO factory at all: the sim profile claims no pin, so hw-test runs on
+    gpiozero's MockFactory and says so instead of failing."""
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    assert cli_main(["hw-test", "sim", "--seconds", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "uses no GPIO line (emulated stations): gpiozero's MockFactory" in out
+    assert "pin factory MockFactory" in out and out.rstrip().endswith("all good")
+
+
+@pytest.mark.parametrize("profile", ["sim", "grid6"])
+def test_hw_test_leaves_no_global_pin_factory_behind(
+        profile: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """hw-test builds its factory without installing it as gpiozero's Device.pin_factory, so a
+    later start-up (or test) still picks its own factory."""
+    from gpiozero import Device
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    assert Device.pin_factory is None
+
+    def no_bus(number: int) -> Any:
+        raise OSError(errno.ENOENT, "No such file or directory")
+
+    def no_display(*args: Any) -> Any:
+        raise OSError(errno.ENOENT, "No such file or directory")
+
+    config = grid6_config() if profile == "grid6" else load_profile("sim")
+    run_hw_test(config, out=io.StringIO(), bus_factory=no_bus, open_display=no_display,
+                seconds=0)
+    assert Device.pin_factory is None
+
+
 def test_a_bad_profile_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["hw-test", "nosuch"]) == 2
     assert "unknown profile" in capsys.readouterr().err
@@ -86,12 +119,15 @@ class Build:
         self.factory = MockFactory(revision="d04170")  # a Pi 5
         self.chips = [Mcp23017Model() for _ in range(6)]
         self.chips[5].fail = True
-        self.buses: dict[int, Segment] = {1: Segment(None, set(), busy=frozenset({0x70}))}
+        # each controller's own bus shows its mux (held by the kernel's pca954x driver)
+        self.buses: dict[int, Segment] = {
+            n: Segment(None, set(), busy=frozenset({0x70})) for n in (1, *EXTRA_BUSES.values())}
         for k in range(6):
             others = {0x3C} if k != 2 else set()
             if k == 4:
                 others.add(0x27)
-            self.buses[FIRST_BUS + k] = Segment(self.chips[k], others)
+            self.buses[station_bus(self.config, k)] = Segment(self.chips[k], others)
+        self.buses[FIRST_BUS + 6] = Segment(None, {0x3C})  # the race-control display
         self.panels: list[Panel] = []
 
     def bus(self, number: int) -> Segment:
@@ -123,18 +159,25 @@ def test_hw_test_names_what_is_missing_and_shows_inputs_live() -> None:
     assert status == 1
     assert "pin factory MockFactory on a Raspberry Pi 5B" in text
     assert "0x70 TCA9548A mux: ok (held by its kernel driver)" in text
+    # every controller is probed: its own bus (the mux) and each mux channel
+    for controller in ("/dev/i2c-1:", "/dev/i2c-6 (I2C B, GPIO 22/23, /dev/i2c-6):",
+                       "/dev/i2c-5 (I2C C, GPIO 12/13, /dev/i2c-5):"):
+        assert controller in text
+    assert text.count("0x70 TCA9548A mux: ok") == 3
     assert "0x20 S1 MCP23017 inputs: ok" in text and "0x3C S1 SSD1306 display: ok" in text
-    assert "/dev/i2c-5 (mux channel 2): 0x3C S3 SSD1306 display MISSING" in text
-    assert "/dev/i2c-7 (mux channel 4): unexpected device at 0x27" in text
-    assert "/dev/i2c-8 (mux channel 5): 0x20 S6 MCP23017 inputs MISSING" in text
+    assert "/dev/i2c-13 (I2C B mux channel 0): 0x3C S3 SSD1306 display MISSING" in text
+    assert "/dev/i2c-23 (I2C C mux channel 0): unexpected device at 0x27" in text
+    assert "/dev/i2c-24 (I2C C mux channel 1): 0x20 S6 MCP23017 inputs MISSING" in text
     assert "S1 debounced LeverMoved gear=2" in text
     assert "S1 debounced GoPressed" in text
     assert "S1 raw    lever .x.. slots ....... GO x" in text
     assert "S6 station board does not answer" in text
     # every display shows the pattern, as the builder will see it
-    for panel, st in zip(build.panels, build.config.stations, strict=True):
-        wanted = bring_up_pattern((128, 64), [st.label, "ssd1306", "i2c"])
+    labels = [st.label for st in build.config.stations] + ["RC"]  # + the race-control display
+    for panel, label in zip(build.panels, labels, strict=True):
+        wanted = bring_up_pattern((128, 64), [label, "ssd1306", "i2c"])
         assert panel.on and panel.frame() == to_pages(wanted)
+    assert "/dev/i2c-9 (mux channel 6):" in text and "RC ssd1306 on i2c: pattern sent" in text
     build.factory.reset()
 
 

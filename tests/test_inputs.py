@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 
 import pytest
@@ -448,12 +447,9 @@ def test_build_gpio_from_duo(factory: MockFactory, clock: FakeClock) -> None:
 
 
 def test_build_mcp23017_from_grid6(factory: MockFactory, clock: FakeClock) -> None:
-    config = load_profile("grid6")
-    assert config.i2c.mux is not None
-    config = dataclasses.replace(
-        config,
-        i2c=dataclasses.replace(config.i2c, mux=dataclasses.replace(config.i2c.mux, first_bus=22)),
-    )
+    from rig import grid6_config, station_bus
+
+    config = grid6_config()  # three controllers, each mux's channels on buses of their own
     chips: dict[int, Mcp23017Model] = {}
 
     def bus_factory(number: int) -> SMBusLike:
@@ -467,10 +463,12 @@ def test_build_mcp23017_from_grid6(factory: MockFactory, clock: FakeClock) -> No
         )
         for i in range(6)
     ]
-    assert sorted(chips) == [22, 23, 24, 25, 26, 27]
+    assert sorted(chips) == sorted(station_bus(config, i) for i in range(6))
+    assert len(chips) == 6
     assert all(isinstance(s, Mcp23017StationInputs) for s in stations)
     go_bank, go_bit = next((bank, bit) for bank, bit, f in STATION_BITS if f == "GO")
-    chips[24].set_input(go_bank, go_bit, False)  # S3 GO, found by the safety poll (no INT here)
+    # S3 GO (controller B), found by the safety poll (no INT here)
+    chips[station_bus(config, 2)].set_input(go_bank, go_bit, False)
     clock.advance(0.25)
     for s in stations:
         s.poll()

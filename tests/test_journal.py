@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -19,12 +20,14 @@ from hypothesis import strategies as st
 from disks import ReadOnlyStorage, SmallDisk
 from pitboard import journal as journal_module
 from pitboard.journal import (
+    HEAD_NAME,
     JOURNAL_NAME,
     SNAPSHOT_NAME,
     Journal,
     JournalCorrupted,
     JournalError,
     Recovered,
+    Storage,
 )
 
 HEADER = {"track": "usa", "players": ["ana", "ben", "cho"], "laps": 2}
@@ -357,15 +360,74 @@ def test_after_corruption_a_new_race_starts(tmp_path: Path) -> None:
     assert load(tmp_path).records == [record(0)]
 
 
-def test_unreadable_header(tmp_path: Path) -> None:
+def test_unreadable_header_without_its_copy_moves_the_race_aside(tmp_path: Path) -> None:
     write_race(tmp_path, 3)
     path = tmp_path / JOURNAL_NAME
     data = bytearray(path.read_bytes())
     data[5] ^= 0x01
     path.write_bytes(bytes(data))
+    (tmp_path / HEAD_NAME).unlink()
     with pytest.raises(JournalCorrupted) as caught:
         Journal(tmp_path).load()
     assert_moved_aside(caught.value, tmp_path, JOURNAL_NAME)
+
+
+def test_any_damaged_byte_of_the_header_is_mended_from_its_copy(tmp_path: Path) -> None:
+    """One flipped bit anywhere in the header line (its newline included) loses nothing:
+    journal.log.head holds a copy, and the damaged original is kept in corrupt-*."""
+    race = tmp_path / "race"
+    write_race(race, 3, snapshot_at=2)
+    intact = (race / JOURNAL_NAME).read_bytes()
+    assert (race / HEAD_NAME).read_bytes() == intact[: intact.index(b"\n") + 1]
+    for at in range(intact.index(b"\n") + 1):
+        copy = tmp_path / f"t{at}"
+        shutil.copytree(race, copy)
+        data = bytearray(intact)
+        data[at] ^= 1 << (at % 8)
+        (copy / JOURNAL_NAME).write_bytes(bytes(data))
+        recovered = load(copy)
+        assert recovered.records == [record(2)] and recovered.covers == 2, at
+        assert recovered.damage == "damaged header of journal.log mended from journal.log.head"
+        assert (copy / JOURNAL_NAME).read_bytes() == intact, at
+        assert recovered.kept_at is not None
+        assert (recovered.kept_at / JOURNAL_NAME).read_bytes() == bytes(data)
+
+
+def test_a_header_copy_of_another_race_is_never_used(tmp_path: Path) -> None:
+    write_race(tmp_path / "other", 1)
+    write_race(tmp_path / "race", 3)
+    shutil.copy(tmp_path / "other" / HEAD_NAME, tmp_path / "race" / HEAD_NAME)
+    path = tmp_path / "race" / JOURNAL_NAME
+    data = bytearray(path.read_bytes())
+    data[5] ^= 0x01
+    path.write_bytes(bytes(data))
+    with pytest.raises(JournalCorrupted, match="no readable header"):
+        Journal(tmp_path / "race").load()
+
+
+def test_a_damaged_or_missing_header_copy_is_rewritten_at_load(tmp_path: Path) -> None:
+    write_race(tmp_path, 3)
+    head = tmp_path / HEAD_NAME
+    good = head.read_bytes()
+    head.write_bytes(good[:-5] + b"xxxx\n")
+    assert load(tmp_path).damage == ""  # the journal itself is intact
+    assert head.read_bytes() == good
+    head.unlink()  # a journal written before the copy existed
+    assert load(tmp_path).records == [record(i) for i in range(3)]
+    assert head.read_bytes() == good
+
+
+def test_compaction_keeps_the_header_copy_in_step(tmp_path: Path) -> None:
+    journal = Journal(tmp_path)
+    journal.start(HEADER)
+    for i in range(6):
+        if i in (2, 4):
+            journal.snapshot({"upto": i})
+        journal.append(record(i))
+    assert journal.compact() == 2
+    journal.close()
+    data = (tmp_path / JOURNAL_NAME).read_bytes()
+    assert (tmp_path / HEAD_NAME).read_bytes() == data[: data.index(b"\n") + 1]
 
 
 def test_header_of_a_foreign_file(tmp_path: Path) -> None:
@@ -737,7 +799,7 @@ def test_read_only_disk_with_a_damaged_journal_reports_exactly_what_happened(
     assert recovered.kept_at is None
     assert "could not keep a copy" in recovered.read_only and "\n" not in recovered.read_only
     assert path.read_bytes() == bytes(data)  # nothing on disk was touched
-    assert [p.name for p in tmp_path.iterdir()] == [JOURNAL_NAME]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [JOURNAL_NAME, HEAD_NAME]
 
 
 def test_read_only_disk_with_a_torn_record(tmp_path: Path) -> None:
@@ -814,3 +876,42 @@ def test_a_crash_between_the_two_steps_of_a_snapshot_loses_nothing(tmp_path: Pat
     journal.close()
     again = load(tmp_path)
     assert (again.covers, again.snapshot, again.records) == (13, {"upto": 13}, [])
+
+
+class _Watched(Storage):
+    """Storage that notes every folder it creates and every folder it makes durable."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, Path]] = []
+
+    def mkdir(self, path: Path) -> None:
+        self.calls.append(("mkdir", path))
+        super().mkdir(path)
+
+    def sync_dir(self, directory: Path) -> None:
+        self.calls.append(("sync", directory))
+        super().sync_dir(directory)
+
+
+def test_every_missing_folder_level_is_created_through_the_storage_and_made_durable(
+        tmp_path: Path) -> None:
+    storage = _Watched()
+    deep = tmp_path / "state" / "pitboard" / "journal"
+    journal = Journal(deep, storage=storage)
+    journal.reserve(4096)
+    assert storage.calls == [
+        ("mkdir", tmp_path / "state"), ("sync", tmp_path),
+        ("mkdir", tmp_path / "state" / "pitboard"), ("sync", tmp_path / "state"),
+        ("mkdir", deep), ("sync", tmp_path / "state" / "pitboard"),
+    ]
+    assert (deep.stat().st_mode & 0o777) == 0o700
+    storage.calls.clear()
+    journal.start(HEADER)  # the folder is there: nothing to create
+    assert not [c for c in storage.calls if c[0] == "mkdir"]
+    journal.close()
+
+
+def test_a_file_where_the_journal_folder_should_be_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "state").write_text("not a folder")
+    with pytest.raises(OSError):
+        Journal(tmp_path / "state" / "journal").start(HEADER)

@@ -119,3 +119,12 @@ def test_make_demo_races_with_legends_and_weather() -> None:
     args = sim_parser().parse_args(words[2:])
     assert args.autoplay and args.legends >= 1 and args.weather == "random"
     assert args.road_conditions is not None and args.road_conditions is not False
+
+
+def test_one_terminal_check_for_every_command() -> None:
+    """`pitboard run` and `pitboard sim` decide to draw by the same rule: one isatty helper
+    (pitboard.usage.isatty), not a copy per command."""
+    package = ROOT / "firmware_py" / "pitboard"
+    own = sorted(str(p.relative_to(package)) for p in package.rglob("*.py")
+                 if p.name != "usage.py" and ".isatty()" in p.read_text(encoding="utf-8"))
+    assert own == [], f"call pitboard.usage.isatty instead of stream.isatty() in {own}"

@@ -13,6 +13,7 @@ from pitboard.engine import Race, RaceSetup
 from pitboard.engine.shuffle import (
     GAMMA,
     MASK64,
+    Stream,
     _draw_plan,
     mix64,
     seed_key,
@@ -106,3 +107,26 @@ def test_a_restored_race_shuffles_as_the_original() -> None:
     a.shuffle(pile_a)
     b.shuffle(pile_b)
     assert pile_a == pile_b and a.shuffles == b.shuffles
+
+
+def test_bot_stream_is_pinned_and_uniform() -> None:
+    # the bots' choices: SplitMix64 words of shuffle 0 of the seed, the same on every platform
+    s = Stream(2026)
+    assert [s.word() for _ in range(2)] == [8875613128665061296, 1389388505592136758]
+    assert [s.below(6) for _ in range(10)] == [4, 4, 1, 3, 0, 0, 3, 0, 0, 2]
+    assert Stream(2026).sample("ABCDEFG", 3) == ["A", "B", "F"]
+    five = Stream(5)
+    counts = Counter(five.below(3) for _ in range(3000))
+    assert set(counts) == {0, 1, 2} and min(counts.values()) > 900
+
+
+def test_random_bot_replays_under_any_hash_seed() -> None:
+    code = ("from pitboard.bots import RandomBot\n"
+            "from pitboard.engine import Race, RaceSetup\n"
+            "r = Race(RaceSetup(track='usa', cars=3, seed=4, laps=1)); b = RandomBot(seed=4)\n"
+            "while not r.over: r.apply(b.choose(r, r.waiting_for()))\n"
+            "print(len(r.log), r.hall_of_fame, [str(d) for d in r.log[:9]])")
+    outputs = {subprocess.run([sys.executable, "-c", code], check=True, text=True,
+                              capture_output=True, env=dict(os.environ, PYTHONHASHSEED=h)).stdout
+               for h in ("0", "7")}
+    assert len(outputs) == 1

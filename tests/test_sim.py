@@ -375,6 +375,40 @@ def test_bad_arguments_give_one_line_and_exit_2(argv: list[str]) -> None:
     assert err.getvalue().startswith("pitboard sim: ") and err.getvalue().count("\n") == 1
 
 
+@pytest.mark.parametrize("option", ["--save-png", "--save-gif"])
+def test_frames_that_cannot_be_saved_are_refused_before_the_race(tmp_path: Path,
+                                                                  option: str) -> None:
+    """A folder that cannot be created (a file stands where a folder should be) is a bad
+    argument found up front, not a failure after the race."""
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    target = blocker / "frames" if option == "--save-png" else blocker / "s1.gif"
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["--autoplay", "--text", "--seed", "5", option, str(target)],
+                stdin=io.StringIO(), stdout=out, stderr=err) == 2
+    assert err.getvalue().startswith(f"pitboard sim: {option} {target}: ")
+    assert err.getvalue().count("\n") == 1 and out.getvalue() == ""  # no race was run
+
+
+def test_more_stations_and_legends_than_seats_are_refused_with_autoplay() -> None:
+    """Autoplay seats every station: 5 stations + 2 Legends is 7 cars, one too many."""
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["--stations", "5", "--legends", "2", "--autoplay", "--text"],
+                stdin=io.StringIO(), stdout=out, stderr=err) == 2
+    assert err.getvalue() == ("pitboard sim: --stations 5 + --legends 2 = 7 cars with "
+                              "--autoplay (every station plays), but a race has at most 6\n")
+    assert out.getvalue() == ""
+
+
+def test_autoplay_fills_every_seat_the_stations_and_legends_make() -> None:
+    """--stations 4 --legends 2 with autoplay: the 6 cars the table will seat race."""
+    out = io.StringIO()
+    assert main(["--stations", "4", "--legends", "2", "--autoplay", "--text", "--seed", "2",
+                 "--laps", "1"], stdin=io.StringIO(), stdout=out, stderr=io.StringIO()) == 0
+    final = out.getvalue().splitlines()[-1]
+    assert final.startswith("Race over") and "6. " in final and "Legend" in final
+
+
 def test_help_goes_to_stdout_and_lists_the_keys() -> None:
     out = io.StringIO()
     assert main(["--help"], stdout=out) == 0
@@ -399,6 +433,19 @@ def test_kiosk_preview_shows_the_attract_loop_and_quits(pty: Pty) -> None:
     assert "S1 attract loop" in last
 
 
+@pytest.mark.parametrize(("extra", "demo"), [
+    ([], "vs 2 Legends, "),  # the sim profile's [table.kiosk_modules]
+    (["--legends", "1", "--weather", "fog"], "vs 1 Legend, fog"),  # the command line's instead
+])
+def test_kiosk_preview_races_the_demo_preset_or_the_given_modules(
+        pty: Pty, extra: list[str], demo: str) -> None:
+    pty.type("q")
+    out = io.StringIO()
+    assert main(["--kiosk", "--seed", "1", *extra], stdin=pty.slave, stdout=out, tty=True,
+                size=(80, 24)) == 0
+    assert demo in frames_drawn(out.getvalue())[-1]
+
+
 def test_kiosk_preview_runs_the_profiles_kiosk_on_the_clock() -> None:
     from dataclasses import replace
 
@@ -418,7 +465,11 @@ def test_kiosk_preview_runs_the_profiles_kiosk_on_the_clock() -> None:
     s.tick()
     assert s.table.state == flow.PLANNING
     race = s.table.race
-    assert race is not None and race.setup.cars == options.cars == 4
+    # the shipped demo: the visitor, a bot in the seat nobody took, and 2 Legends, with weather
+    assert race is not None and options.cars == 2 and race.setup.cars == 4
+    assert race.setup.names == ("S1", "Bot 1", "Black Legend", "Blue Legend")
+    assert race.setup.modules == {"legends": {"cars": 2},
+                                  "weather": {"weather": "random", "road": True}}
     s.close()
 
 

@@ -422,6 +422,23 @@ def test_dry_run_prints_every_action_and_touches_nothing(installer: Installer, h
         assert expected in out, expected
 
 
+def test_the_shipped_grid6_gets_every_controller_in_config_txt(installer: Installer,
+                                                                 tmp_path: Path) -> None:
+    """The real grid6 profile: controllers B and C, each board its own overlay and mux line,
+    exactly the block wiring_docs/grid6.md shows (config_txt_lines)."""
+    from pitboard.hwconfig import load_profile, profiles_dir
+    from pitboard.wiring import config_txt_lines
+
+    shipped = profiles_dir() / "grid6.toml"
+    mine = tmp_path / "grid6-shipped.toml"
+    mine.write_text(shipped.read_text())
+    installer.ok(PROFILE=str(mine))
+    lines = block_lines(installer.config_txt)
+    assert lines == config_txt_lines(load_profile(shipped))
+    assert "dtoverlay=i2c-mux,pca9548,addr=0x70,i2c6" in lines[lines.index("[pi4]"):]
+    assert "dtoverlay=i2c3-pi5,pins_22_23,baudrate=400000" in lines[lines.index("[pi5]"):]
+
+
 def test_install_then_again_changes_nothing(installer: Installer) -> None:
     out = installer.ok()
     assert "change(s) made" in out

@@ -150,7 +150,7 @@ def test_simultaneous_presses_on_every_station(rig: Grid6) -> None:
         rig.pin(i, "GO", True)
     rig.settle()  # ...and are confirmed by one loop pass
     assert rig.handled[-6:] == [GoPressed(station=i) for i in range(6)]
-    assert all(shows(p, "JOINED - GO to leave", "6 cars (6 players)") for p in rig.panels)
+    assert all(shows(p, "JOINED - GO to leave", "6 cars: 6 players") for p in rig.panels)
     for i in range(6):
         rig.pin(i, "GO", False)
     rig.settle()

@@ -47,10 +47,10 @@ def test_boot_lights_every_panel_with_its_lobby(rig: Grid6) -> None:
 def test_lobby_through_the_pins(rig: Grid6) -> None:
     join_all(rig)
     rig.check_glass()
-    assert all(shows(p, "JOINED - GO to leave", "6 cars (6 players)") for p in rig.panels)
+    assert all(shows(p, "JOINED - GO to leave", "6 cars: 6 players") for p in rig.panels)
     rig.go(3)  # Dee leaves again
     assert shows(rig.panels[3], "press GO to join")
-    assert shows(rig.panels[0], "5 cars (5 players)")
+    assert shows(rig.panels[0], "5 cars: 5 players")
     rig.go(3)
     rig.slot(0, 1)  # LAPS on S1: 2 -> 3 for every station
     assert all(shows(p, "USA, 3 laps") for p in rig.panels)
@@ -62,7 +62,7 @@ def test_whole_race_through_the_pins_and_the_glass(rig: Grid6) -> None:
     join_all(rig)
     rig.slot(2, 1)  # LAPS: 2 -> 3
     rig.slot(2, 1)  # 3 -> 1: a one-lap race keeps the test quick
-    assert all(shows(p, "USA, 1 lap", "6 cars (6 players)") for p in rig.panels)
+    assert all(shows(p, "USA, 1 lap", "6 cars: 6 players") for p in rig.panels)
     rig.slot(5, 6)  # RACE, from the last station
     assert table.state == flow.PLANNING
     race = table.race

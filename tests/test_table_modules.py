@@ -199,26 +199,29 @@ def test_profile_naming_an_unknown_module_or_bad_options_fails_to_load(tmp_path:
                for p in shape.value.problems)
 
 
-def test_a_module_the_stations_cannot_present_is_refused_everywhere(tmp_path: Path) -> None:
-    """The Garage races in the engine, but the stations have no draft or upgrade screens yet:
-    the lobby, the console and a profile refuse it in one line instead of starting a race that
-    would wait for a draft pick no station can make."""
+def test_a_module_the_stations_cannot_present_is_refused_everywhere(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A module the engine races but the stations cannot show (catalog.NOT_AT_THE_TABLE): the
+    lobby, the console and a profile refuse it in one line instead of starting a race that
+    would wait for a decision no station can make. (The Garage was one until its draft
+    screens landed: it is playable at the table now.)"""
     import pitboard.engine  # noqa: F401  (registers the shipped modules)
     from pitboard.catalog import NOT_AT_THE_TABLE
 
-    assert "garage" in MODULES and "garage" in NOT_AT_THE_TABLE
-    why = NOT_AT_THE_TABLE["garage"]
+    assert "garage" in MODULES and "garage" not in NOT_AT_THE_TABLE
+    why = "tailwind is not playable at the stations yet"
+    monkeypatch.setitem(NOT_AT_THE_TABLE, "tailwind", why)
     table = Table(stations=2, seed=1)
-    with pytest.raises(ValueError, match=r"^the Garage is not playable at the stations yet"):
-        table.set_module("garage", {"choose": "draft"})
+    with pytest.raises(ValueError, match=r"^tailwind is not playable at the stations yet$"):
+        table.set_module("tailwind", {"spaces": 2})
     assert table.modules == {}
-    table.set_module("garage", None)  # turning it off is always fine
+    table.set_module("tailwind", None)  # turning it off is always fine
     proto = ConsoleProtocol(table, staff_pin=PIN)
     proto.handle_line(f"pin {PIN}")
-    assert proto.handle_line('module garage {"choose": "random"}') == [f"ERR {why}"]
+    assert proto.handle_line('module tailwind {"spaces": 2}') == [f"ERR {why}"]
     with pytest.raises(ConfigError) as refused:
-        load_config(_profile(tmp_path, 'modules = { garage = { choose = "random" } }'))
-    assert any(p.endswith(f"table.modules.garage: {why}") for p in refused.value.problems)
+        load_config(_profile(tmp_path, "modules = { tailwind = { spaces = 2 } }"))
+    assert any(p.endswith(f"table.modules.tailwind: {why}") for p in refused.value.problems)
 
 
 def test_more_players_than_legends_leave_room_for_is_a_console_error_not_a_traceback() -> None:
@@ -234,3 +237,25 @@ def test_more_players_than_legends_leave_room_for_is_a_console_error_not_a_trace
         "ERR 2 players + 5 Legends: a race has at most 6 cars"]
     assert table.race is None
     assert table.lobby_problem == "can't race: 2 players + 5 Legends: a race has at most 6 cars"
+
+
+def test_the_lobby_counts_cars_players_and_bots_in_words() -> None:
+    """"1 cars (0 players)" was wrong twice: the line says car/cars and who drives them."""
+    table = Table(stations=3, seed=1)
+    assert lobby_lines(table)[1] == "1 car: 1 bot"  # RACE now: one bot races alone
+    table.handle(GoPressed(station=0))
+    assert lobby_lines(table)[1] == "1 car: 1 player"
+    table.handle(SlotPressed(station=0, slot=2))  # CARS: 2
+    table.handle(SlotPressed(station=0, slot=2))  # CARS: 3
+    assert lobby_lines(table, 2)[1] == "3 cars: 1 player, 2 bots"
+    table.handle(GoPressed(station=1))
+    assert lobby_lines(table)[1] == "3 cars: 2 players, 1 bot"
+
+
+def test_six_players_and_one_legend_are_counted_in_words() -> None:
+    table = Table(stations=6, seed=1, modules={"legends": {"cars": 1}})
+    for station in range(6):
+        table.handle(GoPressed(station=station))
+    table.handle(SlotPressed(station=0, slot=6))  # RACE
+    assert table.race is None
+    assert table.lobby_problem == "can't race: 6 players + 1 Legend: a race has at most 6 cars"

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from pitboard.bots import RandomBot
+from pitboard.bots import HeuristicBot, RandomBot
 from pitboard.engine import (
     IllegalDecision,
     Race,
@@ -166,6 +166,15 @@ def test_slipstream_plus_one_where_the_car_starts() -> None:
     assert {str(o) for o in race.pending().options} == {"slipstream 1 yes", "slipstream 1 no"}
     race = run("road_slipstream")
     assert race.cars[0].space == 40 and race.cars[1].space == 34
+
+
+def test_heuristic_bot_takes_the_longest_slipstream_it_can_pay() -> None:
+    race = run("road_slipstream", 7)  # car 0 on 37: 2 or 3 spaces, no corner before 49
+    assert str(HeuristicBot().choose(race, 0)) == "slipstream 0 yes 3"
+    car = race.cars[0]  # from 47 at speed 6 with 1 Heat (the bot's reserve): 3 more would
+    car.start_d, car.speed, car.engine = 40, 6, 1  # cross the line after 49 (limit 3)
+    car.d = car.space = 47
+    assert str(HeuristicBot().choose(race, 0)) == "slipstream 0 yes"
 
 
 def test_longer_slipstream_never_crosses_the_final_line() -> None:

@@ -17,6 +17,7 @@ from pitboard.wiring import (
     bom_rows,
     build_harness,
     config_txt_lines,
+    extra_i2c_lines,
     main,
     render,
     replace_sections,
@@ -68,7 +69,7 @@ def test_check_passes_on_the_committed_docs(capsys: pytest.CaptureFixture[str]) 
     [
         ("duo", "lever = [4, 17, 27, 22]", "lever = [17, 4, 27, 22]"),  # S1 gears 1/2 swapped
         ("grid6", "mux_channel = 0, address = 0x20, int_pin = 17",
-         "mux_channel = 0, address = 0x20, int_pin = 12"),  # S1 INT moved to pin 32
+         "mux_channel = 0, address = 0x20, int_pin = 18"),  # S1 INT moved to pin 12
     ],
 )
 def test_a_moved_pin_makes_check_fail_naming_the_files(
@@ -244,8 +245,17 @@ def test_harness_wires_every_station_line(profile: str) -> None:
 def test_config_txt_lines_match_install_pi(profile: str) -> None:
     """The docs show the block install-pi.sh writes (checked against its source)."""
     script = INSTALL.read_text()
-    lines = config_txt_lines(load_profile(profile))
+    config = load_profile(profile)
+    lines = config_txt_lines(config)
+    # the extra controllers' lines are built by the script's own table: test_systemd installs
+    # grid6 and compares the whole block; here, the same overlays in the script's table
+    extra = set(extra_i2c_lines(config, "pi4") + extra_i2c_lines(config, "pi5"))
+    for e in config.i2c.extra:
+        for board in ("pi4", "pi5"):
+            assert f'"{e.pins.overlay(board)}", "{e.pins.controller(board)}"' in script
     for line in lines:
+        if line in extra:
+            continue
         key = re.sub(r"=(0x[0-9a-f]+|\d+|on|off)$", "=", line)
         key = key.replace("baudrate=", "baudrate=${fact[i2c_baudrate]}")
         key = key.replace("addr=", "addr=${fact[mux_address]}")
@@ -262,8 +272,9 @@ def test_bom_quantities_follow_the_profile() -> None:
         return next(q for q, part, _ in bom_rows(load_profile(profile)) if part.startswith(start))
 
     assert qty("grid6", "Push button") == "42" and qty("duo", "Push button") == "14"
-    assert qty("grid6", "MCP23017") == "6" and qty("grid6", "TCA9548A") == "1"
-    assert qty("grid6", "RJ45") == "12" and qty("grid6", "OLED") == "6"
+    assert qty("grid6", "MCP23017") == "6" and qty("grid6", "TCA9548A") == "3"
+    assert qty("grid6", "Resistor 4.7 kOhm") == "4"  # the pull-ups of controllers B and C
+    assert qty("grid6", "RJ45") == "12" and qty("grid6", "OLED") == "7"  # + race control
     assert qty("duo", "Resistor 1 kOhm") == "24" and qty("duo", "OLED") == "2"
     duo_parts = " ".join(part for _, part, _ in bom_rows(load_profile("duo")))
     assert "TCA9548A" not in duo_parts and "MCP23017" not in duo_parts
@@ -349,7 +360,15 @@ def test_config_txt_ends_each_overlay_scope_and_returns_to_all() -> None:
     mux = lines.index("dtoverlay=i2c-mux,pca9548,addr=0x70")
     assert lines[mux + 1] == "dtoverlay="
     assert lines.index("dtparam=i2c_arm=on,i2c_arm_baudrate=400000") < mux
-    pi5 = lines.index("[pi5]")
+    pi5 = len(lines) - 1 - lines[::-1].index("[pi5]")  # the UART's [pi5]
     assert lines[pi5 + 1] == "dtparam=uart0" and lines[pi5 + 2] == "[all]"
+    # the extra controllers: under [pi4] and [pi5], each overlay before the mux on it, the
+    # last overlay's scope ended, back to [all] before the UART lines
+    first = lines.index("[pi4]")
+    assert lines[first + 1] == "dtoverlay=i2c6,pins_22_23,baudrate=400000"
+    assert lines[first + 2] == "dtoverlay=i2c-mux,pca9548,addr=0x70,i2c6"
+    back = lines.index("[all]", first)
+    assert lines[back - 1] == "dtoverlay=" and lines[back + 1] == "enable_uart=1"
+    assert lines[lines.index("[pi5]"):back].count("dtoverlay=i2c-mux,pca9548,addr=0x70,i2c3") == 1
     assert lines.index("dtparam=spi=off") > pi5 + 2  # back under [all]
     assert "order of these lines matters" in (DOCS / "grid6.md").read_text()

@@ -27,6 +27,7 @@ from . import sdnotify
 from .hw.display import EmulatedDisplay, open_display
 from .hw.inputs import StationInputs, build_station_inputs
 from .hw.mcp23017 import SMBusLike
+from .hw.writer import BusWriter
 from .hwconfig import DisplayConfig, HwConfig, TableConfig, resolve_i2c_bus
 from .journal import Journal
 from .table.chatter import ChatterGuard
@@ -34,6 +35,7 @@ from .table.recorder import JournalRecorder
 from .table.screens import render
 from .table.table import KioskOptions, Table
 from .trackfile import TrackFileError
+from .usage import isatty
 from .userfile import escape
 
 log = logging.getLogger("pitboard")
@@ -51,6 +53,8 @@ TICK_SECONDS = 0.1
 
 #: the shortest time between two resets of the I2C multiplexer (s)
 MUX_RESET_SECONDS = 5.0
+#: how long boot() waits for the display writers to draw every station (s)
+BOOT_DRAW_SECONDS = 5.0
 #: how long start-up waits for the I2C buses (the i2c-mux channels appear a moment after the
 #: kernel loads the overlay, and the service may start before that)
 BOOT_WAIT_SECONDS = 20.0
@@ -121,7 +125,7 @@ def open_station_display(config: HwConfig, spec: DisplayConfig, label: str) -> A
     if spec.column_offset is not None:
         kwargs["column_offset"] = spec.column_offset
     if spec.bus == "i2c":
-        port = resolve_i2c_bus(config.i2c, spec.mux_channel)
+        port = resolve_i2c_bus(config.i2c, spec.mux_channel, controller=spec.controller)
         return open_display(driver=spec.driver, bus="i2c", port=port,
                             address=spec.address or 0x3C, rotate=spec.rotate, station=label,
                             **kwargs)
@@ -132,12 +136,34 @@ def open_station_display(config: HwConfig, spec: DisplayConfig, label: str) -> A
                         station=label, **kwargs)
 
 
+def with_writers(config: HwConfig, displays: Sequence[Any], *, threaded: bool = True
+                 ) -> tuple[list[Any], list[BusWriter]]:
+    """Give every real display a writer thread, one per I2C controller (and one for SPI), so
+    the game thread only posts frames and the controllers send at the same time
+    (:mod:`pitboard.hw.writer`). Emulated displays are drawn directly."""
+    writers: dict[str, BusWriter] = {}
+    out: list[Any] = []
+    for i, display in enumerate(displays):
+        spec = config.stations[i].display if i < len(config.stations) else None
+        if spec is None or spec.bus == "emulated" or isinstance(display, EmulatedDisplay):
+            out.append(display)  # drawn directly (a display the profile does not list too)
+            continue
+        key = f"I2C {spec.controller}" if spec.bus == "i2c" else "SPI"
+        writer = writers.get(key)
+        if writer is None:
+            writer = writers[key] = BusWriter(name=key, threaded=threaded)
+        out.append(writer.add(display))
+    return out, list(writers.values())
+
+
 def kiosk_options(t: TableConfig) -> KioskOptions:
     """The kiosk behaviour a profile's ``[table]`` asks for (used when ``kiosk = true``)."""
     return KioskOptions(seat_idle_seconds=t.seat_idle_seconds,
                         table_idle_seconds=t.table_idle_seconds, join_seconds=t.join_seconds,
                         results_seconds=t.results_seconds, track=t.track, laps=t.laps or 1,
-                        cars=t.kiosk_cars)
+                        cars=t.kiosk_cars,
+                        modules={k: dict(v) for k, v in (
+                            t.modules if t.kiosk_modules is None else t.kiosk_modules).items()})
 
 
 @dataclass
@@ -157,6 +183,8 @@ class App:
     recorder: JournalRecorder
     displays: list[Any]
     inputs: list[StationInputs] = field(default_factory=list)
+    #: the display writer threads, one per I2C controller (see :func:`with_writers`)
+    writers: list[BusWriter] = field(default_factory=list)
     console: Any = None
     #: seconds from the start of boot() until every station had its frame
     boot_seconds: float = 0.0
@@ -190,9 +218,14 @@ class App:
         profile needs (:func:`wait_for_hardware`)."""
         if wait_s is not None:
             wait_for_hardware(config, seconds=wait_s)
+        writers: list[BusWriter] = []
         try:
-            screens = list(displays) if displays is not None else [
-                open_station_display(config, st.display, st.label) for st in config.stations]
+            if displays is not None:
+                screens = list(displays)
+            else:
+                screens, writers = with_writers(config, [
+                    open_station_display(config, st.display, st.label)
+                    for st in config.stations])
         except (OSError, LookupError, ValueError, LumaError) as exc:
             raise StartupError(f"cannot open a display: {exc}") from None
         recorder = JournalRecorder(Journal(journal_dir(config, journal)))
@@ -205,7 +238,8 @@ class App:
                       names=[st.label for st in config.stations],
                       chatter=ChatterGuard() if any(st.input.kind != "emulated"
                                                     for st in config.stations) else None)
-        app = cls(config=config, table=table, recorder=recorder, displays=screens)
+        app = cls(config=config, table=table, recorder=recorder, displays=screens,
+                  writers=writers)
         app._clock = clock
         mux = config.i2c.mux
         if mux is not None and mux.reset_pin is not None:
@@ -246,6 +280,8 @@ class App:
                 self.table.do_reset()
         self.recorder.prepare()  # reserve the journal's space: a full disk shows in the lobby
         self.table.refresh()
+        for writer in self.writers:  # every station drawn (or found silent) before READY
+            writer.flush(timeout=BOOT_DRAW_SECONDS)
         self.boot_seconds = time.perf_counter() - started
 
     def start_console(self) -> None:
@@ -334,10 +370,12 @@ class App:
         self.recorder.journal.close()
 
 
-def startup_line(app: App) -> tuple[int, str]:
+def startup_line(app: App, *, console_started: bool = True) -> tuple[int, str]:
     """The one line ``pitboard run`` logs once the stations are drawn: version, profile,
     stations (and displays answering), console, kiosk, journal, and whether the staff PIN is
     still a published default (then at WARNING level, so ``journalctl -p warning`` shows it).
+    ``console_started=False`` (the terminal mode, which opens no serial port): the console is
+    named off, whatever port the profile gives.
 
     Example::
 
@@ -353,8 +391,9 @@ def startup_line(app: App) -> tuple[int, str]:
               if not getattr(d, "healthy", True)]
     n = len(config.stations)
     console = config.console
-    default_pin = console.enabled and is_default_pin(console.staff_pin)
-    if not console.enabled:
+    running = console.enabled and console_started
+    default_pin = running and is_default_pin(console.staff_pin)
+    if not running:
         pin = "staff PIN: console off"
     elif default_pin:
         pin = ("staff PIN STILL THE DEFAULT published with Pitboard: set [console] staff_pin in "
@@ -365,7 +404,9 @@ def startup_line(app: App) -> tuple[int, str]:
         f'pitboard {__version__} running "{config.table.name}" (profile {config.source})',
         f"{n} station{'s' if n != 1 else ''}, {n - len(silent)} of {n} displays answering"
         + (f" (not {', '.join(silent)}: retrying)" if silent else ""),
-        f"console {console.port} at {console.baud} baud" if console.enabled else "console off",
+        f"console {console.port} at {console.baud} baud" if running else
+        "console off (terminal mode: the profile's port is not opened)" if console.enabled else
+        "console off",
         f"kiosk {'on' if config.table.kiosk else 'off'}",
         f"journal {app.recorder.journal.directory}",
         pin,
@@ -378,14 +419,7 @@ def draws_in_terminal(config: HwConfig) -> bool:
     emulated (the sim profile) and stdin and stdout are a terminal (never under systemd)."""
     emulated = all(st.display.bus == "emulated" and st.input.kind == "emulated"
                    for st in config.stations)
-    return emulated and _isatty(sys.stdin) and _isatty(sys.stdout)
-
-
-def _isatty(stream: Any) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
+    return emulated and isatty(sys.stdin) and isatty(sys.stdout)
 
 
 def _run_in_terminal(config: HwConfig, journal: Path) -> int:
@@ -416,7 +450,7 @@ def _run_in_terminal(config: HwConfig, journal: Path) -> int:
         log.error("%s", exc)
         print(f"pitboard run: {exc}", file=sys.stderr)
         return 1
-    level, line = startup_line(sim.app)
+    level, line = startup_line(sim.app, console_started=False)  # Sim opens no serial port
     log.log(level, line)
     try:
         fd = sys.stdin.fileno()
@@ -430,9 +464,12 @@ def _run_in_terminal(config: HwConfig, journal: Path) -> int:
 
 
 def configure_logging(*, verbose: bool) -> None:
-    """INFO and up to stderr (the journal under systemd). The transitions library logs every
-    callback of every state change at INFO: those lines only with ``verbose``."""
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    """Log to stderr (the journal under systemd): Pitboard's own INFO lines and up (the
+    start-up line, hardware waits, journal recovery), other libraries' warnings and errors.
+    The transitions library logs every callback of every state change at INFO: those lines
+    only with ``verbose`` (``pitboard run --verbose`` says the same)."""
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("pitboard").setLevel(logging.INFO)
     logging.getLogger("transitions").setLevel(logging.INFO if verbose else logging.WARNING)
 
 

@@ -1,17 +1,17 @@
 """Bots that fill empty seats: a random-legal one and a heuristic one that manages Heat.
 
 A bot answers ``choose(race, car_id)`` with a legal decision for that car, whatever the race is
-waiting for. Bots hold their own seeded RNG so a bot race is reproducible too.
+waiting for. Bots draw from their own seeded :class:`~pitboard.engine.shuffle.Stream` (integer
+mixing, like the engine's shuffles), so a bot race replays alike on every platform and Python.
 """
 
 from __future__ import annotations
 
-import random
 import sys
 from itertools import accumulate
 from typing import Protocol
 
-from .engine.cards import HEAT, SPEED, STRESS
+from .engine.cards import HEAT, PLAYABLE, SPEED, STRESS
 from .engine.decisions import (
     ADRENALINE,
     BOOST,
@@ -28,8 +28,9 @@ from .engine.decisions import (
     React,
     Slipstream,
 )
-from .engine.race import Race
+from .engine.race import Car, Race
 from .engine.setup import MAX_CARS
+from .engine.shuffle import Stream
 
 #: what a Stress card is worth when a bot must not overshoot (a flip can give 4)
 STRESS_WORST = 4
@@ -57,7 +58,7 @@ class RandomBot:
     name = "random"
 
     def __init__(self, *, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+        self.rng = Stream(seed)
 
     def choose(self, race: Race, car_id: int) -> Decision:
         pending = race.pending()
@@ -67,7 +68,7 @@ class RandomBot:
             cards = self.rng.sample(list(rule.playable), rule.cards_needed(gear))
             return Plan(car_id, gear, tuple(cards))
         if pending.kind == DISCARD:
-            cards = [c for c in pending.discardable if self.rng.random() < 0.3]
+            cards = [c for c in pending.discardable if self.rng.below(10) < 3]  # 30% each
             return Discard(car_id, tuple(cards))
         return self.rng.choice(pending.options)
 
@@ -86,9 +87,11 @@ class HeuristicBot:
     name = "heuristic"
 
     def __init__(self, *, seed: int = 0, reserve: int = 1) -> None:
-        self.rng = random.Random(seed)
+        self.rng = Stream(seed)
         #: Heat the bot keeps in the engine for surprises
         self.reserve = reserve
+        #: plan from the car's hand directly, unless a subclass plans from the rule its own way
+        self._own_plan = type(self)._plan is HeuristicBot._plan
         # top speeds by (d, Heat) for the race last seen (see _targets_for)
         self._race: Race | None = None
         self._targets: dict[tuple[int, int], tuple[int, int]] = {}
@@ -98,11 +101,23 @@ class HeuristicBot:
         if phase == REACT:
             return self._react(race, car_id)
         if phase == PLAN:
+            if self._own_plan:  # from the car's hand and gear directly: no PlanRule to build
+                car = race.cars[car_id]
+                gears, shift_cost = race.shifts(car)
+                found = self._best_plan(race, car, _hand(tuple(sorted(car.hand))), gears,
+                                        shift_cost)
+                if found is None:  # clogged at every gear: drop to the lowest for Cooldown
+                    return Plan(car_id, min(gears), tuple(filter(PLAYABLE.__getitem__, car.hand)))
+                return found
             return self._plan(race, race.plan_rule(car_id))
         car = race.cars[car_id]
-        if phase == SLIPSTREAM:
-            cost = race.corner_bill(car.start_d, car.d + 2, car.speed, car)
-            return _SLIPSTREAM[car_id][cost <= car.engine - self.reserve]
+        if phase == SLIPSTREAM:  # the longest reach whose corners it can pay, if any
+            spare = car.engine - self.reserve
+            reaches = race.slipstream_reaches(car)
+            for i in range(len(reaches) - 1, -1, -1):
+                if race.corner_bill(car.start_d, car.d + reaches[i], car.speed, car) <= spare:
+                    return Slipstream(car_id, True, reaches[i]) if i else _SLIPSTREAM[car_id][1]
+            return _SLIPSTREAM[car_id][0]
         # discard: the 0 upgrade is dead weight; spare 1s too
         zeros, ones = car.hand.count("0"), car.hand.count("1")
         if not zeros and ones < 2:
@@ -111,8 +126,17 @@ class HeuristicBot:
 
     # -- planning
     def _plan(self, race: Race, rule: PlanRule) -> Plan:
-        car = race.cars[rule.car]
-        hand = self._hand(rule.playable)
+        """The plan for ``rule`` (a subclass may override this to plan with other cards)."""
+        found = self._best_plan(race, race.cars[rule.car], _hand(tuple(sorted(rule.playable))),
+                                rule.gears, rule.shift_cost)
+        if found is None:  # clogged at every gear: drop to the lowest for Cooldown next time
+            return Plan(rule.car, min(rule.gears), rule.playable)
+        return found
+
+    def _best_plan(self, race: Race, car: Car, hand: _Hand, gears: tuple[int, ...],
+                   shift_cost: dict[int, int]) -> Plan | None:
+        """The best-scoring gear and cards of ``hand`` (its playable cards) for ``car``; None
+        when the hand is clogged at every gear."""
         cooldown_bonus = _COOLDOWN_BONUS[min(car.hand.count(HEAT), 3)]
         if race is not self._race:
             self._race, self._targets = race, _targets_for(race)
@@ -126,10 +150,10 @@ class HeuristicBot:
             ahead = race.corners_ahead(d, MAX_SPEED)
             speeds = self._targets[(d, heat)] = \
                 (_target(d, ahead, heat), _target(d, ahead, heat - 1 if heat else 0))
-        shift_cost, fits, size = rule.shift_cost, hand.fits, hand.size
+        fits, size = hand.fits, hand.size
         best_score = -1e9
         best: tuple[int, tuple[str, ...]] | None = None
-        for gear in rule.gears:
+        for gear in gears:
             if gear > size:  # clogged at this gear
                 continue
             cost = shift_cost[gear]
@@ -142,21 +166,16 @@ class HeuristicBot:
             score += cooldown_bonus[gear]
             if score > best_score:
                 best_score, best = score, (gear, chosen)
-        if best is None:  # clogged at every gear: drop to the lowest for Cooldown next time
-            return Plan(rule.car, min(rule.gears), rule.playable)
-        return Plan(rule.car, best[0], best[1])
-
-    @staticmethod
-    def _hand(playable: tuple[str, ...]) -> _Hand:
-        """The planner's view of ``playable``, from the shared memo of hands (a bot meeting
-        many more distinct hands, the Garage's, keeps its own memo so this one stays warm)."""
-        return _hand(playable)
+        if best is None:
+            return None
+        return Plan(car.id, best[0], best[1])
 
     # -- react
     def _react(self, race: Race, car_id: int) -> Decision:
         car = race.cars[car_id]
         if car.cooldown > 0 and HEAT in car.hand:
-            return React(car_id, COOLDOWN, min(car.cooldown, car.hand.count(HEAT)))
+            n = min(car.cooldown, car.hand.count(HEAT))
+            return _COOLDOWN[car_id][n] if n < _COOLDOWN_MAX else React(car_id, COOLDOWN, n)
         spare = car.engine - self.reserve
         if car.adrenaline and not car.adrenaline_used and \
                 race.corner_bill(car.start_d, car.d + 1, car.speed + 1, car) <= spare:
@@ -174,6 +193,9 @@ _BOOST = tuple(React(i, BOOST) for i in range(MAX_CARS))
 _DONE = tuple(React(i, DONE) for i in range(MAX_CARS))
 _SLIPSTREAM = tuple((Slipstream(i, False), Slipstream(i, True)) for i in range(MAX_CARS))
 _NO_DISCARD = tuple(Discard(i, ()) for i in range(MAX_CARS))
+_COOLDOWN_MAX = 8
+_COOLDOWN = tuple(tuple(React(i, COOLDOWN, n) for n in range(_COOLDOWN_MAX))
+                  for i in range(MAX_CARS))
 
 
 #: top speeds by (d, Heat), with that Heat and one less, per race geometry: every race on a
@@ -249,8 +271,9 @@ class _Hand:
 
     __slots__ = ("cards", "expected", "fits", "picks", "prefix", "size", "tops", "worst")
 
-    def __init__(self, playable: tuple[str, ...]) -> None:
-        cards = self.cards = sorted(playable, key=_EXPECTED.__getitem__)
+    def __init__(self, cards_in_hand: tuple[str, ...]) -> None:
+        cards = self.cards = sorted(filter(PLAYABLE.__getitem__, cards_in_hand),
+                                    key=_EXPECTED.__getitem__)
         worst = self.worst = list(map(_WORST.__getitem__, cards))
         self.expected = list(map(_EXPECTED.__getitem__, cards))
         prefix = self.prefix = list(accumulate(worst, initial=0.0))
@@ -307,8 +330,10 @@ _HANDS: dict[tuple[str, ...], _Hand] = {}
 _HANDS_MAX = 2_048
 
 
-def _hand(playable: tuple[str, ...]) -> _Hand:
-    key = tuple(sorted(playable))
+def _hand(key: tuple[str, ...]) -> _Hand:
+    """The bot's view of the cards ``key`` (in code order): their playable ones. The key may
+    hold Heat cards (a whole hand) or not (a rule's playable cards): a full hand's Heat count
+    follows from its playable cards, so whole hands are no more numerous than playable ones."""
     hand = _HANDS.get(key)
     if hand is None:
         if len(_HANDS) >= _HANDS_MAX:

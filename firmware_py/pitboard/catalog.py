@@ -16,8 +16,6 @@ WEATHER_TOKENS = ("cloud", "fog", "storm", "snow", "rain", "sun")
 
 #: rules modules the engine races but the stations cannot present yet, with why: the table
 #: (lobby, console, profile presets) refuses them in one line instead of starting a race no
-#: one can play. Remove an entry when its screens land.
-NOT_AT_THE_TABLE = {
-    "garage": "the Garage is not playable at the stations yet (no draft or upgrade screens); "
-              "race it with pitboard demo, simulate or scenario",
-}
+#: one can play. Remove an entry when its screens land (the Garage's draft and upgrade screens
+#: are in: none is left today).
+NOT_AT_THE_TABLE: dict[str, str] = {}

@@ -152,7 +152,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "$XDG_STATE_HOME/pitboard, i.e. ~/.local/state/pitboard)")
     run.add_argument("--verbose", action="store_true",
                      help="also log every table state change (the transitions library's INFO "
-                          "lines); by default one start-up line, then warnings and errors")
+                          "lines); by default Pitboard's own INFO lines (the start-up line, "
+                          "hardware waits, journal recovery) and other libraries' warnings "
+                          "and errors")
     return parser
 
 

@@ -20,7 +20,7 @@ Example::
 from __future__ import annotations
 
 from .bots import _EXPECTED, _WORST, Bot, HeuristicBot, RandomBot, _Hand, _hand, card_value
-from .engine.cards import HEAT, SPEED, STRESS
+from .engine.cards import HEAT, PLAYABLE, SPEED, STRESS
 from .engine.decisions import (
     DONE,
     PLAN,
@@ -104,6 +104,17 @@ _GARAGE_HANDS: dict[tuple[str, ...], _Hand] = {}
 _GARAGE_HANDS_MAX = 6_144
 
 
+def _garage_hand(key: tuple[str, ...]) -> _Hand:
+    """The planner's view of a hand holding upgrades (``key``: its representatives in code
+    order), from the Garage bot's own memo."""
+    hand = _GARAGE_HANDS.get(key)
+    if hand is None:
+        if len(_GARAGE_HANDS) >= _GARAGE_HANDS_MAX:
+            _GARAGE_HANDS.clear()
+        hand = _GARAGE_HANDS[key] = _Hand(key)
+    return hand
+
+
 class GarageBot(HeuristicBot):
     """The heuristic bot, drafting and using upgrades."""
 
@@ -118,7 +129,7 @@ class GarageBot(HeuristicBot):
     def choose(self, race: Race, car_id: int) -> Decision:
         phase = race.phase
         if phase == PLAN:
-            return self._plan(race, race.plan_rule(car_id))
+            return self._plan_hand(race, race.cars[car_id])
         if phase == REACT:
             if race is not self._turns_race:
                 module = race.hooks.by_key.get("garage")
@@ -136,32 +147,32 @@ class GarageBot(HeuristicBot):
         return super().choose(race, car_id)
 
     def _plan(self, race: Race, rule: PlanRule) -> Plan:
+        """The plan for ``rule`` (the race's own rule for the car: its hand as it stands)."""
+        return self._plan_hand(race, race.cars[rule.car])
+
+    def _plan_hand(self, race: Race, car: Car) -> Plan:
         """The heuristic plan of the hand's representatives (see _SAME_AS), played with the
         real cards they stand for: the first card of the hand that each one stands for."""
-        playable = rule.playable
-        if _STAND_INS.isdisjoint(playable):
-            return super()._plan(race, rule)
-        same = list(map(_SAME_AS.__getitem__, playable))
-        plan = super()._plan(race, PlanRule(rule.car, rule.gear, rule.gears, rule.shift_cost,
-                                            tuple(same), rule.clogged))
-        cards = []
-        for rep in plan.cards:
+        cards = car.hand
+        gears, shift_cost = race.shifts(car)
+        same: list[str] | None = None
+        if _STAND_INS.isdisjoint(cards):
+            key = tuple(sorted(cards))
+        else:
+            same = list(map(_SAME_AS.__getitem__, cards))
+            key = tuple(sorted(same))
+        found = self._best_plan(race, car, _hand(key) if _UPGRADE_REPS.isdisjoint(key)
+                                else _garage_hand(key), gears, shift_cost)
+        if found is None:  # clogged at every gear: drop to the lowest for Cooldown next time
+            return Plan(car.id, min(gears), tuple(filter(PLAYABLE.__getitem__, cards)))
+        if same is None:
+            return found
+        real = []
+        for rep in found.cards:
             i = same.index(rep)
             same[i] = ""
-            cards.append(playable[i])
-        return Plan(plan.car, plan.gear, tuple(cards))
-
-    @staticmethod
-    def _hand(playable: tuple[str, ...]) -> _Hand:
-        if _UPGRADE_REPS.isdisjoint(playable):
-            return _hand(playable)
-        key = tuple(sorted(playable))
-        hand = _GARAGE_HANDS.get(key)
-        if hand is None:
-            if len(_GARAGE_HANDS) >= _GARAGE_HANDS_MAX:
-                _GARAGE_HANDS.clear()
-            hand = _GARAGE_HANDS[key] = _Hand(key)
-        return hand
+            real.append(cards[i])
+        return Plan(car.id, found.gear, tuple(real))
 
     def _draft(self, race: Race, car_id: int) -> Decision:
         options = race.pending().options

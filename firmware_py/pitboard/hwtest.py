@@ -6,10 +6,11 @@ pitboard hw-test", explains every message):
 1. **GPIO**: which gpiozero pin factory was picked and for which board and chip (on a Pi 5 it
    must be lgpio on gpiochip0; a fallback factory means lgpio is missing or cannot write its
    notification pipes in the working directory).
-2. **I2C**: every address 0x08-0x77 is probed on the main bus and on every multiplexer channel
-   the profile uses; each expected device (mux, MCP23017, OLED) is named ``ok`` or
-   ``MISSING``, anything else ``unexpected``. A channel with no /dev/i2c-N means the i2c-mux
-   overlay is not loaded (or the mux did not answer at boot).
+2. **I2C**: every address 0x08-0x77 is probed on every I2C controller the profile uses
+   (``[i2c]`` and each ``[[i2c.extra]]``) and on every multiplexer channel behind each; each
+   expected device (mux, MCP23017, OLED) is named ``ok`` or ``MISSING``, anything else
+   ``unexpected``. A channel with no /dev/i2c-N means the i2c-mux overlay is not loaded (or
+   the mux did not answer at boot).
 3. **Displays**: each display shows a test pattern: a one-pixel frame around the glass, a cross
    through the centre, and its station, controller and column offset in text. A garbled
    picture means the wrong ``driver`` (1.3-inch modules are SH1106); a frame cut off on one
@@ -85,15 +86,42 @@ def _console_line(config: HwConfig, model: str, report: Report) -> str:
         "Pi 5 with dtparam=uart0)"
 
 
+def uses_gpio(config: HwConfig) -> bool:
+    """True when the profile claims any Pi GPIO line (inputs, INT lines, mux RESET, SPI D/C,
+    buses): the emulated sim profile claims none.
+
+    Example::
+
+        >>> from pitboard.hwconfig import load_profile
+        >>> uses_gpio(load_profile("sim")), uses_gpio(load_profile("grid6"))
+        (False, True)
+    """
+    from .hwconfig import pin_map
+
+    return bool(pin_map(config))
+
+
 def gpio_report(report: Report, pin_factory: Any, config: HwConfig) -> Any:
-    """Name the pin factory, board and GPIO chip; return the factory (None if unusable)."""
+    """Name the pin factory, board and GPIO chip; return the factory (None if unusable).
+
+    Without ``pin_factory`` a factory is made the way gpiozero picks its default
+    (``GPIOZERO_PIN_FACTORY``, else lgpio first) but is NOT installed as gpiozero's global
+    ``Device.pin_factory``: hw-test passes it to every device it opens and closes it at the
+    end, so nothing outlives the command (or leaks into the next test). A profile that claims
+    no GPIO line (the emulated sim profile) gets gpiozero's MockFactory, and says so."""
     report.line("1. GPIO")
     try:
         if pin_factory is None:
-            from gpiozero import Device
+            if not uses_gpio(config):
+                from gpiozero.pins.mock import MockFactory
 
-            Device.ensure_pin_factory()
-            pin_factory = Device.pin_factory
+                report.line("  this profile uses no GPIO line (emulated stations): gpiozero's "
+                            "MockFactory stands in for the header")
+                pin_factory = MockFactory()
+            else:
+                from gpiozero import Device
+
+                pin_factory = Device._default_pin_factory()
         info = pin_factory.board_info
     except Exception as exc:  # gpiozero raises its own kinds, and OSError from lgpio
         report.problem(f"no usable GPIO pin factory: {exc} (on a Pi: apt install python3-lgpio; "
@@ -137,35 +165,49 @@ def probe(bus: Any, address: int) -> str:
 
 
 def i2c_report(report: Report, config: HwConfig,
-               bus_factory: Callable[[int], SMBusLike]) -> dict[int | None, int]:
-    """Probe every segment; return mux channel -> bus number for the segments that exist."""
+               bus_factory: Callable[[int], SMBusLike]) -> dict[tuple[str, int | None], int]:
+    """Probe every segment of every I2C controller; return (controller, mux channel) -> bus
+    number for the segments that exist."""
     from .hwconfig import i2c_map, resolve_i2c_bus
+    from .hwconfig.pins import controller_pins
 
     report.line("2. I2C")
     devices = i2c_map(config)
     if not devices:
         report.line("  no I2C devices in this profile")
         return {}
-    segments: dict[int | None, list[Any]] = {}
+    segments: dict[tuple[str, int | None], list[Any]] = {}
     for d in devices:
-        segments.setdefault(d.mux_channel, []).append(d)
-    numbers: dict[int | None, int] = {}
-    for channel in sorted(segments, key=lambda c: -1 if c is None else c):
+        segments.setdefault((d.controller, d.mux_channel), []).append(d)
+    numbers: dict[tuple[str, int | None], int] = {}
+    for controller, channel in sorted(segments, key=lambda s: (s[0], -1 if s[1] is None
+                                                               else s[1])):
+        name = "" if controller == "A" else f"I2C {controller} "
         try:
-            number = resolve_i2c_bus(config.i2c, channel)
+            number = resolve_i2c_bus(config.i2c, channel, controller=controller)
         except LookupError as exc:
-            report.problem(f"mux channel {channel}: {exc}")
+            report.problem(f"{name}mux channel {channel}: {exc}" if channel is not None
+                           else f"I2C {controller}: {exc}")
             continue
-        where = f"/dev/i2c-{number}" + ("" if channel is None else f" (mux channel {channel})")
+        if channel is None:
+            where = f"/dev/i2c-{number}" + ("" if controller == "A" else f" (I2C {controller}, "
+                                             f"{controller_pins(config.i2c, controller)})")
+        else:
+            where = f"/dev/i2c-{number} ({name}mux channel {channel})"
         try:
             bus = bus_factory(number)
         except OSError as exc:
-            fix = ("dtparam=i2c_arm=on in config.txt, then reboot" if channel is None else
-                   "is the i2c-mux overlay in config.txt, and did the mux answer at boot?")
+            if channel is None and controller == "A":
+                fix = "dtparam=i2c_arm=on in config.txt, then reboot"
+            elif channel is None:
+                fix = (f"is I2C {controller}'s dtoverlay line in config.txt (see the profile's "
+                       "wiring page)?")
+            else:
+                fix = "is the i2c-mux overlay in config.txt, and did the mux answer at boot?"
             report.problem(f"{where}: cannot open ({exc.strerror or exc}): {fix}")
             continue
-        numbers[channel] = number
-        expected = {d.address: d for d in segments[channel]}
+        numbers[(controller, channel)] = number
+        expected = {d.address: d for d in segments[(controller, channel)]}
         found = {a: probe(bus, a) for a in PROBE_RANGE}
         report.line(f"  {where}:")
         for address, d in sorted(expected.items()):
@@ -177,9 +219,10 @@ def i2c_report(report: Report, config: HwConfig,
                 report.line(f"    0x{address:02X} {d.device}: ok"
                             + (" (held by its kernel driver)" if state == "busy" else ""))
         others = [a for a, s in found.items() if s != "no" and a not in expected]
-        # a mux channel also shows the devices of the main bus (the mux passes them through)
+        # a mux channel also shows the devices of its controller's own bus (the mux passes
+        # them through)
         if channel is not None:
-            main = {d.address for d in segments.get(None, [])}
+            main = {d.address for d in segments.get((controller, None), [])}
             others = [a for a in others if a not in main]
         for address in others:
             report.problem(f"{where}: unexpected device at 0x{address:02X} (a wrong address "
@@ -232,24 +275,28 @@ def display_report(report: Report, config: HwConfig,
     report.line("3. Displays (look at each: a frame on the edge of the glass, a cross in the "
                 "middle)")
     from .hw.display import TRANSPORT_ERRORS  # luma's errors too: a missing /dev/i2c-N
+    from .hwconfig.schema import RACE_CONTROL_LABEL
 
     cannot_open: tuple[type[BaseException], ...] = (*TRANSPORT_ERRORS, LookupError, ValueError)
     displays: list[Any] = []
-    for st in config.stations:
-        spec = st.display
+    # the stations' displays by station index, then the race-control display (if any)
+    specs = [(st.label, st.display) for st in config.stations]
+    if config.race_control is not None:
+        specs.append((RACE_CONTROL_LABEL, config.race_control))
+    for label, spec in specs:
         try:
-            display = open_display(config, spec, st.label)
+            display = open_display(config, spec, label)
         except cannot_open as exc:
-            report.problem(f"{st.label} display: cannot open: {exc}")
+            report.problem(f"{label} display: cannot open: {exc}")
             displays.append(None)
             continue
         offset = f" offset {spec.column_offset}" if spec.driver == "sh1106" else ""
-        display.show(bring_up_pattern(display.size, [st.label, f"{spec.driver}{offset}", spec.bus]))
+        display.show(bring_up_pattern(display.size, [label, f"{spec.driver}{offset}", spec.bus]))
         displays.append(display)
         if display.healthy:
-            report.line(f"  {st.label} {spec.driver} on {spec.bus}: pattern sent")
+            report.line(f"  {label} {spec.driver} on {spec.bus}: pattern sent")
         else:
-            report.problem(f"{st.label} {spec.driver}: the display did not answer (wiring, "
+            report.problem(f"{label} {spec.driver}: the display did not answer (wiring, "
                            "address, or power: see the I2C step)")
     report.line("  garbled picture: wrong driver (1.3-inch modules are sh1106); frame cut off "
                 "on one side: set sh1106 column_offset")
@@ -310,6 +357,7 @@ def run_hw_test(
     report.line(f'{COMMAND}: profile "{config.name}" ({config.source}), '
                 f"{len(config.stations)} stations")
     factory = gpio_report(report, pin_factory, config)
+    own_factory = pin_factory is None and factory is not None
     i2c_report(report, config, bus_factory or _open_smbus)
     from .hw.inputs import build_station_inputs
 
@@ -344,6 +392,8 @@ def run_hw_test(
         for display in displays:
             if display is not None:
                 display.close(blank=False)  # leave the pattern up for the builder
+        if own_factory:
+            factory.close()  # made here, never gpiozero's global: nothing outlives hw-test
     if report.problems:
         report.line(f"{len(report.problems)} problem(s): see {DOCS_SECTION}")
         return 1

@@ -15,6 +15,11 @@ Files in the journal directory:
     One framed line ``{"format", "race", "covers", "state"}``; ``covers`` counts the records the
     state already includes.  Written as temp file + fsync + ``os.replace`` + directory fsync, so
     it is always either the old snapshot or the new one.
+``journal.log.head``
+    A copy of journal.log's header line, written (atomically) after the journal at the start
+    of a race and after every compaction, and rewritten by :meth:`Journal.load` when it is
+    missing or differs. A header damaged in a byte or two is mended from it
+    (:func:`pitboard.journalfile.mend_header`), so one bad byte there does not lose the race.
 ``*.tmp``
     Leftovers of a crash in the middle of an atomic replace; ignored and removed by
     :meth:`Journal.load`.
@@ -34,9 +39,9 @@ record.  Anything else means the storage did something a power cut cannot do.  W
 trusted is kept, as a database's log recovery does: every record up to the first bad one (and an
 intact snapshot, if it reaches further); the damaged originals are copied to
 ``<dir>/corrupt-<UTC timestamp>/`` and :attr:`Recovered.damage` says what happened.  Only when
-nothing is usable -- an unreadable header, a compacted journal without its snapshot, a journal
-that is not a regular file -- are the files moved aside whole and :class:`JournalCorrupted`
-raised, after which :meth:`Journal.start` begins a new race.
+nothing is usable -- an unreadable header its copy cannot mend, a compacted journal without its
+snapshot, a journal that is not a regular file -- are the files moved aside whole and
+:class:`JournalCorrupted` raised, after which :meth:`Journal.start` begins a new race.
 
 When the storage cannot be written (a read-only filesystem) the race on disk is still read and
 returned, with :attr:`Recovered.read_only` saying why nothing will be saved; the journal then
@@ -56,6 +61,7 @@ from typing import Any
 
 from .journalfile import (
     FORMAT,
+    HEAD_NAME,
     JOURNAL_NAME,
     SNAPSHOT_NAME,
     Damaged,
@@ -70,6 +76,7 @@ from .journalfile import (
 from .journalrecovery import JournalCorrupted, JournalError, Recovered, Recovery
 
 __all__ = [
+    "HEAD_NAME",
     "JOURNAL_NAME",
     "SNAPSHOT_NAME",
     "Journal",
@@ -191,6 +198,7 @@ class Journal(Recovery):
         frame = encode_frame({"format": FORMAT, "race": race, "base": 0, "header": header})
         self._make_directory()
         self._with_space(lambda: atomic_write(self.journal_path, frame, self.storage))
+        self.keep_head(frame)
         # The old snapshot goes only after the new journal is in place: a crash in between leaves
         # a snapshot of another race, which load() recognises by its race id and discards.
         for old in (self.snapshot_path, self.previous_path):
@@ -297,6 +305,7 @@ class Journal(Recovery):
             {"format": FORMAT, "race": self._race, "base": keep_from, "header": self._header}
         )
         self._with_space(lambda: atomic_write(self.journal_path, header + tail, self.storage))
+        self.keep_head(header)
         dropped = keep_from - self._base
         shift = self._prev_offset - len(header)
         count, covers, snap_offset = self._count, self._snap_covers, self._snap_offset
@@ -351,10 +360,23 @@ class Journal(Recovery):
         return self._fd
 
     def _make_directory(self) -> None:
-        if self.directory.is_dir():
-            return
-        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fsync_dir(self.directory.parent)
+        """Create the journal directory and every missing folder above it, each through the
+        storage and each made durable (its parent fsynced) before the next level: after a
+        power cut a journal's folder is never missing above an fsynced journal."""
+        missing = []
+        path = self.directory
+        while not path.is_dir():
+            missing.append(path)
+            if path.parent == path:
+                break
+            path = path.parent
+        for level in reversed(missing):
+            try:
+                self.storage.mkdir(level)
+            except FileExistsError:
+                if not level.is_dir():
+                    raise
+            self.storage.sync_dir(level.parent)
 
     def _open(self, race: str, header: JSONObject, *, base: int, count: int, size: int) -> None:
         self.close()

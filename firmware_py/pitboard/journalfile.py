@@ -26,6 +26,12 @@ JOURNAL_NAME = "journal.log"
 SNAPSHOT_NAME = "snapshot.json"
 #: the snapshot before the latest: recovery falls back on it when the latest is damaged
 PREVIOUS_NAME = "snapshot.json.prev"
+#: a copy of journal.log's first line (the race header): recovery mends a damaged header from it
+HEAD_NAME = "journal.log.head"
+#: the most bytes a damaged header may differ from its copy and still be mended from it: a
+#: header of another race (or of the same race before a compaction) differs in its CRC alone
+#: by about 7 of 8 hex digits, so it is never taken for this one
+HEAD_REPAIR_BYTES = 2
 #: the largest journal or snapshot file read back (a real one stays far below: it is compacted)
 MAX_FILE_BYTES = 64 << 20
 TMP_SUFFIX = ".tmp"
@@ -110,6 +116,10 @@ class Storage:
     def mkdir(self, path: Path) -> None:
         os.mkdir(path, 0o700)
 
+    def sync_dir(self, directory: Path) -> None:
+        """Make the entries of ``directory`` durable (a new file or folder in it)."""
+        fsync_dir(directory)
+
 
 def fsync_dir(directory: Path) -> None:
     fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
@@ -170,6 +180,19 @@ def parse_header(frame: JSONObject) -> tuple[str, int, JSONObject]:
     ):
         raise Damaged(f"{JOURNAL_NAME} header is not a pitboard journal header")
     return race, base, header
+
+
+def mend_header(data: bytes, copy: bytes) -> bytes | None:
+    """``data`` (journal.log) with its first line replaced by ``copy`` (journal.log.head), or
+    None when the copy is not an intact header frame or the bytes it would replace differ from
+    it in more than :data:`HEAD_REPAIR_BYTES` places (a copy of another header, not a header
+    damaged in a byte or two)."""
+    n = len(copy)
+    if not copy.endswith(b"\n") or decode_frame(copy[:-1]) is None or len(data) < n:
+        return None
+    if sum(a != b for a, b in zip(data[:n], copy, strict=True)) > HEAD_REPAIR_BYTES:
+        return None
+    return copy + data[n:]
 
 
 def exists(path: Path) -> bool:

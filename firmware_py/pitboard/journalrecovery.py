@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .journalfile import (
+    HEAD_NAME,
     JOURNAL_NAME,
     PREVIOUS_NAME,
     SNAPSHOT_NAME,
@@ -28,6 +29,7 @@ from .journalfile import (
     encode_frame,
     exists,
     fsync_dir,
+    mend_header,
     one_line,
     parse_header,
     parse_snapshot,
@@ -126,6 +128,10 @@ class Recovery:
     def previous_path(self) -> Path:
         return self.directory / PREVIOUS_NAME
 
+    @property
+    def head_path(self) -> Path:
+        return self.directory / HEAD_NAME
+
     def _open(self, race: str, header: JSONObject, *, base: int, count: int, size: int) -> None:
         raise NotImplementedError
 
@@ -133,7 +139,7 @@ class Recovery:
         raise NotImplementedError
 
     def _remove_leftovers(self) -> None:
-        for name in (JOURNAL_NAME, SNAPSHOT_NAME):
+        for name in (JOURNAL_NAME, SNAPSHOT_NAME, HEAD_NAME):
             tmp = self.directory / (name + TMP_SUFFIX)
             if tmp.exists() or tmp.is_symlink():
                 log.info("journal: removing %s left by an interrupted write", tmp.name)
@@ -152,14 +158,20 @@ class Recovery:
                 raise Damaged("snapshot.json exists but journal.log is missing")
             return None
 
-        data = read_file(journal)
+        data = original = read_file(journal)
         frames, ends = scan_frames(data)
+        damage: list[str] = []
+        if not _has_header(frames):
+            mended = self._mend_header(data)
+            if mended is not None:  # a byte or two of the header damaged: its copy mends it
+                data = mended
+                frames, ends = scan_frames(data)
+                damage.append(f"damaged header of {JOURNAL_NAME} mended from {HEAD_NAME}")
         if not frames:
             raise Damaged(f"{JOURNAL_NAME} has no readable header ({len(data)} bytes)")
         race, base, header = parse_header(frames[0])
         good = ends[-1]
         rest = data[good:]
-        damage: list[str] = []
         if b"\n" in rest[:-1]:
             lines = rest.count(b"\n") + (not rest.endswith(b"\n"))
             # counted from 1, as people count: record N is line N + 1, after the header
@@ -194,11 +206,11 @@ class Recovery:
             else:
                 prefix = data[:good]
             kept_at, read_only = self._keep_prefix(
-                {JOURNAL_NAME: data, **self._damaged_files}, prefix,
+                {JOURNAL_NAME: original, **self._damaged_files}, prefix,
                 snapshot=None if chosen is None else chosen[2], reason=reason)
             if read_only is None:
                 ends = scan_frames(prefix)[1]
-                good, rest = len(prefix), b""
+                good, rest, data = len(prefix), b"", prefix
         elif rest:
             log.warning("journal: dropped a torn last record (%d bytes at byte %d of %s)",
                         len(rest), good, JOURNAL_NAME)
@@ -220,6 +232,7 @@ class Recovery:
             self.close()
             log.error("journal: %s; the race resumes but is not being saved", read_only)
         else:
+            self.keep_head(data[: ends[0]])
             self._snap_covers = None if state is None else covers
             self._snap_offset = ends[covers - base]
             self._prev_covers = None
@@ -238,6 +251,30 @@ class Recovery:
             kept_at=kept_at,
             read_only=read_only or "",
         )
+
+    def _mend_header(self, data: bytes) -> bytes | None:
+        """``data`` with its damaged header mended from journal.log.head (None: it cannot)."""
+        if not exists(self.head_path):
+            return None
+        try:
+            return mend_header(data, read_file(self.head_path))
+        except Damaged:  # not a regular file, or too big: no copy to trust
+            return None
+
+    def keep_head(self, first_line: bytes) -> None:
+        """Make journal.log.head a copy of ``first_line`` (journal.log's header line, with its
+        newline). Best effort: without the copy the race is as safe as before it existed, but
+        a damaged header could not be mended."""
+        try:
+            if exists(self.head_path) and read_file(self.head_path) == first_line:
+                return
+        except Damaged:
+            pass  # replaced below
+        try:
+            atomic_write(self.head_path, first_line, self.storage)
+        except OSError as err:
+            log.warning("journal: cannot keep a copy of the header in %s: %s", HEAD_NAME,
+                        one_line(err))
 
     def keep_prefix(self, count: int, reason: str) -> Recovered:
         """Cut the journal back to its first ``count`` records because the record after them
@@ -387,3 +424,10 @@ class Recovery:
                 shutil.rmtree(old)
         except OSError as err:
             log.warning("journal: could not prune old corrupt directories: %s", err)
+
+
+def _has_header(frames: list[JSONObject]) -> bool:
+    try:
+        return bool(frames) and bool(parse_header(frames[0]))
+    except Damaged:
+        return False

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import NoReturn
+from typing import Any, NoReturn
 
 #: exit status for bad input: arguments, config, scenario or track files
 EXIT_BAD_INPUT = 2
@@ -26,3 +26,19 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def isatty(stream: Any) -> bool:
+    """Whether ``stream`` is a terminal; False for a closed stream or one without ``isatty``
+    (``pitboard run`` and ``pitboard sim`` decide on it whether to draw the stations).
+
+    Example::
+
+        >>> import io
+        >>> isatty(io.StringIO()), isatty(None)
+        (False, False)
+    """
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False

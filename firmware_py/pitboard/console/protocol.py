@@ -328,7 +328,7 @@ class ConsoleProtocol:
 
         def undo() -> str:
             # in the lobby the last race's seats are gone: undoing into it would strand bots
-            if self.table.state not in (flow.PLANNING, flow.RESOLUTION, flow.RESULTS):
+            if self.table.state not in (*flow.RACING, flow.RESULTS):
                 raise CommandError("no race to undo")
             try:
                 self.table.undo()

@@ -27,7 +27,7 @@ def status_line(table: Table) -> str:
     race = table.race
     state = table.state
     joined = ",".join(str(st.index + 1) for st in table.stations if st.joined) or "-"
-    if race is not None and state in (flow.PLANNING, flow.RESOLUTION, flow.RESULTS):
+    if race is not None and state in (*flow.RACING, flow.RESULTS):
         lap = max(min(race.lap_of(c.d), race.laps) for c in race.cars)
         waiting = set(race.pending().cars)
         turn = ",".join(f"S{st.index + 1}" for st in table.stations
@@ -39,7 +39,7 @@ def status_line(table: Table) -> str:
         track, laps, cars = table.lobby_summary()
         fields = [f"track={track}", f"laps={laps}", f"cars={cars}", "round=-", "lap=-",
                   "phase=-", "turn=-"]
-    racing = race is not None and state in (flow.PLANNING, flow.RESOLUTION, flow.RESULTS)
+    racing = race is not None and state in (*flow.RACING, flow.RESULTS)
     modules = race.setup.modules if race is not None and racing else table.modules
     return " ".join([f"state={state}", *fields, f"joined={joined}",
                      f"stations={len(table.stations)}", f"modules={','.join(modules) or '-'}"])

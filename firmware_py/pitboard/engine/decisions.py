@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
-from .cards import check_codes
+from .cards import PLAYABLE, check_codes
 
 PLAN = "plan"
 REACT = "react"
@@ -212,6 +212,28 @@ class PlanRule(NamedTuple):
 
     def cards_needed(self, gear: int) -> int:
         return min(gear, len(self.playable))
+
+    def problem(self, plan: Plan, hand: list[str]) -> PlanProblem | None:
+        """Why ``plan`` breaks this rule, for a car holding ``hand`` (None if it does not)."""
+        if plan.gear not in self.gears:
+            two = abs(plan.gear - self.gear) == 2
+            why = "no Heat in the engine for a 2-gear shift" if two \
+                else "shift at most 2 gears, to gears 1-4"
+            return PlanProblem(f"cannot shift {self.gear}->{plan.gear}: {why}", kind=SHIFT,
+                               needed=1 if two else 0)
+        if any(not PLAYABLE[c] for c in plan.cards):
+            return PlanProblem("Heat cards cannot be played", kind=HEAT_CARD)
+        need = self.cards_needed(plan.gear)
+        if len(plan.cards) != need:
+            clog = " (clogged hand: play every non-Heat card)" if plan.gear in self.clogged else ""
+            return PlanProblem(f"gear {plan.gear} plays {need} cards, not {len(plan.cards)}{clog}",
+                               kind=COUNT, needed=need, given=len(plan.cards))
+        left = list(hand)
+        for c in plan.cards:
+            if c not in left:
+                return PlanProblem(f"card {c} is not in hand", kind=NOT_IN_HAND)
+            left.remove(c)
+        return None
 
     @property
     def forced(self) -> bool:

@@ -1,34 +1,29 @@
 """The race: state, legal decisions and ``apply`` for the base game of Heat.
 
-Pure and deterministic: no I/O, threads or hardware. Each shuffle draws from a stream derived
-from the setup's seed and a shuffle counter kept in the state (:mod:`pitboard.engine.shuffle`),
-so *setup + decision log* reproduces the race exactly, on any platform and Python version.
-
-Positions are one integer ``d`` per car: the spaces travelled since the start line, so board
-space = ``(d - 1) % spaces + 1`` and the grid sits at ``d <= 0``. The finish line of lap ``L`` is
-at ``d = L * spaces``; a corner "at k" on lap ``L`` is the line after ``d = (L - 1) * spaces + k``.
+Pure and deterministic: no I/O, threads or hardware. *setup + decision log* reproduces the race
+exactly, on any platform and Python version. This file is the base game's sequence (plan,
+reveal, move, react, slipstream, corners, discard, replenish); it builds on two layers: where
+cars stand and how they move (:mod:`pitboard.engine.course`) and the cards, with the seeded
+shuffles (:mod:`pitboard.engine.piles`). A car's state is :class:`~pitboard.engine.car.Car`.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from ..track import Track
 from ..trackfile import load_track
-from .cards import BASIC, DISCARDABLE, HEAT, PLAYABLE, SPEED, STRESS, starting_deck
+from .car import Car
+from .cards import DISCARDABLE, HEAT, PLAYABLE, SPEED, STRESS
+from .course import SLIPSTREAM_SPACES
 from .decisions import (
-    COUNT,
     DISCARD,
     DONE,
-    HEAT_CARD,
-    NOT_IN_HAND,
     OVER,
     PLAN,
     REACT,
-    SHIFT,
     SLIPSTREAM,
     Decision,
     Discard,
@@ -41,12 +36,11 @@ from .decisions import (
     Slipstream,
 )
 from .modules import Hooks, build_modules
+from .piles import Piles
 from .react import BASE_ACTIONS
 from .react import by_name as react_by_name
-from .setup import BOX_STRESS, RaceSetup
-from .shuffle import seed_key, shuffle_cards
-
-SLIPSTREAM_SPACES = 2
+from .setup import RaceSetup
+from .shuffle import seed_key
 
 
 def _shifts(gear: int, *, heat: bool) -> tuple[tuple[int, ...], dict[int, int]]:
@@ -57,43 +51,9 @@ def _shifts(gear: int, *, heat: bool) -> tuple[tuple[int, ...], dict[int, int]]:
 
 _SHIFTS = {g: _shifts(g, heat=True) for g in range(1, 5)}
 _FREE_SHIFTS = {g: _shifts(g, heat=False) for g in range(1, 5)}
-EMPTY: tuple[str, ...] = ()
 
 
-@dataclass(slots=True)
-class Car:
-    """One car and its player's cards. Piles are lists of card codes; draw pile top = last."""
-
-    id: int
-    name: str
-    d: int
-    spot: int
-    space: int
-    gear: int = 1
-    engine: int = 0
-    hand: list[str] = field(default_factory=list)
-    draw: list[str] = field(default_factory=list)
-    discard: list[str] = field(default_factory=list)
-    play: list[str] = field(default_factory=list)
-    on_track: bool = True
-    finished: bool = False
-    finish_round: int = 0
-    spinouts: int = 0
-    # --- this turn (reset when the car's turn starts) ---
-    planned: bool = False
-    clogged: bool = False
-    played_gear: int = 1
-    start_d: int = 0
-    speed: int = 0
-    adrenaline: bool = False
-    adrenaline_used: bool = False
-    boosted: bool = False
-    cooldown: int = 0
-    slipstreamed: bool = False
-    spun: bool = False
-
-
-class Race:
+class Race(Piles):
     """A race of Heat in progress.
 
     Example::
@@ -154,35 +114,9 @@ class Race:
         actions.update((a.name or str(id(a)), a) for a in self.hooks.react_actions)
         self._react_actions = tuple(actions.values())
         self._react_by_name = react_by_name(self._react_actions)
+        self._base_react = self._react_actions == BASE_ACTIONS
         self._derive_corners()
 
-    def _derive_corners(self) -> None:
-        limit = self.hooks.corner_limit
-        self._corner_lines = self._corner_lines_of(self.track, self.laps)
-        if limit:  # e.g. a road-condition token: the same for every car, all race
-            self._corner_lines = [(d, i, limit(self, i, lim)) for d, i, lim in self._corner_lines]
-        self._line_ds = [line for line, _, _ in self._corner_lines]
-
-    def shuffle(self, cards: list[Any]) -> None:
-        """Shuffle ``cards`` in place with the race's next seeded stream: the only randomness a
-        module may use, so setup + decision log replays the race. The order follows from the
-        setup's seed and the shuffle count alone, so a restored race shuffles as the original
-        would (see :mod:`pitboard.engine.shuffle`)."""
-        self.shuffles += 1
-        shuffle_cards(cards, self._seed_key, self.shuffles)
-
-    def corner_limit(self, index: int) -> int:
-        """The limit at corner ``index`` (0-based) for every car this race (modules included)."""
-        return self._corner_lines[index][2]
-
-    @staticmethod
-    def _corner_lines_of(track: Track, laps: int) -> list[tuple[int, int, int]]:
-        """Every corner line of the race as (d of the line, corner index, limit), in order."""
-        lines = []
-        for lap in range(laps):
-            for i, c in enumerate(track.corners):
-                lines.append((lap * track.spaces + c.at, i, c.limit))
-        return lines
 
     def _place_cars(self) -> None:
         """Draw the grid and put every car on it (cards come later, in :meth:`_deal`)."""
@@ -214,33 +148,6 @@ class Race:
             if other != car.id:
                 raise ValueError(f"cars {other} and {car.id} start on the same spot "
                                  f"(space {car.space}, spot {car.spot})")
-
-    def _deal(self) -> None:
-        """Every car's starting deck (modules adjust it), engine and hand."""
-        setup, track = self.setup, self.track
-        setup_car = self.hooks.setup_car
-        for car in self.cars:
-            car.engine = track.heat
-            stacked = setup.stacked.get(car.id)
-            car.draw = starting_deck(track.stress)
-            if setup_car:
-                setup_car(self, car)
-            self.shuffle(car.draw)
-            if stacked is not None:
-                if stacked.draw is not None:
-                    car.draw = list(reversed(stacked.draw))
-                if stacked.discard is not None:
-                    car.discard = list(stacked.discard)
-                if stacked.engine is not None:
-                    car.engine = stacked.engine
-            if stacked is not None and stacked.hand is not None:
-                car.hand = list(stacked.hand)
-            else:
-                self._fill_hand(car, log=False)
-        in_decks = sum(c.draw.count(STRESS) + c.hand.count(STRESS) for c in self.cars)
-        self.stress_reserve = max(0, BOX_STRESS - in_decks)
-        if self.record_events:
-            self._event("grid", grid=[self._where(self.cars[i]) | {"car": i} for i in self.grid])
 
     # ------------------------------------------------------------------ queries
     def pending(self) -> Pending:
@@ -296,81 +203,37 @@ class Race:
 
     def _plan_rule(self, car_id: int) -> PlanRule:
         car = self.cars[car_id]
-        gears, cost = _SHIFTS[car.gear] if car.engine else _FREE_SHIFTS[car.gear]
+        gears, cost = self.shifts(car)
         playable = tuple(filter(PLAYABLE.__getitem__, car.hand))
         clogged = tuple(g for g in gears if g > len(playable)) if len(playable) < 4 else ()
         return PlanRule(car.id, car.gear, gears, cost, playable, clogged)
 
-    def racing_spot(self, d: int) -> int:
-        return self._spots[(d - 1) % self._spaces + 1]
-
-    def space_of(self, d: int) -> int:
-        return (d - 1) % self._spaces + 1
-
-    def lap_of(self, d: int) -> int:
-        """Lap being driven at ``d`` (0 on the grid, laps + 1 past the finish)."""
-        return 0 if d <= 0 else (d - 1) // self._spaces + 1
-
-    def ahead_key(self, car: Car) -> tuple[int, int]:
-        """Sort key for 'ahead': further along, then the racing-line spot."""
-        return (car.d, 1 if car.spot == self._spots[(car.d - 1) % self._spaces + 1] else 0)
-
-    def standings(self) -> list[int]:
-        """Finished cars in Hall of Fame order, then the rest by position."""
-        rest = sorted((c for c in self.cars if c.id not in self.hall_of_fame),
-                      key=self.ahead_key, reverse=True)
-        return self.hall_of_fame + [c.id for c in rest]
-
-    def landing(self, car: Car, target: int) -> tuple[int, int]:
-        """Where ``car`` ends aiming for ``target``: (d, spot), stepping back while a space is full.
-
-        The car itself is not in the way, so it never lands behind a space it could leave.
-        """
-        n = self._spaces
-        spots = self._spots
-        cars = self.cars
-        d = target
-        while True:
-            space = (d - 1) % n + 1
-            racing = spots[space]
-            racing_taken = other_taken = False
-            for o in cars:
-                if o.space == space and o is not car and o.on_track:
-                    if o.spot == racing:
-                        racing_taken = True
-                    else:
-                        other_taken = True
-            if not racing_taken:
-                return d, racing
-            if not other_taken:
-                return d, 3 - racing
-            d -= 1
+    @staticmethod
+    def shifts(car: Car) -> tuple[tuple[int, ...], dict[int, int]]:
+        """The gears ``car`` may plan now and the Heat each shift costs (shared tables: read
+        them, never change them)."""
+        return _SHIFTS[car.gear] if car.engine else _FREE_SHIFTS[car.gear]
 
     # ------------------------------------------------------------------ apply
     def apply(self, decision: Decision) -> None:
         """Apply one decision; raises :class:`IllegalDecision` (state untouched) if not legal."""
-        phase = self.phase
-        if phase == OVER:
-            raise IllegalDecision("the race is over")
         self._pending = None
-        found = _HANDLERS.get(type(decision))
-        if found is None:
-            owner = self.hooks.decisions.get(type(decision))
-            if owner is None:
-                raise IllegalDecision(f"not a decision: {decision!r}")
-            if phase != owner[0]:
-                raise IllegalDecision(f"waiting for {self._waiting_text()}, not {owner[0]}")
-            owner[1].apply(self, decision)
+        handler = _HANDLERS.get(type(decision))
+        if handler is not None:  # each handler checks the phase and the car first
+            handler(self, decision)
             return
-        kind, handler = found
-        car_id = decision.car
-        # the common case in one test; _refuse says what is wrong otherwise
-        if phase != kind or (not 0 <= car_id < len(self.cars) if kind == PLAN
-                             else self.order[self.turn] != car_id):
-            self._refuse(kind, car_id)
-        handler(self, decision, self.cars[car_id])
+        owner = self.hooks.decisions.get(type(decision))
+        if self.phase == OVER:
+            raise IllegalDecision("the race is over")
+        if owner is None:
+            raise IllegalDecision(f"not a decision: {decision!r}")
+        if self.phase != owner[0]:
+            raise IllegalDecision(f"waiting for {self._waiting_text()}, not {owner[0]}")
+        owner[1].apply(self, decision)
 
     def _refuse(self, kind: str, car_id: int) -> NoReturn:
+        if self.phase == OVER:
+            raise IllegalDecision("the race is over")
         if not 0 <= car_id < len(self.cars):
             raise IllegalDecision(f"there is no car {car_id}")
         if self.phase != kind:
@@ -383,35 +246,22 @@ class Race:
 
     def plan_problem(self, plan: Plan) -> PlanProblem | None:
         """Why ``plan`` is not legal for its car now (None if it is)."""
-        car = self.cars[plan.car]
-        rule = self.plan_rule(car.id)
-        if plan.gear not in rule.gears:
-            two = abs(plan.gear - car.gear) == 2
-            why = "no Heat in the engine for a 2-gear shift" if two \
-                else "shift at most 2 gears, to gears 1-4"
-            return PlanProblem(f"cannot shift {car.gear}->{plan.gear}: {why}", kind=SHIFT,
-                               needed=1 if two else 0)
-        if any(not PLAYABLE[c] for c in plan.cards):
-            return PlanProblem("Heat cards cannot be played", kind=HEAT_CARD)
-        need = rule.cards_needed(plan.gear)
-        if len(plan.cards) != need:
-            clog = " (clogged hand: play every non-Heat card)" if plan.gear in rule.clogged else ""
-            return PlanProblem(f"gear {plan.gear} plays {need} cards, not {len(plan.cards)}{clog}",
-                               kind=COUNT, needed=need, given=len(plan.cards))
-        hand = list(car.hand)
-        for c in plan.cards:
-            if c not in hand:
-                return PlanProblem(f"card {c} is not in hand", kind=NOT_IN_HAND)
-            hand.remove(c)
-        return None
+        return self.plan_rule(plan.car).problem(plan, self.cars[plan.car].hand)
 
-    def _apply_plan(self, plan: Plan, car: Car) -> None:
+    def _apply_plan(self, plan: Plan) -> None:
+        if self.phase != PLAN or not 0 <= plan.car < len(self.cars):
+            self._refuse(PLAN, plan.car)
+        car = self.cars[plan.car]
         if car.planned or car.finished:
             raise IllegalDecision(f"car {car.id} has already planned this round")
-        rule = self._rules.get(car.id) or self.plan_rule(car.id)
+        # checked field by field (plan_rule is built only to explain a refusal): a reachable
+        # gear, cards from hand that are not Heat, and as many as the gear unless every
+        # playable card is played (a clogged hand)
+        gear = plan.gear
+        cost = (_SHIFTS if car.engine else _FREE_SHIFTS)[car.gear][1].get(gear)
         cards = list(plan.cards)
         hand = list(car.hand)  # a copy: an illegal plan leaves the state untouched
-        legal = plan.gear in rule.gears and len(cards) == min(plan.gear, len(rule.playable))
+        legal = cost is not None and len(cards) <= gear
         if legal:
             for c in cards:
                 if c in hand and PLAYABLE[c]:
@@ -419,25 +269,22 @@ class Race:
                 else:
                     legal = False
                     break
-        if not legal:
+        clogged = len(cards) < gear
+        if not legal or (clogged and any(map(PLAYABLE.__getitem__, hand))):
             raise IllegalDecision(f"car {car.id}: {self.plan_problem(plan)}")
         # legal: commit
         self.log.append(plan)
-        cost = rule.shift_cost[plan.gear]
         if cost:
             car.engine -= cost
             car.discard.append(HEAT)
-        if plan.gear != car.gear:
-            if self.record_events:
-                self._event("shift", car=car.id, frm=car.gear, to=plan.gear, heat=cost)
-            if cost and self.record_events:
+        if gear != car.gear and self.record_events:
+            self._event("shift", car=car.id, frm=car.gear, to=gear, heat=cost)
+            if cost:
                 self._event("heat", car=car.id, n=cost, why="2-gear shift")
-        car.gear = plan.gear
-        car.played_gear = plan.gear
-        car.clogged = plan.gear in rule.clogged
-        if car.clogged:
-            heat_needed = plan.gear - len(cards)
-            for _ in range(heat_needed):
+        car.gear = car.played_gear = gear
+        car.clogged = clogged
+        if clogged:  # Heat cards fill the rest, while there are any
+            for _ in range(gear - len(cards)):
                 if HEAT in hand:
                     hand.remove(HEAT)
                     cards.append(HEAT)
@@ -450,7 +297,10 @@ class Race:
         self.turn = 0
         self._start_turn()
 
-    def _apply_react(self, react: React, car: Car) -> None:
+    def _apply_react(self, react: React) -> None:
+        if self.phase != REACT or self.order[self.turn] != react.car:
+            self._refuse(REACT, react.car)
+        car = self.cars[react.car]
         if react.action == DONE:  # always legal, and the most common
             self.log.append(react)
             self._after_react(car)
@@ -466,7 +316,10 @@ class Race:
         if not self._react_choice(car):
             self._after_react(car)
 
-    def _apply_slipstream(self, slip: Slipstream, car: Car) -> None:
+    def _apply_slipstream(self, slip: Slipstream) -> None:
+        if self.phase != SLIPSTREAM or self.order[self.turn] != slip.car:
+            self._refuse(SLIPSTREAM, slip.car)
+        car = self.cars[slip.car]
         spaces = self.slipstream_spaces(car) if slip.take else 0
         if slip.spaces and slip.spaces != spaces:
             reaches = self.slipstream_reaches(car)
@@ -482,7 +335,10 @@ class Race:
             self._move(car, spaces, "slipstream")
         self._after_slipstream(car)
 
-    def _apply_discard(self, discard: Discard, car: Car) -> None:
+    def _apply_discard(self, discard: Discard) -> None:
+        if self.phase != DISCARD or self.order[self.turn] != discard.car:
+            self._refuse(DISCARD, discard.car)
+        car = self.cars[discard.car]
         if not discard.cards:
             self.log.append(discard)
             self._end_turn(car)
@@ -581,6 +437,11 @@ class Race:
 
     def _react_choice(self, car: Car) -> bool:
         """Is there any React action besides 'done'? (asked after every move)"""
+        if self._base_react:  # only the base actions: their available(), written out
+            boost_heat = self.hooks.boost_heat
+            return (car.adrenaline and not car.adrenaline_used) or \
+                (car.cooldown > 0 and HEAT in car.hand) or \
+                (not car.boosted and car.engine >= (boost_heat(self, car, 1) if boost_heat else 1))
         for action in self._react_actions:  # noqa: SIM110 (a loop: any() with a generator costs more here)
             if action.available(self, car):
                 return True
@@ -597,48 +458,23 @@ class Race:
     def waiting_for(self) -> int:
         """The car that must decide next (while planning, the lowest unplanned car); -1 when
         the race is over. Cheaper than :meth:`pending` for bots and loops."""
-        if self.phase == PLAN:
+        phase = self.phase
+        if phase in _TURN_PHASES:
+            return self.order[self.turn]
+        if phase == PLAN:
             for car in self.cars:
                 if not car.planned and not car.finished:
                     return car.id
-        if self.phase == OVER:
+            return self.order[self.turn]
+        if phase == OVER:
             return -1
-        if self.phase not in _BASE_PHASES:
-            cars = self.pending().cars
-            return cars[0] if cars else -1
-        return self.order[self.turn]
+        cars = self.pending().cars  # a module's phase
+        return cars[0] if cars else -1
 
     def _react_options(self, car: Car) -> list[React]:
         options = [o for action in self._react_actions for o in action.options(self, car)]
         options.append(React(car.id, DONE))
         return options
-
-    def slipstream_spaces(self, car: Car) -> int:
-        """How far ``car`` would slipstream now (2 in the base game)."""
-        if self.hooks.slipstream_spaces:
-            return self.hooks.slipstream_spaces(self, car, SLIPSTREAM_SPACES)
-        return SLIPSTREAM_SPACES
-
-    def slipstream_reaches(self, car: Car) -> tuple[int, ...]:
-        """Every distance ``car`` may slipstream now, the usual one first (a module may offer
-        longer ones: "may add 1 space"); none across the final finish line."""
-        spaces = self.slipstream_spaces(car)
-        more = self.hooks.slipstream_choices
-        reaches = more(self, car, (spaces,)) if more else (spaces,)
-        return tuple(n for i, n in enumerate(reaches)
-                     if i == 0 or (car.d + n <= self.finish_d and n not in reaches[:i]))
-
-    def slipstream_allowed(self, car: Car) -> bool:
-        """Beside a car or right behind a space holding one, and not across the final line."""
-        if car.d + self.slipstream_spaces(car) > self.finish_d:
-            return False
-        here = car.space
-        ahead = car.d % self._spaces + 1  # the space of d + 1
-        for o in self.cars:
-            if (o.space == here or o.space == ahead) and o is not car and o.on_track:
-                may = self.hooks.may_slipstream
-                return may(self, car) if may else True
-        return False
 
     def _after_react(self, car: Car) -> None:
         if self.slipstream_allowed(car):
@@ -685,36 +521,6 @@ class Race:
                 continue
             self._spin_out(car, line, index)
             return
-
-    def corners_between(self, start: int, end: int) -> list[tuple[int, int, int]]:
-        """Corner lines crossed moving from ``start`` to ``end`` (none past the final line)."""
-        ds = self._line_ds
-        first = bisect_left(ds, start)
-        return self._corner_lines[first:bisect_left(ds, end, lo=first)]
-
-    def corner_bill(self, start: int, end: int, speed: int, car: Car | None = None) -> int:
-        """Heat that corners would charge a move from ``start`` to ``end`` at ``speed``;
-        with ``car``, as they would charge that car (modules' limits and extra Heat too)."""
-        ds = self._line_ds
-        first = bisect_left(ds, start)
-        last = bisect_left(ds, end, lo=first)
-        if first == last:  # no corner on the way (bots ask this after every move)
-            return 0
-        own_limit, heat_for = self.hooks.car_corner_limit, self.hooks.corner_heat
-        bill = 0
-        for _, index, limit in self._corner_lines[first:last]:
-            if car is not None and own_limit:
-                limit = own_limit(self, car, index, limit)
-            if speed > limit:
-                if car is not None and heat_for:  # e.g. an overheat road token
-                    bill += heat_for(self, car, index, speed - limit)
-                else:
-                    bill += speed - limit
-        return bill
-
-    def corners_ahead(self, d: int, spaces: int) -> list[tuple[int, int, int]]:
-        """Corner lines a move of up to ``spaces`` from ``d`` could cross."""
-        return self.corners_between(d, d + spaces)
 
     def _spin_out(self, car: Car, line: int, index: int) -> None:
         paid = car.engine
@@ -766,108 +572,18 @@ class Race:
             return
         self._begin_round()
 
-    # ------------------------------------------------------------------ cards and moves
-    def _draw_one(self, car: Car, reshuffled: list[bool]) -> str | None:
-        if not car.draw:
-            if not car.discard or reshuffled[0]:
-                return None
-            # mid-turn reshuffles never take the play area
-            car.draw = car.discard
-            car.discard = []
-            self.shuffle(car.draw)
-            reshuffled[0] = True
-            if self.record_events:
-                self._event("reshuffle", car=car.id, cards=len(car.draw))
-        return car.draw.pop()
-
-    def _flip_basic(self, car: Car, why: str) -> str | None:
-        """Flip until a basic Speed card (1-4): it joins the play area, the rest are discarded.
-
-        One reshuffle at most per flip: a second one would hold only the cards just flipped.
-        """
-        reshuffled = [False]
-        while True:
-            card = self._draw_one(car, reshuffled)
-            if card is None:
-                if self.record_events:
-                    self.events.append({"car": car.id, "card": None, "kept": False, "why": why,
-                                        "type": "flip", "round": self.round})
-                return None
-            if card in BASIC:
-                car.play.append(card)
-                if self.record_events:
-                    self.events.append({"car": car.id, "card": card, "kept": True, "why": why,
-                                    "type": "flip", "round": self.round})
-                return card
-            car.discard.append(card)
-            if self.record_events:
-                self.events.append({"car": car.id, "card": card, "kept": False, "why": why,
-                                "type": "flip", "round": self.round})
-
-    def _fill_hand(self, car: Car, *, log: bool = True) -> None:
-        need = self.setup.hand_size - len(car.hand)
-        if need <= 0:
-            return
-        drawn = 0
-        while drawn < need:
-            draw = car.draw
-            if not draw:
-                if not car.discard:
-                    break
-                car.draw = draw = car.discard
-                car.discard = []
-                self.shuffle(draw)
-                if log and self.record_events:
-                    self._event("reshuffle", car=car.id, cards=len(draw))
-            take = min(need - drawn, len(draw))
-            car.hand.extend(draw[:-take - 1:-1])  # top card first, as if popped one by one
-            del draw[-take:]
-            drawn += take
-        if log and self.record_events:
-            self.events.append({"car": car.id, "drawn": drawn, "type": "replenish",
-                                "round": self.round})
-
-    def _move(self, car: Car, spaces: int, why: str) -> None:
-        frm = car.d
-        target = frm + spaces
-        car.d, car.spot = self.landing(car, target)
-        car.space = (car.d - 1) % self._spaces + 1
-        if self.record_events:
-            n = self._spaces
-            lap = -(-frm // n)  # first line at or after frm: line L*n starts lap L + 1
-            while lap * n < car.d:
-                if lap + 1 <= self.laps:
-                    self.events.append({"car": car.id, "lap": lap + 1, "type": "lap",
-                                        "round": self.round})
-                lap += 1
-            d = car.d  # the fields of _where, written out
-            self.events.append({
-                "car": car.id, "why": why, "frm": frm, "spaces": d - frm, "blocked": target - d,
-                "d": d, "lap": 0 if d <= 0 else (d - 1) // n + 1, "space": car.space,
-                "spot": car.spot, "racing_line": car.spot == self._spots[car.space],
-                "type": "move", "round": self.round})
-
-    def _where(self, car: Car) -> dict[str, Any]:
-        d = car.d  # car.space is kept equal to space_of(d)
-        return {"d": d, "lap": 0 if d <= 0 else (d - 1) // self._spaces + 1, "space": car.space,
-                "spot": car.spot, "racing_line": car.spot == self._spots[car.space]}
-
-    def _event(self, kind: str, **data: Any) -> None:
-        # callers test record_events first so a simulation builds no event dicts at all. The
-        # frequent events are built as dict literals in place instead (a keyword-argument call
-        # costs more than the dict): same keys in the same order, "type" and "round" last.
-        data["type"] = kind
-        data["round"] = self.round
-        self.events.append(data)
-
 
 _BASE_PHASES = frozenset({PLAN, REACT, SLIPSTREAM, DISCARD, OVER})
+#: the phases of one car's turn
+_TURN_PHASES = frozenset({REACT, SLIPSTREAM, DISCARD})
 
-#: apply() dispatch by decision type (one dict lookup instead of an isinstance chain): the
-#: phase that takes it, and its handler
-_HANDLERS: dict[type, tuple[str, Callable[[Race, Any, Car], None]]] = {
-    Plan: (PLAN, Race._apply_plan),
-    React: (REACT, Race._apply_react),
-    Slipstream: (SLIPSTREAM, Race._apply_slipstream),
-    Discard: (DISCARD, Race._apply_discard),
+#: apply() dispatch by decision type (one dict lookup instead of an isinstance chain)
+_HANDLERS: dict[type, Callable[[Race, Any], None]] = {
+    Plan: Race._apply_plan,
+    React: Race._apply_react,
+    Slipstream: Race._apply_slipstream,
+    Discard: Race._apply_discard,
 }
+
+#: Car (car.py) and SLIPSTREAM_SPACES (course.py) may still be imported from here
+__all__ = ["SLIPSTREAM_SPACES", "Car", "Race"]

@@ -18,9 +18,12 @@ golden race in ``tests/golden/``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from math import factorial
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 MASK64 = (1 << 64) - 1
 #: SplitMix64's increment: 2**64 / golden ratio, odd
@@ -86,3 +89,52 @@ def shuffle_cards(cards: list[Any], key: int, n: int) -> None:
     for i in range(m - 1, 0, -1):
         r, j = divmod(r, i + 1)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+class Stream:
+    """A seeded stream of uniform choices built on the same SplitMix64 words: what a bot draws
+    from, so a bot race replays alike on every platform and Python version (``random.Random``'s
+    ``choice`` and ``sample`` may change between versions). A bot's stream is shuffle number 0
+    of its seed, a number no race shuffle uses.
+
+    Example::
+
+        >>> a, b = Stream(7), Stream(7)
+        >>> [a.below(6) for _ in range(8)] == [b.below(6) for _ in range(8)]
+        True
+        >>> sorted(Stream(1).sample("abcde", 5))
+        ['a', 'b', 'c', 'd', 'e']
+    """
+
+    __slots__ = ("_state",)
+
+    def __init__(self, seed: int) -> None:
+        self._state = stream_start(seed_key(seed), 0)
+
+    def word(self) -> int:
+        """The next 64-bit word."""
+        self._state = (self._state + GAMMA) & MASK64
+        return mix64(self._state)
+
+    def below(self, n: int) -> int:
+        """Uniform over ``0 .. n - 1`` (words at or above the largest multiple of ``n`` under
+        2**64 are drawn again, so there is no modulo bias)."""
+        if n < 1:
+            raise ValueError("below() needs n >= 1")
+        limit = (MASK64 + 1) - (MASK64 + 1) % n
+        while True:
+            w = self.word()
+            if w < limit:
+                return w % n
+
+    def choice(self, items: Sequence[T]) -> T:
+        """One of ``items``, uniformly."""
+        return items[self.below(len(items))]
+
+    def sample(self, items: Sequence[T], k: int) -> list[T]:
+        """``k`` distinct positions of ``items`` in random order (a partial Fisher-Yates)."""
+        pool = list(items)
+        for i in range(k):
+            j = i + self.below(len(pool) - i)
+            pool[i], pool[j] = pool[j], pool[i]
+        return pool[:k]

@@ -101,6 +101,12 @@ _SH1106_LOW_COLUMN = 0x00
 _SH1106_HIGH_COLUMN = 0x10
 _DISPLAY_OFF = 0xAE
 
+#: the acting station's big changes go out top band first (:meth:`StationDisplay.
+#: show_acknowledged`): the top two pages (16 pixel rows, where every screen says what it is),
+#: when at least this many RAM bytes change (a whole new screen, not a card toggle)
+ACK_PAGES = 2
+ACK_MIN_BYTES = 400
+
 #: the longest a faulty display waits between retries (s)
 BACKOFF_MAX_S = 30.0
 #: how often a healthy display is initialised again (s): see the module docstring
@@ -308,6 +314,29 @@ class StationDisplay:
         _check_image(image, self.size)
         self._wanted = to_pages(self.device.preprocess(image))
         self._flush()
+
+    def show_acknowledged(self, image: Image.Image, *, pages: int = ACK_PAGES,
+                          min_bytes: int = ACK_MIN_BYTES) -> bool:
+        """Like :meth:`show`, but when the change is large (``min_bytes`` or more changed RAM
+        bytes) send the top ``pages`` of the new picture first: every screen names what it is
+        in its top band ("LOCKED IN", "Bob to play"), so the player who pressed sees the answer
+        after a few hundred bytes instead of a whole frame. True when it was sent in two parts.
+        """
+        _check_image(image, self.size)
+        new = to_pages(self.device.preprocess(image))
+        old = self._shadow
+        split = pages * PANEL_WIDTH
+        if (old is None or not self._healthy or not 0 < pages < PAGES
+                or old[:split] == new[:split]
+                or sum(s.last - s.first + 1 for s in changed_spans(old, new)) < min_bytes):
+            self._wanted = new
+            self._flush()
+            return False
+        self._wanted = new[:split] + old[split:]  # the band first: a real picture on its own
+        self._flush()
+        self._wanted = new
+        self._flush()
+        return True
 
     def poll(self) -> None:
         """Retry now if the display is faulty and its backoff has expired.

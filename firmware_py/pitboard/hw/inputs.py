@@ -123,9 +123,11 @@ def build_station_inputs(
             debounce_s=spec.debounce_ms / 1000,
         )
     assert isinstance(spec, Mcp23017Input)
-    bus_number = resolve_i2c_bus(config.i2c, spec.mux_channel)
+    bus_number = resolve_i2c_bus(config.i2c, spec.mux_channel, controller=spec.controller)
     bus = (bus_factory or _open_smbus)(bus_number)
     label = f"I2C bus {bus_number}"
+    if spec.controller != "A":
+        label = f"I2C {spec.controller} bus {bus_number}"
     if spec.mux_channel is not None:
         label += f" (mux channel {spec.mux_channel})"
     return Mcp23017StationInputs(

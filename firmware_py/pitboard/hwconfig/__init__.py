@@ -1,8 +1,9 @@
 """Hardware profiles: TOML files that say how a Pitboard table is wired.
 
 The package is split by job: :mod:`.schema` (the dataclasses and the fixed facts, with the
-schema of the TOML file), :mod:`.parse` (loading and validation, on the typed getters of
-:mod:`.reader`), :mod:`.pins` (pin and bus planning), :mod:`.advice` (warnings such as a
+schema of the TOML file), :mod:`.parse` (loading, and validation of the table-wide sections),
+:mod:`.stations` (the stations and the checks across them), both on the typed getters of
+:mod:`.reader`; :mod:`.pins` (pin and bus planning), :mod:`.advice` (warnings such as a
 default staff PIN) and :mod:`.cli` (``pitboard check-config``). Every public name is
 re-exported here.
 
@@ -22,12 +23,22 @@ if TYPE_CHECKING:
     from .cli import check_config_main
     from .interfaces import Need, missing, needs
     from .parse import default_config_path, load_config, load_profile, parse_config, profiles_dir
-    from .pins import I2cDeviceUse, PinUse, format_pin_map, i2c_map, pin_map, resolve_i2c_bus
+    from .pins import (
+        I2cDeviceUse,
+        PinUse,
+        format_pin_map,
+        i2c_map,
+        pi_board,
+        pin_map,
+        resolve_i2c_bus,
+    )
     from .schema import (
         BAUD_RATES,
         BCM_TO_PHYSICAL,
+        CONTROLLER_NAMES,
         DISPLAY_BUSES,
         DISPLAY_DRIVERS,
+        EXTRA_I2C,
         I2C_BAUDRATES,
         INPUT_KINDS,
         MAX_STATIONS,
@@ -39,10 +50,12 @@ if TYPE_CHECKING:
         ConsoleConfig,
         DisplayConfig,
         EmulatedInput,
+        ExtraI2cConfig,
         GpioConfig,
         GpioInput,
         HwConfig,
         I2cConfig,
+        I2cController,
         InputConfig,
         JournalConfig,
         Mcp23017Input,
@@ -55,8 +68,10 @@ if TYPE_CHECKING:
 __all__ = [
     "BAUD_RATES",
     "BCM_TO_PHYSICAL",
+    "CONTROLLER_NAMES",
     "DISPLAY_BUSES",
     "DISPLAY_DRIVERS",
+    "EXTRA_I2C",
     "I2C_BAUDRATES",
     "INPUT_KINDS",
     "MAX_STATIONS",
@@ -68,10 +83,12 @@ __all__ = [
     "ConsoleConfig",
     "DisplayConfig",
     "EmulatedInput",
+    "ExtraI2cConfig",
     "GpioConfig",
     "GpioInput",
     "HwConfig",
     "I2cConfig",
+    "I2cController",
     "I2cDeviceUse",
     "InputConfig",
     "JournalConfig",
@@ -93,6 +110,7 @@ __all__ = [
     "missing",
     "needs",
     "parse_config",
+    "pi_board",
     "pin_map",
     "profiles_dir",
     "resolve_i2c_bus",
@@ -108,11 +126,13 @@ _HOMES = {
     "default_config_path": "parse", "load_config": "parse",
     "load_profile": "parse", "parse_config": "parse", "profiles_dir": "parse",
     "I2cDeviceUse": "pins", "PinUse": "pins", "format_pin_map": "pins", "i2c_map": "pins",
-    "pin_map": "pins", "resolve_i2c_bus": "pins", "BAUD_RATES": "schema",
+    "pin_map": "pins", "pi_board": "pins", "resolve_i2c_bus": "pins", "BAUD_RATES": "schema",
     "BCM_TO_PHYSICAL": "schema", "DISPLAY_BUSES": "schema", "DISPLAY_DRIVERS": "schema",
     "I2C_BAUDRATES": "schema", "INPUT_KINDS": "schema", "MAX_STATIONS": "schema",
     "MUX_TYPES": "schema", "OLED_ADDRESSES": "schema", "PI_UART_PATTERN": "schema",
-    "SHIPPED_PROFILES": "schema", "ConfigError": "schema", "ConsoleConfig": "schema",
+    "SHIPPED_PROFILES": "schema", "CONTROLLER_NAMES": "schema", "EXTRA_I2C": "schema",
+    "ExtraI2cConfig": "schema", "I2cController": "schema", "ConfigError": "schema",
+    "ConsoleConfig": "schema",
     "DisplayConfig": "schema", "EmulatedInput": "schema", "GpioConfig": "schema",
     "GpioInput": "schema", "HwConfig": "schema", "I2cConfig": "schema", "InputConfig": "schema",
     "JournalConfig": "schema", "Mcp23017Input": "schema", "MuxConfig": "schema",

@@ -24,9 +24,13 @@ def table_summary(config: HwConfig) -> str:
     """
     t, console = config.table, config.console
     if t.kiosk:
-        kiosk = (f"kiosk on: {t.kiosk_cars} cars, join countdown {t.join_seconds} s, a bot takes "
-                 f"a seat idle {t.seat_idle_seconds} s, the table gives up after "
-                 f"{t.table_idle_seconds} s without a press, results {t.results_seconds} s")
+        from pitboard.module_args import describe_modules
+
+        demo = describe_modules(t.modules if t.kiosk_modules is None else t.kiosk_modules)
+        kiosk = (f"kiosk on: {t.kiosk_cars} cars{f' + {demo}' if demo else ''}, join countdown "
+                 f"{t.join_seconds} s, a bot takes a seat idle {t.seat_idle_seconds} s, the "
+                 f"table gives up after {t.table_idle_seconds} s without a press, results "
+                 f"{t.results_seconds} s")
     else:
         kiosk = "kiosk off"
     laps = t.laps if t.laps is not None else "the track's"

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .pins import i2c_map, resolve_i2c_bus
+from .pins import _mux_parent, controller_pins, i2c_map, resolve_i2c_bus
 from .schema import HwConfig
 
 
@@ -40,8 +40,11 @@ class Need:
 
 _I2C_FIX = ("I2C is off: dtparam=i2c_arm=on in /boot/firmware/config.txt and the i2c-dev module "
             "(sudo make install-pi does both), then reboot")
-_MUX_FIX = ("no bus for it: is dtoverlay=i2c-mux,pca9548,addr=0x{addr:02x} in config.txt, and "
-            "does the mux answer (pitboard hw-test)?")
+_MUX_FIX = ("no bus for it: is dtoverlay=i2c-mux,pca9548,addr=0x{addr:02x}{parent} in config.txt, "
+            "and does the mux answer (pitboard hw-test)?")
+_EXTRA_FIX = ("that I2C controller is off: its dtoverlay line for GPIO {sda}/{scl} in "
+              "/boot/firmware/config.txt (sudo make install-pi writes it for a Pi 4 and a Pi 5; "
+              "wiring_docs names it), then reboot")
 _SPI_FIX = ("SPI is off: dtparam=spi=on in /boot/firmware/config.txt (sudo make install-pi does "
             "it for a profile with an SPI display), then reboot")
 _SPIDEV_FIX = "sudo apt install python3-spidev (in a venv without system packages: pip install " \
@@ -55,15 +58,30 @@ def needs(config: HwConfig) -> list[Need]:
     out: list[Need] = []
     devices = i2c_map(config)
     if devices:
-        who = ", ".join(sorted({d.device.split(" ")[0] for d in devices if d.station is not None}))
+        who = ", ".join(sorted({d.device.split(" ")[0] for d in devices if d.station is not None
+                                or d.key == "race_control.display"}))
         out.append(Need(f"/dev/i2c-{config.i2c.bus}", f"I2C bus {config.i2c.bus} ({who})",
                         _I2C_FIX, "device", f"/dev/i2c-{config.i2c.bus}"))
-        mux = config.i2c.mux
-        if mux is not None:
-            for channel in sorted({d.mux_channel for d in devices if d.mux_channel is not None}):
-                users = ", ".join(d.device for d in devices if d.mux_channel == channel)
-                out.append(Need(f"mux channel {channel}", users,
-                                _MUX_FIX.format(addr=mux.address), "channel", str(channel)))
+        for controller in config.i2c.controllers:
+            mine = [d for d in devices if d.controller == controller]
+            name = "" if controller == "A" else f"I2C {controller} "
+            if controller != "A" and mine:
+                who = ", ".join(sorted({d.device.split(" ")[0] for d in mine
+                                        if d.station is not None}))
+                extra = config.i2c.extra_of(controller)
+                out.append(Need(f"I2C {controller} ({controller_pins(config.i2c, controller)})",
+                                who, _EXTRA_FIX.format(sda=extra.sda, scl=extra.sda + 1),
+                                "controller", controller))
+            mux = config.i2c.mux_of(controller)
+            if mux is None:
+                continue
+            for channel in sorted({d.mux_channel for d in mine if d.mux_channel is not None}):
+                users = ", ".join(d.device for d in mine if d.mux_channel == channel)
+                parent = ("" if controller == "A" else
+                          f",{_mux_parent(config.i2c, controller, None)}")
+                out.append(Need(f"{name}mux channel {channel}", users,
+                                _MUX_FIX.format(addr=mux.address, parent=parent), "channel",
+                                f"{controller}:{channel}"))
     spi = [s for s in config.stations if s.display.bus == "spi"]
     if spi:
         who = ", ".join(f"{s.label} display (SPI)" for s in spi)
@@ -101,9 +119,12 @@ def missing(
     for need in needs(config):
         if need.kind == "device":
             ok = (root / need.key.lstrip("/")).exists()
-        elif need.kind == "channel":
+        elif need.kind in ("channel", "controller"):
+            controller, _, channel = need.key.partition(":")
             try:
-                number = resolve_i2c_bus(config.i2c, int(need.key), sys_root=sys_root)
+                number = resolve_i2c_bus(config.i2c, int(channel) if channel else None,
+                                         sys_root=sys_root, controller=controller,
+                                         proc_root=root / "proc")
             except LookupError:
                 ok = False
             else:

@@ -1,7 +1,8 @@
 """Loading and validating profiles: every problem as one line ``<file>: <key path>: <what>``.
 
-The sections and cross-checks are here; the problem list and the typed getters they use are
-:class:`~.reader._Reader` in :mod:`.reader`.
+The table-wide sections are here, the stations and the cross-checks over them in
+:mod:`.stations`; the problem list and the typed getters they use are :class:`~.reader._Reader`
+in :mod:`.reader`.
 """
 
 from __future__ import annotations
@@ -10,58 +11,34 @@ import os
 import pkgutil
 import re
 import tomllib
-from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from pitboard.hw.mcp23017 import ADDRESS_MAX as MCP_ADDRESS_MAX
-from pitboard.hw.mcp23017 import ADDRESS_MIN as MCP_ADDRESS_MIN
 from pitboard.trackfile import TrackFileError, load_track, load_track_file
 from pitboard.userfile import UserFileError, escape, parse_toml, read_user_file
 
-from .pins import (
-    I2cDeviceUse,
-    _Claim,
-    _display_claims,
-    _i2c_devices,
-    _input_claims,
-    _mux_reset_claim,
-    _segment,
-)
-from .reader import _describe, _join, _Reader, _used_elsewhere
+from .reader import _describe
 from .schema import (
-    _I2C1_PINS,
-    _ID_PINS,
-    _SPI0_PINS,
-    _UART_PINS,
     BAUD_RATES,
-    DISPLAY_BUSES,
-    DISPLAY_DRIVERS,
+    CONTROLLER_NAMES,
+    EXTRA_I2C,
     I2C_BAUDRATES,
-    INPUT_KINDS,
     MAX_STATIONS,
     MUX_TYPES,
-    OLED_ADDRESSES,
-    SH1106_DEFAULT_COLUMN_OFFSET,
-    SH1106_MAX_COLUMN_OFFSET,
     SHIPPED_PROFILES,
     ConfigError,
     ConsoleConfig,
-    DisplayConfig,
-    EmulatedInput,
+    ExtraI2cConfig,
     GpioConfig,
-    GpioInput,
     HwConfig,
     I2cConfig,
-    InputConfig,
     JournalConfig,
-    Mcp23017Input,
     MuxConfig,
     StationConfig,
     TableConfig,
 )
+from .stations import _StationParser
 
 # ---- loading -------------------------------------------------------------------------------
 
@@ -186,23 +163,25 @@ _KIOSK_TIMES: dict[str, tuple[int, int, int]] = {
 }
 
 
-class _Parser(_Reader):
+class _Parser(_StationParser):
     """Collects every problem; builds each dataclass only when its keys have the right types."""
 
     # -- sections --
 
     def parse(self, raw: dict[str, Any]) -> HwConfig:
-        self.unknown_keys(raw, "", ("table", "console", "journal", "gpio", "i2c", "stations"))
+        self.unknown_keys(raw, "", ("table", "console", "journal", "gpio", "i2c", "stations",
+                                    "race_control"))
         table = self.parse_table(raw)
         console = self.parse_console(raw)
         journal = self.parse_journal(raw)
         gpio = self.parse_gpio(raw)
-        i2c = self.parse_i2c(raw)
+        i2c = self.i2c_config = self.parse_i2c(raw)
         parts = self.parse_stations(raw, i2c)
         mux = i2c.mux if i2c is not None else None
+        race_control = self.parse_race_control(raw, mux is not None)
         self.check_pins(parts, gpio, console, mux.reset_pin if mux is not None else None)
         if i2c is not None:
-            self.check_i2c(parts, i2c)
+            self.check_i2c(parts, i2c, race_control)
         self.check_spi(parts)
         if self.problems:
             raise ConfigError(self.problems)
@@ -212,7 +191,7 @@ class _Parser(_Reader):
             for i, spec, display in parts
             if spec is not None and display is not None
         )
-        return HwConfig(self.source, table, console, journal, gpio, i2c, stations)
+        return HwConfig(self.source, table, console, journal, gpio, i2c, stations, race_control)
 
     def parse_table(self, raw: dict[str, Any]) -> TableConfig | None:
         t = self.table(raw, "", "table", True)
@@ -220,7 +199,8 @@ class _Parser(_Reader):
             return None
         before = self.type_errors
         self.unknown_keys(t, "table", ("name", "kiosk", "track", "laps", *_KIOSK_TIMES,
-                                       "idle_seconds", "kiosk_cars", "modules"))
+                                       "idle_seconds", "kiosk_cars", "modules",
+                                       "kiosk_modules"))
         name = self.str_(t, "table", "name", "", required=True)
         if "name" in t and isinstance(t["name"], str) and not name.strip():
             self.add("table.name", "must not be empty")
@@ -253,13 +233,16 @@ class _Parser(_Reader):
         if track.strip():
             track = self.track(track)
         modules = self.modules(t, track, laps)
+        kiosk_modules = self.modules(t, track, laps, key="kiosk_modules") \
+            if "kiosk_modules" in t else None
         return TableConfig(name=name, kiosk=kiosk, track=track, laps=laps, kiosk_cars=cars,
-                           modules=modules, **times)
+                           modules=modules, kiosk_modules=kiosk_modules, **times)
 
-    def modules(self, t: dict[str, Any], track: str, laps: int | None
-                ) -> dict[str, dict[str, Any]]:
-        """``[table.modules.NAME]``: installed modules, options they accept for this track."""
-        raw = self.table(t, "table", "modules", False)
+    def modules(self, t: dict[str, Any], track: str, laps: int | None, *,
+                key: str = "modules") -> dict[str, dict[str, Any]]:
+        """``[table.modules.NAME]`` (or ``[table.kiosk_modules.NAME]``): installed modules,
+        options they accept for this track."""
+        raw = self.table(t, "table", key, False)
         if not raw:
             return {}
         from pitboard.catalog import NOT_AT_THE_TABLE
@@ -268,13 +251,13 @@ class _Parser(_Reader):
         from pitboard.trackfile import track_names
 
         out: dict[str, dict[str, Any]] = {}
-        for key, options in raw.items():
-            path = f"table.modules.{escape(key)}"
-            if key not in MODULES:
+        for name, options in raw.items():
+            path = f"table.{key}.{escape(name)}"
+            if name not in MODULES:
                 known = ", ".join(sorted(MODULES)) or "none installed"
                 self.add(path, f"unknown module (modules: {known})")
-            elif key in NOT_AT_THE_TABLE:
-                self.add(path, NOT_AT_THE_TABLE[key])
+            elif name in NOT_AT_THE_TABLE:
+                self.add(path, NOT_AT_THE_TABLE[name])
             elif not isinstance(options, dict):
                 self.add(path, f"must be a table of options, not {_describe(options)}")
             else:
@@ -284,11 +267,11 @@ class _Parser(_Reader):
                 for cars in range(MAX_CARS, 0, -1):
                     try:
                         RaceSetup(track=track if track in track_names() else "usa", cars=cars,
-                                  laps=laps or 1, modules={key: options}).validate()
+                                  laps=laps or 1, modules={name: options}).validate()
                     except ValueError as exc:
                         reasons.append(str(exc))
                     else:
-                        out[key] = options
+                        out[name] = options
                         break
                 else:
                     self.add(path, reasons[0])
@@ -373,7 +356,7 @@ class _Parser(_Reader):
         if t is None:
             return None if "i2c" in raw else I2cConfig()
         before = self.type_errors
-        self.unknown_keys(t, "i2c", ("bus", "baudrate", "mux"))
+        self.unknown_keys(t, "i2c", ("bus", "baudrate", "mux", "extra"))
         bus = self.int_(t, "i2c", "bus", 1)
         self.in_range("i2c.bus", bus, 0, 255)
         baudrate = self.int_(t, "i2c", "baudrate", 100000)
@@ -394,247 +377,50 @@ class _Parser(_Reader):
             idle = self.bool_(m, "i2c.mux", "idle_disconnect", True)
             mux = MuxConfig(type=mux_type or "tca9548a", address=address, first_bus=first_bus,
                             reset_pin=reset_pin, idle_disconnect=idle)
+        extra = self.parse_extra_i2c(t, mux)
         if self.type_errors != before:
             return None
-        return I2cConfig(bus=bus, baudrate=baudrate, mux=mux)
+        return I2cConfig(bus=bus, baudrate=baudrate, mux=mux, extra=extra)
 
-    def parse_stations(
-        self, raw: dict[str, Any], i2c: I2cConfig | None
-    ) -> list[tuple[int, InputConfig | None, DisplayConfig | None]]:
-        if "stations" not in raw:
-            self._type_problem("stations", "missing required key ([[stations]])")
-            return []
-        stations = raw["stations"]
-        if not isinstance(stations, list) or not all(isinstance(s, dict) for s in stations):
-            self._type_problem(
-                "stations", f"expected an array of tables ([[stations]]), got {_describe(stations)}"
-            )
-            return []
-        if not stations:
-            self.add("stations", "at least one station is required")
-        if len(stations) > MAX_STATIONS:
-            self.add(
-                "stations",
-                f"{len(stations)} stations configured, at most {MAX_STATIONS} are supported",
-            )
-        has_mux = i2c is not None and i2c.mux is not None
-        parts: list[tuple[int, InputConfig | None, DisplayConfig | None]] = []
-        for index, station in enumerate(stations):
-            path = f"stations[{index}]"
-            self.unknown_keys(station, path, ("input", "display"))
-            spec = self.parse_input(station, path, has_mux)
-            display = self.parse_display(station, path, has_mux)
-            parts.append((index, spec, display))
-        return parts
-
-    def mux_channel(self, t: dict[str, Any], path: str, has_mux: bool) -> int | None:
-        channel = self.opt_int(t, path, "mux_channel")
-        if channel is not None:
-            self.in_range(_join(path, "mux_channel"), channel, 0, 7)
-            if not has_mux:
-                self.add(_join(path, "mux_channel"), "set, but the profile has no [i2c.mux]")
-        return channel
-
-    def pin(self, path: str, value: int | None) -> None:
-        if value is not None and not 0 <= value <= 27:
-            self.add(path, f"GPIO {value} is outside 0–27")
-
-    def parse_input(self, station: dict[str, Any], path: str, has_mux: bool) -> InputConfig | None:
-        t = self.table(station, path, "input", True)
-        if t is None:
-            return None
-        path = f"{path}.input"
-        before = self.type_errors
-        kind = self.choice(t, path, "kind", INPUT_KINDS, True)
-        if kind is None:
-            return None
-        keys = {
-            "gpio": ("lever", "slots", "go", "debounce_ms"),
-            "mcp23017": ("address", "mux_channel", "int_pin", "debounce_ms"),
-            "emulated": (),
-        }
-        elsewhere = _used_elsewhere("kind", keys, kind)
-        self.unknown_keys(t, path, ("kind", *keys[kind]), elsewhere)
-        spec: InputConfig
-        if kind == "gpio":
-            lever = self.int_list(t, path, "lever", 4, "gears 1–4")
-            slots = self.int_list(t, path, "slots", 7, "tray slots 1–7")
-            go = self.req_int(t, path, "go")
-            for i, p in enumerate(lever):
-                self.pin(f"{path}.lever[{i}]", p)
-            for i, p in enumerate(slots):
-                self.pin(f"{path}.slots[{i}]", p)
-            self.pin(f"{path}.go", go if "go" in t else None)
-            debounce = self.int_(t, path, "debounce_ms", 20)
-            self.in_range(f"{path}.debounce_ms", debounce, 0, 200)
-            spec = GpioInput(lever=lever, slots=slots, go=go, debounce_ms=debounce)
-        elif kind == "mcp23017":
-            address = self.int_(t, path, "address", 0x20)
-            self.i2c_address(
-                f"{path}.address", address, MCP_ADDRESS_MIN, MCP_ADDRESS_MAX, "MCP23017"
-            )
-            channel = self.mux_channel(t, path, has_mux)
-            int_pin = self.opt_int(t, path, "int_pin")
-            self.pin(f"{path}.int_pin", int_pin)
-            debounce = self.int_(t, path, "debounce_ms", 20)
-            self.in_range(f"{path}.debounce_ms", debounce, 0, 200)
-            spec = Mcp23017Input(
-                address=address, mux_channel=channel, int_pin=int_pin, debounce_ms=debounce
-            )
-        else:
-            spec = EmulatedInput()
-        return spec if self.type_errors == before else None
-
-    def parse_display(
-        self, station: dict[str, Any], path: str, has_mux: bool
-    ) -> DisplayConfig | None:
-        t = self.table(station, path, "display", True)
-        if t is None:
-            return None
-        path = f"{path}.display"
-        before = self.type_errors
-        driver = self.choice(t, path, "driver", DISPLAY_DRIVERS, True)
-        bus = self.choice(t, path, "bus", DISPLAY_BUSES, True)
-        keys = {
-            "i2c": ("address", "mux_channel"),
-            "spi": ("port", "device", "dc_pin", "reset_pin"),
-            "emulated": (),
-        }
-        if bus is None:
-            allowed = ("driver", "bus", "rotate", "column_offset", *keys["i2c"], *keys["spi"])
-            self.unknown_keys(t, path, allowed)
-            return None
-        elsewhere = _used_elsewhere("bus", keys, bus)
-        self.unknown_keys(
-            t, path, ("driver", "bus", "rotate", "column_offset", *keys[bus]), elsewhere
-        )
-        rotate = self.int_(t, path, "rotate", 0)
-        self.in_range(f"{path}.rotate", rotate, 0, 3)
-        offset = self.display_column_offset(t, path, driver)
-        display = DisplayConfig(driver=driver or "", bus=bus, rotate=rotate, column_offset=offset)
-        if bus == "i2c":
-            address = self.int_(t, path, "address", 0x3C)
-            if address not in OLED_ADDRESSES:
-                self.add(
-                    f"{path}.address",
-                    f"0x{address:02X} is not an OLED address (0x3C or 0x3D)",
-                )
-            channel = self.mux_channel(t, path, has_mux)
-            display = replace(display, address=address, mux_channel=channel)
-        elif bus == "spi":
-            port = self.int_(t, path, "port", 0)
-            if port != 0:
-                self.add(f"{path}.port", f"SPI{port} is not supported (only port 0, SPI0)")
-            device = self.int_(t, path, "device", 0)
-            self.in_range(f"{path}.device", device, 0, 1)
-            dc_pin = self.int_(t, path, "dc_pin", 24)
-            self.pin(f"{path}.dc_pin", dc_pin)
-            reset_pin = self.int_(t, path, "reset_pin", 25)
-            self.pin(f"{path}.reset_pin", reset_pin)
-            display = replace(
-                display, port=port, device=device, dc_pin=dc_pin, reset_pin=reset_pin
-            )
-        if self.type_errors != before or driver is None:
-            return None
-        return display
-
-    def display_column_offset(
-        self, t: dict[str, Any], path: str, driver: str | None
-    ) -> int | None:
-        """``column_offset``: SH1106 only (its RAM is 132 columns wide), default 2."""
-        if driver != "sh1106":
-            if "column_offset" in t:
-                self.add(f"{path}.column_offset",
-                         f"only an sh1106 has a column offset (driver is {driver})")
-            return None
-        offset = self.int_(t, path, "column_offset", SH1106_DEFAULT_COLUMN_OFFSET)
-        self.in_range(f"{path}.column_offset", offset, 0, SH1106_MAX_COLUMN_OFFSET)
-        return offset
-
-    # -- cross-checks --
-
-    def check_pins(
-        self,
-        parts: Sequence[tuple[int, InputConfig | None, DisplayConfig | None]],
-        gpio: GpioConfig | None,
-        console: ConsoleConfig | None,
-        mux_reset: int | None = None,
-    ) -> None:
-        reserved: dict[int, str] = {p: f"reserved for {n}" for p, n in _I2C1_PINS.items()}
-        if gpio is None or not gpio.allow_id_eeprom_pins:
-            for p, n in _ID_PINS.items():
-                reserved[p] = (
-                    f"the HAT ID EEPROM line {n} (set gpio.allow_id_eeprom_pins = true "
-                    "if no HAT is fitted)"
-                )
-        spi = [i for i, _, d in parts if d is not None and d.bus == "spi"]
-        if spi:
-            for p, n in _SPI0_PINS.items():
-                reserved[p] = f"reserved for {n} (stations[{spi[0]}].display uses SPI)"
-        if console is not None and console.uses_pi_uart:
-            for p, n in _UART_PINS.items():
-                reserved[p] = f"reserved for the {n} (console.port is {console.port})"
-        claims: list[_Claim] = []
-        if mux_reset is not None:
-            claims.append(_mux_reset_claim(mux_reset))
-        for index, spec, display in parts:
-            if spec is not None:
-                claims += _input_claims(index, spec)
-            if display is not None:
-                claims += _display_claims(index, display)
-        first_user: dict[int, _Claim] = {}
-        for c in claims:
-            if not 0 <= c.pin <= 27:
-                continue  # already reported by the parser
-            if c.pin in reserved:
-                self.add(c.key, f"GPIO {c.pin} is {reserved[c.pin]}")
-            elif c.pin in first_user:
-                other = first_user[c.pin]
-                self.add(c.key, f"GPIO {c.pin} is already used by {other.key} ({other.function})")
-            else:
-                first_user[c.pin] = c
-
-    def check_i2c(
-        self,
-        parts: Sequence[tuple[int, InputConfig | None, DisplayConfig | None]],
-        i2c: I2cConfig,
-    ) -> None:
-        seen: list[I2cDeviceUse] = []
-        has_mux = i2c.mux is not None
-        for d in _i2c_devices(i2c, parts):
-            for other in seen:
-                if other.address != d.address:
-                    continue
-                path = d.key if d.key == "i2c.mux.address" else f"{d.key}.address"
-                if other.mux_channel == d.mux_channel or not has_mux:
-                    self.add(
-                        path,
-                        f"0x{d.address:02X} is already used by {other.key} ({other.device}) "
-                        f"on {_segment(i2c.bus, d.mux_channel)}",
-                    )
-                    break
-                if other.mux_channel is None or d.mux_channel is None:
-                    self.add(
-                        path,
-                        f"0x{d.address:02X} clashes with {other.key} ({other.device}): a device "
-                        f"on the main I2C bus {i2c.bus} answers on every mux channel",
-                    )
-                    break
-            seen.append(d)
-
-    def check_spi(
-        self, parts: Sequence[tuple[int, InputConfig | None, DisplayConfig | None]]
-    ) -> None:
-        users: dict[tuple[int | None, int | None], int] = {}
-        for index, _, display in parts:
-            if display is None or display.bus != "spi":
-                continue
-            ce = (display.port, display.device)
-            if ce in users:
-                self.add(
-                    f"stations[{index}].display.device",
-                    f"SPI{display.port} CE{display.device} is already used by "
-                    f"stations[{users[ce]}].display",
-                )
-            else:
-                users[ce] = index
+    def parse_extra_i2c(self, t: dict[str, Any], mux: MuxConfig | None
+                        ) -> tuple[ExtraI2cConfig, ...]:
+        """``[[i2c.extra]]``: more controllers (B, C), each on its own pins and TCA9548A; their
+        muxes share the RESET line and the idle disconnect of ``[i2c.mux]``."""
+        if "extra" not in t:
+            return ()
+        entries = t["extra"]
+        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+            self._type_problem("i2c.extra", "expected an array of tables ([[i2c.extra]]), got "
+                               f"{_describe(entries)}")
+            return ()
+        if len(entries) > len(CONTROLLER_NAMES) - 1:
+            self.add("i2c.extra", f"{len(entries)} extra controllers, at most "
+                     f"{len(CONTROLLER_NAMES) - 1} ({', '.join(CONTROLLER_NAMES[1:])})")
+        pins = ", ".join(f"{c.sda} (GPIO {c.sda}/{c.scl})" for c in EXTRA_I2C.values())
+        out: list[ExtraI2cConfig] = []
+        for i, e in enumerate(entries[: len(CONTROLLER_NAMES) - 1]):
+            path = f"i2c.extra[{i}]"
+            self.unknown_keys(e, path, ("sda", "bus", "mux"))
+            sda = self.req_int(e, path, "sda")
+            if "sda" in e and sda not in EXTRA_I2C:
+                self.add(f"{path}.sda", f"GPIO {sda} carries no I2C controller on both a Pi 4 "
+                         f"and a Pi 5 beside I2C1 (sda: {pins})")
+            elif any(x.sda == sda for x in out):
+                self.add(f"{path}.sda", f"GPIO {sda} is already i2c.extra's controller "
+                         f"{CONTROLLER_NAMES[1 + [x.sda for x in out].index(sda)]}")
+            number = self.opt_int(e, path, "bus")
+            self.in_range(f"{path}.bus", number, 0, 255)
+            extra_mux: MuxConfig | None = None
+            m = self.table(e, path, "mux", False)
+            if m is not None:
+                self.unknown_keys(m, f"{path}.mux", ("address", "first_bus"),
+                                  {"reset_pin": "i2c.mux", "idle_disconnect": "i2c.mux"})
+                address = self.int_(m, f"{path}.mux", "address", 0x70)
+                self.i2c_address(f"{path}.mux.address", address, 0x70, 0x77, "TCA9548A")
+                first_bus = self.opt_int(m, f"{path}.mux", "first_bus")
+                self.in_range(f"{path}.mux.first_bus", first_bus, 0, 248)
+                extra_mux = MuxConfig(address=address, first_bus=first_bus,
+                                      reset_pin=mux.reset_pin if mux else None,
+                                      idle_disconnect=mux.idle_disconnect if mux else True)
+            out.append(ExtraI2cConfig(sda=sda, bus=number, mux=extra_mux))
+        return tuple(out)

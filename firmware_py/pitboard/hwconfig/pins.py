@@ -17,6 +17,10 @@ from .schema import (
     _SPI0_PINS,
     _UART_PINS,
     BCM_TO_PHYSICAL,
+    CONTROLLER_NAMES,
+    EXTRA_I2C,
+    EXTRA_PULL_UP,
+    RACE_CONTROL_LABEL,
     DisplayConfig,
     GpioInput,
     HwConfig,
@@ -72,6 +76,8 @@ class I2cDeviceUse:
     device: str
     station: int | None
     key: str
+    #: the I2C controller: "A" ([i2c]), "B", "C" ([[i2c.extra]])
+    controller: str = "A"
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,38 +149,63 @@ def _display_name(display: DisplayConfig) -> str:
 
 
 def _i2c_devices(
-    i2c: I2cConfig, parts: Sequence[tuple[int, InputConfig | None, DisplayConfig | None]]
+    i2c: I2cConfig, parts: Sequence[tuple[int, InputConfig | None, DisplayConfig | None]],
+    race_control: DisplayConfig | None = None,
 ) -> list[I2cDeviceUse]:
     devices: list[I2cDeviceUse] = []
     if i2c.mux is not None:
         devices.append(
             I2cDeviceUse(i2c.bus, None, i2c.mux.address, "TCA9548A mux", None, "i2c.mux.address")
         )
+    for i, extra in enumerate(i2c.extra):
+        if extra.mux is not None:
+            devices.append(I2cDeviceUse(_number(i2c, CONTROLLER_NAMES[i + 1]), None,
+                                        extra.mux.address, "TCA9548A mux", None,
+                                        f"i2c.extra[{i}].mux.address", CONTROLLER_NAMES[i + 1]))
     for index, spec, display in parts:
         s = f"S{index + 1}"
         if isinstance(spec, Mcp23017Input):
             devices.append(
                 I2cDeviceUse(
-                    i2c.bus,
+                    _number(i2c, spec.controller),
                     spec.mux_channel,
                     spec.address,
                     f"{s} MCP23017 inputs",
                     index,
                     f"stations[{index}].input",
+                    spec.controller,
                 )
             )
         if display is not None and display.bus == "i2c" and display.address is not None:
             devices.append(
                 I2cDeviceUse(
-                    i2c.bus,
+                    _number(i2c, display.controller),
                     display.mux_channel,
                     display.address,
                     f"{s} {_display_name(display)} display",
                     index,
                     f"stations[{index}].display",
+                    display.controller,
                 )
             )
+    rc = race_control
+    if rc is not None and rc.bus == "i2c" and rc.address is not None:
+        devices.append(I2cDeviceUse(_number(i2c, rc.controller), rc.mux_channel, rc.address,
+                                    f"{RACE_CONTROL_LABEL} {_display_name(rc)} race-control "
+                                    "display", None, "race_control.display", rc.controller))
     return devices
+
+
+def _number(i2c: I2cConfig, controller: str) -> int:
+    """The /dev/i2c-N of ``controller`` as far as the profile says (-1: it depends on the
+    board, see :func:`resolve_i2c_bus`)."""
+    if controller == "A":
+        return i2c.bus
+    try:
+        number = i2c.extra_of(controller).bus
+    except LookupError:
+        return -1
+    return -1 if number is None else number
 
 
 def pin_map(config: HwConfig) -> list[PinUse]:
@@ -203,9 +234,19 @@ def pin_map(config: HwConfig) -> list[PinUse]:
         c = _mux_reset_claim(mux.reset_pin)
         uses.append(PinUse(c.pin, BCM_TO_PHYSICAL[c.pin], c.function, None, c.mode, c.pull, c.key))
     parts = [(s.index, s.input, s.display) for s in config.stations]
-    if config.i2c.bus == 1 and _i2c_devices(config.i2c, parts):
+    devices = _i2c_devices(config.i2c, parts)
+    if config.i2c.bus == 1 and any(d.controller == "A" for d in devices):
         for pin, name in _I2C1_PINS.items():
             uses.append(PinUse(pin, BCM_TO_PHYSICAL[pin], name, None, "i2c", "1.8k on board", ""))
+    for i, extra in enumerate(config.i2c.extra):
+        name = CONTROLLER_NAMES[i + 1]
+        if extra.sda not in EXTRA_I2C:
+            continue
+        ctl = extra.pins
+        which = f"{ctl.controller('pi4')} on a Pi 4, {ctl.controller('pi5')} on a Pi 5"
+        for pin, line in ((ctl.sda, "SDA"), (ctl.scl, "SCL")):
+            uses.append(PinUse(pin, BCM_TO_PHYSICAL[pin], f"I2C {name} {line} ({which})", None,
+                               "i2c", EXTRA_PULL_UP, f"i2c.extra[{i}].sda"))
     spi_users = {s.display.device: s for s in config.stations if s.display.bus == "spi"}
     if spi_users:
         for pin, name in _SPI0_PINS.items():
@@ -242,15 +283,38 @@ def i2c_map(config: HwConfig) -> list[I2cDeviceUse]:
         [(None, 'TCA9548A mux'), (0, 'S1 MCP23017 inputs'), (0, 'S1 SSD1306 display')]
     """
     parts = [(s.index, s.input, s.display) for s in config.stations]
-    devices = _i2c_devices(config.i2c, parts)
+    devices = _i2c_devices(config.i2c, parts, config.race_control)
     return sorted(
         devices,
-        key=lambda d: (d.bus, -1 if d.mux_channel is None else d.mux_channel, d.address),
+        key=lambda d: (d.controller, -1 if d.mux_channel is None else d.mux_channel, d.address),
     )
 
 
-def _segment(bus: int, channel: int | None) -> str:
-    return f"I2C bus {bus}" + ("" if channel is None else f" mux channel {channel}")
+def _segment(bus: int, channel: int | None, controller: str = "A",
+             i2c: I2cConfig | None = None) -> str:
+    if i2c is not None and i2c.extra and controller == "A":
+        where = f"I2C A (bus {bus})"
+    elif controller == "A" or i2c is None:
+        where = f"I2C bus {bus}"
+    else:
+        where = f"I2C {controller} ({controller_pins(i2c, controller)})"
+    return where + ("" if channel is None else f" mux channel {channel}")
+
+
+def controller_pins(i2c: I2cConfig, controller: str) -> str:
+    """How people find a controller: "GPIO 22/23" (and its bus number when the profile
+    fixes it).
+
+    Example::
+
+        >>> controller_pins(load_profile("grid6").i2c, "B")
+        'GPIO 22/23'
+    """
+    if controller == "A":
+        return "GPIO 2/3"
+    extra = i2c.extra_of(controller)
+    pins = f"GPIO {extra.sda}/{extra.sda + 1}"
+    return pins if extra.bus is None else f"{pins}, /dev/i2c-{extra.bus}"
 
 
 def format_pin_map(config: HwConfig) -> str:
@@ -269,10 +333,10 @@ def format_pin_map(config: HwConfig) -> str:
     ]
     uses = pin_map(config)
     if uses:
-        lines.append(f"  {'GPIO':<6} {'Pin':>3}  {'Function':<42} {'Mode':<6} Pull")
+        lines.append(f"  {'GPIO':<6} {'Pin':>3}  {'Function':<44} {'Mode':<6} Pull")
         for u in uses:
             lines.append(
-                f"  {'GPIO' + str(u.bcm):<6} {u.physical:>3}  {u.function:<42} {u.mode:<6} {u.pull}"
+                f"  {'GPIO' + str(u.bcm):<6} {u.physical:>3}  {u.function:<44} {u.mode:<6} {u.pull}"
             )
     else:
         lines.append("  none")
@@ -280,7 +344,9 @@ def format_pin_map(config: HwConfig) -> str:
     devices = i2c_map(config)
     if devices:
         for d in devices:
-            lines.append(f"  {_segment(d.bus, d.mux_channel):<26} 0x{d.address:02X}  {d.device}")
+            where = _segment(d.bus, d.mux_channel, d.controller, config.i2c)
+            lines.append(f"  {where:<{36 if config.i2c.extra else 26}} 0x{d.address:02X}  "
+                         f"{d.device}")
     else:
         lines.append("  none")
     if any(isinstance(s.input, Mcp23017Input) for s in config.stations):
@@ -292,7 +358,7 @@ def format_pin_map(config: HwConfig) -> str:
     for s in config.stations:
         spec = s.input
         if isinstance(spec, Mcp23017Input):
-            where = _segment(config.i2c.bus, spec.mux_channel)
+            where = _segment(config.i2c.bus, spec.mux_channel, spec.controller, config.i2c)
             irq = f", INT GPIO{spec.int_pin}" if spec.int_pin is not None else ", polled"
             inp = f"MCP23017 0x{spec.address:02X} on {where}{irq}"
         elif isinstance(spec, GpioInput):
@@ -301,7 +367,7 @@ def format_pin_map(config: HwConfig) -> str:
             inp = "emulated"
         shown = s.display
         if shown.bus == "i2c" and shown.address is not None:
-            where = _segment(config.i2c.bus, shown.mux_channel)
+            where = _segment(config.i2c.bus, shown.mux_channel, shown.controller, config.i2c)
             disp = f"{shown.driver} 0x{shown.address:02X} on {where}"
         elif shown.bus == "spi":
             disp = f"{shown.driver} on SPI{shown.port} CE{shown.device}"
@@ -316,8 +382,24 @@ def format_pin_map(config: HwConfig) -> str:
 # ---- bus numbers behind the mux --------------------------------------------------------------
 
 
+def pi_board(proc_root: Path = Path("/proc")) -> str | None:
+    """"pi4" (BCM2711: Pi 4, CM4, Pi 400), "pi5" (BCM2712: Pi 5, CM5) or None, from the
+    device tree's ``compatible`` list; the names of config.txt's conditional sections."""
+    try:
+        compatible = (proc_root / "device-tree" / "compatible").read_bytes()
+    except OSError:
+        return None
+    names = compatible.decode("ascii", "replace").split("\0")
+    if "brcm,bcm2712" in names:
+        return "pi5"
+    if "brcm,bcm2711" in names:
+        return "pi4"
+    return None
+
+
 def resolve_i2c_bus(
-    i2c: I2cConfig, mux_channel: int | None, *, sys_root: Path = Path("/sys")
+    i2c: I2cConfig, mux_channel: int | None, *, sys_root: Path = Path("/sys"),
+    controller: str = "A", board: str | None = None, proc_root: Path = Path("/proc"),
 ) -> int:
     """The /dev/i2c-N number to open for a device on ``mux_channel`` (None = main bus).
 
@@ -327,18 +409,41 @@ def resolve_i2c_bus(
     be read from different threads. ``i2c.mux.first_bus`` (channel k = first_bus + k) overrides
     the sysfs lookup; without either, LookupError.
 
+    ``controller`` "B" or "C" (``[[i2c.extra]]``) is another controller of the Pi with its own
+    mux: its bus number is the board's own for those pins (:data:`EXTRA_I2C`: Pi 4 or Pi 5,
+    from ``board`` or :func:`pi_board`) unless the profile gives ``bus``, and its channels are
+    found the same way under ``<bus>-0070``.
+
     Example::
 
         >>> resolve_i2c_bus(I2cConfig(mux=MuxConfig(first_bus=22)), 3)
         25
     """
+    if controller == "A":
+        parent, mux = i2c.bus, i2c.mux
+    else:
+        extra = i2c.extra_of(controller)
+        mux = extra.mux
+        if extra.bus is not None:
+            parent = extra.bus
+        else:
+            # the board's own number for the controller on these pins, unless every channel
+            # of its mux is fixed by first_bus
+            parent = -1
+            if mux_channel is None or mux is None or mux.first_bus is None:
+                found = board or pi_board(proc_root)
+                if found is None:
+                    raise LookupError(f"I2C controller {controller} (GPIO {extra.sda}/"
+                                      f"{extra.sda + 1}): not a Pi 4 or Pi 5, so its bus number "
+                                      f"is unknown: set i2c.extra's bus")
+                parent = extra.pins.bus(found)
     if mux_channel is None:
-        return i2c.bus
-    if i2c.mux is None:
-        raise ValueError("mux_channel given but the profile has no [i2c.mux]")
-    if i2c.mux.first_bus is not None:
-        return i2c.mux.first_bus + mux_channel
-    link = sys_root / "bus" / "i2c" / "devices" / f"{i2c.bus}-{i2c.mux.address:04x}"
+        return parent
+    if mux is None:
+        raise ValueError(f"mux_channel given but I2C controller {controller} has no mux")
+    if mux.first_bus is not None:
+        return mux.first_bus + mux_channel
+    link = sys_root / "bus" / "i2c" / "devices" / f"{parent}-{mux.address:04x}"
     link = link / f"channel-{mux_channel}"
     try:
         target = os.readlink(link)
@@ -348,7 +453,17 @@ def resolve_i2c_bus(
     if match is None:
         raise LookupError(
             f"no I2C bus for mux channel {mux_channel}: {link} is missing (is "
-            f"dtoverlay=i2c-mux,pca9548,addr=0x{i2c.mux.address:02x} in config.txt?); "
-            "or set i2c.mux.first_bus"
+            f"dtoverlay=i2c-mux,pca9548,addr=0x{mux.address:02x}"
+            f"{'' if controller == 'A' else ',' + _mux_parent(i2c, controller, board)} in "
+            "config.txt?); or set the mux's first_bus"
         )
     return int(match.group(1))
+
+
+def _mux_parent(i2c: I2cConfig, controller: str, board: str | None) -> str:
+    """The i2c-mux overlay's parameter that puts a mux on ``controller`` ("i2c6")."""
+    extra = i2c.extra_of(controller)
+    if extra.sda not in EXTRA_I2C:
+        return "?"
+    boards = [board] if board else ["pi4", "pi5"]
+    return "/".join(extra.pins.controller(b) for b in boards)

@@ -15,6 +15,8 @@ Schema (``*`` = required)::
                  results_seconds = 30, kiosk_cars = 4 (bots fill the seats nobody joined)
     [table.modules.NAME]  a rules module the lobby (and the kiosk's races) starts with, and its
                  options (see each module); names: the modules installed in pitboard.engine
+    [table.kiosk_modules.NAME]  kiosk only: the demo's modules instead of [table.modules] (its
+                 races and its attract loop; Legends give up seats to visitors who join)
     [console]*   port = "" (empty = off; a device, or a pyserial URL such as "socket://h:7000"),
                  baud = 115200, staff_pin* = "4 to 8 digits"
     [journal]*   dir*                       (relative: under $STATE_DIRECTORY with systemd, else
@@ -23,17 +25,25 @@ Schema (``*`` = required)::
     [i2c]        bus = 1, baudrate = 100000 | 400000 (documents config.txt i2c_arm_baudrate)
     [i2c.mux]    type* = "tca9548a", address = 0x70 (0x70-0x77), first_bus (see resolve_i2c_bus),
                  reset_pin (GPIO to the mux RESET), idle_disconnect = true
+    [[i2c.extra]] more of the Pi's I2C controllers, named B, C in order ([i2c] is A), driven in
+                 parallel: sda* = 22 | 12 (SCL is the next GPIO; see EXTRA_I2C), bus (the
+                 /dev/i2c-N; absent = the board's own number), mux = {address, first_bus}
+                 (its own TCA9548A; RESET and idle_disconnect as [i2c.mux])
     [[stations]]* at most 6, each with
       input*     kind* = "gpio":     lever* = [4 pins, gear 1..4], slots* = [7 pins], go*,
                                      debounce_ms = 20
                  kind* = "mcp23017": address = 0x20 (0x20-0x27), mux_channel (0-7), int_pin,
-                                     debounce_ms = 20
+                                     debounce_ms = 20, controller = "A" (B, C: [[i2c.extra]])
                  kind* = "emulated"
       display*   driver* = "ssd1306" | "sh1106" | "ssd1309" (the module's controller chip),
                  bus* = "i2c" | "spi" | "emulated", rotate = 0..3,
                  column_offset = 2 (sh1106 only: first visible RAM column, 0-4)
-                 bus "i2c": address = 0x3C | 0x3D, mux_channel (0-7)
+                 bus "i2c": address = 0x3C | 0x3D, mux_channel (0-7), controller = "A"
                  bus "spi": port = 0, device = 0 | 1 (CE0/CE1), dc_pin = 24, reset_pin = 25
+    [race_control] optional: one more 128x64 OLED beside the board (round, weather, race
+                 order, where to move the Legend cars); without it the stations' status lines
+                 say where the Legends go
+      display*   as a station's display, bus "i2c" (on a spare mux channel) or "emulated"
 
 Pins are BCM GPIO numbers. Reserved, and so refused for station wiring: 2/3 (I2C1, always),
 0/1 (HAT ID EEPROM, unless ``gpio.allow_id_eeprom_pins``), 7-11 (SPI0, when an SPI display is
@@ -74,6 +84,10 @@ DISPLAY_DRIVERS: Final = ("ssd1306", "sh1106", "ssd1309")
 SH1106_DEFAULT_COLUMN_OFFSET: Final = 2
 SH1106_MAX_COLUMN_OFFSET: Final = 132 - 128
 DISPLAY_BUSES: Final = ("i2c", "spi", "emulated")
+#: buses the race-control display may use: it needs no GPIO of its own on a spare mux channel
+RACE_CONTROL_BUSES: Final = ("i2c", "emulated")
+#: how the race-control display is named in docs, the I2C map and hw-test
+RACE_CONTROL_LABEL: Final = "RC"
 
 #: BCM GPIO number -> physical pin on the 40-pin header (every Pi with a 40-pin header)
 BCM_TO_PHYSICAL: Final[dict[int, int]] = {
@@ -81,6 +95,59 @@ BCM_TO_PHYSICAL: Final[dict[int, int]] = {
     10: 19, 11: 23, 12: 32, 13: 33, 14: 8, 15: 10, 16: 36, 17: 11, 18: 12, 19: 35,
     20: 38, 21: 40, 22: 15, 23: 16, 24: 18, 25: 22, 26: 37, 27: 13,
 }  # fmt: skip
+
+@dataclass(frozen=True, slots=True)
+class I2cController:
+    """One more of the Pi's I2C controllers on a pair of header pins, on each board.
+
+    The same two header pins reach a different controller on a Pi 4 (BCM2711) and a Pi 5 (RP1),
+    each with its own overlay and bus number (raspberrypi/linux, arch/arm/boot/dts/overlays:
+    i2c5, i2c6 and i2c2-pi5, i2c3-pi5; the RP1 data sheet's GPIO function table).
+
+    Example::
+
+        >>> EXTRA_I2C[22].overlay("pi5"), EXTRA_I2C[22].bus("pi4")
+        ('i2c3-pi5,pins_22_23', 6)
+    """
+
+    sda: int
+    scl: int
+    #: board -> (controller name as the i2c-mux overlay's parameter, overlay line, /dev/i2c-N)
+    boards: tuple[tuple[str, str, str, int], ...]
+
+    def _of(self, board: str) -> tuple[str, str, str, int]:
+        for row in self.boards:
+            if row[0] == board:
+                return row
+        raise LookupError(f"no I2C controller on GPIO {self.sda}/{self.scl} known for {board}")
+
+    def controller(self, board: str) -> str:
+        """The controller's name on ``board`` ("pi4" or "pi5"), e.g. "i2c6"."""
+        return self._of(board)[1]
+
+    def overlay(self, board: str) -> str:
+        """The ``dtoverlay=`` value that puts the controller on these pins."""
+        return self._of(board)[2]
+
+    def bus(self, board: str) -> int:
+        """Its /dev/i2c-N on ``board``."""
+        return self._of(board)[3]
+
+
+#: the controllers ``[[i2c.extra]]`` can add, by SDA pin: pins that carry an I2C controller on
+#: both a Pi 4 and a Pi 5, on different controllers of each board (GPIO 4/5 and 6/7 would share
+#: the Pi 5's i2c2/i2c3 with these; 8-11 are SPI0; 0/1 the HAT EEPROM)
+EXTRA_I2C: Final[dict[int, I2cController]] = {
+    22: I2cController(22, 23, (("pi4", "i2c6", "i2c6,pins_22_23", 6),
+                                ("pi5", "i2c3", "i2c3-pi5,pins_22_23", 3))),
+    12: I2cController(12, 13, (("pi4", "i2c5", "i2c5,pins_12_13", 5),
+                                ("pi5", "i2c2", "i2c2-pi5,pins_12_13", 2))),
+}
+#: the pull-ups an [[i2c.extra]] controller needs on the hub, Pi side of its mux: unlike GPIO 2/3
+#: (1.8 kOhm on the Pi), these pins have none on the board
+EXTRA_PULL_UP: Final = "4.7k on the hub"
+#: names of the I2C controllers of a profile: [i2c] is A, [[i2c.extra]] B, C
+CONTROLLER_NAMES: Final = ("A", "B", "C")
 
 # GPIO lines claimed by kernel drivers for the shared buses.
 _I2C1_PINS: Final = {2: "I2C1 SDA", 3: "I2C1 SCL"}
@@ -157,6 +224,8 @@ class TableConfig:
     kiosk_cars: int = 4
     #: rules modules the lobby starts with (RaceSetup.modules): name -> options
     modules: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: kiosk: the demo's rules modules (its races and its attract loop); None = ``modules``
+    kiosk_modules: dict[str, dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,18 +304,60 @@ class MuxConfig:
 
 
 @dataclass(frozen=True, slots=True)
-class I2cConfig:
-    """The I2C bus that station boards and OLEDs hang on.
+class ExtraI2cConfig:
+    """Another of the Pi's I2C controllers (``[[i2c.extra]]``), with its own TCA9548A.
 
     Example::
 
-        >>> I2cConfig(baudrate=400000).bus
-        1
+        >>> ExtraI2cConfig(sda=22).pins.scl
+        23
+    """
+
+    #: the SDA pin; a key of :data:`EXTRA_I2C`
+    sda: int
+    #: /dev/i2c-N; None = the board's own number (:meth:`I2cController.bus`)
+    bus: int | None = None
+    mux: MuxConfig | None = None
+
+    @property
+    def pins(self) -> I2cController:
+        """The controller on these pins, per board."""
+        return EXTRA_I2C[self.sda]
+
+
+@dataclass(frozen=True, slots=True)
+class I2cConfig:
+    """The I2C buses that station boards and OLEDs hang on: bus ``bus`` (controller "A") and
+    any ``extra`` controllers ("B", "C"), all at ``baudrate``.
+
+    Example::
+
+        >>> I2cConfig(baudrate=400000).bus, I2cConfig().controllers
+        (1, ('A',))
     """
 
     bus: int = 1
     baudrate: int = 100000
     mux: MuxConfig | None = None
+    extra: tuple[ExtraI2cConfig, ...] = ()
+
+    @property
+    def controllers(self) -> tuple[str, ...]:
+        """The controllers' names: "A" and one letter per extra controller."""
+        return CONTROLLER_NAMES[: 1 + len(self.extra)]
+
+    def mux_of(self, controller: str) -> MuxConfig | None:
+        """The TCA9548A on ``controller`` (None: no mux there)."""
+        if controller == "A":
+            return self.mux
+        return self.extra_of(controller).mux
+
+    def extra_of(self, controller: str) -> ExtraI2cConfig:
+        """The ``[[i2c.extra]]`` entry named ``controller`` ("B", "C")."""
+        index = CONTROLLER_NAMES.index(controller) - 1
+        if not 0 <= index < len(self.extra):
+            raise LookupError(f"no I2C controller {controller} in this profile")
+        return self.extra[index]
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +398,8 @@ class Mcp23017Input:
     #: Pi GPIO wired to the chip's open-drain INTA; None = poll only
     int_pin: int | None = None
     debounce_ms: int = 20
+    #: the I2C controller its cable is on: "A" ([i2c]) or "B", "C" ([[i2c.extra]])
+    controller: str = "A"
 
     @property
     def kind(self) -> Literal["mcp23017"]:
@@ -335,6 +448,8 @@ class DisplayConfig:
     reset_pin: int | None = None
     #: sh1106 only: the RAM column shown as the panel's first pixel column (None: the default, 2)
     column_offset: int | None = None
+    #: i2c only: the I2C controller: "A" ([i2c]) or "B", "C" ([[i2c.extra]])
+    controller: str = "A"
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,6 +492,8 @@ class HwConfig:
     gpio: GpioConfig
     i2c: I2cConfig
     stations: tuple[StationConfig, ...]
+    #: the optional race-control display (``[race_control] display``); None: none fitted
+    race_control: DisplayConfig | None = None
 
     @property
     def name(self) -> str:

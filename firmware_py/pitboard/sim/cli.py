@@ -10,10 +10,17 @@ import termios
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, NoReturn
+from typing import IO, TYPE_CHECKING, NoReturn
 
 from ..catalog import MAX_CARS, TRACKS
-from ..module_args import SetupError, add_module_options, check_setup, race_modules
+from ..module_args import (
+    SetupError,
+    add_garage_options,
+    add_module_options,
+    check_setup,
+    race_modules,
+)
+from ..usage import isatty
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -110,7 +117,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--kiosk", action="store_true",
                    help="preview the store kiosk on a terminal: the attract loop, GO to join, "
                    "the countdown, idle seats and results times of the sim profile's [table] "
-                   "settings (kiosk_cars, seat_idle_seconds, ...)")
+                   "settings (kiosk_cars, seat_idle_seconds, ...), and its demo race "
+                   "([table.kiosk_modules]: 2 Legends, random weather, road tokens as shipped; "
+                   "--legends/--weather/... given here replace it)")
     p.add_argument("--text", action="store_true",
                    help="plain text even on a terminal (the default without one)")
     p.add_argument("--scale", metavar="{1,2,text}", type=_scale,
@@ -130,18 +139,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="keep the race journal in DIR: a race left unfinished there resumes on "
                    "the next start (default: a temporary folder, removed at exit)")
     add_module_options(p)
+    add_garage_options(p)
     p.add_argument("--image-scale", metavar="N", type=_int_in(1, 8, "image scale"), default=1,
                    help="enlarge saved images N times, pixel for pixel (default 1: 128x64)")
     return p
 
-
-
-
-def _isatty(stream: IO[Any]) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 def terminal_size(out: IO[str], fd: int) -> Callable[[], tuple[int, int]]:
@@ -212,30 +214,37 @@ def main(
         return fail(f"unknown track {args.track!r} (tracks: {', '.join(TRACKS)})")
     if args.station > args.stations:
         return fail(f"--station {args.station}: there are only {args.stations} stations")
-    if args.save_png is not None and args.save_png.exists() and not args.save_png.is_dir():
-        return fail(f"--save-png {args.save_png}: not a directory")
-    if args.save_gif is not None and not args.save_gif.parent.is_dir():
-        return fail(f"--save-gif {args.save_gif}: no such directory {args.save_gif.parent}")
+    problem = _unsaveable(args.save_png, args.save_gif)
+    if problem:
+        return fail(problem)
 
     if args.journal is not None and args.journal.exists() and not args.journal.is_dir():
         return fail(f"--journal {args.journal}: not a directory")
+    if args.autoplay and args.stations + args.legends > MAX_CARS:  # every station plays
+        return fail(f"--stations {args.stations} + --legends {args.legends} = "
+                    f"{args.stations + args.legends} cars with --autoplay (every station "
+                    f"plays), but a race has at most {MAX_CARS}")
     try:
         cars = args.cars if args.cars is not None else \
             min(max(4, args.stations), MAX_CARS - args.legends)
+        if args.autoplay:
+            cars = max(cars, args.stations)
         modules = race_modules(args, cars=cars)
         check_setup(track=args.track, cars=cars + args.legends, laps=args.laps,
                     modules=modules)
     except SetupError as exc:
         return fail(str(exc))
 
-    terminal = not args.text and (tty if tty is not None else _isatty(stdin) and _isatty(out))
+    terminal = not args.text and (tty if tty is not None else isatty(stdin) and isatty(out))
     if args.kiosk:
         if args.autoplay or not terminal:
             return fail("--kiosk is a preview to try by hand on a terminal (not with --autoplay "
                         "or --text)")
         from dataclasses import replace  # not needed for --help (cold_start.py)
 
-        profile = replace(profile, table=replace(profile.table, kiosk=True))
+        # module options on the command line replace the profile's kiosk demo preset
+        demo = modules if modules else profile.table.kiosk_modules
+        profile = replace(profile, table=replace(profile.table, kiosk=True, kiosk_modules=demo))
     # the table, its screens and the engine load only now: --help and bad options stay quick
     from ..app import StartupError
     from ..table.keys import AutoplayStuck
@@ -266,9 +275,9 @@ def main(
         else:
             # pictures full size in logs; on a terminal (--text) the size that fits
             scale = args.scale if args.scale in (1, 2) else (
-                1 if not _isatty(out) or terminal_size(out, -1)()[0] >= 130 else 2)
+                1 if not isatty(out) or terminal_size(out, -1)()[0] >= 130 else 2)
             run_text(sim, out, stdin, autoplay=args.autoplay, delay=args.delay or 0.0,
-                     prompt=_isatty(stdin), scale=scale)
+                     prompt=isatty(stdin), scale=scale)
     except AutoplayStuck as exc:
         print(f"{PROG}: autoplay stuck: {exc}", file=err)
         status = 1
@@ -286,6 +295,27 @@ def main(
             status = status or 1
         sim.close()
     return status
+
+
+def _unsaveable(pngs: Path | None, gif: Path | None) -> str:
+    """Why the frames could not be saved where --save-png/--save-gif say (\"\" if they can):
+    checked before the race, not found out after it. The PNG folder is created now."""
+    if pngs is not None:
+        try:
+            pngs.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:
+            return f"--save-png {pngs}: not a directory"
+        except OSError as exc:
+            return f"--save-png {pngs}: cannot create the folder: {exc.strerror or exc}"
+    if gif is not None:
+        folder = gif.parent
+        if not folder.is_dir():
+            return f"--save-gif {gif}: no such directory {folder}"
+        if gif.is_dir():
+            return f"--save-gif {gif}: is a directory"
+        if not os.access(folder, os.W_OK | os.X_OK):
+            return f"--save-gif {gif}: cannot write in {folder}"
+    return ""
 
 
 def _save(tape: FrameTape, args: argparse.Namespace, err: IO[str]) -> bool:

@@ -40,7 +40,7 @@ class TextReport:
         True
         >>> print(out.getvalue().strip())
         S1 keys: Space
-          [screen] S1 lobby: USA, 2 laps · 4 cars (1 players) · JOINED - GO to leave
+          [screen] S1 lobby: USA, 2 laps · 4 cars: 1 player, 3 bots · JOINED - GO to leave
         >>> sim.close()
     """
 

@@ -13,6 +13,7 @@ from collections import Counter
 from ..bots import Bot, HeuristicBot
 from ..engine import decisions as dec
 from ..engine.decisions import Decision, Discard, Plan, React, Slipstream
+from ..engine.garage.draft import DraftDrop, DraftPick
 from ..engine.race import Race
 from ..engine.snapshot import race_from_dict, race_to_dict
 from ..hw.events import GoPressed, LeverMoved, SlotPressed, StationEvent
@@ -20,6 +21,7 @@ from . import flow
 from .station import SLOTS, Station
 from .table import Table
 from .turn import DISCARD_KEY, TOGGLES, TurnChoices, shown_for
+from .turn_symbols import MORE_KEY, SYMBOLS, SymbolKey, page_keys, symbol_keys
 
 
 def next_input(table: Table, *, brain: Bot | None = None,
@@ -36,7 +38,9 @@ def next_input(table: Table, *, brain: Bot | None = None,
     race = table.race
     if race is None or race.over:
         return None
-    bot = brain or HeuristicBot()
+    bot = brain or hands_bot(race)
+    if table.state == flow.DRAFT:
+        return _draft_input(table, bot, stations)
     if table.state == flow.PLANNING:
         waiting = set(race.pending().cars)
         for st in table.stations:
@@ -56,9 +60,31 @@ def next_input(table: Table, *, brain: Bot | None = None,
             decision = bot.choose(race, car)
             assert isinstance(decision, Discard)
             return _select(current, decision.cards) or GoPressed(station=current.index)
-        return _turn_input(current, shown_for(current.turn, race, car), _rest_of_turn(
-            race, car, bot))
+        rest = _rest_of_turn(race, car, bot)
+        shown = shown_for(current.turn, race, car)
+        return _symbol_input(current, race, car, rest, shown) or _turn_input(current, shown, rest)
     return None
+
+
+def _draft_input(table: Table, bot: Bot, stations: set[int] | None) -> StationEvent | None:
+    """The press towards the bot's draft pick (or snake drop): its card, then GO."""
+    assert table.race is not None
+    pending = table.race.pending()
+    st = next((s for s in table.stations if s.car in pending.cars and not s.idle_bot), None)
+    if st is None or st.car is None or (stations is not None and st.index not in stations):
+        return None
+    decision = bot.choose(table.race, st.car)
+    assert isinstance(decision, DraftPick | DraftDrop)
+    return _select(st, (decision.card,)) or GoPressed(station=st.index)
+
+
+def hands_bot(race: Race, *, seed: int = 0) -> Bot:
+    """The mind behind the hands for ``race``: in a Garage race one that uses upgrades."""
+    if "garage" in race.setup.modules:
+        from ..garage_bots import GarageBot
+
+        return GarageBot(seed=seed)
+    return HeuristicBot(seed=seed)
 
 
 def _plan_input(table: Table, st: Station, decision: Decision) -> StationEvent:
@@ -97,6 +123,53 @@ def _turn_input(st: Station, shown: TurnChoices, rest: list[Decision]) -> Statio
     if discard and shown.discard is not None:
         return SlotPressed(station=st.index, slot=DISCARD_KEY)
     return GoPressed(station=st.index)
+
+
+def _symbol_input(st: Station, race: Race, car: int, rest: list[Decision],
+                  shown: TurnChoices) -> StationEvent | None:
+    """The press on a Garage page of the turn screen that brings it closer to ``rest``: the
+    salvage picker's cards and GO, a symbol's key, or MORE to the page holding the key (or
+    the toggles, when a toggle needs changing). None: nothing to do there."""
+    intent = st.turn if st.turn is not None and st.turn.turn == (race.round, car) else None
+    first = rest[0] if rest and isinstance(rest[0], React) and rest[0].action in SYMBOLS \
+        else None
+    if intent is not None and intent.picker is not None:
+        picker = intent.picker
+        wanted = Counter(d.card for d in rest[:picker.most] if isinstance(d, React)
+                         and d.action == "salvage")
+        chosen = Counter(picker.chosen_cards())
+        per_page = SLOTS - 1 if len(picker.cards) > SLOTS else SLOTS
+        first_index = picker.page * per_page
+        for button, code in enumerate(picker.cards[first_index:first_index + per_page]):
+            index = first_index + button
+            if (index in picker.chosen and chosen[code] > wanted[code]) or \
+                    (index not in picker.chosen and chosen[code] < wanted[code]):
+                return SlotPressed(station=st.index, slot=button)
+        if chosen != wanted and per_page < SLOTS:
+            return SlotPressed(station=st.index, slot=SLOTS - 1)  # another page
+        return GoPressed(station=st.index)
+    keys = symbol_keys(race, car)
+    if not keys:
+        return None
+    page = intent.page if intent is not None else 0
+    on_page = page_keys(keys, page)
+    if first is not None:
+        for key in keys:
+            if _does(key, first):
+                if on_page is not None and key in on_page:
+                    return SlotPressed(station=st.index, slot=on_page.index(key))
+                return SlotPressed(station=st.index, slot=MORE_KEY)
+    if on_page is not None and isinstance(_turn_input(st, shown, rest), SlotPressed):
+        return SlotPressed(station=st.index, slot=MORE_KEY)  # a toggle to change: to them
+    return None
+
+
+def _does(key: SymbolKey, decision: React) -> bool:
+    """Does a press of ``key`` make ``decision`` (salvage: open the picker for it; up-to-N
+    symbols: their key takes the most)?"""
+    if key.decision.action != decision.action:
+        return False
+    return decision.action in ("salvage", "reduce", "supercool") or key.decision == decision
 
 
 def _select(st: Station, cards: tuple[str, ...]) -> StationEvent | None:

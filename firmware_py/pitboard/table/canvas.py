@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageChops, ImageDraw
 
 from pitboard.table.fonts import _BIG_TIGHT, BIG, MEDIUM, SMALL, TINY, BitmapFont
+from pitboard.table.upgrade_art import face as upgrade_face
 from pitboard.table.view import (
     HEAT_CARD,
     STRESS_CARD,
@@ -188,25 +189,28 @@ def _aligned(x: int, width: int, align: str) -> int:
 # -- cards and soft keys -------------------------------------------------------------------------
 
 def _card_sprite(card: CardView) -> Image.Image:
-    return _card_sprite_cached(card.kind, card.label, card.selected, card.disabled)
+    return _card_sprite_cached(card.kind, card.label, card.selected, card.disabled, card.code)
 
 
-_sprites: dict[tuple[str, str, bool, bool], Image.Image] = {}
+_sprites: dict[tuple[str, str, bool, bool, str], Image.Image] = {}
 
 
-def _card_sprite_cached(kind: str, label: str, selected: bool, disabled: bool) -> Image.Image:
-    key = (kind, label, selected, disabled)
+def _card_sprite_cached(kind: str, label: str, selected: bool, disabled: bool,
+                        code: str = "") -> Image.Image:
+    key = (kind, label, selected, disabled, code)
     img = _sprites.get(key)
     if img is None:
-        img = _draw_card(kind, label, selected, disabled)
+        img = _draw_card(kind, label, selected, disabled, code)
         if len(_sprites) > 256:
             _sprites.clear()
         _sprites[key] = img
     return img
 
 
-def _draw_card(kind: str, label: str, selected: bool, disabled: bool) -> Image.Image:
-    """A 16×20 card: outline, value, type mark; inverted when selected, dotted when disabled."""
+def _draw_card(kind: str, label: str, selected: bool, disabled: bool, code: str = ""
+               ) -> Image.Image:
+    """A 16×20 card: outline, value, type mark; inverted when selected, dotted when disabled.
+    A Garage upgrade shows its speed and symbol icons instead (:mod:`.upgrade_art`)."""
     w, h = _CARD_W, _CARD_H
     card = Image.new("1", (w, h), 0)
     d = ImageDraw.Draw(card)
@@ -218,7 +222,12 @@ def _draw_card(kind: str, label: str, selected: bool, disabled: bool) -> Image.I
         card = ImageChops.logical_and(card, _checker((w, h), 0))
 
     inner = (2, 2, w - 2, h - 2)
-    if kind == HEAT_CARD:
+    upgrade = upgrade_face(code) if kind == UPGRADE_CARD and code else None
+    if upgrade is not None:
+        if disabled:
+            upgrade = _grey(upgrade)
+        card.paste(_ON, (1, 1, 1 + upgrade.width, 1 + upgrade.height), upgrade)
+    elif kind == HEAT_CARD:
         # Heat: hatched face with a small H cut out of it — junk, not a speed
         face = _hatch((w - 4, h - 4))
         glyph = SMALL.render(label or "H")

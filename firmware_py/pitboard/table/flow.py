@@ -14,24 +14,30 @@ from transitions import Machine
 
 ATTRACT = "attract"
 LOBBY = "lobby"
+DRAFT = "draft"  # the Garage draft: players pick upgrades before the first round
 PLANNING = "planning"
 RESOLUTION = "resolution"
 RESULTS = "results"
-STATES = (ATTRACT, LOBBY, PLANNING, RESOLUTION, RESULTS)
+STATES = (ATTRACT, LOBBY, DRAFT, PLANNING, RESOLUTION, RESULTS)
+#: the states of a race under way (a person may owe a decision; idle seats count)
+RACING = (DRAFT, PLANNING, RESOLUTION)
 
 #: trigger, source(s), destination
 TRANSITIONS: tuple[tuple[str, str | list[str], str], ...] = (
     ("wake", ATTRACT, LOBBY),  # kiosk: a player pressed GO
     ("sleep", LOBBY, ATTRACT),  # kiosk: nobody joined in time
     ("green_flag", LOBBY, PLANNING),
+    ("open_draft", LOBBY, DRAFT),  # a Garage race with a draft: upgrades first
+    ("draft_done", DRAFT, PLANNING),
     ("plans_locked", PLANNING, RESOLUTION),
     ("next_round", RESOLUTION, PLANNING),
     ("race_over", [PLANNING, RESOLUTION], RESULTS),
-    ("abandon", [PLANNING, RESOLUTION], LOBBY),  # kiosk: everyone left
+    ("abandon", [DRAFT, PLANNING, RESOLUTION], LOBBY),  # kiosk: everyone left
     ("dismiss", RESULTS, LOBBY),
-    ("reset", [ATTRACT, LOBBY, PLANNING, RESOLUTION, RESULTS], LOBBY),
+    ("reset", [ATTRACT, LOBBY, DRAFT, PLANNING, RESOLUTION, RESULTS], LOBBY),
     ("resume", LOBBY, PLANNING),  # journal recovery straight into a race
     ("resume_resolution", LOBBY, RESOLUTION),
+    ("resume_draft", LOBBY, DRAFT),
     ("resume_results", LOBBY, RESULTS),
 )
 

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 
 from PIL import Image
 
+from .icons import ART as ICON_ART
+
 __all__ = ["BIG", "MEDIUM", "SMALL", "TINY", "BitmapFont"]
 
 # -- fonts ---------------------------------------------------------------------------------------
@@ -341,8 +343,10 @@ def _font_rows(art: Mapping[str, str], *, fixed: str) -> dict[str, list[str]]:
 _DIGITS = "0123456789"
 _small_rows = _font_rows(_SMALL_ART, fixed=_DIGITS)
 
-#: 3×5 capitals: labels over buttons and above numbers, secondary text
-TINY = BitmapFont("tiny", _font_rows(_TINY_ART, fixed=_DIGITS), spacing=1, upper=True)
+_tiny_rows = _font_rows({**_TINY_ART, **ICON_ART}, fixed=_DIGITS + "".join(ICON_ART))
+#: 3×5 capitals: labels over buttons and above numbers, secondary text; with the upgrade
+#: symbols' 5×5 icons (table/icons.py) as characters, kept 5 px wide
+TINY = BitmapFont("tiny", _tiny_rows, spacing=1, upper=True)
 #: 5×7: ordinary text
 SMALL = BitmapFont("small", _small_rows, spacing=1)
 #: SMALL doubled (10×14): card values, banners

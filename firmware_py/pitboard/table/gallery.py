@@ -36,7 +36,8 @@ SCALE = 4
 README = "README.md"
 
 
-def _hand(codes: str, selected: str = "", disabled: str = "H") -> tuple[CardView, ...]:
+def _hand(codes: str | Sequence[str], selected: str = "", disabled: str = "H"
+          ) -> tuple[CardView, ...]:
     """Seven tray cards from codes; ``selected`` marks slot indexes ("024")."""
     from pitboard.table.view import CardView
 
@@ -55,10 +56,23 @@ DESCRIPTIONS: dict[str, str] = {
     "planning_refused": "GO refused: a 2-gear shift 1→3 (+1 Heat) needs three cards.",
     "planning_clogged": "Clogged hand: too few non-Heat cards, every playable card is forced.",
     "planning_paged": "More than 7 cards after a spin-out: 6 cards and a MORE key.",
+    "planning_upgrades": "Garage hand: each upgrade shows its speed (1-4: a choice) and its "
+                         "symbols as icons with their numbers, mandatory ones inverted; the card "
+                         "last pressed (Wings 4) spelled out on the detail line.",
+    "planning_upgrades_corner": "Garage hand with a corner ahead: the corner warning takes one "
+                                "line, the pressed card's meaning (Air Intake 0) two.",
     "locked": "Locked in: gear and cards chosen, waiting for the other players.",
     "resolution": "Resolution: Stress flipped a 3, move the car 9 spaces to space 21.",
     "resolution_react": "Turn screen: the likely answer preset (lit = on, outlined = off: no "
                          "Boost); GO confirms it, DISC also picks cards to discard.",
+    "resolution_symbols": "Garage turn screen: each optional symbol of the played cards is a "
+                          "key (play Gas Pedal 4 from hand, salvage up to 2), used in the order "
+                          "pressed; the line says what they do, TURN shows the toggles; the "
+                          "mandatory scrap is shown as it happened.",
+    "resolution_salvage": "Salvage: the discard pile in the tray (best first, Heat last); pick "
+                          "up to 2, GO shuffles them into the deck.",
+    "resolution_upgrade_effects": "Mandatory effects as they happen: Wings 6 could not pay its 2 "
+                                  "Heat, so it was discarded and a 3 flipped in its place.",
     "resolution_spin_out": "Spin-out: the engine could not pay; where the car goes back to.",
     "resolution_discard": "Discard step: the selected cards will be discarded on GO.",
     "waiting": "Another car is resolving: round, lap, its move and the race order.",
@@ -66,7 +80,14 @@ DESCRIPTIONS: dict[str, str] = {
     "lobby": "Lobby: track, laps and cars chosen with soft keys.",
     "lobby_modules": "Lobby with rules modules on (console or profile presets): every station "
                      "names them before the race.",
+    "draft_pick": "Garage draft, your pick: the market over the tray buttons, the selected "
+                  "card raised and spelled out; GO takes it.",
+    "draft_waiting": "Garage draft, another player's pick: the cards left (dotted: not yours to "
+                     "press) and your picks so far.",
+    "draft_drop": "Snake draft, the end: your four upgrades in the tray, drop one to keep three.",
     "attract": "Kiosk attract mode: bots racing until someone presses GO.",
+    "attract_modules": "Kiosk attract mode with the shipped demo preset: bots against 2 Legend "
+                       "cars, a weather token and road tokens.",
     "fault": "Wiring fault on this station's gear lever.",
 }
 
@@ -80,8 +101,12 @@ def sample_views() -> dict[str, StationView]:
         >>> views["planning"].kind, len(views) == len(DESCRIPTIONS)
         ('planning', True)
     """
+    from pitboard.table.draft_view import market_card
+    from pitboard.table.icons import ICON
+    from pitboard.table.upgrade_art import detail
     from pitboard.table.view import (
         ATTRACT,
+        DRAFT,
         FAULT,
         LOBBY,
         LOCKED,
@@ -89,6 +114,7 @@ def sample_views() -> dict[str, StationView]:
         RESOLUTION,
         RESULTS,
         WAITING,
+        CardView,
         CornerView,
         MoveView,
         StationView,
@@ -131,6 +157,18 @@ def sample_views() -> dict[str, StationView]:
             soft_keys=("", "", "", "", "", "", "PG>"), gear=1, target_gear=1, engine=0,
             speed="3", message="pick 1 card: 1/1", lap=1, laps=2, round=6,
         ),
+        "planning_upgrades": StationView(
+            PLANNING, 0, title=name, cards=_hand(("3", "U44", "U7", "H", "U23", "U8", "S"),
+                                                 selected="01"),
+            gear=2, target_gear=2, engine=5, speed="7-10", detail=detail("U44"),
+            lap=1, laps=2, round=3,
+        ),
+        "planning_upgrades_corner": StationView(
+            PLANNING, 0, title=name, cards=_hand(("U54", "2", "U19", "U40", "4", "U57", "H"),
+                                                 selected="04"),
+            gear=2, target_gear=2, engine=4, speed="5-8", corners=(CornerView(2, 4, 3),),
+            heat_owed=3, detail=detail("U54"), lap=1, laps=2, round=6,
+        ),
         "locked": StationView(
             LOCKED, 0, title=name, cards=_hand("342"), gear=3, target_gear=3, engine=6,
             message="waiting for 2", lap=1, laps=2, round=3,
@@ -146,6 +184,26 @@ def sample_views() -> dict[str, StationView]:
             move=MoveView(7, 34, "outside", 1, blocked=1),
             message="GO: cool 2, +1, slip, keep hand",
             lap=1, laps=2, round=4,
+        ),
+        "resolution_symbols": StationView(
+            RESOLUTION, 0, title=name, gear=3, target_gear=3, engine=3, speed="6",
+            soft_keys=(ICON["direct"] + "4", ICON["salvage"] + "2", "", "", "", "TURN", "GO"),
+            move=MoveView(6, 27, "racing line", 1),
+            message="play Gas Pedal 4, salvage up to 2",
+            lines=("scrapped 3 H", "GO: cool 1, keep hand"), lap=1, laps=2, round=5,
+        ),
+        "resolution_salvage": StationView(
+            RESOLUTION, 0, title=name, cards=_hand(("4", "4", "U44", "2", "S", "H"),
+                                                   selected="02", disabled=""),
+            gear=3, target_gear=3, engine=3, speed="6", move=MoveView(6, 27, "racing line", 1),
+            message="salvage 2/2: pick, then GO", lap=1, laps=2, round=5,
+        ),
+        "resolution_upgrade_effects": StationView(
+            RESOLUTION, 0, title=name, gear=1, target_gear=1, engine=1, speed="3",
+            flips=("+>3",), move=MoveView(3, 17, "racing line", 1),
+            soft_keys=("ADR", "", "", "", "DISC", "", "GO"), keys_off=(0,),
+            message="GO: keep hand",
+            lines=("Wings 6 discarded: no Heat",), lap=1, laps=2, round=2,
         ),
         "resolution_spin_out": StationView(
             RESOLUTION, 0, title=name, gear=1, target_gear=1, engine=0, speed="12",
@@ -171,18 +229,42 @@ def sample_views() -> dict[str, StationView]:
         ),
         "lobby": StationView(
             LOBBY, 0, title="S1 LOBBY",
-            lines=("USA, 2 laps", "4 cars (2 players)", "press GO to join"),
+            lines=("USA, 2 laps", "4 cars: 2 players, 2 bots", "press GO to join"),
             soft_keys=("TRK", "LAPS", "CARS", "", "", "", "RACE"),
         ),
         "lobby_modules": StationView(
             LOBBY, 0, title="S1 LOBBY",
-            lines=("USA, 2 laps", "4 cars (1 players)", "+ weather, legends cars=2",
+            lines=("USA, 2 laps", "4 cars: 1 player, 3 bots", "+ weather, legends cars=2",
                    "JOINED - GO to leave"),
             soft_keys=("TRK", "LAPS", "CARS", "", "", "", "RACE"),
+        ),
+        "draft_pick": StationView(
+            DRAFT, 0, title="DRAFT 1/3", message="YOUR PICK", round=1,
+            cards=(market_card("U11"), market_card("U19", selected=True), market_card("U30"),
+                   market_card("U3"), market_card("U36"), market_card("U8")),
+            lines=("GO: take it",), detail=detail("U19"),
+        ),
+        "draft_waiting": StationView(
+            DRAFT, 0, title="DRAFT 2/3", message="Bob picks", round=2,
+            cards=(market_card("U15", disabled=True), CardView("", "", disabled=True),
+                   market_card("U42", disabled=True), market_card("U4", disabled=True),
+                   market_card("U35", disabled=True)),
+            lines=("4 cards left", "yours: Cooling System 6"),
+        ),
+        "draft_drop": StationView(
+            DRAFT, 0, title="DROP 1 OF 4", message="YOUR DROP", round=3,
+            cards=(market_card("U7"), market_card("U41"), market_card("U12", selected=True),
+                   market_card("U26")),
+            lines=("GO: drop it",), detail=detail("U12"),
         ),
         "attract": StationView(
             ATTRACT, 0, title="PITBOARD", order=("1 Bot 2", "2 Bot 5", "3 Bot 1"),
             lines=("Heat: Pedal to the Metal", "press GO to play"), round=6,
+        ),
+        "attract_modules": StationView(
+            ATTRACT, 0, title="PITBOARD", order=("1 Bot 3", "2 Blue Legend", "3 Bot 1"),
+            lines=("Heat: Pedal to the Metal", "vs 2 Legends, rain, road tokens",
+                   "press GO to play"), round=4,
         ),
         "fault": StationView(
             FAULT, 0, title=name,
@@ -253,8 +335,8 @@ def gallery_images(views: dict[str, StationView] | None = None) -> dict[str, Ima
 
     Example::
 
-        >>> sorted(gallery_images())[:2]
-        ['attract.png', 'attract_x4.png']
+        >>> sorted(gallery_images())[:3]
+        ['attract.png', 'attract_modules.png', 'attract_modules_x4.png']
     """
     from pitboard.table.screens import render
 

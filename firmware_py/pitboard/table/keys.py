@@ -32,10 +32,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..bots import HeuristicBot
+from ..bots import Bot, HeuristicBot
+from ..garage_bots import GarageBot
 from ..hw.events import GoPressed, LeverMoved, SlotPressed, StationEvent
 from . import flow
-from .autoplay import next_input
+from .autoplay import hands_bot, next_input
 from .station import SLOTS
 from .table import Table
 
@@ -205,7 +206,8 @@ class AutoPilot:
     """
 
     def __init__(self, *, seed: int = 0) -> None:
-        self.brain = HeuristicBot(seed=seed)
+        self.seed = seed
+        self.brain: Bot = HeuristicBot(seed=seed)
 
     def next_key(self, table: Table, kb: Keyboard) -> str | None:
         """The next key to press, or None when there is nothing left to play."""
@@ -215,8 +217,10 @@ class AutoPilot:
                     return _focus_key(kb, st.index) or "space"
             return SLOT_KEYS[SLOTS - 1]  # RACE
         race = table.race
-        if table.state not in (flow.PLANNING, flow.RESOLUTION) or race is None or race.over:
+        if table.state not in flow.RACING or race is None or race.over:
             return None
+        if ("garage" in race.setup.modules) != isinstance(self.brain, GarageBot):
+            self.brain = hands_bot(race, seed=self.seed)  # one that uses upgrades, or not
         event = next_input(table, brain=self.brain)
         if event is None:  # the table waits for a person, but nobody's hands know what to do
             raise AutoplayStuck(f"no input for {race.pending().kind} of car "

@@ -52,9 +52,12 @@ from pitboard.table.canvas import (
 from pitboard.table.canvas import (
     _key_label as _key_label,  # tests check the soft-key abbreviations through screens
 )
+from pitboard.table.draft_screen import draw_draft
 from pitboard.table.fonts import BIG, MEDIUM, SMALL, TINY, BitmapFont
+from pitboard.table.upgrade_art import draw_detail
 from pitboard.table.view import (
     ATTRACT,
+    DRAFT,
     FAULT,
     LOBBY,
     LOCKED,
@@ -139,15 +142,21 @@ def _planning(s: _Screen, v: StationView) -> None:
             s.fitted(rx, 26, rw, [corners, ""], (TINY,), ink=0)
             s.fitted(rx, 33, rw, [owe.upper(), f"{v.heat_owed}H"], (TINY,), ink=0)
     else:
+        detail = v.detail and not v.message  # a pressed upgrade's meaning: 2-3 lines
         if v.corners:
             texts = _corner_texts(v)
+            # beside a detail the corners take one TINY line, else a SMALL one
+            y, fonts = (24, (TINY,)) if detail else (25, (SMALL, TINY))
             if v.heat_owed:
-                s.band(24, 32)
-                s.fitted(_L, 25, _R - _L + 1, texts, ink=0)
+                s.band(y - 1, y + fonts[0].height)
+                s.fitted(_L, y, _R - _L + 1, texts, fonts, ink=0)
             else:
-                s.fitted(_L, 25, _R - _L + 1, texts)
+                s.fitted(_L, y, _R - _L + 1, texts, fonts)
         if v.message:
             s.fitted(_L, 34, _R - _L + 1, v.message)
+        elif detail:
+            top, gap = (31, 1) if v.corners else (24, 2)
+            draw_detail(s, _L, top, _R - _L + 1, _cards_top(v.cards) - gap, v.detail)
 
     _cards_row(s, v.cards, v.soft_keys)
 
@@ -305,6 +314,7 @@ _SCREENS = {
     LOBBY: _titled,
     ATTRACT: _titled,
     FAULT: _titled,
+    DRAFT: draw_draft,
 }
 
 

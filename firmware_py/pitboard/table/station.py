@@ -33,6 +33,8 @@ class Station:
     #: card code under each tray slot (None = empty slot); kept stable as the hand changes
     slots: list[str | None] = field(default_factory=lambda: [None] * SLOTS)
     selected: set[int] = field(default_factory=set)
+    #: the slot of the card last pressed (its meaning shows on the detail line)
+    focus: int | None = None
     message: str = ""
     #: last time a person touched this station (table clock)
     last_input: float = 0.0
@@ -84,6 +86,8 @@ class Station:
         else:
             del self.slots[max(SLOTS, _last_filled(self.slots) + 1):]
         self.selected = {s for s in self.selected if s < len(self.slots) and self.slots[s]}
+        if self.focus is not None and (self.focus >= len(self.slots) or not self.slots[self.focus]):
+            self.focus = None
 
     def target_gear(self, gear: int) -> int:
         """The gear the lever asks for (the car's ``gear`` until the lever first settles)."""
@@ -92,8 +96,13 @@ class Station:
     def selected_cards(self) -> tuple[str, ...]:
         return tuple(c for i in sorted(self.selected) if (c := self.slots[i]) is not None)
 
+    def focused(self) -> str | None:
+        """The card last pressed, while it stays in its slot."""
+        return self.slots[self.focus] if self.focus is not None else None
+
     def clear(self) -> None:
         self.selected.clear()
+        self.focus = None
         self.message = ""
         self.turn = None
 

@@ -21,12 +21,14 @@ import random
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from PIL import Image
 
 from ..bots import Bot
 from ..engine import decisions as dec
+from ..engine.garage.draft import DRAFT
 from ..engine.race import Race
 from ..engine.setup import MAX_CARS
 from ..engine.snapshot import replay
@@ -54,6 +56,7 @@ from .table_base import (
     TableEvent,
     Tick,
 )
+from .table_draft import DraftMixin
 from .table_kiosk import KioskMixin
 from .table_lobby import LobbyMixin
 from .table_turns import TurnsMixin
@@ -74,7 +77,7 @@ __all__ = [
 log = logging.getLogger("pitboard.table")
 
 
-class Table(LobbyMixin, TurnsMixin, KioskMixin, TableBase):
+class Table(LobbyMixin, DraftMixin, TurnsMixin, KioskMixin, TableBase):
     """The table flow and every station.
 
     Example::
@@ -134,9 +137,9 @@ class Table(LobbyMixin, TurnsMixin, KioskMixin, TableBase):
         self.chatter = chatter
         self.machine = flow.build_machine(self, initial=flow.ATTRACT if kiosk else flow.LOBBY)
         if kiosk:
-            self.track, self.laps = track_ref(kiosk.track), kiosk.laps
-            self.cars = kiosk.cars
-            self._start_attract()
+            if kiosk.modules is None:
+                self.kiosk = replace(kiosk, modules={k: dict(v) for k, v in self.modules.items()})
+            self._start_attract()  # with the kiosk's presets
         self.refresh()
 
     # ------------------------------------------------------------------ threads
@@ -276,7 +279,12 @@ class Table(LobbyMixin, TurnsMixin, KioskMixin, TableBase):
         was = self.state
         for st in self.stations:
             st.turn = None  # a GO's later answers must not replay what is being undone
-        log_ = race.log[:-1]
+        # the bots' moves since a person's last decision go too (they would come back at
+        # once: a bot that planned first, the bots' picks after a person's last draft pick)
+        n = len(race.log)
+        while n and race.log[n - 1].car in self.bots:
+            n -= 1
+        log_ = race.log[:n - 1]
         # back past bot moves too, to the last decision a person made
         self.race = replay(race.setup, log_, track=race.track)
         while log_ and self._decider(self.race) in self.bots:
@@ -285,7 +293,7 @@ class Table(LobbyMixin, TurnsMixin, KioskMixin, TableBase):
         if self.recorder is not None:
             self.recorder.undone(len(log_))
         pending = self.race.pending()
-        target = flow.PLANNING if pending.kind == dec.PLAN else flow.RESOLUTION
+        target = {dec.PLAN: flow.PLANNING, DRAFT: flow.DRAFT}.get(pending.kind, flow.RESOLUTION)
         if was != target:
             self.machine.set_state(target)
         self._drive()  # bots and forced steps move again, as they would have
@@ -351,7 +359,12 @@ class Table(LobbyMixin, TurnsMixin, KioskMixin, TableBase):
                 continue
             self.views[st.index] = view
             if self.render is not None and st.index < len(self.screens):
-                self.screens[st.index].show(self.render(view))
+                screen = self.screens[st.index]
+                # a display with a writer thread (pitboard.hw.writer) sends the acting
+                # station's frame ahead of frames already waiting for its bus
+                show = getattr(screen, "show_first", screen.show) if st.index == first \
+                    else screen.show
+                show(self.render(view))
                 self.frames += 1
         for observer in self.observers:
             observer(self)

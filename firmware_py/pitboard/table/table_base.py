@@ -15,8 +15,8 @@ from typing import Any, Protocol
 
 from PIL import Image
 
-from ..bots import Bot
-from ..engine.decisions import Decision
+from ..bots import Bot, HeuristicBot
+from ..engine.decisions import Decision, Pending
 from ..engine.race import Race
 from ..engine.setup import RaceSetup
 from ..hw.events import StationEvent
@@ -93,8 +93,11 @@ class KioskOptions:
     attract_step: float = 0.5
     track: str = "usa"
     laps: int = 1
-    #: cars in a kiosk race; bots take the seats nobody joined
+    #: driven cars in a kiosk race; bots take the seats nobody joined (Legends come on top)
     cars: int = 4
+    #: the demo's rules modules (RaceSetup.modules) for its races and its attract loop,
+    #: restored after every race; None: the modules the table was built with
+    modules: dict[str, dict[str, Any]] | None = None
 
 
 class TableBase:
@@ -106,6 +109,9 @@ class TableBase:
     wake: Callable[[], bool]
     sleep: Callable[[], bool]
     green_flag: Callable[[], bool]
+    open_draft: Callable[[], bool]
+    draft_done: Callable[[], bool]
+    resume_draft: Callable[[], bool]
     plans_locked: Callable[[], bool]
     next_round: Callable[[], bool]
     race_over: Callable[[], bool]
@@ -144,3 +150,19 @@ class TableBase:
     _resolution_key: Callable[[Station, int], None]
     _commit_plan: Callable[[Station], None]
     _resolution_go: Callable[[Station], None]
+    _draft_step: Callable[[Pending], bool]
+    _draft_key: Callable[[Station, int], None]
+    _draft_go: Callable[[Station], None]
+    _commit: Callable[[Decision], None]
+    _commit_quiet: Callable[[Decision], None]
+
+
+def seat_bot(setup: RaceSetup, car: int) -> Bot:
+    """The bot that drives ``car`` (a seat nobody joined, or one left idle): in a Garage race
+    one that drafts and uses upgrades."""
+    seed = setup.seed + car
+    if "garage" in setup.modules:
+        from ..garage_bots import GarageBot
+
+        return GarageBot(seed=seed)
+    return HeuristicBot(seed=seed)

@@ -6,13 +6,17 @@ timing out, bots taking over idle seats and players taking them back. A mixin of
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from ..bots import HeuristicBot
+from ..engine.legends import legend_count
 from ..engine.race import Race
 from ..engine.setup import MAX_CARS, RaceSetup
+from ..trackfile import track_ref
 from . import flow
 from .station import Station
-from .table_base import KioskOptions, TableBase
+from .table_base import KioskOptions, TableBase, seat_bot
+from .table_lobby import legend_names
 
 log = logging.getLogger("pitboard.table")
 
@@ -30,17 +34,57 @@ class KioskMixin(TableBase):
             self.deadline = self.clock() + self.kiosk.join_seconds
 
     def _start_attract(self) -> None:
-        assert self.kiosk is not None
-        self.attract = Race(RaceSetup(track=self.kiosk.track, cars=MAX_CARS, laps=1,
-                                      seed=self.seeds.randrange(1 << 31),
-                                      names=tuple(f"Bot {i + 1}" for i in range(MAX_CARS))))
+        """Back to the demo, the last race put away: the kiosk's presets (a resumed race, or
+        the staff console, may have changed the track, laps, cars or modules for one race) and
+        a new attract race of bots with the kiosk's modules (Legend cars among them; without
+        the Garage, whose draft nobody watching would see)."""
+        kiosk = self.kiosk
+        assert kiosk is not None
+        self.race, self.bots = None, {}  # journalled and closed by now: nothing to resume
+        self.track, self.laps, self.cars = track_ref(kiosk.track), kiosk.laps, kiosk.cars
+        self.modules = {k: dict(v) for k, v in (kiosk.modules or {}).items()}
+        self.lobby_problem = ""
+        modules = {k: v for k, v in self.modules.items() if k != "garage"}
+        legends = legend_count(modules.get("legends", {}))
+        names = [f"Bot {i + 1}" for i in range(MAX_CARS - legends)]
+        names += legend_names(legends)
+        setup = RaceSetup(track=self.track, cars=MAX_CARS, laps=1,
+                          seed=self.seeds.randrange(1 << 31), names=tuple(names),
+                          modules=modules)
+        try:
+            self.attract = Race(setup)
+        except ValueError as exc:  # the presets were checked at load; a track file changed
+            log.error("kiosk attract race with %s refused: %s", ", ".join(modules), exc)
+            self.attract = Race(replace(setup, modules={},
+                                        names=tuple(f"Bot {i + 1}" for i in range(MAX_CARS))))
         self._attract_bot = HeuristicBot()
-        self.deadline = self.clock() + self.kiosk.attract_step
+        self.deadline = self.clock() + kiosk.attract_step
+
+    def _fit_legends(self) -> None:
+        """Visitors come first: when more of them joined than the kiosk's Legends leave seats
+        for, fewer Legend cars race (none when the players fill the grid)."""
+        legends = self.modules.get("legends")
+        if not legends:
+            return
+        players = sum(st.joined for st in self.stations)
+        wanted = legend_count(legends)
+        room = max(MAX_CARS - players, 0)
+        if wanted <= room:
+            return
+        if room == 0:
+            del self.modules["legends"]
+        else:
+            fitted = dict(legends)
+            if "cars" in fitted:
+                fitted["cars"] = room
+            if "colours" in fitted:
+                fitted["colours"] = list(fitted["colours"])[:room]
+            self.modules["legends"] = fitted
+        log.info("kiosk: %d players joined: %d of %d Legend cars race", players, room, wanted)
 
     def _tick(self, now: float) -> None:
         kiosk = self.kiosk
-        if kiosk is None or (self.deadline is None and self.state not in (
-                flow.PLANNING, flow.RESOLUTION)):
+        if kiosk is None or (self.deadline is None and self.state not in flow.RACING):
             return
         state = self.state
         if state == flow.ATTRACT and self.deadline is not None and now >= self.deadline:
@@ -52,6 +96,7 @@ class KioskMixin(TableBase):
             self.deadline = now + kiosk.attract_step
         elif state == flow.LOBBY and self.deadline is not None and now >= self.deadline:
             if any(s.joined for s in self.stations):
+                self._fit_legends()
                 try:
                     self.start_race(track=kiosk.track, laps=kiosk.laps, cars=kiosk.cars)
                 except ValueError as exc:  # shown in the lobby; staff fix the presets
@@ -62,7 +107,7 @@ class KioskMixin(TableBase):
                 self._start_attract()
         elif state == flow.RESULTS and self.deadline is not None and now >= self.deadline:
             self._after_results()
-        elif state in (flow.PLANNING, flow.RESOLUTION):
+        elif state in flow.RACING:
             self._idle_takeover(now, kiosk)
 
     def _take_seat_back(self, st: Station) -> None:
@@ -112,7 +157,7 @@ class KioskMixin(TableBase):
                             "%s closed) for %d s; a bot takes the seat", st.name,
                             "+".join(map(str, st.lever_fault)), now - st.last_input)
             st.idle_bot = True
-            self.bots[st.car] = HeuristicBot(seed=race.setup.seed + st.car)
+            self.bots[st.car] = seat_bot(race.setup, st.car)
             if self.recorder is not None:
                 self.recorder.seat_to_bot(st.car)
         self._drive()
@@ -122,8 +167,7 @@ class KioskMixin(TableBase):
         press: a player who waited for others has not been idle)."""
         race = self.race
         waiting: set[int] = set()
-        if race is not None and not race.over and self.state in (flow.PLANNING,
-                                                                 flow.RESOLUTION):
+        if race is not None and not race.over and self.state in flow.RACING:
             waiting = set(race.pending().cars)
         if waiting != self._waiting:
             now = self.clock()

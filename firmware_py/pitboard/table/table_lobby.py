@@ -8,9 +8,9 @@ import contextlib
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from ..bots import HeuristicBot
 from ..catalog import NOT_AT_THE_TABLE
 from ..engine import decisions as dec
+from ..engine.garage.draft import DRAFT
 from ..engine.legends import legend_count, load_legend_cards
 from ..engine.modules import MODULES
 from ..engine.race import Race
@@ -20,7 +20,12 @@ from ..trackfile import load_track, track_names, track_ref
 from . import flow
 from .recorder import SavedRace
 from .station import SLOTS, Station
-from .table_base import TableBase
+from .table_base import TableBase, seat_bot
+
+
+def legend_names(count: int) -> list[str]:
+    """The names of a race's first ``count`` Legend cars, by helmet colour ("Black Legend")."""
+    return [f"{c.capitalize()} Legend" for c in load_legend_cards().colours[:count]]
 
 
 class LobbyMixin(TableBase):
@@ -35,6 +40,8 @@ class LobbyMixin(TableBase):
             self._planning_key(st, slot)
         elif self.state == flow.RESOLUTION:
             self._resolution_key(st, slot)
+        elif self.state == flow.DRAFT:
+            self._draft_key(st, slot)
 
     def _lobby_key(self, st: Station, slot: int) -> None:
         if slot == 0:
@@ -68,6 +75,8 @@ class LobbyMixin(TableBase):
             self._commit_plan(st)
         elif state == flow.RESOLUTION:
             self._resolution_go(st)
+        elif state == flow.DRAFT:
+            self._draft_go(st)
         elif state == flow.RESULTS:
             self._after_results()
 
@@ -123,7 +132,11 @@ class LobbyMixin(TableBase):
             raise ValueError(str(exc)) from None
         self.lobby_problem = ""
         self._begin(setup)
-        self.green_flag()
+        assert self.race is not None
+        if self.race.pending().kind == DRAFT:
+            self.open_draft()  # the Garage draft comes before the first round
+        else:
+            self.green_flag()
         self._drive()
 
     def _next_setup(self, modules: dict[str, dict[str, Any]], *, seed: int) -> RaceSetup:
@@ -136,11 +149,12 @@ class LobbyMixin(TableBase):
         except (TypeError, ValueError):
             legends = 0  # options the module refuses: validate() says why
         if len(players) + legends > MAX_CARS:
-            raise ValueError(f"{len(players)} players + {legends} Legends: a race has at most "
-                             f"{MAX_CARS} cars")
+            plural = "s" if legends != 1 else ""
+            raise ValueError(f"{len(players)} players + {legends} Legend{plural}: a race has at "
+                             f"most {MAX_CARS} cars")
         n_cars = min(max(n_cars, len(players)), MAX_CARS - legends)
         names = [st.name for st in players] + [f"Bot {i + 1}" for i in range(n_cars - len(players))]
-        names += [f"{c.capitalize()} Legend" for c in load_legend_cards().colours[:legends]]
+        names += legend_names(legends)
         return RaceSetup(track=key, cars=n_cars + legends, laps=n_laps, seed=seed,
                          names=tuple(names), modules={k: dict(v) for k, v in modules.items()})
 
@@ -170,8 +184,7 @@ class LobbyMixin(TableBase):
             st.slots = [None] * SLOTS
             st.last_input = self.clock()
         seated = {st.car for st in self.stations if st.car is not None and not st.idle_bot}
-        self.bots = {car: HeuristicBot(seed=setup.seed + car)
-                     for car in range(setup.cars) if car not in seated}
+        self.bots = {car: seat_bot(setup, car) for car in range(setup.cars) if car not in seated}
         self.deadline = None
 
     def restore(self, saved: SavedRace) -> None:
@@ -196,6 +209,8 @@ class LobbyMixin(TableBase):
             self.resume_results()
             if self.kiosk:
                 self.deadline = self.clock() + self.kiosk.results_seconds
+        elif race.pending().kind == DRAFT:
+            self.resume_draft()
         elif race.pending().kind == dec.PLAN:
             self.resume()
         else:

@@ -10,12 +10,14 @@ from typing import Any
 
 from ..engine import decisions as dec
 from ..engine.cards import DISCARDABLE, PLAYABLE
-from ..engine.decisions import Decision, Discard, IllegalDecision, Plan, Slipstream
+from ..engine.decisions import Decision, Discard, IllegalDecision, Plan, React, Slipstream
+from ..engine.garage.draft import DRAFT
 from . import flow
 from .hand import in_hand_order, short_problem
 from .station import SLOTS, Station
 from .table_base import TableBase
 from .turn import DISCARD_KEY, GO_KEY, TOGGLES, TurnIntent, shown_for
+from .turn_symbols import MORE_KEY, page_keys, pages, salvage_picker, symbol_keys
 
 log = logging.getLogger("pitboard.table")
 
@@ -43,6 +45,7 @@ class TurnsMixin(TableBase):
         code = st.slots[index]
         if code is None:
             return
+        st.focus = index
         if not PLAYABLE[code]:
             st.message = "Heat can't be played"
             return
@@ -89,6 +92,8 @@ class TurnsMixin(TableBase):
         phase = race.phase
         if phase in (dec.REACT, dec.SLIPSTREAM):
             intent = self._intent(st, car)
+            if self._symbol_key(st, intent, car, slot):
+                return
             shown = shown_for(intent, race, car)
             if slot in TOGGLES:
                 intent.toggle(TOGGLES[slot], shown)
@@ -105,6 +110,8 @@ class TurnsMixin(TableBase):
             if slot < len(visible):
                 index = visible[slot]
                 code = st.slots[index]
+                if code is not None:
+                    st.focus = index
                 if code is not None and DISCARDABLE[code]:
                     st.selected ^= {index}
                 elif code is not None:
@@ -116,6 +123,10 @@ class TurnsMixin(TableBase):
             return
         car = race.current.id
         if race.phase in (dec.REACT, dec.SLIPSTREAM):
+            intent = self._intent(st, car)
+            if intent.picker is not None:
+                self._salvage(st, intent, car)
+                return
             self._turn_go(st, car)
         elif race.phase == dec.DISCARD:
             hand = race.cars[car].hand
@@ -146,10 +157,63 @@ class TurnsMixin(TableBase):
         if self.race.phase == dec.SLIPSTREAM:
             self._commit(Slipstream(car, bool(shown.slipstream)))
             return
+        offered = {k.decision for k in symbol_keys(self.race, car)}
         for decision in shown.react(car):
             if not self._resolving(car, dec.REACT):
                 return
+            if decision == React(car, dec.DONE) and any(
+                    k.decision not in offered for k in symbol_keys(self.race, car)):
+                intent.page = 0  # a Boost's flip let a symbol in (accelerate): ask first
+                return
             self._commit(decision)
+
+    # ------------------------------------------------------------------ Garage symbols
+    def _symbol_key(self, st: Station, intent: TurnIntent, car: int, slot: int) -> bool:
+        """A tray button on a Garage page of the turn screen (see turn_symbols.py); False when
+        the button is the toggles page's."""
+        assert self.race is not None
+        picker = intent.picker
+        if picker is not None:  # the discard pile in the tray
+            per_page = SLOTS - 1 if len(picker.cards) > SLOTS else SLOTS
+            if per_page < SLOTS and slot == SLOTS - 1:
+                picker.page = (picker.page + 1) % -(-len(picker.cards) // per_page)
+                return True
+            index = picker.page * per_page + slot
+            if index < len(picker.cards):
+                st.message = picker.toggle(index)
+            return True
+        keys = symbol_keys(self.race, car)
+        if not keys:
+            return False
+        if slot == MORE_KEY:
+            intent.page = (intent.page + 1) % pages(keys)
+            return True
+        shown = page_keys(keys, intent.page)
+        if shown is None:  # the toggles page
+            return False
+        if slot < len(shown):
+            key = shown[slot]
+            if key.picks:
+                intent.picker = salvage_picker(self.race, car, key.most)
+                st.message = ""
+            else:
+                intent.page = 0
+                self._commit(key.decision)
+        elif slot == GO_KEY:
+            self._turn_go(st, car)
+        return True
+
+    def _salvage(self, st: Station, intent: TurnIntent, car: int) -> None:
+        """GO in the salvage picker: each chosen card back into the deck (none: no salvage)."""
+        assert intent.picker is not None
+        cards = intent.picker.chosen_cards()
+        intent.picker = None
+        intent.page = 0
+        st.message = ""
+        for code in cards:
+            if not self._resolving(car, dec.REACT):
+                return
+            self._commit(React(car, "salvage", 0, code))
 
     def _answer(self, car: int) -> Decision | None:
         """The decision a person's GO already gave for the step ``car`` is at (None: ask)."""
@@ -191,9 +255,15 @@ class TurnsMixin(TableBase):
                         self.deadline = self.clock() + self.kiosk.results_seconds
                 return
             pending = race.pending()
+            if pending.kind == DRAFT:  # the Garage draft (table_draft.py)
+                if self._draft_step(pending):
+                    continue
+                return
             if pending.kind == dec.PLAN:
                 if self.state == flow.RESOLUTION:
                     self.next_round()
+                elif self.state == flow.DRAFT:
+                    self.draft_done()
                 bots = [c for c in pending.cars if c in self.bots]
                 if bots:
                     self._commit_quiet(self.bots[bots[0]].choose(race, bots[0]))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from .view import (
     ATTRACT,
+    DRAFT,
     FAULT,
     LOBBY,
     LOCKED,
@@ -82,11 +83,17 @@ def screen_parts(view: StationView, *, everything: bool = False) -> tuple[str, l
             parts.append(view.message)
     elif kind == RESULTS:
         parts.append(", ".join(view.order))
+    elif kind == DRAFT:  # "S1 DRAFT 2/3: YOUR PICK · market a b c"
+        parts += [view.message, *view.lines]
+        if everything and cards:
+            parts.append(f"market {cards}")
     else:
         parts += list(view.lines)
         if everything and keys:
             parts.append(f"keys {keys}")
     name = view.title if kind not in (RESULTS, LOBBY, ATTRACT) else f"S{view.station + 1}"
+    if kind == DRAFT:
+        return f"S{view.station + 1} {view.title}", [p for p in parts if p]
     return f"{name} {_TITLES.get(kind, kind)}", [p for p in parts if p]
 
 

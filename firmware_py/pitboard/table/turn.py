@@ -30,6 +30,7 @@ from ..engine import decisions as dec
 from ..engine.cards import DISCARDABLE
 from ..engine.decisions import Decision, React
 from ..engine.race import Race
+from .turn_symbols import SalvagePicker
 
 #: the soft keys of the turn screen: tray button -> what it does
 ADRENALINE_KEY, BOOST_KEY, COOL_KEY, SLIP_KEY, DISCARD_KEY, GO_KEY = 0, 1, 2, 3, 4, 6
@@ -108,6 +109,10 @@ class TurnIntent:
     overrides: dict[str, bool] = field(default_factory=dict)
     #: what the screen showed when GO was pressed: later steps are answered with it
     answers: TurnChoices | None = None
+    #: Garage: the page shown (symbols first, then the toggles; see turn_symbols.py)
+    page: int = 0
+    #: Garage: the discard pile shown to choose cards to salvage (None: not open)
+    picker: SalvagePicker | None = None
 
     def toggle(self, name: str, shown: TurnChoices) -> TurnIntent:
         value = getattr(shown, name) if name != "cooling" or shown.cool else None

@@ -21,7 +21,8 @@ WAITING = "waiting"  # another car is resolving
 RESULTS = "results"
 ATTRACT = "attract"  # kiosk: bots racing, "press GO to play"
 FAULT = "fault"  # wiring fault on this station (lever with two contacts, ...)
-KINDS = (LOBBY, PLANNING, LOCKED, RESOLUTION, WAITING, RESULTS, ATTRACT, FAULT)
+DRAFT = "draft"  # the Garage draft: the market, whose pick it is (draft_view.py)
+KINDS = (LOBBY, PLANNING, LOCKED, RESOLUTION, WAITING, RESULTS, ATTRACT, FAULT, DRAFT)
 
 
 # card kinds: how a card face is drawn (from the engine's CardType, never from its code)
@@ -136,3 +137,5 @@ class StationView:
     round: int = 0
     #: extra lines for lobby/attract/fault screens
     lines: tuple[str, ...] = field(default_factory=tuple)
+    #: the meaning of the card last pressed (an upgrade), most to least verbose
+    detail: tuple[str, ...] = ()

@@ -14,9 +14,12 @@ from typing import Any
 from ..engine import decisions as dec
 from ..engine.cards import DISCARDABLE, PLAYABLE
 from ..engine.forecast import forecast
+from ..engine.legends import legend_cars
 from ..engine.race import Race
+from ..engine.weather import race_weather, road_tokens
 from ..trackfile import load_track
 from . import flow
+from .draft_view import draft_view
 from .hand import short_problem
 from .station import SLOTS, Station
 from .turn import (
@@ -29,6 +32,8 @@ from .turn import (
     TurnChoices,
     shown_for,
 )
+from .turn_symbols_view import card_name, symbols_page, upgrade_effects
+from .upgrade_art import detail
 from .view import (
     ATTRACT,
     FAULT,
@@ -93,6 +98,8 @@ def station_view(scene: TableScene, st: Station) -> StationView:
     race = scene.race
     if race is None:
         return _lobby(scene, st)
+    if state == flow.DRAFT:  # the Garage draft (draft_view.py)
+        return draft_view(race, st, {c.id: c.name for c in race.cars})
     if state == flow.RESULTS:
         return StationView(RESULTS, st.index, title="RESULTS", order=_results(race),
                            laps=race.laps, round=race.round, soft_keys=("", "", "", "", "", "",
@@ -128,7 +135,7 @@ def _lobby(scene: TableScene, st: Station) -> StationView:
     name = load_track(track).name
     joined = [s.name for s in scene.stations if s.joined]
     lines: tuple[str, ...] = (f"{name}, {laps} lap{'s' if laps > 1 else ''}",
-                              f"{cars} cars ({len(joined)} players)",
+                              seat_line(cars, len(joined)),
                               "JOINED - GO to leave" if st.joined else "press GO to join")
     problem = scene.storage_problem
     if problem:  # staff should know a power cut would lose this race
@@ -141,6 +148,20 @@ def _lobby(scene: TableScene, st: Station) -> StationView:
     return StationView(LOBBY, st.index, title=f"{st.name} LOBBY", lines=lines,
                        message=scene.lobby_problem,
                        soft_keys=("TRK", "LAPS", "CARS", "", "", "", "RACE"))
+
+
+def seat_line(cars: int, players: int) -> str:
+    """Who drives the next race's cars (Legends come on top, on their own line).
+
+    Example::
+
+        >>> seat_line(4, 1), seat_line(1, 0), seat_line(2, 2)
+        ('4 cars: 1 player, 3 bots', '1 car: 1 bot', '2 cars: 2 players')
+    """
+    bots = cars - players
+    who = [f"{n} {word}{'s' if n != 1 else ''}" for n, word in ((players, "player"),
+                                                               (bots, "bot")) if n > 0]
+    return f"{cars} car{'s' if cars != 1 else ''}: {', '.join(who)}"
 
 
 def module_line(modules: Mapping[str, Mapping[str, Any]]) -> str:
@@ -170,9 +191,26 @@ def _attract(scene: TableScene, st: Station) -> StationView:
     order: tuple[str, ...] = ()
     if race is not None:
         order = tuple(f"{i + 1} {race.cars[c].name}" for i, c in enumerate(race.standings()))
+    demo = demo_line(race) if race is not None else ""
     return StationView(ATTRACT, st.index, title="PITBOARD", order=order[:3],
-                       lines=("Heat: Pedal to the Metal", "press GO to play"),
+                       lines=("Heat: Pedal to the Metal", *((demo,) if demo else ()),
+                              "press GO to play"),
                        round=race.round if race else 0)
+
+
+def demo_line(race: Race) -> str:
+    """The modules a kiosk's attract race shows off, in the game's words: "vs 2 Legends, fog,
+    road tokens" ("" for the base game)."""
+    words = []
+    legends = len(legend_cars(race))
+    if legends:
+        words.append(f"vs {legends} Legend{'s' if legends != 1 else ''}")
+    weather = race_weather(race)
+    if weather:
+        words.append(weather)
+    if road_tokens(race):
+        words.append("road tokens")
+    return ", ".join(words)
 
 
 def _planning(st: Station, race: Race, car: Any) -> StationView:
@@ -186,7 +224,8 @@ def _planning(st: Station, race: Race, car: Any) -> StationView:
         message = "CLOGGED: no move, gear 1"
     elif fc.problem and not message and fc.problem.kind != dec.COUNT:
         message = short_problem(fc.problem)
-    elif not message:
+    meaning = card_detail(st)
+    if not message and not meaning:
         need = rule.cards_needed(gear)
         if len(cards) != need:
             message = f"pick {need} card{'s' if need > 1 else ''}: {len(cards)}/{need}"
@@ -203,8 +242,14 @@ def _planning(st: Station, race: Race, car: Any) -> StationView:
         shift_cost=rule.shift_cost.get(gear, 0), engine=car.engine, speed=speed,
         corners=corners, heat_owed=fc.max_heat if fc.outcomes else 0,
         spin_out=spin_p > 0, spin_odds=round(float(spin_p) * 100), message=message,
-        lap=race.lap_of(car.d), laps=race.laps, round=race.round,
+        lap=race.lap_of(car.d), laps=race.laps, round=race.round, detail=meaning,
     )
+
+
+def card_detail(st: Station) -> tuple[str, ...]:
+    """The meaning of the card last pressed at ``st`` if it is an upgrade (else ())."""
+    code = st.focused()
+    return detail(code) if code else ()
 
 
 def _tray(st: Station, *, selectable: Any, forced: set[str] | None = None
@@ -250,28 +295,36 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
             flips.append(f"{'S' if e['why'] == 'stress' else '+'}>{card}" if e["kept"]
                          else f"x{card}")
         elif e["type"] == "heat":
-            heat_paid.append(f"{e['why']}: {e['n']}")
+            heat_paid.append(f"{card_name(e['why'])}: {e['n']}")
         elif e["type"] == "spin_out":
             heat_paid.append(f"spin-out: {e['heat']}")
             message = f"SPUN OUT: +{e['stress']} Stress, gear 1"
+    effects = upgrade_effects(events)
     phase = race.phase
     keys: tuple[str, ...] = ()
     cards: tuple[CardView, ...] = ()
     keys_off: tuple[int, ...] = ()
+    lines: tuple[str, ...] = ()
     if phase in (dec.REACT, dec.SLIPSTREAM):
-        keys, keys_off, summary = _turn_keys(shown_for(st.turn, race, car.id))
-        message = message or summary
+        shown = shown_for(st.turn, race, car.id)
+        keys, keys_off, summary = _turn_keys(shown)
+        garage = symbols_page(st, race, car.id, keys, keys_off, summary)
+        if garage is not None:
+            keys, keys_off, cards, summary, lines = garage
+        message = message or summary  # a spin-out leads
     elif phase == dec.DISCARD:
         st.sync_slots(car.hand)
         cards = _tray(st, selectable=DISCARDABLE.__getitem__)
         keys = _page_key(st)
         message = message or "discard? then GO"
+    if effects:  # what the upgrades did, mandatory effects first, as they happened
+        lines = (", ".join(effects), *lines)
     return StationView(
         RESOLUTION, st.index, title=st.name, cards=cards, soft_keys=keys, keys_off=keys_off,
         gear=car.gear,
         target_gear=car.gear, engine=car.engine, speed=str(car.speed), flips=tuple(flips[-6:]),
         move=_move_view(race, car), heat_paid=tuple(heat_paid), message=message,
-        lap=race.lap_of(car.d), laps=race.laps, round=race.round,
+        lap=race.lap_of(car.d), laps=race.laps, round=race.round, lines=lines,
     )
 
 

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from .cli import build_parser, main
     from .drawing import RenderUnavailable, render, source_digest, stamp_of
     from .harness import build_harness, station_board_harness
-    from .markdown import config_txt_lines
+    from .markdown import config_txt_lines, extra_i2c_lines
     from .model import Cable, Connector, Harness, Wire
     from .parts import (
         COMMAND,
@@ -92,6 +92,7 @@ __all__ = [
     "build_parser",
     "colour_name",
     "config_txt_lines",
+    "extra_i2c_lines",
     "generate",
     "harness_yaml",
     "header_label",
@@ -112,6 +113,7 @@ __all__ = [
 _HOMES = {
     "bom_doc": "bom", "bom_rows": "bom", "build_parser": "cli", "main": "cli",
     "build_harness": "harness", "station_board_harness": "harness", "config_txt_lines": "markdown",
+    "extra_i2c_lines": "markdown",
     "Cable": "model", "Connector": "model", "Harness": "model", "Wire": "model",
     "COMMAND": "parts", "DEFAULT_OUT": "parts", "DEFAULT_PROFILES": "parts",
     "EXIT_BAD_INPUT": "parts", "FUNCTION_COLOURS": "parts", "GPIO_CABLE_M": "parts",

@@ -9,7 +9,15 @@ from pitboard.hwconfig import (
 )
 
 from .markdown import _generated_note, _table
-from .parts import COMMAND, GPIO_CABLE_M, MUX_CABLE_M, OLED_MODULES, POLYFUSE, PULLUP_OHMS
+from .parts import (
+    COMMAND,
+    GPIO_CABLE_M,
+    MUX_CABLE_M,
+    OLED_MODULES,
+    POLYFUSE,
+    PULLUP_OHMS,
+    RACE_CONTROL_CABLE_M,
+)
 
 # ---- bill of materials ---------------------------------------------------------------------------
 
@@ -39,14 +47,29 @@ def bom_rows(config: HwConfig) -> list[tuple[str, str, str]]:
     drivers: dict[str, list[int]] = {}
     for s in config.stations:
         drivers.setdefault(s.display.driver, []).append(s.display.address or 0)
+    rc = config.race_control
+    if rc is not None:
+        drivers.setdefault(rc.driver, []).append(rc.address or 0)
     for driver, addresses in sorted(drivers.items()):
         alt = sum(a == 0x3D for a in addresses)
         note = "4-pin I2C module, 3.3 V; " + OLED_MODULES[driver][1]
+        if rc is not None and rc.driver == driver:
+            note += "; one is the race-control display"
         note += f"; {alt} set to 0x3D, the rest 0x3C" if alt else "; all at 0x3C (the default)"
         rows.append((str(len(addresses)), OLED_MODULES[driver][0], note))
-    if mux is not None:
-        rows.append(("1", "TCA9548A I2C multiplexer breakout",
-                     f"address 0x{mux.address:02X}; 3.3 V"))
+    muxes = [m for m in (mux, *(e.mux for e in config.i2c.extra)) if m is not None]
+    if muxes:
+        where = (f"one per I2C controller ({', '.join(config.i2c.controllers)}); " if
+                 len(muxes) > 1 else "")
+        rows.append((str(len(muxes)), "TCA9548A I2C multiplexer breakout",
+                     f"{where}address 0x{muxes[0].address:02X}; 3.3 V"
+                     + ("; RESET lines joined to the one GPIO" if len(muxes) > 1 and
+                        mux is not None and mux.reset_pin is not None else "")))
+    if config.i2c.extra:
+        rows.append((str(2 * len(config.i2c.extra)), "Resistor 4.7 kOhm, 1/4 W (I2C pull-ups)",
+                     "SDA and SCL of each extra controller ("
+                     + ", ".join(f"GPIO {e.sda}/{e.sda + 1}" for e in config.i2c.extra)
+                     + ") to 3V3 on the hub: unlike GPIO 2/3 they have none on the Pi"))
     if mcp:
         rows.append((str(len(mcp)), POLYFUSE,
                      "one per hub jack, in series with its 3V3 (F1.. in the wiring)"))
@@ -83,6 +106,13 @@ def bom_rows(config: HwConfig) -> list[tuple[str, str, str]]:
              "SDA and SCL of every station's segment to 3V3, on the station board (2.2-3.3 kOhm: "
              "see i2c-and-cables.md)"),
         ]
+    if rc is not None:
+        rows.append((f"{RACE_CONTROL_CABLE_M:g} m", "4-core cable, 0.14 mm2",
+                     "race-control display cable WR (GND, 3V3, SCL, SDA)"))
+        if rc.mux_channel is not None:
+            rows.append(("2", f"Resistor {PULLUP_OHMS / 1000:g} kOhm, 1/4 W (I2C pull-ups)",
+                         f"SDA and SCL of the race-control display's mux channel "
+                         f"{rc.mux_channel} to 3V3, at the hub"))
     boards = n + (1 if mux is not None or mcp else 0)
     rows += [
         (str(boards), "Perfboard / stripboard, about 7x9 cm",

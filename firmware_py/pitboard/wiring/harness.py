@@ -8,6 +8,8 @@ from typing import Final
 from pitboard.hw.mcp23017 import STATION_BITS
 from pitboard.hwconfig import (
     BCM_TO_PHYSICAL,
+    CONTROLLER_NAMES,
+    DisplayConfig,
     GpioInput,
     HwConfig,
     Mcp23017Input,
@@ -26,6 +28,7 @@ from .parts import (
     MUX_PINS,
     OLED_PINS,
     POLYFUSE,
+    RACE_CONTROL_CABLE_M,
     RJ45_PINS,
     T568B,
     WiringError,
@@ -40,6 +43,10 @@ from .parts import (
 
 
 def _check_supported(config: HwConfig) -> None:
+    rc = config.race_control
+    if rc is not None and (rc.bus != "i2c" or rc.address is None):
+        raise WiringError(f"{config.name}: the race-control display is on {rc.bus}: the "
+                          "wiring docs cover I2C displays only")
     if config.i2c.bus != 1:
         raise WiringError(
             f"{config.name}: i2c.bus = {config.i2c.bus}: the wiring docs cover I2C bus 1 "
@@ -57,10 +64,11 @@ def _check_supported(config: HwConfig) -> None:
                 f"{config.name}: {s.label} display is on {d.bus}: the wiring docs cover "
                 "I2C displays only"
             )
-        if isinstance(s.input, Mcp23017Input) and s.input.mux_channel != d.mux_channel:
+        if isinstance(s.input, Mcp23017Input) and (s.input.mux_channel, s.input.controller) != (
+                d.mux_channel, d.controller):
             raise WiringError(
                 f"{config.name}: {s.label}: the MCP23017 and the display must share one I2C "
-                "segment (the same mux_channel): one station cable carries both"
+                "segment (the same controller and mux_channel): one station cable carries both"
             )
 
 
@@ -106,9 +114,32 @@ def build_harness(config: HwConfig) -> Harness:
             _add_gpio_station(h, s, s.input, hub=hub, taken_gnd=taken_gnd)
         elif isinstance(s.input, Mcp23017Input):
             _add_mcp23017_station(h, s, s.input)
+    if config.race_control is not None:
+        _add_race_control(h, config.race_control, hub=hub)
     if config.console.uses_pi_uart:
         _add_console(h)
     return h
+
+
+def _add_race_control(h: Harness, d: DisplayConfig, *, hub: bool) -> None:
+    """The race-control OLED ``RC`` on a 4-wire cable ``WR``: power from the hub rails (or the
+    Pi header without a hub), SDA/SCL from its mux channel (or the main bus)."""
+    h.add_connector(Connector("RC", f"race-control OLED, {d.driver.upper()} "
+                              f"0x{d.address or 0:02X}", "128x64 OLED module, I2C", OLED_PINS,
+                              notes="beside the board, where every player can read it"))
+    labels = ("GND", "3V3", "SCL", "SDA")
+    h.add_cable(Cable("WR", "race-control display cable",
+                      tuple(FUNCTION_COLOURS[x] for x in labels), labels,
+                      length_m=RACE_CONTROL_CABLE_M))
+    if hub:
+        h.connect("WR", 1, "PWR", 2, "RC", 1)
+        h.connect("WR", 2, "PWR", 1, "RC", 2)
+    else:
+        h.connect("WR", 1, "PI", 25, "RC", 1)
+        h.connect("WR", 2, "PI", 17, "RC", 2)
+    for wire, line in ((3, "SCL"), (4, "SDA")):
+        src, pin = _i2c_source(d.mux_channel, line, d.controller)
+        h.connect("WR", wire, src, pin, "RC", wire)
 
 
 def _add_pi_header(h: Harness) -> None:
@@ -169,13 +200,53 @@ def _add_hub(h: Harness, config: HwConfig) -> None:
     h.add_cable(Cable("WM", "mux power", ("RD", "BK"), ("3V3", "GND"), bundle=True))
     h.connect("WM", 1, "PWR", 1, "MUX", 1)
     h.connect("WM", 2, "PWR", 2, "MUX", 2)
+    for i, extra in enumerate(config.i2c.extra):
+        if extra.mux is not None:
+            _add_extra_mux(h, CONTROLLER_NAMES[i + 1], extra.sda, extra.mux.address,
+                           mux.reset_pin)
 
 
-def _i2c_source(channel: int | None, line: str) -> tuple[str, int]:
-    """Where a station's SDA or SCL comes from: the Pi header, or its mux channel."""
+def _add_extra_mux(h: Harness, name: str, sda: int, address: int, reset_pin: int | None) -> None:
+    """The TCA9548A ``MUX<name>`` of an extra I2C controller: its SDA/SCL from the controller's
+    header pins on ``W0<name>`` (4.7 kOhm pull-ups to 3V3 at the mux: the Pi has none on
+    these pins), RESET joined to the first mux's GPIO, power from the hub rails."""
+    a = address - 0x70
+    straps = " ".join(f"A{i}={'3V3' if a >> i & 1 else 'GND'}" for i in (2, 1, 0))
+    conn, wires = f"MUX{name}", f"W0{name}"
+    h.add_connector(
+        Connector(
+            conn,
+            f"TCA9548A I2C mux of controller {name} (GPIO {sda}/{sda + 1}), 0x{address:02X}",
+            "breakout board",
+            MUX_PINS,
+            notes=f"{straps}; 4.7 kOhm from SDA and from SCL to 3V3; RST "
+            + (f"to GPIO{reset_pin} with the other muxes" if reset_pin is not None
+               else "pulled up on the board")
+            + ". Pin order varies: go by the labels",
+            hide_disconnected_pins=True,
+        )
+    )
+    labels = ["SDA", "SCL"] + (["RST"] if reset_pin is not None else [])
+    h.add_cable(Cable(wires, f"Pi to the mux of controller {name}",
+                      tuple(FUNCTION_COLOURS[x] for x in labels), tuple(labels), length_m=0.15,
+                      bundle=True, notes="short jumper wires"))
+    h.connect(wires, 1, "PI", BCM_TO_PHYSICAL[sda], conn, MUX_PINS.index("SDA") + 1)
+    h.connect(wires, 2, "PI", BCM_TO_PHYSICAL[sda + 1], conn, MUX_PINS.index("SCL") + 1)
+    if reset_pin is not None:
+        h.connect(wires, 3, "PI", BCM_TO_PHYSICAL[reset_pin], conn, MUX_PINS.index("RST") + 1)
+    power = f"WM{name}"
+    h.add_cable(Cable(power, f"mux {name} power", ("RD", "BK"), ("3V3", "GND"), bundle=True))
+    h.connect(power, 1, "PWR", 1, conn, 1)
+    h.connect(power, 2, "PWR", 2, conn, 2)
+
+
+def _i2c_source(channel: int | None, line: str, controller: str = "A") -> tuple[str, int]:
+    """Where a station's SDA or SCL comes from: the Pi header, or its mux channel (on its
+    controller's mux: ``MUX``, ``MUXB``, ``MUXC``)."""
     if channel is None:
         return "PI", 3 if line == "SDA" else 5
-    return "MUX", MUX_PINS.index(f"{line[:2]}{channel}") + 1
+    mux = "MUX" if controller == "A" else f"MUX{controller}"
+    return mux, MUX_PINS.index(f"{line[:2]}{channel}") + 1
 
 
 _POWER_PINS: Final = (1, 17)
@@ -226,7 +297,7 @@ def _add_gpio_station(
     else:
         run("3V3", "PI", _POWER_PINS[s.index % 2])
     for line in ("SDA", "SCL"):
-        run(line, *_i2c_source(s.display.mux_channel, line))
+        run(line, *_i2c_source(s.display.mux_channel, line, s.display.controller))
     signals = [f"GEAR{g}" for g in range(1, 5)] + [f"SLOT{k}" for k in range(1, 8)] + ["GO"]
     for label, p in zip(signals, phys, strict=True):
         run(label, "PI", p)
@@ -267,7 +338,7 @@ def _add_mcp23017_station(h: Harness, s: StationConfig, spec: Mcp23017Input) -> 
         )
     )
     for i, line in ((1, "SCL"), (3, "SDA")):
-        src, pin = _i2c_source(s.display.mux_channel, line)
+        src, pin = _i2c_source(s.display.mux_channel, line, s.display.controller)
         h.connect(hub_wires, labels.index(line) + 1, src, pin, jack, i)
     h.connect(hub_wires, 2, "PWR", 2, jack, 2)
     fuse, link = f"F{n}", f"HF{n}"

@@ -66,6 +66,15 @@ def config_txt_lines(config: HwConfig) -> list[str]:
     if config.i2c.mux is not None:
         # "dtoverlay=" ends the overlay's parameter scope: later dtparams go to the base tree
         lines += [f"dtoverlay=i2c-mux,pca9548,addr=0x{config.i2c.mux.address:02x}", "dtoverlay="]
+    if config.i2c.extra:
+        # each extra controller on its pins (each board its own overlay), then its mux on it;
+        # the [pi4]/[pi5] filters hold until the next one, so the block returns to [all]
+        for board in ("pi4", "pi5"):
+            lines.append(f"[{board}]")
+            for line in extra_i2c_lines(config, board):
+                lines.append(line)
+            lines.append("dtoverlay=")
+        lines.append("[all]")
     if config.console.uses_pi_uart:
         # /dev/ttyAMA0 on GPIO 14/15 on both boards; the sections end with [all] (order matters)
         lines += ["enable_uart=1", "[pi4]", "dtoverlay=disable-bt", "dtoverlay=", "[pi5]",
@@ -77,8 +86,42 @@ def config_txt_lines(config: HwConfig) -> list[str]:
     return lines
 
 
-def _linux_bus(config: HwConfig, channel: int | None) -> str:
-    mux = config.i2c.mux
+def extra_i2c_lines(config: HwConfig, board: str) -> list[str]:
+    """The ``[[i2c.extra]]`` controllers' config.txt lines on ``board`` ("pi4", "pi5"): each
+    controller's overlay on its pins at the profile's speed, then the i2c-mux overlay on it.
+
+    Example::
+
+        >>> from pitboard.hwconfig import load_profile
+        >>> for line in extra_i2c_lines(load_profile("grid6"), "pi5")[:2]:
+        ...     print(line)
+        dtoverlay=i2c3-pi5,pins_22_23,baudrate=400000
+        dtoverlay=i2c-mux,pca9548,addr=0x70,i2c3
+    """
+    lines = []
+    for extra in config.i2c.extra:
+        pins = extra.pins
+        lines.append(f"dtoverlay={pins.overlay(board)},baudrate={config.i2c.baudrate}")
+        if extra.mux is not None:
+            lines.append(f"dtoverlay=i2c-mux,pca9548,addr=0x{extra.mux.address:02x},"
+                         f"{pins.controller(board)}")
+    return lines
+
+
+def _linux_bus(config: HwConfig, channel: int | None, controller: str = "A") -> str:
+    mux = config.i2c.mux_of(controller)
+    if controller != "A":
+        extra = config.i2c.extra_of(controller)
+        pins = extra.pins
+        parent = (f"{extra.bus}" if extra.bus is not None else
+                  f"{pins.bus('pi4')} (Pi 4) / {pins.bus('pi5')} (Pi 5)")
+        if channel is None or mux is None:
+            return f"`/dev/i2c-{parent}`" if extra.bus is not None else \
+                f"`/dev/i2c-{pins.bus('pi4')}` (Pi 4), `/dev/i2c-{pins.bus('pi5')}` (Pi 5)"
+        if mux.first_bus is not None:
+            return f"`/dev/i2c-{mux.first_bus + channel}` (first_bus)"
+        return (f"`/dev/i2c-N`, N from `<bus>-00{mux.address:02x}/channel-{channel}` "
+                f"(bus {parent})")
     if channel is None or mux is None:
         return f"`/dev/i2c-{config.i2c.bus}`"
     if mux.first_bus is not None:

@@ -18,6 +18,8 @@ from .command import EXIT_BAD_INPUT as EXIT_BAD_INPUT
 #: station shares the main bus with every other display; a mux station has a segment of its own
 GPIO_CABLE_M: Final = 1.0
 MUX_CABLE_M: Final = 1.5
+#: the race-control OLED's 4-wire cable from the hub: it stands beside the board, not at a seat
+RACE_CONTROL_CABLE_M: Final = 0.5
 SOURCE_KEY: Final = "pitboard-wiring-source-sha256"
 
 # ---- fixed facts: the 40-pin header, connectors, colours ----------------------------------------

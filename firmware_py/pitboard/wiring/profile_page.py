@@ -11,6 +11,8 @@ from pitboard.hwconfig import (
     i2c_map,
     pin_map,
 )
+from pitboard.hwconfig.pins import controller_pins
+from pitboard.hwconfig.schema import CONTROLLER_NAMES, EXTRA_PULL_UP, RACE_CONTROL_LABEL
 
 from .markdown import (
     _address_setting,
@@ -132,6 +134,8 @@ def _boot_section(config: HwConfig) -> list[str]:
                 "after I2C errors Pitboard pulses it low (at most every 5 s), which deselects "
                 "every channel and frees a bus a station board has hung."
             )
+    if config.i2c.extra:
+        out += _extra_controllers_bullets(config)
     if config.console.uses_pi_uart:
         out.append(
             f"- `enable_uart=1`: the staff console is `{config.console.port}`, the UART on "
@@ -186,6 +190,49 @@ def _boot_section(config: HwConfig) -> list[str]:
         "",
     ]
     return out
+
+
+def _extra_controllers_bullets(config: HwConfig) -> list[str]:
+    """What the ``[pi4]``/``[pi5]`` lines of the extra I2C controllers do, and why they are
+    there: one writer thread per controller sends the stations' frames at the same time."""
+    rows = []
+    for i, extra in enumerate(config.i2c.extra):
+        name = CONTROLLER_NAMES[i + 1]
+        c = extra.pins
+        stations = ", ".join(s.label for s in config.stations
+                             if s.display.controller == name or
+                             getattr(s.input, "controller", "A") == name) or "-"
+        rows.append((name, f"GPIO {c.sda}/{c.scl}",
+                     f"{BCM_TO_PHYSICAL[c.sda]}/{BCM_TO_PHYSICAL[c.scl]}",
+                     f"`{c.controller('pi4')}`: `dtoverlay={c.overlay('pi4')}`, "
+                     f"`/dev/i2c-{c.bus('pi4')}`",
+                     f"`{c.controller('pi5')}`: `dtoverlay={c.overlay('pi5')}`, "
+                     f"`/dev/i2c-{c.bus('pi5')}`", stations))
+    a_stations = ", ".join(s.label for s in config.stations
+                           if s.display.bus == "i2c" and s.display.controller == "A") or "-"
+    return [
+        f"- More I2C controllers (`[[i2c.extra]]`): one I2C bus carries one byte at a time, so "
+        f"the stations are spread over {1 + len(config.i2c.extra)} of the Pi's I2C controllers "
+        "and Pitboard drives them in parallel (one display writer thread per controller; the "
+        "GO reveal redraws every screen at once: `benchmarks/display_bytes.py` prints its bus "
+        "time). The same header pins reach a different controller on a Pi 4 and on a Pi 5, "
+        "each with its own overlay, so these lines sit under `[pi4]` and `[pi5]`; each "
+        "controller's overlay comes before the `i2c-mux` overlay that puts its TCA9548A on it "
+        "(the last parameter, e.g. `i2c6`, names that controller), `dtoverlay=` ends the last "
+        "overlay's parameters, and `[all]` closes the filters. Controller A is I2C1 on GPIO 2/3 "
+        f"(pins 3/5) on both boards ({a_stations}).",
+        "",
+        *("  " + line for line in _table(
+            ("Controller", "GPIO", "Pins", "Pi 4", "Pi 5", "Stations"), rows)),
+        "",
+        "  GPIO 2/3 have 1.8 kOhm pull-ups on the Pi; these pins have none: fit "
+        f"{EXTRA_PULL_UP.replace('k on the hub', ' kOhm')} from SDA and from SCL to 3V3 on the "
+        "hub, on the Pi side of each extra mux (the channel pull-ups stay as for controller A). "
+        "Sources: raspberrypi/linux `arch/arm/boot/dts/overlays` (i2c5, i2c6, i2c2-pi5, "
+        "i2c3-pi5 and `i2c-buses.dtsi`, which gives `i2c-mux` its bus parameters); the RP1 "
+        "GPIO function table. Nothing here has been run on a real board yet: `pitboard "
+        "hw-test` probes every controller and says which one is missing.",
+    ]
 
 
 def _header_section(config: HwConfig, h: Harness) -> list[str]:
@@ -248,11 +295,15 @@ def _i2c_section(config: HwConfig) -> list[str]:
     rows = []
     for d in i2c_map(config):
         segment = "main" if d.mux_channel is None else f"mux channel {d.mux_channel}"
+        bus = f"I2C{d.bus}" if d.controller == "A" else \
+            f"{d.controller} ({controller_pins(config.i2c, d.controller)})"
+        if config.i2c.extra and d.controller == "A":
+            bus = f"A (I2C{d.bus})"
         rows.append(
             (
-                f"I2C{d.bus}",
+                bus,
                 segment,
-                _linux_bus(config, d.mux_channel),
+                _linux_bus(config, d.mux_channel, d.controller),
                 f"0x{d.address:02X}",
                 d.device,
                 _address_setting(d.device, d.address),
@@ -289,6 +340,8 @@ def _stations_section(config: HwConfig, h: Harness) -> list[str]:
             spec = s.input
             assert isinstance(spec, Mcp23017Input)
             where = "main bus" if spec.mux_channel is None else f"mux channel {spec.mux_channel}"
+            if config.i2c.extra:
+                where = f"I2C {spec.controller} {where}"
             irq = (
                 f"INT -> GPIO{spec.int_pin} (pin {BCM_TO_PHYSICAL[spec.int_pin]})"
                 if spec.int_pin is not None
@@ -370,6 +423,17 @@ def _oled_section(config: HwConfig, h: Harness) -> list[str]:
                     _wire_colour(FUNCTION_COLOURS["3V3" if pin == "VCC" else pin]),
                 )
             )
+    rc = config.race_control
+    if rc is not None:
+        via = {"GND": "hub GND rail", "VCC": "hub 3V3 rail"} if "PWR" in h.connectors \
+            else {"GND": "Pi pin 25 (GND)", "VCC": "Pi pin 17 (3V3)"}
+        for line in ("SCL", "SDA"):
+            via[line] = (f"mux {line[:2]}{rc.mux_channel}" if rc.mux_channel is not None
+                         else f"Pi pin {3 if line == 'SDA' else 5} ({line})")
+        for pin in OLED_PINS:
+            rows.append((f"{RACE_CONTROL_LABEL} (race control)",
+                         f"{rc.driver.upper()} 0x{rc.address or 0:02X}", pin, f"WR: {via[pin]}",
+                         _wire_colour(FUNCTION_COLOURS["3V3" if pin == "VCC" else pin])))
     return [
         "## 5. OLED connection",
         "",
@@ -381,6 +445,12 @@ def _oled_section(config: HwConfig, h: Harness) -> list[str]:
         "",
         *_table(("Station", "Display", "OLED pin", "Goes to", "Wire"), rows),
         "",
+        *([] if rc is None else [
+            "The race-control display (`[race_control]` in the profile) stands beside the "
+            "board where every player can read it: the round, the weather, the race order and "
+            "where to move each Legend car. It is one more OLED on its own I2C segment; without "
+            "it the stations' status lines carry the Legend moves.",
+            ""]),
     ]
 
 

@@ -1,0 +1,211 @@
+"""Where the cars stand: spaces, spots, corners, landing, moves, slipstream reach (a race layer).
+
+:class:`Course` is the lowest layer of :class:`~pitboard.engine.race.Race`: it knows the track's
+geometry for this race (corner lines over every lap, racing-line spots) and moves cars along it.
+The rules of a turn live in ``race.py``; this file answers "where", "which corners" and "how far a
+slipstream may go".
+
+Positions are one integer ``d`` per car: the spaces travelled since the start line, so board
+space = ``(d - 1) % spaces + 1`` and the grid sits at ``d <= 0``. The finish line of lap ``L`` is
+at ``d = L * spaces``; a corner "at k" on lap ``L`` is the line after ``d = (L - 1) * spaces + k``.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import Any
+
+from ..track import Track
+from .car import Car
+from .modules import Hooks
+
+SLIPSTREAM_SPACES = 2
+
+
+class Course:
+    """The race's geometry and moves; :class:`~pitboard.engine.race.Race` builds on it.
+
+    Example::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
+        >>> race.space_of(0), race.lap_of(1), race.corners_between(0, 0)
+        (..., 1, [])
+    """
+
+    track: Track
+    laps: int
+    hooks: Hooks
+    cars: list[Car]
+    hall_of_fame: list[int]
+    record_events: bool
+    events: list[dict[str, Any]]
+    round: int
+    _spaces: int
+    _spots: tuple[int, ...]
+    _corner_lines: list[tuple[int, int, int]]
+    _line_ds: list[int]
+    finish_d: int
+
+    def _derive_corners(self) -> None:
+        limit = self.hooks.corner_limit
+        self._corner_lines = self._corner_lines_of(self.track, self.laps)
+        if limit:  # e.g. a road-condition token: the same for every car, all race
+            self._corner_lines = [(d, i, limit(self, i, lim)) for d, i, lim in self._corner_lines]
+        self._line_ds = [line for line, _, _ in self._corner_lines]
+
+
+
+    def corner_limit(self, index: int) -> int:
+        """The limit at corner ``index`` (0-based) for every car this race (modules included)."""
+        return self._corner_lines[index][2]
+
+    @staticmethod
+    def _corner_lines_of(track: Track, laps: int) -> list[tuple[int, int, int]]:
+        """Every corner line of the race as (d of the line, corner index, limit), in order."""
+        lines = []
+        for lap in range(laps):
+            for i, c in enumerate(track.corners):
+                lines.append((lap * track.spaces + c.at, i, c.limit))
+        return lines
+
+    def racing_spot(self, d: int) -> int:
+        return self._spots[(d - 1) % self._spaces + 1]
+
+    def space_of(self, d: int) -> int:
+        return (d - 1) % self._spaces + 1
+
+    def lap_of(self, d: int) -> int:
+        """Lap being driven at ``d`` (0 on the grid, laps + 1 past the finish)."""
+        return 0 if d <= 0 else (d - 1) // self._spaces + 1
+
+    def ahead_key(self, car: Car) -> tuple[int, int]:
+        """Sort key for 'ahead': further along, then the racing-line spot."""
+        return (car.d, 1 if car.spot == self._spots[(car.d - 1) % self._spaces + 1] else 0)
+
+    def standings(self) -> list[int]:
+        """Finished cars in Hall of Fame order, then the rest by position."""
+        rest = sorted((c for c in self.cars if c.id not in self.hall_of_fame),
+                      key=self.ahead_key, reverse=True)
+        return self.hall_of_fame + [c.id for c in rest]
+
+    def landing(self, car: Car, target: int) -> tuple[int, int]:
+        """Where ``car`` ends aiming for ``target``: (d, spot), stepping back while a space is full.
+
+        The car itself is not in the way, so it never lands behind a space it could leave.
+        """
+        n = self._spaces
+        spots = self._spots
+        cars = self.cars
+        d = target
+        while True:
+            space = (d - 1) % n + 1
+            racing = spots[space]
+            racing_taken = other_taken = False
+            for o in cars:
+                if o.space == space and o is not car and o.on_track:
+                    if o.spot == racing:
+                        racing_taken = True
+                    else:
+                        other_taken = True
+            if not racing_taken:
+                return d, racing
+            if not other_taken:
+                return d, 3 - racing
+            d -= 1
+
+
+    def corners_between(self, start: int, end: int) -> list[tuple[int, int, int]]:
+        """Corner lines crossed moving from ``start`` to ``end`` (none past the final line)."""
+        ds = self._line_ds
+        first = bisect_left(ds, start)
+        return self._corner_lines[first:bisect_left(ds, end, lo=first)]
+
+    def corner_bill(self, start: int, end: int, speed: int, car: Car | None = None) -> int:
+        """Heat that corners would charge a move from ``start`` to ``end`` at ``speed``;
+        with ``car``, as they would charge that car (modules' limits and extra Heat too)."""
+        ds = self._line_ds
+        first = bisect_left(ds, start)
+        last = bisect_left(ds, end, lo=first)
+        if first == last:  # no corner on the way (bots ask this after every move)
+            return 0
+        own_limit, heat_for = self.hooks.car_corner_limit, self.hooks.corner_heat
+        bill = 0
+        for _, index, limit in self._corner_lines[first:last]:
+            if car is not None and own_limit:
+                limit = own_limit(self, car, index, limit)
+            if speed > limit:
+                if car is not None and heat_for:  # e.g. an overheat road token
+                    bill += heat_for(self, car, index, speed - limit)
+                else:
+                    bill += speed - limit
+        return bill
+
+    def corners_ahead(self, d: int, spaces: int) -> list[tuple[int, int, int]]:
+        """Corner lines a move of up to ``spaces`` from ``d`` could cross."""
+        return self.corners_between(d, d + spaces)
+
+
+    def _move(self, car: Car, spaces: int, why: str) -> None:
+        frm = car.d
+        target = frm + spaces
+        car.d, car.spot = self.landing(car, target)
+        car.space = (car.d - 1) % self._spaces + 1
+        if self.record_events:
+            n = self._spaces
+            lap = -(-frm // n)  # first line at or after frm: line L*n starts lap L + 1
+            while lap * n < car.d:
+                if lap + 1 <= self.laps:
+                    self.events.append({"car": car.id, "lap": lap + 1, "type": "lap",
+                                        "round": self.round})
+                lap += 1
+            d = car.d  # the fields of _where, written out
+            self.events.append({
+                "car": car.id, "why": why, "frm": frm, "spaces": d - frm, "blocked": target - d,
+                "d": d, "lap": 0 if d <= 0 else (d - 1) // n + 1, "space": car.space,
+                "spot": car.spot, "racing_line": car.spot == self._spots[car.space],
+                "type": "move", "round": self.round})
+
+    def _where(self, car: Car) -> dict[str, Any]:
+        d = car.d  # car.space is kept equal to space_of(d)
+        return {"d": d, "lap": 0 if d <= 0 else (d - 1) // self._spaces + 1, "space": car.space,
+                "spot": car.spot, "racing_line": car.spot == self._spots[car.space]}
+
+    def _event(self, kind: str, **data: Any) -> None:
+        # callers test record_events first so a simulation builds no event dicts at all. The
+        # frequent events are built as dict literals in place instead (a keyword-argument call
+        # costs more than the dict): same keys in the same order, "type" and "round" last.
+        data["type"] = kind
+        data["round"] = self.round
+        self.events.append(data)
+
+    def slipstream_spaces(self, car: Car) -> int:
+        """How far ``car`` would slipstream now (2 in the base game)."""
+        if self.hooks.slipstream_spaces:
+            return self.hooks.slipstream_spaces(self, car, SLIPSTREAM_SPACES)
+        return SLIPSTREAM_SPACES
+
+    def slipstream_reaches(self, car: Car) -> tuple[int, ...]:
+        """Every distance ``car`` may slipstream now, the usual one first (a module may offer
+        longer ones: "may add 1 space"); none across the final finish line."""
+        spaces = self.slipstream_spaces(car)
+        more = self.hooks.slipstream_choices
+        if not more:
+            return (spaces,)
+        reaches = more(self, car, (spaces,))
+        return tuple(n for i, n in enumerate(reaches)
+                     if i == 0 or (car.d + n <= self.finish_d and n not in reaches[:i]))
+
+    def slipstream_allowed(self, car: Car) -> bool:
+        """Beside a car or right behind a space holding one, and not across the final line."""
+        here = car.space
+        ahead = car.d % self._spaces + 1  # the space of d + 1
+        for o in self.cars:
+            if (o.space == here or o.space == ahead) and o is not car and o.on_track:
+                break
+        else:
+            return False
+        if car.d + self.slipstream_spaces(car) > self.finish_d:
+            return False
+        may = self.hooks.may_slipstream
+        return may(self, car) if may else True

@@ -1,0 +1,290 @@
+"""Display writers: one thread per I2C controller, so stations on different controllers are
+drawn at the same time and the game thread never waits for a bus.
+
+The table's :meth:`QueuedDisplay.show` only posts the finished image; the controller's
+:class:`BusWriter` thread sends it through the station's
+:class:`~pitboard.hw.display.StationDisplay`, which is confined to that thread (its ``show``,
+``poll``, ``reinit`` and ``close`` all run there). Two rules keep a press quick on a busy bus:
+
+* **the acting station first**: the table posts the frame of the station whose input it just
+  handled with :meth:`QueuedDisplay.show_first`; it goes out before every other frame waiting
+  on that controller (after the one already on the wire);
+* **only the newest frame**: a frame that has not gone out yet is replaced by a newer one for
+  the same display, so a bus can never fall behind the table by more than one frame per
+  display;
+* **the answer first**: when the acting station's screen changes as a whole (GO locks a plan
+  in, a turn is confirmed), its top band goes out before the rest of that frame
+  (:meth:`~pitboard.hw.display.StationDisplay.show_acknowledged`): "LOCKED IN" is on the
+  glass after ~300 bytes instead of ~1000.
+
+Stations on one controller share it in turn (the kernel serialises transfers per controller,
+mux channels included); stations on different controllers (``[[i2c.extra]]`` in a profile)
+are written in parallel, one thread each.
+
+Example (``threaded=False``: nothing runs until :meth:`BusWriter.drain`, as in tests)::
+
+    >>> from PIL import Image
+    >>> from pitboard.hw.display import StationDisplay
+    >>> from pitboard.hw.oled import RecordingSerial
+    >>> writer = BusWriter(name="I2C A", threaded=False)
+    >>> a = writer.add(StationDisplay(serial=RecordingSerial(), station="S1"))
+    >>> b = writer.add(StationDisplay(serial=RecordingSerial(), station="S2"))
+    >>> b.show(Image.new("1", b.size)); a.show_first(Image.new("1", a.size, 1))
+    >>> writer.order()
+    ['S1', 'S2']
+    >>> writer.drain(); writer.order(), a.stats.frames_sent, b.stats.frames_sent
+    ([], 1, 1)
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+    from pitboard.hw.display import Display, DisplayStats
+
+log = logging.getLogger(__name__)
+
+#: how often a writer polls its displays (retry a faulty one, periodic re-init) when idle (s)
+POLL_S = 0.1
+
+
+@dataclass(slots=True)
+class _Frame:
+    image: Image.Image
+    urgent: bool
+    seq: int
+
+
+class BusWriter:
+    """The thread that draws the displays of one I2C controller (or SPI bus).
+
+    ``threaded=False`` starts no thread: :meth:`drain` sends what is posted, in the same order
+    the thread would (tests, benchmarks). See the module docstring for the rules.
+    """
+
+    def __init__(self, *, name: str, threaded: bool = True, poll_s: float = POLL_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.name = name
+        self._poll_s = poll_s
+        self._clock = clock
+        self._next_poll = clock() + poll_s
+        self._cond = threading.Condition()
+        self._displays: list[Display] = []
+        self._pending: dict[int, _Frame] = {}
+        self._reinit: set[int] = set()
+        self._seq = 0
+        self._busy = False
+        self._stopped = False
+        #: frames sent, frames replaced by a newer one before they went out, and acting
+        #: stations' frames sent top band first
+        self.sent = 0
+        self.coalesced = 0
+        self.acknowledged = 0
+        self._thread: threading.Thread | None = None
+        if threaded:
+            self._thread = threading.Thread(target=self._run, name=f"display writer {name}",
+                                            daemon=True)
+            self._thread.start()
+
+    def add(self, display: Display) -> QueuedDisplay:
+        """Hand ``display`` to this writer; the table uses the returned proxy."""
+        with self._cond:
+            self._displays.append(display)
+            return QueuedDisplay(self, len(self._displays) - 1, display)
+
+    # -- the game thread's side ---------------------------------------------------------------
+
+    def post(self, slot: int, image: Image.Image, *, urgent: bool = False) -> None:
+        """Queue ``image`` for display ``slot`` (replacing one not sent yet)."""
+        with self._cond:
+            old = self._pending.get(slot)
+            if old is not None:
+                self.coalesced += 1
+            self._seq += 1
+            # a replaced frame keeps its place in the queue unless the new one is urgent
+            seq = old.seq if old is not None and not urgent else self._seq
+            self._pending[slot] = _Frame(image, urgent or (old is not None and old.urgent), seq)
+            self._cond.notify()
+
+    def request_reinit(self, slot: int) -> None:
+        """Initialise display ``slot`` again (on the writer's thread)."""
+        with self._cond:
+            self._reinit.add(slot)
+            self._cond.notify()
+
+    def order(self) -> list[str]:
+        """The stations whose frames wait, in the order they will go out."""
+        with self._cond:
+            return [getattr(self._displays[slot], "station", str(slot))
+                    for slot in self._queue()]
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every posted frame is on the glass (or ``timeout``); True when idle."""
+        if self._thread is None:
+            self.drain()
+            return True
+        with self._cond:
+            return self._cond.wait_for(
+                lambda: (not self._pending and not self._reinit and not self._busy)
+                or self._stopped, timeout)
+
+    def close(self, *, blank: bool = True) -> None:
+        """Send what is still queued, stop the thread, then close every display."""
+        with self._cond:
+            if self._stopped:
+                return
+            self._stopped = True
+            self._cond.notify()
+        if self._thread is not None:
+            self._thread.join()
+        self._send_all()
+        for display in self._displays:
+            try:
+                display.close(blank=blank)
+            except Exception as exc:  # a dead panel must not block shutdown
+                log.warning("closing display %s failed: %s",
+                            getattr(display, "station", "?"), exc)
+
+    # -- the writer's side ----------------------------------------------------------------
+
+    def _queue(self) -> list[int]:
+        """Pending slots in sending order: urgent first, then by age."""
+        return sorted(self._pending, key=lambda s: (not self._pending[s].urgent,
+                                                    self._pending[s].seq))
+
+    def _take(self) -> tuple[int, Image.Image | None, bool] | None:
+        """The next job (call with the lock held): a re-init, else the next frame."""
+        if self._reinit:
+            return self._reinit.pop(), None, False
+        queue = self._queue()
+        if not queue:
+            return None
+        slot = queue[0]
+        frame = self._pending.pop(slot)
+        return slot, frame.image, frame.urgent
+
+    def _send(self, slot: int, image: Image.Image | None, urgent: bool = False) -> None:
+        display = self._displays[slot]
+        try:
+            if image is None:
+                display.reinit()
+            elif urgent and callable(ack := getattr(display, "show_acknowledged", None)):
+                # the station that acted: a whole new screen goes out top band first
+                if ack(image):
+                    self.acknowledged += 1
+                self.sent += 1
+            else:
+                display.show(image)
+                self.sent += 1
+        except Exception:  # never let one display stop the others
+            log.exception("display %s: drawing failed", getattr(display, "station", slot))
+
+    def _send_all(self) -> None:
+        while True:
+            with self._cond:
+                job = self._take()
+            if job is None:
+                return
+            self._send(*job)
+
+    def drain(self) -> None:
+        """Without a thread: send every queued frame now, then poll the displays."""
+        self._send_all()
+        self.poll()
+
+    def poll(self) -> None:
+        """Retry faulty displays and re-initialise when due (the writer's thread does this)."""
+        for display in self._displays:
+            try:
+                display.poll()
+            except Exception:
+                log.exception("display %s: poll failed", getattr(display, "station", "?"))
+
+    def step(self) -> bool:
+        """One turn of the writer: the next job, and the displays' poll when it is due (at
+        least every ``poll_s``, however busy the bus: a faulty display's retry and the
+        periodic re-init must not starve behind a stream of frames). False when idle."""
+        with self._cond:
+            job = self._take()
+            self._busy = job is not None
+        try:
+            if job is not None:
+                self._send(*job)
+            now = self._clock()
+            if job is None or now >= self._next_poll:
+                self._next_poll = now + self._poll_s
+                self.poll()
+        finally:
+            with self._cond:
+                self._busy = False
+                self._cond.notify_all()
+        return job is not None
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: bool(self._pending or self._reinit)
+                                    or self._stopped, self._poll_s)
+                if self._stopped:
+                    return
+            self.step()
+
+
+class QueuedDisplay:
+    """What the table draws on when a display has a writer thread: the
+    :class:`~pitboard.hw.display.Display` interface, posting instead of sending.
+
+    Example::
+
+        writer = BusWriter(name="I2C B")
+        screen = writer.add(open_display(driver="ssd1306", bus="i2c", port=6))
+        screen.show(image)          # returns at once; the writer thread sends it
+    """
+
+    def __init__(self, writer: BusWriter, slot: int, display: Display) -> None:
+        self.writer = writer
+        self._slot = slot
+        self._display = display
+        self.station = getattr(display, "station", "")
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The display's logical image size."""
+        return self._display.size
+
+    @property
+    def healthy(self) -> bool:
+        """As the writer last found the display."""
+        return self._display.healthy
+
+    @property
+    def stats(self) -> DisplayStats:
+        """The display's counters (updated by the writer thread)."""
+        return self._display.stats
+
+    def show(self, image: Image.Image) -> None:
+        """Post ``image``; the writer sends it after the frames queued before it."""
+        self.writer.post(self._slot, image)
+
+    def show_first(self, image: Image.Image) -> None:
+        """Post ``image`` ahead of other stations' frames (the station that just acted)."""
+        self.writer.post(self._slot, image, urgent=True)
+
+    def poll(self) -> None:
+        """Nothing: the writer thread polls its displays itself."""
+
+    def reinit(self) -> None:
+        """Ask the writer to initialise the panel again."""
+        self.writer.request_reinit(self._slot)
+
+    def close(self, *, blank: bool = True) -> None:
+        """Stop the writer (it sends what is queued) and close its displays."""
+        self.writer.close(blank=blank)

@@ -1,0 +1,91 @@
+"""The Garage draft at the table: each player picks upgrades with the tray buttons and GO. A
+mixin of :class:`~pitboard.table.table.Table`.
+
+A Garage race with a draft starts in the flow's ``draft`` state. The engine says whose pick it
+is (the rulebook's order: rounds 1 and 3 from the last grid position to the first, round 2
+from the first to the last; the snake draft as the engine deals it). That player's tray shows
+the market, one card over each button (past 7 cards the last button pages): a button selects
+a card (its name and symbols show above), GO takes it. Bots pick at once. Each pick is an
+engine decision, journalled like a plan, so a power cut mid-draft resumes at the same pick and
+staff undo takes picks back. When the last pick is made the table goes on to round 1.
+
+Cards stay over the same button while others pick (only taken cards leave), like a hand.
+"""
+
+from __future__ import annotations
+
+from ..engine.decisions import Decision, Pending
+from ..engine.garage.draft import DRAFT, DraftDrop, DraftPick
+from .draft_view import draft_status, tray_cards
+from .station import SLOTS, Station
+from .table_base import TableBase
+
+
+class DraftMixin(TableBase):
+    """Draft picks at the stations (see :class:`~pitboard.table.table.Table`)."""
+
+    def _draft_step(self, pending: Pending) -> bool:
+        """Called by the engine loop on a draft pick: a bot's or a forced one is made (True:
+        go on); a person's is waited for (False)."""
+        assert self.race is not None
+        car = pending.cars[0]
+        if car in self.bots:
+            self._commit_quiet(self.bots[car].choose(self.race, car))
+            return True
+        if pending.forced:
+            self._commit_quiet(pending.options[0])
+            return True
+        self._sync_hands()
+        return False
+
+    def _picker(self, st: Station) -> bool:
+        """Is it ``st``'s pick now?"""
+        race = self.race
+        if race is None or race.phase != DRAFT or st.car is None or st.idle_bot:
+            return False
+        return race.pending().cars == (st.car,)
+
+    def _draft_key(self, st: Station, slot: int) -> None:
+        if not self._picker(st):
+            return
+        if st.paged and slot == SLOTS - 1:
+            st.page += 1
+            return
+        visible = st.visible_slots()
+        if slot >= len(visible) or st.slots[visible[slot]] is None:
+            return
+        index = visible[slot]
+        st.message = ""
+        st.selected = set() if index in st.selected else {index}  # one card at a time
+
+    def _draft_go(self, st: Station) -> None:
+        if not self._picker(st):
+            return
+        assert self.race is not None and st.car is not None
+        chosen = st.selected_cards()
+        if not chosen:
+            st.message = "press a card first"
+            return
+        status = draft_status(self.race)
+        decision: Decision = DraftDrop(st.car, chosen[0]) if status and status.dropping \
+            else DraftPick(st.car, chosen[0])
+        st.clear()
+        self._commit(decision)
+
+    def _sync_hands(self) -> None:
+        """During the draft the trays hold the market (or, dropping, each player's picks)."""
+        race = self.race
+        status = draft_status(race) if race is not None else None
+        if status is None:
+            super()._sync_hands()
+            return
+        for st in self.stations:
+            if st.car is not None:
+                st.sync_slots(tray_cards(status, st.car))
+
+    def on_exit_draft(self) -> None:
+        """Round 1 begins: the trays go from the market to the hands."""
+        for st in self.stations:
+            st.slots = [None] * SLOTS
+            st.page = 0
+            st.clear()

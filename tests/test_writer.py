@@ -1,0 +1,196 @@
+"""Display writer threads: one per I2C controller, the acting station's frame first, only the
+newest frame of a display, and the game thread never touching a bus (pitboard.hw.writer)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+import pytest
+from PIL import Image, ImageDraw
+
+from pitboard.app import with_writers
+from pitboard.hw.display import StationDisplay
+from pitboard.hw.events import SlotPressed
+from pitboard.hw.oled import to_pages
+from pitboard.hw.writer import BusWriter, QueuedDisplay
+from pitboard.table.screens import render
+from pitboard.table.table import Table
+from rig import FakeClock, Panel, grid6_config
+
+pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated")
+
+
+class ThreadPanel(Panel):
+    """A decoding panel that notes which thread wrote to it."""
+
+    def __init__(self) -> None:
+        super().__init__("ssd1306")
+        self.threads: set[str] = set()
+
+    def command(self, *cmd: int) -> None:
+        self.threads.add(threading.current_thread().name)
+        super().command(*cmd)
+
+    def data(self, data: Sequence[int]) -> None:
+        self.threads.add(threading.current_thread().name)
+        super().data(data)
+
+
+def picture(text: str) -> Image.Image:
+    img = Image.new("1", (128, 64))
+    ImageDraw.Draw(img).text((4, 4), text, fill=1)
+    return img
+
+
+def test_the_acting_station_goes_first_and_only_the_newest_frame_is_sent() -> None:
+    writer = BusWriter(name="I2C A", threaded=False)
+    panels = [Panel("ssd1306") for _ in range(3)]
+    screens = [writer.add(StationDisplay(serial=p, station=f"S{i + 1}"))
+               for i, p in enumerate(panels)]
+    screens[0].show(picture("old S1"))
+    screens[1].show(picture("S2"))
+    screens[0].show(picture("new S1"))  # replaces the frame not sent yet, keeps its place
+    screens[2].show_first(picture("S3 acted"))
+    assert writer.order() == ["S3", "S1", "S2"]
+    writer.drain()
+    assert writer.order() == [] and writer.coalesced == 1 and writer.sent == 3
+    assert panels[0].frame() == to_pages(picture("new S1"))
+    assert [p.frame() for p in panels[1:]] == [to_pages(picture("S2")),
+                                               to_pages(picture("S3 acted"))]
+
+
+def test_frames_go_out_on_the_writer_threads_never_the_game_thread() -> None:
+    """Two controllers, two threads: each panel is written only by its controller's writer."""
+    writers = [BusWriter(name="I2C A"), BusWriter(name="I2C B")]
+    panels = [ThreadPanel() for _ in range(4)]
+    screens = [writers[i // 2].add(StationDisplay(serial=p, station=f"S{i + 1}"))
+               for i, p in enumerate(panels)]
+    try:
+        for i, screen in enumerate(screens):
+            screen.show(picture(f"S{i + 1}"))
+        assert all(w.flush(timeout=10) for w in writers)
+        for i, panel in enumerate(panels):
+            assert panel.threads == {f"display writer I2C {'AB'[i // 2]}"}
+            assert panel.frame() == to_pages(picture(f"S{i + 1}"))
+    finally:
+        for w in writers:
+            w.close()
+    assert all(not p.on for p in panels)  # closing blanks every panel
+
+
+def test_reinit_runs_on_the_writer_and_close_sends_what_is_queued() -> None:
+    writer = BusWriter(name="I2C C", threaded=False)
+    panel = Panel("ssd1306")
+    screen = writer.add(StationDisplay(serial=panel, station="S5"))
+    screen.show(picture("S5"))
+    writer.drain()
+    panel.power_on()  # the panel browned out: dark and blank
+    screen.reinit()
+    assert not panel.on  # nothing happens on the caller's thread
+    writer.drain()
+    assert panel.on and panel.frame() == to_pages(picture("S5"))
+    screen.show(picture("last"))
+    screen.close(blank=False)
+    assert panel.frame() == to_pages(picture("last"))
+
+
+def test_grid6_gets_one_writer_per_controller() -> None:
+    config = grid6_config()
+    displays = [StationDisplay(serial=Panel("ssd1306"), station=st.label)
+                for st in config.stations]
+    screens, writers = with_writers(config, displays, threaded=False)
+    assert [w.name for w in writers] == ["I2C A", "I2C B", "I2C C"]
+    assert all(isinstance(s, QueuedDisplay) for s in screens)
+    assert [[s.station for s in screens if s.writer is w] for w in writers] == [
+        ["S1", "S2"], ["S3", "S4"], ["S5", "S6"]]
+
+
+def test_the_table_posts_the_acting_stations_frame_first() -> None:
+    """A press at S5: its frame is the first to go out on its bus, ahead of the frames the same
+    press changes on the other stations."""
+    writer = BusWriter(name="I2C A", threaded=False)
+    screens = [writer.add(StationDisplay(serial=Panel("ssd1306"), station=f"S{i + 1}"))
+               for i in range(6)]
+    table = Table(stations=6, screens=screens, render=render, seed=3)
+    writer.drain()
+    table.handle(SlotPressed(station=4, slot=0))  # S5 changes a lobby choice: all redraw
+    order = writer.order()
+    assert order[0] == "S5" and len(order) > 1
+    writer.drain()
+    assert writer.order() == []
+
+
+class SnapshotPanel(Panel):
+    """A decoding panel that keeps what the glass showed after every data write."""
+
+    def __init__(self) -> None:
+        super().__init__("ssd1306")
+        self.snapshots: list[bytes] = []
+
+    def data(self, data: Sequence[int]) -> None:
+        super().data(data)
+        self.snapshots.append(self.frame())
+
+
+def screen(title: str, body: str) -> Image.Image:
+    img = Image.new("1", (128, 64))
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, 127, 12), fill=1)
+    d.text((2, 1), title, fill=0)
+    for row in range(4):
+        d.text((2, 18 + 11 * row), f"{body} {row} " * 3, fill=1)
+    return img
+
+
+def test_a_whole_new_screen_shows_its_top_band_first() -> None:
+    """GO locks a plan in: the player sees the new title band before the rest of the frame,
+    and the glass is a real picture in between (new band, old body)."""
+    panel = SnapshotPanel()
+    display = StationDisplay(serial=panel, station="S1")
+    before, after = screen("PLANNING", "card"), screen("LOCKED IN", "wait")
+    display.show(before)
+    panel.snapshots.clear()
+    assert display.show_acknowledged(after)
+    band = 2 * 128
+    first = panel.snapshots[0]
+    assert first[:band] == to_pages(after)[:band] and first[band:] == to_pages(before)[band:]
+    assert panel.snapshots[-1] == to_pages(after)
+    # a small change (a card toggled) goes out in one piece
+    toggled = after.copy()
+    ImageDraw.Draw(toggled).rectangle((100, 50, 110, 60), fill=1)
+    assert not display.show_acknowledged(toggled)
+    assert panel.frame() == to_pages(toggled)
+
+
+def test_the_writer_acknowledges_only_the_acting_stations_big_changes() -> None:
+    writer = BusWriter(name="I2C A", threaded=False)
+    screens = [writer.add(StationDisplay(serial=Panel("ssd1306"), station=f"S{i + 1}"))
+               for i in range(2)]
+    for s in screens:
+        s.show(screen("PLANNING", "card"))
+    writer.drain()
+    screens[0].show_first(screen("LOCKED IN", "wait"))
+    screens[1].show(screen("LOCKED IN", "wait"))  # a big change, but not the acting station
+    writer.drain()
+    assert writer.acknowledged == 1 and writer.sent == 4
+
+
+def test_a_busy_writer_still_polls_its_displays() -> None:
+    """A faulty display's retry (and the periodic re-init) is due every poll period even while
+    other stations' frames keep the bus busy."""
+    clock = FakeClock()
+    writer = BusWriter(name="I2C A", threaded=False, poll_s=0.1, clock=clock)
+    dead = Panel("ssd1306")
+    dead.unplug(OSError(121, "Remote I/O error"))
+    busy, silent = (writer.add(StationDisplay(serial=p, station=f"S{i + 1}", clock=clock))
+                    for i, p in enumerate((Panel("ssd1306"), dead)))
+    silent.show(picture("S2"))
+    writer.step()
+    assert not silent.healthy
+    dead.plug()
+    for i in range(40):  # S1 redraws every 50 ms, never an idle moment
+        clock.advance(0.05)
+        busy.show(picture(f"frame {i}"))
+        assert writer.step()
+    assert silent.healthy and dead.frame() == to_pages(picture("S2"))
