@@ -117,7 +117,14 @@ def _flip(race: Race, car: Car, ts: TurnState, why: str) -> int:
 def replace_card(race: Race, car: Car, code: str) -> None:
     """Heat cost unpayable: the card goes to the discard and a random speed card (the next basic
     Speed card of the deck) is played in its place. One function, so the reading is easy to
-    change if a source shows another."""
+    change if a source shows another.
+
+    Sources: the rulebook summary (../shared/seeds/001, Garage symbols: "discard the card and
+    play a random speed card instead"); modules.md is silent; Board Game Arena
+    (``ReactTrait::actPayHeats``) discards each unpaid card and resolves one flip to a basic
+    Speed card for it, as a Stress card is. Where several cards cost Heat and the engine cannot
+    pay them all, Board Game Arena lets the player choose which to pay (as many cards as it
+    can); here they are paid in play order."""
     car.play.remove(code)
     car.discard.append(code)
     car.speed -= SPEED[code]
