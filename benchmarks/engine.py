@@ -13,16 +13,23 @@ Rows: ``base`` is the base game; a rules module adds its row to :data:`ROWS` (it
 options in ``RaceSetup.modules``) and its cost shows next to the base's. A tree without the
 module says so instead of a figure.
 
+With ``--instructions N`` it also counts machine instructions per car-turn with valgrind's
+callgrind (N cold races per tree and row, less a run of none: interpreter start-up and imports
+drop out), a figure the load of a shared machine does not change.
+
     python benchmarks/engine.py [--against 3dbcea8] [--races 150] [--batches 4]
-                                [--rows base,legends] [--events]
+                                [--rows base,legends] [--events] [--instructions 40]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
+import re
 import resource
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -47,8 +54,10 @@ ROWS: dict[str, dict[str, dict[str, Any]]] = {
 
 
 # ------------------------------------------------------------------ the worker (one tree)
-def work(source: Path, races: int, seed: int, modules: dict[str, Any], events: bool) -> None:
-    """Play ``races`` races with the code under ``source``; print one JSON line of totals."""
+def work(source: Path, races: int, seed: int, modules: dict[str, Any], events: bool,
+         alone: bool = False) -> None:
+    """Play ``races`` races with the code under ``source``; print one JSON line of totals
+    (with ``alone``, also the CPU time of the engine replaying them without the bots)."""
     sys.path.insert(0, str(source / "firmware_py"))
     from pitboard.bots import HeuristicBot
     if "garage" in modules:  # the Garage's bot drafts and uses upgrades (this tree on)
@@ -86,14 +95,19 @@ def work(source: Path, races: int, seed: int, modules: dict[str, Any], events: b
         totals["spinouts"] += sum(c.spinouts for c in race.cars)
         played.append((setup, race.log))
     rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    # the engine alone: the same races replayed from their decision logs, no bot thinking
-    start = time.process_time()
-    for setup, log in played:
-        race = Race(setup, track=track, record_events=events)
-        for decision in log:
-            race.apply(decision)
-    alone = time.process_time() - start
-    print(json.dumps({**totals, "cpu": cpu, "cpu_alone": alone, "rss_kib": rss_kib}))
+    replay = 0.0
+    if alone:  # the same races replayed from their decision logs: no bot thinking. What the
+        # bots built (their memo of hands) is frozen out of the garbage collector's passes, as
+        # in a process that never ran a bot
+        gc.collect()
+        gc.freeze()
+        start = time.process_time()
+        for setup, log in played:
+            race = Race(setup, track=track, record_events=events)
+            for decision in log:
+                race.apply(decision)
+        replay = time.process_time() - start
+    print(json.dumps({**totals, "cpu": cpu, "cpu_alone": replay, "rss_kib": rss_kib}))
 
 
 # ------------------------------------------------------------------ the parent
@@ -113,12 +127,32 @@ def export(commit: str, into: Path) -> str:
 def batch(source: Path, races: int, seed: int, row: str, events: bool) -> dict[str, Any]:
     done = subprocess.run(
         [sys.executable, __file__, "--worker", str(source), "--races", str(races),
-         "--seed", str(seed), "--row", row] + (["--events"] if events else []),
+         "--seed", str(seed), "--row", row, "--alone"] + (["--events"] if events else []),
         capture_output=True, text=True, env=dict(os.environ, PYTHONHASHSEED="0"))
     if done.returncode != 0:
         sys.exit(f"engine benchmark: the worker for {source} failed:\n{done.stderr[-2000:]}")
     result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
     return result
+
+
+def instructions(source: Path, races: int, row: str, events: bool) -> float | None:
+    """Machine instructions per car-turn of ``races`` cold races (callgrind), or None."""
+    counts, turns = [], 0
+    for n in (0, races):
+        done = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+             __file__, "--worker", str(source), "--races", str(n), "--row", row]
+            + (["--events"] if events else []),
+            capture_output=True, text=True, env=dict(os.environ, PYTHONHASHSEED="0"))
+        found = re.search(r"Collected : (\d+)", done.stderr)
+        if done.returncode != 0 or found is None:
+            sys.exit(f"engine benchmark: callgrind failed for {source}:\n{done.stderr[-2000:]}")
+        counts.append(int(found.group(1)))
+        result = json.loads(done.stdout.splitlines()[-1])
+        if "skip" in result:
+            return None
+        turns = result["car_turns"]
+    return (counts[1] - counts[0]) / turns if turns else None
 
 
 def summary(label: str, runs: list[dict[str, Any]]) -> dict[str, float]:
@@ -151,14 +185,20 @@ def main() -> None:
                         help=f"comma-separated rows (default all: {', '.join(ROWS)})")
     parser.add_argument("--events", action="store_true", help="with the event log on "
                         "(as the table runs), instead of off (as simulate runs)")
+    parser.add_argument("--instructions", type=int, default=0, metavar="N",
+                        help="also count instructions per car-turn with callgrind over N cold "
+                             "races per tree and row (needs valgrind; slow: try 40)")
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--row", default="base", help=argparse.SUPPRESS)
+    parser.add_argument("--alone", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker is not None:
-        work(args.worker, args.races, args.seed, ROWS[args.row], args.events)
+        work(args.worker, args.races, args.seed, ROWS[args.row], args.events, args.alone)
         return
     rows = [r.strip() for r in args.rows.split(",") if r.strip()]
+    if args.instructions and shutil.which("valgrind") is None:
+        sys.exit("engine benchmark: --instructions needs valgrind (apt install valgrind)")
     unknown = [r for r in rows if r not in ROWS]
     if unknown:
         sys.exit(f"engine benchmark: unknown row(s) {', '.join(unknown)} ({', '.join(ROWS)})")
@@ -171,6 +211,7 @@ def main() -> None:
               f"{args.batches} batches of {args.races} races per tree and row, interleaved; "
               "CPU time")
         base: dict[str, float] | None = None
+        base_n: float | None = None
         for row in rows:
             runs: dict[str, list[dict[str, Any]]] = {label: [] for label, _ in trees}
             skipped: dict[str, str] = {}
@@ -200,6 +241,21 @@ def main() -> None:
                       f"with the bots, {mine['alone'] / base['alone']:.2f}x the engine alone")
             if row == "base" and "this tree" in figures:
                 base = figures["this tree"]
+            if args.instructions:
+                counted = {label: instructions(source, args.instructions, row, args.events)
+                           for label, source in trees}
+                text = ", ".join(f"{label} {n:,.0f}" for label, n in counted.items()
+                                 if n is not None)
+                print(f"  callgrind, {args.instructions} cold races: {text} instructions per "
+                      "car-turn", end="")
+                new_n, old_n = counted["this tree"], counted.get(trees[-1][0])
+                if len(trees) == 2 and new_n is not None and old_n is not None:
+                    print(f" (new/old {new_n / old_n:.2f}x)", end="")
+                if row == "base" and new_n is not None:
+                    base_n = new_n
+                elif new_n is not None and base_n:
+                    print(f"; {new_n / base_n:.2f}x the base game", end="")
+                print()
 
 
 if __name__ == "__main__":
