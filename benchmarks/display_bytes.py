@@ -274,8 +274,18 @@ def real_reveals(races: int = 2) -> list[list[BusCost]]:
                                     for p, n in zip(self.panels, before, strict=True)])
             return handled
 
+    class Acting:
+        """The acting station's frame as its writer sends it (a whole new screen top band
+        first: one more window)."""
+
+        def __init__(self, display: StationDisplay) -> None:
+            self.display, self.size = display, display.size
+            self.show = display.show
+            self.show_first = display.show_acknowledged
+
     for race in range(races):
         rig = Rig(seed=21 + race)
+        rig.table.screens = [Acting(d) for d in rig.displays]
         for i in range(6):
             rig.go(i)
         rig.slot(5, 1)
@@ -327,6 +337,15 @@ def reveal_table() -> None:
             times.sort()
             slow, fast, nbytes = times[len(times) // 2] if name == "real, median" else times[-1]
             print(f"{label:<34} {name:<14} {nbytes:>9} {1000 * slow:>8.1f} {1000 * fast:>8.1f}")
+    from pitboard.hwconfig import load_profile
+
+    rc = load_profile("grid6").race_control
+    if rc is not None:
+        # the optional race-control display shares controller A's mux: when it redraws at the
+        # reveal too, A carries a third whole frame
+        on_a = 3 * worst.seconds(100_000), 3 * worst.seconds(400_000)
+        print(f"{'  + race-control display on ' + rc.controller:<34} {'every byte':<14} "
+              f"{3 * worst.bus_bytes:>9} {1000 * on_a[0]:>8.1f} {1000 * on_a[1]:>8.1f}")
     print("target: <= 150 ms at the safe bus speed (100 kHz, long cables); grid6 ships at "
           "400 kHz (2.2 kOhm pull-ups per channel, cables of 1.5 m or less)")
 

@@ -12,8 +12,12 @@ Rows: ``base`` is the base game; a rules module adds its row to :data:`ROWS` (it
 options in ``RaceSetup.modules``) and its cost shows next to the base's. A tree without the
 module says so instead of a figure.
 
+With ``--instructions N`` it also counts machine instructions per car-turn with valgrind's
+callgrind (N cold races per tree and row, less a run of none: interpreter start-up and imports
+drop out), a figure the load of a shared machine does not change.
+
     python benchmarks/engine.py [--against 3dbcea8] [--races 150] [--batches 4]
-                                [--rows base,legends] [--events]
+                                [--rows base,legends] [--events] [--instructions 40]
 """
 
 from __future__ import annotations
@@ -21,7 +25,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -111,6 +117,26 @@ def batch(source: Path, races: int, seed: int, row: str, events: bool) -> dict[s
     return result
 
 
+def instructions(source: Path, races: int, row: str, events: bool) -> float | None:
+    """Machine instructions per car-turn of ``races`` cold races (callgrind), or None."""
+    counts, turns = [], 0
+    for n in (0, races):
+        done = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+             __file__, "--worker", str(source), "--races", str(n), "--row", row]
+            + (["--events"] if events else []),
+            capture_output=True, text=True, env=dict(os.environ, PYTHONHASHSEED="0"))
+        found = re.search(r"Collected : (\d+)", done.stderr)
+        if done.returncode != 0 or found is None:
+            sys.exit(f"engine benchmark: callgrind failed for {source}:\n{done.stderr[-2000:]}")
+        counts.append(int(found.group(1)))
+        result = json.loads(done.stdout.splitlines()[-1])
+        if "skip" in result:
+            return None
+        turns = result["car_turns"]
+    return (counts[1] - counts[0]) / turns if turns else None
+
+
 def summary(label: str, runs: list[dict[str, Any]]) -> dict[str, float]:
     turns = sum(r["car_turns"] for r in runs)
     cpu = sum(r["cpu"] for r in runs)
@@ -140,6 +166,9 @@ def main() -> None:
                         help=f"comma-separated rows (default all: {', '.join(ROWS)})")
     parser.add_argument("--events", action="store_true", help="with the event log on "
                         "(as the table runs), instead of off (as simulate runs)")
+    parser.add_argument("--instructions", type=int, default=0, metavar="N",
+                        help="also count instructions per car-turn with callgrind over N cold "
+                             "races per tree and row (needs valgrind; slow: try 40)")
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--row", default="base", help=argparse.SUPPRESS)
@@ -148,6 +177,8 @@ def main() -> None:
         work(args.worker, args.races, args.seed, ROWS[args.row], args.events)
         return
     rows = [r.strip() for r in args.rows.split(",") if r.strip()]
+    if args.instructions and shutil.which("valgrind") is None:
+        sys.exit("engine benchmark: --instructions needs valgrind (apt install valgrind)")
     unknown = [r for r in rows if r not in ROWS]
     if unknown:
         sys.exit(f"engine benchmark: unknown row(s) {', '.join(unknown)} ({', '.join(ROWS)})")
@@ -160,6 +191,7 @@ def main() -> None:
               f"{args.batches} batches of {args.races} races per tree and row, interleaved; "
               "CPU time")
         base_us: float | None = None
+        base_n: float | None = None
         for row in rows:
             runs: dict[str, list[dict[str, Any]]] = {label: [] for label, _ in trees}
             skipped: dict[str, str] = {}
@@ -188,6 +220,21 @@ def main() -> None:
                       "per car-turn")
             if row == "base" and "this tree" in figures:
                 base_us = figures["this tree"]["us"]
+            if args.instructions:
+                counted = {label: instructions(source, args.instructions, row, args.events)
+                           for label, source in trees}
+                text = ", ".join(f"{label} {n:,.0f}" for label, n in counted.items()
+                                 if n is not None)
+                print(f"  callgrind, {args.instructions} cold races: {text} instructions per "
+                      "car-turn", end="")
+                new_n, old_n = counted["this tree"], counted.get(trees[-1][0])
+                if len(trees) == 2 and new_n is not None and old_n is not None:
+                    print(f" (new/old {new_n / old_n:.2f}x)", end="")
+                if row == "base" and new_n is not None:
+                    base_n = new_n
+                elif new_n is not None and base_n:
+                    print(f"; {new_n / base_n:.2f}x the base game", end="")
+                print()
 
 
 if __name__ == "__main__":

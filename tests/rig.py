@@ -295,6 +295,16 @@ def _wire(pin: Any) -> Callable[[bool], None]:
     return drive
 
 
+def close_lever(factory: MockFactory, pins: Sequence[int], gear: int) -> None:
+    """A one-hot gear lever on direct GPIO (duo): ``gear``'s contact closed to GND (active
+    low), the other three open (held high by the pull-ups)."""
+    for g, pin in enumerate(pins, start=1):
+        if g == gear:
+            factory.pin(pin).drive_low()
+        else:
+            factory.pin(pin).drive_high()
+
+
 _BITS: dict[str, tuple[Bank, int]] = {name: (bank, bit) for bank, bit, name in STATION_BITS}
 
 

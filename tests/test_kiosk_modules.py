@@ -23,6 +23,7 @@ from pitboard.table.autoplay import next_input
 from pitboard.table.recorder import JournalRecorder
 from pitboard.table.screens import render
 from pitboard.table.table import KioskOptions, Table, Tick
+from rig import close_lever
 
 #: the shipped profiles' kiosk demo
 PRESET = {"legends": {"cars": 2}, "weather": {"weather": "random", "road": True}}
@@ -68,11 +69,7 @@ class DuoKiosk:
         self.loop()
 
     def lever(self, station: int, gear: int) -> None:
-        for g, pin in enumerate(self.spec(station).lever, start=1):
-            if g == gear:
-                self.factory.pin(pin).drive_low()
-            else:
-                self.factory.pin(pin).drive_high()
+        close_lever(self.factory, self.spec(station).lever, gear)
         self.loop()
 
     def hand(self, event: StationEvent) -> None:

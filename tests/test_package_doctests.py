@@ -30,7 +30,8 @@ def test_docstring_examples(package: ModuleType, name: str) -> None:
     assert result.failed == 0, name
 
 
-@pytest.mark.parametrize("name", ["inputs", "inputs_logic", "inputs_gpio", "inputs_mcp", "writer"])
+@pytest.mark.parametrize("name", ["inputs", "inputs_logic", "inputs_gpio", "inputs_mcp", "writer",
+                                  "display", "display_base", "oled"])
 def test_station_input_docstring_examples(name: str) -> None:
     module = importlib.import_module(f"pitboard.hw.{name}")
     assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0, name

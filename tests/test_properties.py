@@ -11,13 +11,23 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pitboard.bots import Bot, HeuristicBot, RandomBot
-from pitboard.engine import Race, RaceSetup, race_from_dict, race_to_dict, replay, undo
+from pitboard.engine import (
+    IllegalDecision,
+    Plan,
+    Race,
+    RaceSetup,
+    race_from_dict,
+    race_to_dict,
+    replay,
+    undo,
+)
 from pitboard.engine.cards import HEAT, STRESS
 
 TRACKS = ("usa", "france", "great_britain", "italy")
@@ -178,3 +188,38 @@ def test_undo_equals_the_state_before_the_last_decision(game: Game, cut: int) ->
     assert race_to_dict(undone, events=True) == before
     assert race_to_dict(undone) == race_to_dict(replay(race.setup, race.log[:-1]))
     assert len(undone.log) == len(race.log) - 1
+
+
+@given(seed=st.integers(0, 10**6), cars=st.integers(1, 6))
+@FAST
+def test_a_plan_is_accepted_exactly_when_its_rule_finds_no_problem(seed: int, cars: int) -> None:
+    # apply() checks a plan field by field; PlanRule.problem explains a refusal: they must agree
+    # on every gear and every choice of up to 4 cards (Heat included) of the hand
+    race = Race(RaceSetup(track="usa", cars=cars, seed=seed, laps=1))
+    bot = HeuristicBot(seed=seed)
+    for _ in range(cars * 6):  # a few rounds in: gears, Heat and clogged hands vary
+        if race.over:
+            return
+        car_id = race.waiting_for()
+        if race.phase == "plan":
+            hand = race.cars[car_id].hand
+            before = race_to_dict(race)
+            picks = {tuple(hand[i] for i in ix) for k in range(5)
+                     for ix in combinations(range(len(hand)), k)}
+            for gear in range(0, 6):
+                for cards in picks:
+                    plan = Plan(car_id, gear, cards)
+                    problem = race.plan_problem(plan)
+                    if problem is None:
+                        copy = race_from_dict(before)
+                        copy.apply(plan)
+                        assert copy.cars[car_id].planned
+                    else:
+                        try:
+                            race.apply(plan)
+                        except IllegalDecision:
+                            pass
+                        else:
+                            raise AssertionError(f"{plan} accepted: {problem}")
+            assert race_to_dict(race) == before
+        race.apply(bot.choose(race, car_id))

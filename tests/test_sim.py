@@ -433,6 +433,19 @@ def test_kiosk_preview_shows_the_attract_loop_and_quits(pty: Pty) -> None:
     assert "S1 attract loop" in last
 
 
+@pytest.mark.parametrize(("extra", "demo"), [
+    ([], "vs 2 Legends, "),  # the sim profile's [table.kiosk_modules]
+    (["--legends", "1", "--weather", "fog"], "vs 1 Legend, fog"),  # the command line's instead
+])
+def test_kiosk_preview_races_the_demo_preset_or_the_given_modules(
+        pty: Pty, extra: list[str], demo: str) -> None:
+    pty.type("q")
+    out = io.StringIO()
+    assert main(["--kiosk", "--seed", "1", *extra], stdin=pty.slave, stdout=out, tty=True,
+                size=(80, 24)) == 0
+    assert demo in frames_drawn(out.getvalue())[-1]
+
+
 def test_kiosk_preview_runs_the_profiles_kiosk_on_the_clock() -> None:
     from dataclasses import replace
 

@@ -20,6 +20,7 @@ from pitboard.hwconfig import GpioInput, load_profile
 from pitboard.table import flow
 from pitboard.table.autoplay import next_input
 from pitboard.table.table import Table
+from rig import close_lever
 
 
 class Rig:
@@ -64,11 +65,7 @@ class Rig:
         self.press(self.spec(station).go)
 
     def lever(self, station: int, gear: int) -> None:
-        for g, pin in enumerate(self.spec(station).lever, start=1):
-            if g == gear:
-                self.factory.pin(pin).drive_low()
-            else:
-                self.factory.pin(pin).drive_high()
+        close_lever(self.factory, self.spec(station).lever, gear)
         self.settle()
 
     def close(self) -> None:

@@ -250,3 +250,12 @@ def test_the_lobby_counts_cars_players_and_bots_in_words() -> None:
     assert lobby_lines(table, 2)[1] == "3 cars: 1 player, 2 bots"
     table.handle(GoPressed(station=1))
     assert lobby_lines(table)[1] == "3 cars: 2 players, 1 bot"
+
+
+def test_six_players_and_one_legend_are_counted_in_words() -> None:
+    table = Table(stations=6, seed=1, modules={"legends": {"cars": 1}})
+    for station in range(6):
+        table.handle(GoPressed(station=station))
+    table.handle(SlotPressed(station=0, slot=6))  # RACE
+    assert table.race is None
+    assert table.lobby_problem == "can't race: 6 players + 1 Legend: a race has at most 6 cars"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pitboard.engine import decisions as dec
-from pitboard.engine.decisions import Decision, Plan, React
+from pitboard.engine.decisions import Decision, Plan, React, Slipstream
 from pitboard.garage_bots import GarageBot
 from pitboard.hw.events import GoPressed, LeverMoved, SlotPressed
 from pitboard.journal import Journal
@@ -24,7 +24,7 @@ from pitboard.table.icons import ICON, MANDATORY_ICON
 from pitboard.table.recorder import JournalRecorder, SavedRace
 from pitboard.table.screens import render
 from pitboard.table.table import Table
-from pitboard.table.turn import BOOST_KEY, GO_KEY
+from pitboard.table.turn import BOOST_KEY, GO_KEY, SLIP_KEY
 from pitboard.table.turn_symbols import MORE_KEY, symbol_keys
 from pitboard.table.view import StationView
 from rig import Grid6, Players, shows
@@ -300,3 +300,27 @@ def test_a_whole_garage_race_autoplays_at_the_table() -> None:
     used = Counter(d.action for d in race.log if isinstance(d, React))
     assert used["salvage"] and used["reduce"] and used["supercool"] and used["direct"]
     assert any(k.startswith(ICON["salvage"]) for v in views for k in v.soft_keys)
+
+
+def test_slipstream_plus_n_is_a_choice_of_distance(rig: Grid6) -> None:
+    sc = seat(rig, "slipstream")  # R.P.M. 1 (slipstream +2) right behind car 1
+    plans(rig, sc)
+    race = rig.table.race
+    assert race is not None
+    if race.current is not None and race.current.id == 1:
+        rig.go(1)
+    view = rig.view(0)
+    assert view.soft_keys[SLIP_KEY] == "SLIP" and SLIP_KEY in view.keys_off  # no Heat spare
+    rig.slot(0, SLIP_KEY)
+    assert rig.view(0).soft_keys[SLIP_KEY] == "SL2" and rig.view(0).message == \
+        "GO: slip 2, keep hand"
+    rig.slot(0, SLIP_KEY)
+    assert rig.view(0).soft_keys[SLIP_KEY] == "SL4"
+    assert shows(rig.panels[0], "SL4", "GO: slip 4")
+    rig.slot(0, SLIP_KEY)  # and round again: off
+    assert SLIP_KEY in rig.view(0).keys_off
+    rig.slot(0, SLIP_KEY)
+    rig.slot(0, SLIP_KEY)
+    done = log_after_go(rig)
+    assert Slipstream(0, True, 4) in done and race.cars[0].d == 24
+    assert journalled(rig) == race.log

@@ -20,7 +20,7 @@ from ..hw.events import GoPressed, LeverMoved, SlotPressed, StationEvent
 from . import flow
 from .station import SLOTS, Station
 from .table import Table
-from .turn import DISCARD_KEY, TOGGLES, TurnChoices, shown_for
+from .turn import DISCARD_KEY, SLIP_KEY, TOGGLES, TurnChoices, shown_for
 from .turn_symbols import MORE_KEY, SYMBOLS, SymbolKey, page_keys, symbol_keys
 
 
@@ -112,7 +112,12 @@ def _turn_input(st: Station, shown: TurnChoices, rest: list[Decision]) -> Statio
     """The press that brings the turn screen closer to ``rest``: a toggle the bot would set
     otherwise, then DISC if it discards, else GO."""
     actions = {d.action for d in rest if isinstance(d, React)}
-    slip = next((d.take for d in rest if isinstance(d, Slipstream)), None)
+    slipping = next((d for d in rest if isinstance(d, Slipstream)), None)
+    slip = slipping.take if slipping is not None else None
+    if slipping is not None and slipping.take and len(shown.reaches) > 1:
+        reach = slipping.spaces or shown.reaches[0]
+        if reach in shown.reaches and shown.slipstream and reach != shown.reach:
+            return SlotPressed(station=st.index, slot=SLIP_KEY)  # the next distance
     discard = next((bool(d.cards) for d in rest if isinstance(d, Discard)), None)
     wanted = {"adrenaline": dec.ADRENALINE in actions, "boost": dec.BOOST in actions,
               "cooling": dec.COOLDOWN in actions, "slipstream": slip}

@@ -151,8 +151,9 @@ class LobbyMixin(TableBase):
         except (TypeError, ValueError):
             legends = 0  # options the module refuses: validate() says why
         if len(players) + legends > MAX_CARS:
-            raise ValueError(f"{len(players)} players + {legends} Legends: a race has at most "
-                             f"{MAX_CARS} cars")
+            plural = "s" if legends != 1 else ""
+            raise ValueError(f"{len(players)} players + {legends} Legend{plural}: a race has at "
+                             f"most {MAX_CARS} cars")
         n_cars = min(max(n_cars, len(players)), MAX_CARS - legends)
         names = [st.name for st in players] + [f"Bot {i + 1}" for i in range(n_cars - len(players))]
         names += legend_names(legends)

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..engine import decisions as dec
 from ..engine.cards import DISCARDABLE, PLAYABLE
-from ..engine.decisions import Decision, Discard, IllegalDecision, Plan, React, Slipstream
+from ..engine.decisions import Decision, Discard, IllegalDecision, Plan, React
 from ..engine.garage.draft import DRAFT
 from . import flow
 from .hand import in_hand_order, short_problem
@@ -155,7 +155,7 @@ class TurnsMixin(TableBase):
         shown = shown_for(intent, self.race, car)
         intent.answers = shown
         if self.race.phase == dec.SLIPSTREAM:
-            self._commit(Slipstream(car, bool(shown.slipstream)))
+            self._commit(intent.slipstream(car, shown))
             return
         offered = {k.decision for k in symbol_keys(self.race, car)}
         for decision in shown.react(car):
@@ -224,7 +224,10 @@ class TurnsMixin(TableBase):
             return None
         answers = st.turn.answers
         if race.phase == dec.SLIPSTREAM and answers.slipstream is not None:
-            return Slipstream(car, answers.slipstream)
+            slip = st.turn.slipstream(car, answers)
+            if slip.spaces and slip.spaces not in race.slipstream_reaches(race.cars[car]):
+                return None  # the distance chosen is gone (a move since GO): ask
+            return slip
         if race.phase == dec.DISCARD and answers.discard is False:
             return Discard(car, ())
         return None

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from ..engine import decisions as dec
 from ..engine.cards import DISCARDABLE
-from ..engine.decisions import Decision, React
+from ..engine.decisions import Decision, React, Slipstream
 from ..engine.race import Race
 from .turn_symbols import SalvagePicker
 
@@ -60,6 +60,10 @@ class TurnChoices:
     cool: int = 0
     cooling: bool = False
     slipstream: bool | None = None
+    #: how far the slipstream goes when a module offers several distances (Garage
+    #: "slipstream +N", a weather sector): one of ``reaches``; 0 when there is only the usual
+    reach: int = 0
+    reaches: tuple[int, ...] = ()
     #: True: after GO the hand is shown to pick cards to discard; False: keep the hand
     #: (None: nothing in hand may be discarded)
     discard: bool | None = None
@@ -74,7 +78,7 @@ class TurnChoices:
         if self.boost:
             parts.append("boost")
         if self.slipstream:
-            parts.append("slip")
+            parts.append(f"slip {self.reach}" if self.reach else "slip")
         if self.discard is not None:
             parts.append("discard" if self.discard else "keep hand")
         return "GO: " + (", ".join(parts) if parts else "done")
@@ -113,17 +117,33 @@ class TurnIntent:
     page: int = 0
     #: Garage: the discard pile shown to choose cards to salvage (None: not open)
     picker: SalvagePicker | None = None
+    #: the slipstream distance the player chose among several (0: the likely answer's)
+    reach: int = 0
 
     def toggle(self, name: str, shown: TurnChoices) -> TurnIntent:
+        """Turn a toggle over; SLIP with several distances steps through them, then off."""
         value = getattr(shown, name) if name != "cooling" or shown.cool else None
-        if value is not None:
+        if name == "slipstream" and len(shown.reaches) > 1 and value is not None:
+            states = [(True, r) for r in shown.reaches] + [(False, 0)]
+            now = states.index((True, shown.reach) if value else (False, 0))
+            take, self.reach = states[(now + 1) % len(states)]
+            self.overrides[name] = take
+        elif value is not None:
             self.overrides[name] = not value
         return self
 
+    def slipstream(self, car: int, shown: TurnChoices) -> Slipstream:
+        """The Slipstream decision ``shown`` answers (the usual distance as 0, as ever)."""
+        usual = shown.reaches[0] if shown.reaches else 0
+        take = bool(shown.slipstream)
+        return Slipstream(car, take, shown.reach if take and shown.reach != usual else 0)
 
-def choices(race: Race, car_id: int, overrides: Mapping[str, bool] = {}) -> TurnChoices:
+
+def choices(race: Race, car_id: int, overrides: Mapping[str, bool] = {}, reach: int = 0
+            ) -> TurnChoices:
     """The likely answer for the rest of ``car_id``'s turn as the race stands, with the
-    player's toggles (``overrides``, by field name) applied where the choice is offered."""
+    player's toggles (``overrides``, by field name) and slipstream distance (``reach``, 0: the
+    likely one) applied where the choice is offered."""
     car = race.cars[car_id]
     phase = race.phase
     adrenaline: bool | None = None
@@ -148,21 +168,31 @@ def choices(race: Race, car_id: int, overrides: Mapping[str, bool] = {}) -> Turn
         boost = overrides.get("boost", engine >= cost and _affordable(
             race, car_id, engine - cost, extra + BOOST_GUESS, extra + BOOST_GUESS))
     slipstream: bool | None = None
+    reaches: tuple[int, ...] = ()
+    far = 0
     if not boost and phase in (dec.REACT, dec.SLIPSTREAM) and race.slipstream_allowed(car):
-        spaces = extra + race.slipstream_spaces(car)
-        slipstream = overrides.get("slipstream", _affordable(race, car_id, engine, spaces,
-                                                             extra))
+        reaches = race.slipstream_reaches(car)
+        # the likely answer: the longest distance whose corners the car can pay
+        far = next((r for r in sorted(reaches, reverse=True)
+                    if _affordable(race, car_id, engine, extra + r, extra)), 0)
+        slipstream = overrides.get("slipstream", bool(far))
+        if len(reaches) > 1:
+            far = reach if reach in reaches else far or reaches[0]
+        else:
+            far, reaches = 0, ()
     discard = overrides.get("discard", False) if any(DISCARDABLE[c] for c in car.hand) \
         else None
     return TurnChoices(adrenaline=adrenaline, boost=boost, cool=cool, cooling=cooling,
-                       slipstream=slipstream, discard=discard)
+                       slipstream=slipstream, reach=far if slipstream else 0, reaches=reaches,
+                       discard=discard)
 
 
 def shown_for(intent: TurnIntent | None, race: Race, car_id: int) -> TurnChoices:
     """What the turn screen of ``car_id`` shows, with ``intent``'s toggles if they are for
     this turn."""
-    same = intent is not None and intent.turn == (race.round, car_id)
-    return choices(race, car_id, intent.overrides if intent is not None and same else {})
+    if intent is None or intent.turn != (race.round, car_id):
+        return choices(race, car_id)
+    return choices(race, car_id, intent.overrides, intent.reach)
 
 
 def _affordable(race: Race, car_id: int, engine: int, spaces: int, speed: int) -> bool:

@@ -338,7 +338,7 @@ def _turn_keys(shown: TurnChoices) -> tuple[tuple[str, ...], tuple[int, ...], st
     off = []
     toggles = ((ADRENALINE_KEY, "ADR", shown.adrenaline), (BOOST_KEY, "BST", shown.boost),
                (COOL_KEY, "COOL", shown.cooling if shown.cool else None),
-               (SLIP_KEY, "SLIP", shown.slipstream))
+               (SLIP_KEY, f"SL{shown.reach}" if shown.reach else "SLIP", shown.slipstream))
     for slot, label, on in toggles:
         if on is not None:
             keys[slot] = label
