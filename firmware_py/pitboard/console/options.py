@@ -93,8 +93,8 @@ def option_commands(session: _Session) -> dict[str, _Command]:
                           "* the next race's Legend cars (0: none)"),
         "weather": setter("weather", (WEATHERS, {"road": _SWITCH}), _weather,
                           "weather off|random|TOKEN [road=on|off]",
-                          "* the next race's weather token and road conditions"),
-        "draft": _Command(draft, "draft", "the Garage draft: round, whose pick, market, picks"),
+                          "* the next race's weather and road conditions"),
+        "draft": _Command(draft, "draft", "the Garage draft: round, pick, market, picks"),
     }
 
 
