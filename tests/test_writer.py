@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 from PIL import Image, ImageDraw
 
 from pitboard.app import with_writers
 from pitboard.hw.display import StationDisplay
-from pitboard.hw.events import SlotPressed
+from pitboard.hw.events import GoPressed, SlotPressed
 from pitboard.hw.oled import to_pages
 from pitboard.hw.writer import BusWriter, QueuedDisplay
 from pitboard.table.screens import render
@@ -194,3 +195,40 @@ def test_a_busy_writer_still_polls_its_displays() -> None:
         busy.show(picture(f"frame {i}"))
         assert writer.step()
     assert silent.healthy and dead.frame() == to_pages(picture("S2"))
+
+
+def test_the_grid6_app_draws_through_one_thread_per_controller(tmp_path: Path) -> None:
+    """The device as `pitboard run` builds it, on the rig's register models: boot draws every
+    station through its controller's writer thread (and waits until they are on the glass),
+    a press at S4 is answered by controller B's thread, and closing stops every thread."""
+    from gpiozero.pins.mock import MockFactory
+
+    from pitboard.app import App
+    from pitboard.hw.mcp23017 import Mcp23017Model
+    from rig import station_bus
+
+    config = grid6_config()
+    chips = {station_bus(config, i): Mcp23017Model() for i in range(6)}
+    panels = [ThreadPanel() for _ in range(6)]
+    displays = [StationDisplay(serial=p, station=st.label)
+                for p, st in zip(panels, config.stations, strict=True)]
+    factory = MockFactory()
+    app = App.build(config, journal=tmp_path / "j", pin_factory=factory, seed=1,
+                    bus_factory=chips.__getitem__, displays=displays, writer_threads=True)
+    threads = {t.name for t in threading.enumerate() if t.name.startswith("display writer")}
+    try:
+        assert [w.name for w in app.writers] == ["I2C A", "I2C B", "I2C C"]
+        app.boot()
+        for i, panel in enumerate(panels):
+            assert panel.on and panel.threads == {f"display writer I2C {'ABC'[i // 2]}"}
+        panels[3].threads.clear()
+        app.table.handle(GoPressed(station=3))  # S4 joins the lobby
+        assert all(w.flush(timeout=10) for w in app.writers)
+        assert panels[3].threads == {"display writer I2C B"}
+    finally:
+        app.close()
+        factory.reset()
+    alive = {t.name for t in threading.enumerate() if t.name.startswith("display writer")}
+    assert threads >= {"display writer I2C A", "display writer I2C B", "display writer I2C C"}
+    assert not alive & threads
+    assert not any(p.on for p in panels)  # blanked on close

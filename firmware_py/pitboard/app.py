@@ -211,17 +211,22 @@ class App:
         cars: int | None = None,
         modules: Mapping[str, Mapping[str, Any]] | None = None,
         wait_s: float | None = None,
+        writer_threads: bool | None = None,
     ) -> App:
         """Open every part the profile names. Raises :class:`StartupError` (one line).
 
         With ``wait_s`` (``pitboard run``: 20 s), first waits for the buses and interfaces the
-        profile needs (:func:`wait_for_hardware`)."""
+        profile needs (:func:`wait_for_hardware`). The displays the profile names get a writer
+        thread per I2C controller (:func:`with_writers`); ``displays`` given by the caller are
+        drawn directly unless ``writer_threads``."""
         if wait_s is not None:
             wait_for_hardware(config, seconds=wait_s)
         writers: list[BusWriter] = []
         try:
             if displays is not None:
                 screens = list(displays)
+                if writer_threads:  # given displays drawn as on the device (tests)
+                    screens, writers = with_writers(config, screens)
             else:
                 screens, writers = with_writers(config, [
                     open_station_display(config, st.display, st.label)

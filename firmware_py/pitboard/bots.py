@@ -308,17 +308,30 @@ class _Hand:
         return found
 
     def _search(self, gear: int, target: int) -> tuple[float, tuple[str, ...]]:
-        expected, worst = self.expected, self.worst
-        chosen = _pick(worst, self.prefix, gear, target)
-        score = 0.0
-        over = float(-target)
-        for i in chosen:
-            score += expected[i]
-            over += worst[i]
-        if over > 0:  # could spin out or overpay: only when nothing safer exists
-            score -= 10.0 * over
-        cards = self.cards
-        return score, tuple([cards[i] for i in chosen])  # a list first: no generator to run
+        """Greedy from the most valuable card down: a card is taken if the cheapest cards below
+        it can still fill the remaining slots within ``target``; when only just enough cards
+        are left, they all go. The score is their expected speed, less 10 per point the worst
+        case could overshoot (only when nothing safer exists)."""
+        cards, worst, expected, prefix = self.cards, self.worst, self.expected, self.prefix
+        chosen: list[str] = []
+        need, total, score = gear, 0.0, 0.0
+        for i in range(self.size - 1, -1, -1):
+            if need == 0:
+                break
+            if i + 1 == need:
+                for j in range(i, -1, -1):
+                    chosen.append(cards[j])
+                    total += worst[j]
+                    score += expected[j]
+                break
+            if total + worst[i] + prefix[need - 1] <= target:
+                chosen.append(cards[i])
+                total += worst[i]
+                score += expected[i]
+                need -= 1
+        if total > target:  # could spin out or overpay
+            score -= 10.0 * (total - target)
+        return score, tuple(chosen)
 
 
 #: hands seen so far, keyed by their cards in code order (bounded: cleared when full). About
@@ -340,27 +353,6 @@ def _hand(key: tuple[str, ...]) -> _Hand:
             _HANDS.clear()
         hand = _HANDS[key] = _Hand(key)
     return hand
-
-
-def _pick(worst: list[float], prefix: list[float], n: int, target: int) -> list[int]:
-    """Indices of n cards (sorted by value) worth the most whose worst case fits ``target``.
-
-    Greedy from the top: a card is taken if the cheapest cards below it can still fill the
-    remaining slots within the target; when only just enough cards are left, they all go.
-    """
-    chosen: list[int] = []
-    need, total = n, 0.0
-    for i in range(len(worst) - 1, -1, -1):
-        if need == 0:
-            break
-        if i + 1 == need:
-            chosen.extend(range(i, -1, -1))
-            break
-        if total + worst[i] + prefix[need - 1] <= target:
-            chosen.append(i)
-            total += worst[i]
-            need -= 1
-    return chosen
 
 
 def make_bot(kind: str, *, seed: int = 0) -> Bot:
