@@ -46,6 +46,7 @@ from ..trackfile import track_ref
 from . import flow
 from .chatter import ChatterGuard
 from .legend_moves import LegendMovesMixin
+from .lobby_options import LobbyOptionsMixin
 from .race_control import RaceControlView, race_control_view, render_race_control
 from .station import Station
 from .table_base import (
@@ -80,8 +81,8 @@ __all__ = [
 log = logging.getLogger("pitboard.table")
 
 
-class Table(LobbyMixin, SetupMixin, LegendMovesMixin, DraftMixin, TurnsMixin, KioskMixin,
-            TableBase):
+class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, LegendMovesMixin, DraftMixin, TurnsMixin,
+            KioskMixin, TableBase):
     """The table flow and every station.
 
     Example::

@@ -169,6 +169,7 @@ class TableBase:
     _confirm_legend: Callable[[Station], bool]
     _legends_unattended: Callable[[], None]
     _legends_after_undo: Callable[[], None]
+    _options_key: Callable[[Station, int], bool]
     _draft_step: Callable[[Pending], bool]
     _draft_key: Callable[[Station, int], None]
     _draft_go: Callable[[Station], None]
