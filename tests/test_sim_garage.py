@@ -58,5 +58,5 @@ def test_pitboard_sim_garage_starts_a_garage_race_from_the_command_line() -> Non
     text = out.getvalue()
     assert "Draft round 1: market" in text and " drafts U" in text and " drops U" in text
     assert "S1 DROP 1 OF 4: YOUR DROP" in text
-    assert "+ garage choose=snake pool=basic expansions=off" in text
+    assert "+ Garage snake basic" in text
     assert "Race over after " in text
