@@ -5,7 +5,8 @@
 ``git archive`` into a temporary folder; every batch runs in a fresh interpreter on one tree or
 the other, and batches alternate A B B A A B ... so a busy moment of the shared machine hits
 both alike. Printed per tree: microseconds of CPU per car-turn, races/s, decisions/s, the
-worker's peak RSS, and the bot's play (rounds and spin-outs per race); then new/old ratios.
+worker's peak RSS, the bot's play (rounds and spin-outs per race) and the engine alone (the same
+races replayed from their decision logs, the bots' thinking left out); then new/old ratios.
 Figures only: no pass/fail.
 
 Rows: ``base`` is the base game; a rules module adds its row to :data:`ROWS` (its key and
@@ -23,6 +24,7 @@ drop out), a figure the load of a shared machine does not change.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import re
@@ -52,8 +54,10 @@ ROWS: dict[str, dict[str, dict[str, Any]]] = {
 
 
 # ------------------------------------------------------------------ the worker (one tree)
-def work(source: Path, races: int, seed: int, modules: dict[str, Any], events: bool) -> None:
-    """Play ``races`` races with the code under ``source``; print one JSON line of totals."""
+def work(source: Path, races: int, seed: int, modules: dict[str, Any], events: bool,
+         alone: bool = False) -> None:
+    """Play ``races`` races with the code under ``source``; print one JSON line of totals
+    (with ``alone``, also the CPU time of the engine replaying them without the bots)."""
     sys.path.insert(0, str(source / "firmware_py"))
     from pitboard.bots import HeuristicBot
     if "garage" in modules:  # the Garage's bot drafts and uses upgrades (this tree on)
@@ -75,10 +79,11 @@ def work(source: Path, races: int, seed: int, modules: dict[str, Any], events: b
         return
     totals = {"races": races, "car_turns": 0, "decisions": 0, "rounds": 0, "spinouts": 0}
     cpu = 0.0
+    played = []
     for s in range(seed, seed + races):
         start = time.process_time()
-        race = Race(RaceSetup(track="usa", cars=6, seed=s, laps=2, **options), track=track,
-                    record_events=events)
+        setup = RaceSetup(track="usa", cars=6, seed=s, laps=2, **options)
+        race = Race(setup, track=track, record_events=events)
         bot = GarageBot(seed=s) if "garage" in modules else HeuristicBot(seed=s)
         waiting_for, apply, choose = race.waiting_for, race.apply, bot.choose
         while (car := waiting_for()) >= 0:
@@ -88,8 +93,21 @@ def work(source: Path, races: int, seed: int, modules: dict[str, Any], events: b
         totals["decisions"] += len(race.log)
         totals["rounds"] += race.round
         totals["spinouts"] += sum(c.spinouts for c in race.cars)
+        played.append((setup, race.log))
     rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(json.dumps({**totals, "cpu": cpu, "rss_kib": rss_kib}))
+    replay = 0.0
+    if alone:  # the same races replayed from their decision logs: no bot thinking. What the
+        # bots built (their memo of hands) is frozen out of the garbage collector's passes, as
+        # in a process that never ran a bot
+        gc.collect()
+        gc.freeze()
+        start = time.process_time()
+        for setup, log in played:
+            race = Race(setup, track=track, record_events=events)
+            for decision in log:
+                race.apply(decision)
+        replay = time.process_time() - start
+    print(json.dumps({**totals, "cpu": cpu, "cpu_alone": replay, "rss_kib": rss_kib}))
 
 
 # ------------------------------------------------------------------ the parent
@@ -109,7 +127,7 @@ def export(commit: str, into: Path) -> str:
 def batch(source: Path, races: int, seed: int, row: str, events: bool) -> dict[str, Any]:
     done = subprocess.run(
         [sys.executable, __file__, "--worker", str(source), "--races", str(races),
-         "--seed", str(seed), "--row", row] + (["--events"] if events else []),
+         "--seed", str(seed), "--row", row, "--alone"] + (["--events"] if events else []),
         capture_output=True, text=True, env=dict(os.environ, PYTHONHASHSEED="0"))
     if done.returncode != 0:
         sys.exit(f"engine benchmark: the worker for {source} failed:\n{done.stderr[-2000:]}")
@@ -142,7 +160,8 @@ def summary(label: str, runs: list[dict[str, Any]]) -> dict[str, float]:
     cpu = sum(r["cpu"] for r in runs)
     races = sum(r["races"] for r in runs)
     best = min(r["cpu"] / r["car_turns"] for r in runs) * 1e6
-    out = {"us": cpu / turns * 1e6, "best": best, "races_s": races / cpu,
+    alone = sum(r.get("cpu_alone", 0.0) for r in runs) / turns * 1e6
+    out = {"us": cpu / turns * 1e6, "best": best, "alone": alone, "races_s": races / cpu,
            "decisions_s": sum(r["decisions"] for r in runs) / cpu,
            "rss_mib": max(r["rss_kib"] for r in runs) / 1024,
            "rounds": sum(r["rounds"] for r in runs) / races,
@@ -150,7 +169,7 @@ def summary(label: str, runs: list[dict[str, Any]]) -> dict[str, float]:
     print(f"  {label:22} {out['us']:6.2f} us/car-turn (best batch {best:5.2f})  "
           f"{out['races_s']:6.0f} races/s  {out['decisions_s']:7.0f} decisions/s  "
           f"peak RSS {out['rss_mib']:5.1f} MiB  {out['rounds']:.1f} rounds, "
-          f"{out['spinouts']:.2f} spin-outs per race")
+          f"{out['spinouts']:.2f} spin-outs per race; engine alone {alone:5.2f} us/car-turn")
     return out
 
 
@@ -172,9 +191,10 @@ def main() -> None:
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--row", default="base", help=argparse.SUPPRESS)
+    parser.add_argument("--alone", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker is not None:
-        work(args.worker, args.races, args.seed, ROWS[args.row], args.events)
+        work(args.worker, args.races, args.seed, ROWS[args.row], args.events, args.alone)
         return
     rows = [r.strip() for r in args.rows.split(",") if r.strip()]
     if args.instructions and shutil.which("valgrind") is None:
@@ -190,7 +210,7 @@ def main() -> None:
         print(f"6 cars, 2 laps, USA, heuristic bot, event log {'on' if args.events else 'off'}; "
               f"{args.batches} batches of {args.races} races per tree and row, interleaved; "
               "CPU time")
-        base_us: float | None = None
+        base: dict[str, float] | None = None
         base_n: float | None = None
         for row in rows:
             runs: dict[str, list[dict[str, Any]]] = {label: [] for label, _ in trees}
@@ -215,11 +235,12 @@ def main() -> None:
                 print(f"  new/old: {new['us'] / old['us']:.2f}x the cost per car-turn "
                       f"(best batches {new['best'] / old['best']:.2f}x), "
                       f"{new['races_s'] / old['races_s']:.2f}x the races/s")
-            if row != "base" and "this tree" in figures and base_us is not None:
-                print(f"  {row} costs {figures['this tree']['us'] / base_us:.2f}x the base game "
-                      "per car-turn")
+            if row != "base" and "this tree" in figures and base is not None:
+                mine = figures["this tree"]
+                print(f"  {row} costs {mine['us'] / base['us']:.2f}x the base game per car-turn "
+                      f"with the bots, {mine['alone'] / base['alone']:.2f}x the engine alone")
             if row == "base" and "this tree" in figures:
-                base_us = figures["this tree"]["us"]
+                base = figures["this tree"]
             if args.instructions:
                 counted = {label: instructions(source, args.instructions, row, args.events)
                            for label, source in trees}

@@ -52,6 +52,38 @@ def test_disputed_rows_are_the_crossed_rows_of_the_reference() -> None:
         assert disputed == crossed
 
 
+#: modules.md's symbol words -> the file's
+_MD_SYMBOLS = {"boost": "boost", "heat": "heat", "scrap": "scrap", "adjust": "adjust",
+               "cooldown": "cooldown", "reduce": "reduce", "slipstream": "slipstream",
+               "refresh": "refresh", "salvage": "salvage", "direct play": "direct",
+               "accelerate": "accelerate", "super-cool": "supercool", "draft": "draft"}
+
+
+@pytest.mark.skipif(not MODULES_MD.exists(), reason="no shared reference beside the checkout")
+def test_every_row_is_the_reference_row() -> None:
+    """Speeds, symbols in printed order and the disputed mark of all 60 types, against the
+    table of modules.md section 2 (the reference wins where sources disagree)."""
+    text = MODULES_MD.read_text()
+    rows = [[c.strip() for c in line.split("|")[1:-1]]
+            for line in text[text.index("## 2."):text.index("## 3.")].splitlines()
+            if line.startswith("| ") and line.split("|")[1].strip().isdigit()]
+    assert [int(r[0]) for r in rows] == list(range(1, 61))
+    for number, _, _, speed, symbols, versus in rows:
+        card = by_type(int(number))
+        assert bool(card.disputed) == ("✖" in versus), number
+        if "plain Heat" in symbols:
+            assert card.heat_card, number
+            continue
+        assert card.speeds == tuple(int(s) for s in speed.split()[0].split("/")), number
+        expected = []
+        for word in ([] if symbols == "–" else symbols.split(", ")):
+            name, _, n = word.rpartition(" ")
+            if not n.lstrip("+−").isdigit():  # a bare symbol (refresh, direct play)
+                name, n = word, "1"
+            expected.append((_MD_SYMBOLS[name], int(n.replace("−", "-"))))
+        assert list(card.symbols) == expected, number
+
+
 def test_pool_two_copies_of_each_type() -> None:
     assert len(pool("basic", False)) == 34
     assert len(pool("advanced", False)) == 62

@@ -140,7 +140,8 @@ def test_a_visitor_races_the_legends_and_the_kiosk_resets_after_the_results(
         assert table.state == flow.LOBBY
         lobby = table.views[1]
         assert lobby is not None and "2 cars: 1 player, 1 bot" in lobby.lines
-        assert any("legends cars=2" in line and "weather" in line for line in lobby.lines)
+        assert "+ 2 Legends" in lobby.lines  # the presets, a line each (lobby_options.py)
+        assert any(line.startswith("+ weather ") for line in lobby.lines)
         kiosk.wait(table.kiosk.join_seconds + 1 if table.kiosk else 0)
         race = table.race
         assert race is not None and table.state in (flow.PLANNING, flow.RESOLUTION)

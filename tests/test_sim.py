@@ -293,7 +293,7 @@ def test_redraw_only_when_something_changed() -> None:
     out = io.StringIO()
     screen = TerminalScreen(s, out, size=lambda: (80, 24))
     assert screen.draw() and not screen.draw()
-    s.press("f")  # an empty lobby slot: no frame changes
+    s.press("g")  # an empty lobby slot: no frame changes
     assert not screen.draw()
     s.press("space")
     assert screen.draw() and screen.writes == 2

@@ -58,5 +58,28 @@ def test_pitboard_sim_garage_starts_a_garage_race_from_the_command_line() -> Non
     text = out.getvalue()
     assert "Draft round 1: market" in text and " drafts U" in text and " drops U" in text
     assert "S1 DROP 1 OF 4: YOUR DROP" in text
-    assert "+ garage choose=snake pool=basic expansions=off" in text
+    assert "+ Garage snake basic" in text
     assert "Race over after " in text
+
+
+def test_a_module_race_resumes_mid_race_with_its_upgrades_legends_and_weather(
+        tmp_path: Path) -> None:
+    """Power cut in round 3 of a Garage race with Legends, weather and road tokens: the new
+    simulation resumes the same race (upgrades in the decks, Legend cars, tokens), then plays
+    it to the end."""
+    modules = {**GARAGE, "legends": {"cars": 2}, "weather": {"weather": "random", "road": True}}
+    first = open_sim(2, seed=11, laps=1, cars=2, modules=modules, journal=tmp_path)
+    while (race := first.table.race) is None or race.round < 3:
+        assert first.autoplay_step() is not None
+    state, log = first.table.state, list(race.log)
+    decks = [sorted(c.hand + c.draw + c.discard + c.play) for c in race.cars]
+    first.close()
+    again = open_sim(2, seed=99, journal=tmp_path)
+    resumed = again.table.race
+    assert resumed is not None and list(resumed.log) == log and again.table.state == state
+    assert resumed.setup.modules == modules
+    assert [sorted(c.hand + c.draw + c.discard + c.play) for c in resumed.cars] == decks
+    assert any(code.startswith("U") for code in decks[0])  # the drafted upgrades
+    while again.autoplay_step() is not None:
+        pass
+    assert resumed.over and again.table.state == flow.RESULTS

@@ -19,21 +19,29 @@ Example::
 
 from __future__ import annotations
 
-from functools import cache
-
-from .bots import _EXPECTED, _WORST, Bot, HeuristicBot, RandomBot, card_value
-from .engine.cards import HEAT, SPEED, STRESS
-from .engine.decisions import DONE, REACT, SLIPSTREAM, Decision, Plan, PlanRule, React, Slipstream
+from .bots import _EXPECTED, _WORST, Bot, HeuristicBot, RandomBot, _Hand, _hand, card_value
+from .engine.cards import HEAT, PLAYABLE, SPEED, STRESS
+from .engine.decisions import (
+    DONE,
+    PLAN,
+    REACT,
+    SLIPSTREAM,
+    Decision,
+    Plan,
+    PlanRule,
+    React,
+    Slipstream,
+)
 from .engine.garage.data import BY_CODE, UPGRADES, Upgrade
 from .engine.garage.draft import DRAFT, DraftDrop, DraftPick
-from .engine.garage.symbols import draft_spaces, has_options
+from .engine.garage.module import GarageModule
+from .engine.garage.symbols import DIRECT, TurnState, draft_spaces
 from .engine.race import Car, Race
 
 #: what one [+] flip adds, on average and at most
 FLIP_EXPECTED, FLIP_WORST = 2.5, 4
 
 
-@cache
 def draft_value(u: Upgrade) -> float:
     """How much the bot wants ``u`` in its deck: the speed it brings (the best choice, flips at
     their average), plus the help of its symbols, less its Heat cost."""
@@ -50,10 +58,19 @@ def draft_value(u: Upgrade) -> float:
     return value
 
 
+#: upgrade key -> its draft value (keyed by the key: hashing an Upgrade hashes all its fields)
+_DRAFT_VALUE = {key: draft_value(u) for key, u in UPGRADES.items()}
+
+
 #: card code -> the code the planner thinks of it as: the first card (base cards first) with
 #: the same worst and expected value. Planning a hand of representatives meets far fewer
 #: distinct hands, so the heuristic bot's memo of hands keeps working with upgrades about.
-_SAME_AS: dict[str, str] = {}
+class _SameAs(dict[str, str]):
+    def __missing__(self, code: str) -> str:  # a card no upgrade stands in for
+        return code
+
+
+_SAME_AS = _SameAs()
 
 
 def _teach_values() -> None:
@@ -67,12 +84,36 @@ def _teach_values() -> None:
                    + max(0, -u.count("adjust")),
                    expected=u.speeds[-1] + FLIP_EXPECTED * flips - 0.5 * u.count("heat"))
     first: dict[tuple[float, float], str] = {}
-    for code in ("0", "1", "2", "3", "4", "5", *BY_CODE):
+    for code in ("0", "1", "2", "3", "4", "5", STRESS, *BY_CODE):
         value = (_WORST[code], _EXPECTED[code])
         _SAME_AS[code] = first.setdefault(value, code)
+    _SAME_AS[HEAT] = HEAT  # never played: itself (listed, so a hand's Heat is no dict miss)
 
 
 _teach_values()
+#: the cards the planner sees as another card
+_STAND_INS = frozenset(code for code, rep in _SAME_AS.items() if code != rep)
+#: the upgrade cards the planner sees as themselves
+_UPGRADE_REPS = frozenset(rep for rep in _SAME_AS.values() if rep in BY_CODE)
+
+#: the planner's views of hands holding upgrades, by their representatives in code order: the
+#: Garage bot's own memo (bounded: cleared when full). 150 six-car Garage races meet ~3,900
+#: distinct such hands and 600 races ~9,000, against ~1,000 base hands, so in the heuristic
+#: bot's shared memo (2,048) they would keep pushing each other out. A hand holds ~3.4 KiB
+#: (tracemalloc, 300 races): a full memo stays near 21 MiB.
+_GARAGE_HANDS: dict[tuple[str, ...], _Hand] = {}
+_GARAGE_HANDS_MAX = 6_144
+
+
+def _garage_hand(key: tuple[str, ...]) -> _Hand:
+    """The planner's view of a hand holding upgrades (``key``: its representatives in code
+    order), from the Garage bot's own memo."""
+    hand = _GARAGE_HANDS.get(key)
+    if hand is None:
+        if len(_GARAGE_HANDS) >= _GARAGE_HANDS_MAX:
+            _GARAGE_HANDS.clear()
+        hand = _GARAGE_HANDS[key] = _Hand(key)
+    return hand
 
 
 class GarageBot(HeuristicBot):
@@ -80,48 +121,69 @@ class GarageBot(HeuristicBot):
 
     name = "heuristic"
 
+    def __init__(self, *, seed: int = 0, reserve: int = 1) -> None:
+        super().__init__(seed=seed, reserve=reserve)
+        #: the Garage module's turn states of the race last seen (None: no Garage there)
+        self._turns_race: Race | None = None
+        self._turns: dict[int, TurnState] | None = None
+
     def choose(self, race: Race, car_id: int) -> Decision:
         phase = race.phase
+        if phase == PLAN:
+            return self._plan_hand(race, race.cars[car_id])
+        if phase == REACT:
+            if race is not self._turns_race:
+                module = race.hooks.by_key.get("garage")
+                self._turns_race = race
+                self._turns = module.turn if isinstance(module, GarageModule) else None
+            turns = self._turns
+            if turns is not None:  # most React steps hold no turn state and no direct play
+                ts = turns.get(car_id)
+                car = race.cars[car_id]
+                if ts is not None or not DIRECT.isdisjoint(car.hand):
+                    found = self._upgrade_react(race, car, ts)
+                    if found is not None:
+                        return found
+            return self._react(race, car_id)
+        if phase == SLIPSTREAM:
+            return self._slipstream(race, race.cars[car_id])
         if phase == DRAFT:
             return self._draft(race, car_id)
-        if phase == REACT:
-            found = self._upgrade_react(race, race.cars[car_id])
-            if found is not None:
-                return found
-        elif phase == SLIPSTREAM:  # the longest slipstream whose corners it can pay
-            car = race.cars[car_id]
-            spare = car.engine - self.reserve
-            best = Slipstream(car_id, False)
-            for o in race.pending().options:
-                assert isinstance(o, Slipstream)
-                reach = o.spaces or race.slipstream_spaces(car)
-                if o.take and self._fits(race, car, reach, car.speed, spare) and \
-                        (not best.take or reach > (best.spaces or race.slipstream_spaces(car))):
-                    best = o
-            return best
         return super().choose(race, car_id)
 
     def _plan(self, race: Race, rule: PlanRule) -> Plan:
+        """The plan for ``rule`` (the race's own rule for the car: its hand as it stands)."""
+        return self._plan_hand(race, race.cars[rule.car])
+
+    def _plan_hand(self, race: Race, car: Car) -> Plan:
         """The heuristic plan of the hand's representatives (see _SAME_AS), played with the
-        real cards they stand for."""
-        same = [_SAME_AS.get(c, c) for c in rule.playable]
-        if same == list(rule.playable):
-            return super()._plan(race, rule)
-        plan = super()._plan(race, rule._replace(playable=tuple(same)))
-        left = list(rule.playable)
-        cards = []
-        for rep in plan.cards:
-            real = next(c for c, s in zip(left, (_SAME_AS.get(c, c) for c in left), strict=True)
-                        if s == rep)
-            left.remove(real)
-            cards.append(real)
-        return Plan(plan.car, plan.gear, tuple(cards))
+        real cards they stand for: the first card of the hand that each one stands for."""
+        cards = car.hand
+        gears, shift_cost = race.shifts(car)
+        same: list[str] | None = None
+        if _STAND_INS.isdisjoint(cards):
+            key = tuple(sorted(cards))
+        else:
+            same = list(map(_SAME_AS.__getitem__, cards))
+            key = tuple(sorted(same))
+        found = self._best_plan(race, car, _hand(key) if _UPGRADE_REPS.isdisjoint(key)
+                                else _garage_hand(key), gears, shift_cost)
+        if found is None:  # clogged at every gear: drop to the lowest for Cooldown next time
+            return Plan(car.id, min(gears), tuple(filter(PLAYABLE.__getitem__, cards)))
+        if same is None:
+            return found
+        real = []
+        for rep in found.cards:
+            i = same.index(rep)
+            same[i] = ""
+            real.append(cards[i])
+        return Plan(car.id, found.gear, tuple(real))
 
     def _draft(self, race: Race, car_id: int) -> Decision:
         options = race.pending().options
         if isinstance(options[0], DraftDrop):
-            return min(options, key=lambda d: draft_value(UPGRADES[d.card]))  # type: ignore
-        best = max(options, key=lambda d: draft_value(UPGRADES[d.card]))  # type: ignore
+            return min(options, key=lambda d: _DRAFT_VALUE[d.card])  # type: ignore
+        best = max(options, key=lambda d: _DRAFT_VALUE[d.card])  # type: ignore
         assert isinstance(best, DraftPick)
         return best
 
@@ -129,46 +191,89 @@ class GarageBot(HeuristicBot):
         """Can the corners a move of ``spaces`` more at ``speed`` would cross be paid?"""
         return race.corner_bill(car.start_d, car.d + spaces, speed, car) <= spare
 
-    def _upgrade_react(self, race: Race, car: Car) -> Decision | None:
-        if not has_options(race, car):
-            return None
-        options = race.react_options(car.id)
+    def _slipstream(self, race: Race, car: Car) -> Slipstream:
+        """The longest slipstream (a slipstream +N symbol offers more) whose corners it can
+        pay; none if it can pay none."""
         spare = car.engine - self.reserve
+        spaces = race.slipstream_spaces(car)
+        more = race.hooks.slipstream_choices  # most turns offer only the usual distance
+        if more is None or len(more(race, car, (spaces,))) == 1:
+            return Slipstream(car.id, self._fits(race, car, spaces, car.speed, spare))
+        reaches = race.slipstream_reaches(car)
+        best = -1
+        for i, reach in enumerate(reaches):
+            if (best < 0 or reach > reaches[best]) and \
+                    self._fits(race, car, reach, car.speed, spare):
+                best = i
+        if best < 0:
+            return Slipstream(car.id, False)
+        return Slipstream(car.id, True, reaches[best] if best else 0)
+
+    def _upgrade_react(self, race: Race, car: Car, ts: TurnState | None) -> Decision | None:
+        """An upgrade symbol worth using now, read straight off the turn's upgrade state (the
+        full option list is not built): a direct play or accelerate the corners can pay, then
+        reduce, a salvage of a 3 or better, supercool, a draft move the corners can pay, a
+        refresh of a card worth 3 or more, and last the highest speed choice that fits."""
+        hand = car.hand
+        if ts is None:
+            if DIRECT.isdisjoint(hand):
+                return None
+        elif not (ts.choices or ts.reduce or ts.salvage or ts.supercool or ts.refresh or
+                  ts.accelerate or ts.drafts or not DIRECT.isdisjoint(hand)):
+            return None
+        spare = car.engine - self.reserve
+        if not DIRECT.isdisjoint(hand):
+            for code in dict.fromkeys(hand):
+                if code in DIRECT:
+                    u = BY_CODE[code]
+                    heat = u.count("heat")
+                    gain = u.speeds[0] + FLIP_WORST * u.count("boost")
+                    if car.engine - heat >= self.reserve and \
+                            self._fits(race, car, gain, car.speed + gain, spare - heat):
+                        return React(car.id, "direct", 0, code)
+        if ts is None:
+            return None
+        if ts.accelerate and ts.flips:
+            gain = ts.accelerate[0] * ts.flips
+            if self._fits(race, car, gain, car.speed + gain, spare):
+                return React(car.id, "accelerate")
+        if ts.reduce and STRESS in hand:
+            return React(car.id, "reduce", min(ts.reduce, hand.count(STRESS)))
+        discard = car.discard
+        if ts.salvage and discard:
+            best = max(sorted(set(discard)), key=_SALVAGE_VALUE.__getitem__)
+            if _SALVAGE_VALUE[best] >= 3:
+                return React(car.id, "salvage", 0, best)
+        if ts.supercool and HEAT in discard:
+            return React(car.id, "supercool", min(ts.supercool, discard.count(HEAT)))
+        if ts.drafts:
+            for n in sorted(set(ts.drafts)):
+                spaces = draft_spaces(race, car, n)
+                if spaces and self._fits(race, car, spaces, car.speed, spare):
+                    return React(car.id, "draft", n)
+        for code in ts.refresh:
+            if BY_CODE[code].speeds[-1] >= 3:
+                return React(car.id, "refresh", 0, code)
         best_speed: React | None = None
-        for o in options:
-            action = o.action
-            if action in ("reduce", "supercool"):
-                return max((p for p in options if p.action == action), key=lambda p: p.n)
-            if action == "refresh" and BY_CODE[o.card].speeds[-1] >= 3:
-                return o
-            if action == "salvage":
-                best = max((p for p in options if p.action == "salvage"),
-                           key=lambda p: -9 if p.card in (HEAT, STRESS) else SPEED[p.card])
-                if best.card not in (HEAT, STRESS) and SPEED[best.card] >= 3:
-                    return best
-            if action == "speed":
-                gained = o.n - SPEED[o.card]
-                if self._fits(race, car, gained, car.speed + gained, spare) and \
-                        (best_speed is None or o.n > best_speed.n):
-                    best_speed = o
-            if action == "direct":
-                u = BY_CODE[o.card]
-                gain = u.speeds[0] + FLIP_WORST * u.count("boost")
-                if car.engine - u.count("heat") >= self.reserve and \
-                        self._fits(race, car, gain, car.speed + gain, spare - u.count("heat")):
-                    return o
-            if action == "accelerate":
-                ts = race.hooks.by_key["garage"].turn[car.id]  # type: ignore[attr-defined]
-                gain = ts.accelerate[0] * ts.flips
-                if self._fits(race, car, gain, car.speed + gain, spare):
-                    return o
-            if action == "draft":
-                spaces = draft_spaces(race, car, o.n)
-                if self._fits(race, car, spaces, car.speed, spare):
-                    return o
-        if best_speed is not None:
-            return best_speed
-        return None
+        for code in dict.fromkeys(ts.choices):
+            low = SPEED[code]
+            for value in BY_CODE[code].speeds[1:]:
+                gained = value - low
+                if (best_speed is None or value > best_speed.n) and \
+                        self._fits(race, car, gained, car.speed + gained, spare):
+                    best_speed = React(car.id, "speed", value, code)
+        return best_speed
+
+
+class _SalvageValues(dict[str, int]):
+    """What salvaging a card is worth to the bot: its speed; Heat and Stress nothing."""
+
+    def __missing__(self, code: str) -> int:
+        value = self[code] = -9 if code in (HEAT, STRESS) else SPEED[code]
+        return value
+
+
+_SALVAGE_VALUE = _SalvageValues()
 
 
 class GarageRandomBot(RandomBot):

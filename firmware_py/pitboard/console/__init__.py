@@ -28,6 +28,7 @@ Example::
 
 from __future__ import annotations
 
+from .command import CommandError
 from .lines import MAX_LINE, LineSplitter
 from .link import CALL_TIMEOUT, DirectLink, QueueLink, TableBusy, TableLink
 from .port import BACKOFF, READ_TIMEOUT, WRITE_TIMEOUT, Console, SerialPort, open_console
@@ -38,7 +39,6 @@ from .protocol import (
     OUTPUT_WORDS,
     PIN_LOCKOUT,
     UNLOCK_IDLE,
-    CommandError,
     ConsoleProtocol,
 )
 from .views import state_dict, status_line

@@ -13,7 +13,6 @@ import time
 import unicodedata
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Final
 
 from ..engine.race import Race
@@ -24,8 +23,10 @@ from ..table import flow
 from ..table.station import SLOTS
 from ..table.table import Table
 from ..trackfile import load_track, track_names
+from .command import CommandError, _Command, _Usage
 from .lines import MAX_LINE, LineSplitter
 from .link import DirectLink, TableBusy, TableLink
+from .options import option_commands
 from .views import state_dict, status_line
 
 log = logging.getLogger("pitboard.console")
@@ -45,23 +46,6 @@ EVENT_MODES: Final = ("off", "text", "json")
 _INT = re.compile(r"[0-9]{1,10}")
 _TRACK = re.compile(r"[A-Za-z][A-Za-z_-]{0,31}")  # names only: never a path from the wire
 _ERASE = frozenset("\b\x7f")  # backspace and DEL, as terminals send them
-
-
-class CommandError(Exception):
-    """A command that cannot be done; ``str()`` is the reason after ``ERR``."""
-
-
-class _Usage(Exception):
-    """Wrong arguments: the console answers ``ERR usage: <grammar>``."""
-
-
-@dataclass(frozen=True)
-class _Command:
-    fn: Callable[[list[str]], list[str]]
-    usage: str
-    help: str
-    #: changes the race or the table: needs the staff PIN
-    changes: bool = False
 
 
 class ConsoleProtocol:
@@ -144,6 +128,8 @@ class ConsoleProtocol:
                               "* act as a station's lever, tray button or GO", True),
             "reset": _Command(self._reset, "reset", "* abandon any race, back to the lobby",
                               True),
+            # garage, legends, weather (the lobby's words) and draft: console/options.py
+            **option_commands(self),
         }
 
     # ------------------------------------------------------------------ lines

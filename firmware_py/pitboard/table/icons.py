@@ -21,17 +21,8 @@ Example::
 
 from __future__ import annotations
 
-#: symbol -> its 5×5 icon (``adjust+``/``adjust-`` for the two directions of adjust)
-_SYMBOL_ART: dict[str, str] = {
-    # [+]: a plus, like the printed boost symbol
-    "boost": "..#.. ..#.. ##### ..#.. ..#..",
-    # a flame: Heat paid from the engine
-    "heat": "..#.. .##.. .###. ##### .###.",
-    # a cross: the top cards of the deck thrown away
-    "scrap": "#...# .#.#. ..#.. .#.#. #...#",
-    # solid triangles: corner limits up / down
-    "adjust+": "..#.. ..#.. .###. .###. #####",
-    "adjust-": "##### .###. .###. ..#.. ..#..",
+#: the optional symbols' icons, drawn plain (lit on dark)
+_PLAIN_ART: dict[str, str] = {
     # a snowflake: Heat from hand back to the engine
     "cooldown": "..#.. #.#.# .###. #.#.# ..#..",
     # S: Stress cards out of the hand
@@ -50,9 +41,29 @@ _SYMBOL_ART: dict[str, str] = {
     "supercool": "#.#.# .###. ##### .###. #.#.#",
     # a chevron up to a car: the draft move
     "draft": "#..## .#.## ..### .#.## #..##",
-    # a star: a sponsor card, used once
-    "onetime": "..#.. ##### .###. .#.#. #...#",
 }
+#: the mandatory symbols' icons as they are drawn: a lit badge with the sign cut out
+_BADGE_ART: dict[str, str] = {
+    # [+]: a boxed plus, like the printed boost symbol
+    "boost": "##### ##.## #...# ##.## #####",
+    # H: Heat paid from the engine
+    "heat": "##### #.#.# #...# #.#.# #####",
+    # a cross: the top cards of the deck thrown away
+    "scrap": "##### #.#.# ##.## #.#.# #####",
+    # triangles: corner limits up / down
+    "adjust+": "##### ##.## #...# ..... #####",
+    "adjust-": "##### ..... #...# ##.## #####",
+    # 1: a sponsor card, used once
+    "onetime": "##.## #..## ##.## ##.## #...#",
+}
+
+
+def _inverted(art: str) -> str:
+    return art.translate(str.maketrans("#.", ".#"))
+
+
+#: symbol -> its 5×5 icon, plain (``adjust+``/``adjust-`` for the two directions of adjust)
+_SYMBOL_ART: dict[str, str] = {**{k: _inverted(a) for k, a in _BADGE_ART.items()}, **_PLAIN_ART}
 
 _FIRST = 0xE000
 
@@ -63,15 +74,28 @@ MANDATORY_ICON: dict[str, str] = {name: chr(_FIRST + 0x40 + i)
                                   for i, name in enumerate(_SYMBOL_ART)}
 
 
-def _inverted(art: str) -> str:
-    return art.translate(str.maketrans("#.", ".#"))
-
-
 #: character -> glyph art, for the TINY font
 ART: dict[str, str] = {
     **{ICON[name]: art for name, art in _SYMBOL_ART.items()},
     **{MANDATORY_ICON[name]: _inverted(art) for name, art in _SYMBOL_ART.items()},
 }
+
+
+_WORDS = {**{ch: name.replace("adjust+", "limit+").replace("adjust-", "limit-")
+              for name, ch in ICON.items()},
+          **{ch: name.replace("adjust+", "limit+").replace("adjust-", "limit-")
+             for name, ch in MANDATORY_ICON.items()}}
+
+
+def as_words(text: str) -> str:
+    """``text`` with every icon written as its symbol's name, for terminals and logs.
+
+    Example::
+
+        >>> as_words(ICON["salvage"] + "2")
+        'salvage2'
+    """
+    return "".join(_WORDS.get(ch, ch) for ch in text)
 
 
 def icon_key(symbol: str, n: int) -> str:

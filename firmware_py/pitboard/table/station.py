@@ -42,6 +42,8 @@ class Station:
     idle_bot: bool = False
     #: which page of the hand the tray shows when the hand holds more than 7 cards
     page: int = 0
+    #: the lobby page this station shows (lobby_options.PAGES: 0 = the race, then modules)
+    lobby_page: int = 0
     #: the player's changes to the likely answer of their car's resolution (see turn.py)
     turn: TurnIntent | None = None
 

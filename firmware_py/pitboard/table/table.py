@@ -45,6 +45,7 @@ from ..hw.events import (
 from ..trackfile import track_ref
 from . import flow
 from .chatter import ChatterGuard
+from .lobby_options import LobbyOptionsMixin
 from .station import Station
 from .table_base import (
     BACKLOG_LIMIT,
@@ -77,7 +78,7 @@ __all__ = [
 log = logging.getLogger("pitboard.table")
 
 
-class Table(LobbyMixin, DraftMixin, TurnsMixin, KioskMixin, TableBase):
+class Table(LobbyMixin, LobbyOptionsMixin, DraftMixin, TurnsMixin, KioskMixin, TableBase):
     """The table flow and every station.
 
     Example::

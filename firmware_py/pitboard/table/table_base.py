@@ -150,6 +150,7 @@ class TableBase:
     _resolution_key: Callable[[Station, int], None]
     _commit_plan: Callable[[Station], None]
     _resolution_go: Callable[[Station], None]
+    _options_key: Callable[[Station, int], bool]
     _draft_step: Callable[[Pending], bool]
     _draft_key: Callable[[Station, int], None]
     _draft_go: Callable[[Station], None]

@@ -44,6 +44,8 @@ class LobbyMixin(TableBase):
             self._draft_key(st, slot)
 
     def _lobby_key(self, st: Station, slot: int) -> None:
+        if self._options_key(st, slot):  # MODS and the module pages (lobby_options.py)
+            return
         if slot == 0:
             names = track_names()
             self.track = names[(names.index(self.track) + 1) % len(names)] \

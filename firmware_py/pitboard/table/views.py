@@ -21,6 +21,7 @@ from ..trackfile import load_track
 from . import flow
 from .draft_view import draft_view
 from .hand import short_problem
+from .lobby_options import options_view, rules_lines
 from .station import SLOTS, Station
 from .turn import (
     ADRENALINE_KEY,
@@ -141,13 +142,16 @@ def _lobby(scene: TableScene, st: Station) -> StationView:
     if problem:  # staff should know a power cut would lose this race
         lines = (lines[0], problem[:32], lines[2])
     if scene.modules:  # every station says which rules the race will use before it starts
-        lines = (*lines[:2], module_line(scene.modules), *lines[2:])
+        lines = (*lines[:2], *rules_lines(scene.modules, module_line), *lines[2:])
     if scene.countdown is not None and joined:
         left = scene.countdown
         lines = (*lines[:-1], f"{'JOINED' if st.joined else 'GO to join'} - start in {left}s")
+    if st.lobby_page:  # a module's page: its options on the tray buttons (lobby_options.py)
+        return options_view(st, scene.modules, joined_line=lines[-1],
+                            problem=scene.lobby_problem)
     return StationView(LOBBY, st.index, title=f"{st.name} LOBBY", lines=lines,
-                       message=scene.lobby_problem,
-                       soft_keys=("TRK", "LAPS", "CARS", "", "", "", "RACE"))
+                       message=st.message or scene.lobby_problem,
+                       soft_keys=("TRK", "LAPS", "CARS", "MODS", "", "", "RACE"))
 
 
 def seat_line(cars: int, players: int) -> str:
@@ -300,6 +304,7 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
             heat_paid.append(f"spin-out: {e['heat']}")
             message = f"SPUN OUT: +{e['stress']} Stress, gear 1"
     effects = upgrade_effects(events)
+    meaning: tuple[str, ...] = ()
     phase = race.phase
     keys: tuple[str, ...] = ()
     cards: tuple[CardView, ...] = ()
@@ -317,6 +322,8 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
         cards = _tray(st, selectable=DISCARDABLE.__getitem__)
         keys = _page_key(st)
         message = message or "discard? then GO"
+        if not st.message:
+            meaning = card_detail(st)
     if effects:  # what the upgrades did, mandatory effects first, as they happened
         lines = (", ".join(effects), *lines)
     return StationView(
@@ -325,6 +332,7 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
         target_gear=car.gear, engine=car.engine, speed=str(car.speed), flips=tuple(flips[-6:]),
         move=_move_view(race, car), heat_paid=tuple(heat_paid), message=message,
         lap=race.lap_of(car.d), laps=race.laps, round=race.round, lines=lines,
+        detail=meaning,
     )
 
 

@@ -5,8 +5,9 @@ from the shuffled pool; rounds 1 and 3 pick from the last grid position to the f
 from the first to the last; leftovers are discarded.
 
 Snake draft (Board Game Arena's): 2 rounds; each round a market of (2 × players + 3) cards; every
-player picks twice, last to first and then first to last; after both rounds each player drops
-one of their 4 cards to keep 3.
+player picks twice, in the draft's order for the round and then back (round 1: last to first and
+back, round 2: first to last and back); after both rounds each player drops one of their 4 cards
+to keep 3.
 
 A pick is a decision (:class:`DraftPick`, :class:`DraftDrop`): it replays, undoes and journals
 like a plan.
@@ -93,15 +94,18 @@ def _pool(tier: str, expansions: bool) -> tuple[str, ...]:
 def pick_order(rnd: int, grid: list[int], snake: bool) -> list[int]:
     """Who picks in draft round ``rnd`` (1-based), given the grid (pole first).
 
+    The order, one place to change it: rounds 1 and 3 from the last grid position to the first,
+    round 2 from the first to the last (the rulebook summary, ../shared/seeds/001, and
+    modules.md section 2); the snake draft's rounds go that way and back (modules.md: Board Game
+    Arena's ``stPrepareGarageDraft`` appends the reversed order, so its round 2 starts at pole).
+
     >>> pick_order(1, [2, 0, 1], snake=False), pick_order(2, [2, 0, 1], snake=False)
     ([1, 0, 2], [2, 0, 1])
-    >>> pick_order(1, [2, 0, 1], snake=True)
-    [1, 0, 2, 2, 0, 1]
+    >>> pick_order(1, [2, 0, 1], snake=True), pick_order(2, [2, 0, 1], snake=True)
+    ([1, 0, 2, 2, 0, 1], [2, 0, 1, 1, 0, 2])
     """
-    last_first = list(reversed(grid))
-    if snake:
-        return last_first + grid
-    return last_first if rnd in (1, 3) else list(grid)
+    order = list(reversed(grid)) if rnd in (1, 3) else list(grid)
+    return order + order[::-1] if snake else order
 
 
 def market_size(players: int, snake: bool) -> int:

@@ -37,7 +37,7 @@ can still change something, in any order the player picks:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from ..cards import HEAT, SPEED, STRESS
@@ -54,23 +54,40 @@ DIRECT = frozenset(c for c, u in BY_CODE.items() if u.has("direct"))
 ONETIME = frozenset(c for c, u in BY_CODE.items() if u.has("onetime"))
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class TurnState:
     """What a car's upgrades still offer this turn (reset each turn; part of snapshots)."""
 
-    flips: int = 0
-    adjust: int = 0
-    cool: int = 0
-    choices: list[str] = field(default_factory=list)
-    reduce: int = 0
-    salvage: int = 0
-    supercool: int = 0
-    slip: list[int] = field(default_factory=list)
-    refresh: list[str] = field(default_factory=list)
-    refreshed: list[str] = field(default_factory=list)
-    accelerate: list[int] = field(default_factory=list)
-    accel: int = 0
-    drafts: list[int] = field(default_factory=list)
+    flips: int
+    adjust: int
+    cool: int
+    choices: list[str]
+    reduce: int
+    salvage: int
+    supercool: int
+    slip: list[int]
+    refresh: list[str]
+    refreshed: list[str]
+    accelerate: list[int]
+    accel: int
+    drafts: list[int]
+
+    # written out: a turn state starts on most turns an upgrade is played, and the generated
+    # __init__ calls a factory per list
+    def __init__(self, flips: int = 0, adjust: int = 0, cool: int = 0,
+                 choices: list[str] | None = None, reduce: int = 0, salvage: int = 0,
+                 supercool: int = 0, slip: list[int] | None = None,
+                 refresh: list[str] | None = None, refreshed: list[str] | None = None,
+                 accelerate: list[int] | None = None, accel: int = 0,
+                 drafts: list[int] | None = None) -> None:
+        self.flips, self.adjust, self.cool, self.reduce = flips, adjust, cool, reduce
+        self.salvage, self.supercool, self.accel = salvage, supercool, accel
+        self.choices = [] if choices is None else choices
+        self.slip = [] if slip is None else slip
+        self.refresh = [] if refresh is None else refresh
+        self.refreshed = [] if refreshed is None else refreshed
+        self.accelerate = [] if accelerate is None else accelerate
+        self.drafts = [] if drafts is None else drafts
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: (list(v) if isinstance(v := getattr(self, f.name), list) else v)
@@ -100,7 +117,14 @@ def _flip(race: Race, car: Car, ts: TurnState, why: str) -> int:
 def replace_card(race: Race, car: Car, code: str) -> None:
     """Heat cost unpayable: the card goes to the discard and a random speed card (the next basic
     Speed card of the deck) is played in its place. One function, so the reading is easy to
-    change if a source shows another."""
+    change if a source shows another.
+
+    Sources: the rulebook summary (../shared/seeds/001, Garage symbols: "discard the card and
+    play a random speed card instead"); modules.md is silent; Board Game Arena
+    (``ReactTrait::actPayHeats``) discards each unpaid card and resolves one flip to a basic
+    Speed card for it, as a Stress card is. Where several cards cost Heat and the engine cannot
+    pay them all, Board Game Arena lets the player choose which to pay (as many cards as it
+    can); here they are paid in play order."""
     car.play.remove(code)
     car.discard.append(code)
     car.speed -= SPEED[code]
@@ -113,8 +137,7 @@ def replace_card(race: Race, car: Car, code: str) -> None:
 def resolve_card(race: Race, car: Car, code: str, ts: TurnState, *, reacting: bool) -> None:
     """A revealed (or directly played) upgrade: its mandatory symbols now, its optional ones
     into ``ts``. ``car.speed`` already counts the card's lowest speed."""
-    u = BY_CODE[code]
-    heat = u.count("heat")
+    heat, choice, symbols = _RESOLVE[code]
     if heat:
         if car.engine < heat:
             replace_card(race, car, code)
@@ -123,9 +146,9 @@ def resolve_card(race: Race, car: Car, code: str, ts: TurnState, *, reacting: bo
         car.discard.extend([HEAT] * heat)
         if race.record_events:
             race._event("heat", car=car.id, n=heat, why=code)
-    if len(u.speeds) > 1:
+    if choice:
         ts.choices.append(code)
-    for name, n in u.symbols:
+    for name, n in symbols:
         if name == "boost":
             for _ in range(n):
                 car.speed += _flip(race, car, ts, code)
@@ -157,7 +180,15 @@ def resolve_card(race: Race, car: Car, code: str, ts: TurnState, *, reacting: bo
             ts.accelerate.append(n)
         elif name == "draft":
             ts.drafts.append(n)
-        # heat: paid above; direct: a way to play the card; onetime: at the end of the turn
+
+
+#: card code -> what :func:`resolve_card` reads of it: its Heat cost, whether it has a speed
+#: choice, and its other symbols in printed order (heat is paid first; direct is a way to play
+#: the card; onetime acts at the end of the turn)
+_RESOLVE = {code: (u.count("heat"), len(u.speeds) > 1,
+                   tuple((name, n) for name, n in u.symbols
+                         if name not in ("heat", "direct", "onetime")))
+            for code, u in BY_CODE.items()}
 
 
 def _scrap(race: Race, car: Car, n: int) -> None:
@@ -204,6 +235,11 @@ class SpeedChoice(UpgradeAction):
         ts = self._turn(race, car)
         return bool(ts and ts.choices)
 
+    def legal(self, race: Race, car: Car, react: React) -> bool:
+        ts = self._turn(race, car)
+        return bool(ts and react.card in ts.choices and
+                    react.n in BY_CODE[react.card].speeds[1:])
+
     def apply(self, race: Race, car: Car, react: React) -> None:
         ts = self._turn(race, car)
         assert ts is not None
@@ -229,6 +265,11 @@ class Reduce(UpgradeAction):
         ts = self._turn(race, car)
         return bool(ts and ts.reduce and STRESS in car.hand)
 
+    def legal(self, race: Race, car: Car, react: React) -> bool:
+        ts = self._turn(race, car)
+        return bool(ts and not react.card and
+                    1 <= react.n <= min(ts.reduce, car.hand.count(STRESS)))
+
     def apply(self, race: Race, car: Car, react: React) -> None:
         ts = self._turn(race, car)
         assert ts is not None
@@ -252,6 +293,11 @@ class Supercool(UpgradeAction):
     def available(self, race: Race, car: Car) -> bool:
         ts = self._turn(race, car)
         return bool(ts and ts.supercool and HEAT in car.discard)
+
+    def legal(self, race: Race, car: Car, react: React) -> bool:
+        ts = self._turn(race, car)
+        return bool(ts and not react.card and
+                    1 <= react.n <= min(ts.supercool, car.discard.count(HEAT)))
 
     def apply(self, race: Race, car: Car, react: React) -> None:
         ts = self._turn(race, car)
@@ -277,6 +323,10 @@ class Salvage(UpgradeAction):
         ts = self._turn(race, car)
         return bool(ts and ts.salvage and car.discard)
 
+    def legal(self, race: Race, car: Car, react: React) -> bool:
+        ts = self._turn(race, car)
+        return bool(ts and ts.salvage and not react.n and react.card in car.discard)
+
     def apply(self, race: Race, car: Car, react: React) -> None:
         ts = self._turn(race, car)
         assert ts is not None
@@ -300,6 +350,10 @@ class Refresh(UpgradeAction):
     def available(self, race: Race, car: Car) -> bool:
         ts = self._turn(race, car)
         return bool(ts and ts.refresh)
+
+    def legal(self, race: Race, car: Car, react: React) -> bool:
+        ts = self._turn(race, car)
+        return bool(ts and not react.n and react.card in ts.refresh)
 
     def apply(self, race: Race, car: Car, react: React) -> None:
         ts = self._turn(race, car)
@@ -400,6 +454,11 @@ class Draft(UpgradeAction):
             return False
         return super().available(race, car)
 
+    def legal(self, race: Race, car: Car, react: React) -> bool:
+        ts = self._turn(race, car)
+        return bool(ts and not react.card and react.n in ts.drafts and
+                    draft_spaces(race, car, react.n))
+
     def apply(self, race: Race, car: Car, react: React) -> None:
         ts = self._turn(race, car)
         assert ts is not None
@@ -449,3 +508,11 @@ class UpgradeSymbols(ReactGroup):
                                ts.refresh or ts.accelerate or ts.drafts):
             return True
         return not DIRECT.isdisjoint(car.hand)
+
+    def available(self, race: Race, car: Car) -> bool:
+        if not self.gate(race, car):
+            return False
+        for m in self.members:  # noqa: SIM110 (a loop: any() with a generator costs more)
+            if m.available(race, car):
+                return True
+        return False

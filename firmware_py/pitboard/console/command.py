@@ -1,0 +1,24 @@
+"""What a console command is, and how it fails: shared by :mod:`.protocol` (the session and
+its command table) and :mod:`.options` (the module options' commands)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+class CommandError(Exception):
+    """A command that cannot be done; ``str()`` is the reason after ``ERR``."""
+
+
+class _Usage(Exception):
+    """Wrong arguments: the console answers ``ERR usage: <grammar>``."""
+
+
+@dataclass(frozen=True)
+class _Command:
+    fn: Callable[[list[str]], list[str]]
+    usage: str
+    help: str
+    #: changes the race or the table: needs the staff PIN
+    changes: bool = False

@@ -1,0 +1,259 @@
+"""The lobby's rules pages: module options chosen with a station's tray buttons (no keyboard).
+
+The lobby's fourth tray button, **MODS**, turns a station's lobby through its pages: the race
+(track, laps, cars), then the Garage, Legends and the Weather. On a module page the first three
+buttons each step one option through its values; RACE stays on the last button and GO still
+joins. Every station keeps its own page; the choices are the table's (``Table.modules``), so
+every station's race page names them before the race starts.
+
+=========  =============================  ===============================================
+page       buttons 1, 2, 3                values
+=========  =============================  ===============================================
+garage     MODE, POOL, EXP                off/random/draft/snake; basic/advanced/all;
+                                          the expansions' cards off/on
+legends    CARS, PRO, AGGR                0 (off)..5 Legend cars; Pro Legends +0..+6;
+                                          Aggressive Legends off/on
+weather    WTHR, ROAD                     off/random/a token (cloud, fog...); road
+                                          conditions off/on (on alone draws the weather)
+=========  =============================  ===============================================
+
+A value the engine refuses for the race the lobby would start (5 Legends beside 2 players) is
+stepped over to the next one it takes, and the station says why in one line; when none fits
+nothing changes. The same vocabulary serves the console's ``garage``, ``legends`` and
+``weather`` commands (:func:`garage_options`, :func:`legends_options`,
+:func:`weather_options`).
+
+Example::
+
+    >>> garage_options("draft", pool="basic")
+    {'choose': 'draft', 'pool': 'basic', 'expansions': False}
+    >>> legends_options(0) is None, weather_options("off", road=True)
+    (True, {'weather': 'random', 'road': True})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..catalog import MAX_CARS, WEATHER_TOKENS
+from ..module_args import MAX_PRO
+from .canvas import WIDTH
+from .fonts import TINY
+from .station import Station
+from .table_base import TableBase
+from .upgrade_art import wrap
+from .view import LOBBY, StationView
+
+#: the lobby's pages, in the order MODS turns through them ("race": track, laps, cars)
+PAGES = ("race", "garage", "legends", "weather")
+#: the tray button that turns the pages
+PAGE_KEY = 3
+GARAGE_MODES = ("off", "random", "draft", "snake")
+POOLS = ("basic", "advanced", "all")
+WEATHERS = ("off", "random", *WEATHER_TOKENS)
+LEGEND_CARS = tuple(range(MAX_CARS))  # 0 = no Legends
+PRO_LEVELS = tuple(range(MAX_PRO + 1))
+_TITLES = {"garage": "GARAGE", "legends": "LEGENDS", "weather": "WEATHER"}
+_KEYS = {"garage": ("MODE", "POOL", "EXP"), "legends": ("CARS", "PRO", "AGGR"),
+         "weather": ("WTHR", "ROAD", "")}
+
+Options = dict[str, Any] | None
+
+
+# -- the options each module takes, from the lobby's words ----------------------------------------
+
+def garage_options(mode: str, *, pool: str = "all", expansions: bool = False) -> Options:
+    """``RaceSetup.modules["garage"]`` for a MODE (None: ``off``)."""
+    if mode == "off":
+        return None
+    return {"choose": mode, "pool": pool, "expansions": expansions}
+
+
+def legends_options(cars: int, *, pro: int = 0, aggressive: bool = False) -> Options:
+    """``RaceSetup.modules["legends"]`` for ``cars`` Legend cars (None: 0)."""
+    if cars == 0:
+        return None
+    options: dict[str, Any] = {"cars": cars}
+    if pro:
+        options["pro"] = pro
+    if aggressive:
+        options["aggressive"] = True
+    return options
+
+
+def weather_options(weather: str, *, road: bool | Mapping[str, str] = False) -> Options:
+    """``RaceSetup.modules["weather"]`` (None: no weather and no road tokens; road tokens alone
+    come with a weather token drawn at random, as the module deals them)."""
+    if weather == "off" and not road:
+        return None
+    options: dict[str, Any] = {"weather": "random" if weather == "off" else weather}
+    if road:
+        options["road"] = road if isinstance(road, bool) else dict(road)
+    return options
+
+
+# -- reading the table's modules back into the lobby's words --------------------------------------
+
+def garage_words(modules: Mapping[str, Mapping[str, Any]]) -> tuple[str, str, bool]:
+    """(mode, pool, expansions) of the Garage in ``modules``."""
+    g = modules.get("garage")
+    if g is None:
+        return "off", "all", False
+    return str(g.get("choose", "draft")), str(g.get("pool", "all")), bool(g.get("expansions"))
+
+
+def legends_words(modules: Mapping[str, Mapping[str, Any]]) -> tuple[int, int, bool]:
+    """(cars, pro, aggressive) of the Legends in ``modules``."""
+    lg = modules.get("legends")
+    if lg is None:
+        return 0, 0, False
+    cars = lg.get("cars") or len(lg.get("colours") or ())
+    return int(cars), int(lg.get("pro", 0)), bool(lg.get("aggressive"))
+
+
+def weather_words(modules: Mapping[str, Mapping[str, Any]]) -> tuple[str, bool | dict[str, str]]:
+    """(weather, road) of the Weather in ``modules``; road is True for random tokens or the
+    fixed tokens by corner a profile or the console set."""
+    w = modules.get("weather")
+    if w is None:
+        return "off", False
+    road = w.get("road", False)
+    return str(w.get("weather", "random")), dict(road) if isinstance(road, Mapping) else bool(road)
+
+
+def _after(values: Sequence[Any], now: Any) -> list[Any]:
+    """Every other value in cycle order, starting after ``now``."""
+    i = values.index(now) if now in values else -1
+    return [values[(i + k) % len(values)] for k in range(1, len(values))]
+
+
+def choices(page: str, button: int, modules: Mapping[str, Mapping[str, Any]]
+            ) -> tuple[str, list[Options]] | str:
+    """(module key, the options to try in turn) for ``button`` on ``page``, or a one-line reason
+    the button does nothing now."""
+    if page == "garage":
+        mode, pool, exp = garage_words(modules)
+        if button == 0:
+            return "garage", [garage_options(m, pool=pool, expansions=exp)
+                              for m in _after(GARAGE_MODES, mode)]
+        if mode == "off":
+            return "the Garage is off: MODE first"
+        if button == 1:
+            return "garage", [garage_options(mode, pool=p, expansions=exp)
+                              for p in _after(POOLS, pool)]
+        return "garage", [garage_options(mode, pool=pool, expansions=not exp)]
+    if page == "legends":
+        cars, pro, aggressive = legends_words(modules)
+        if button == 0:
+            return "legends", [legends_options(n, pro=pro, aggressive=aggressive)
+                               for n in _after(LEGEND_CARS, cars)]
+        if cars == 0:
+            return "no Legends: CARS first"
+        if button == 1:
+            return "legends", [legends_options(cars, pro=p, aggressive=aggressive)
+                               for p in _after(PRO_LEVELS, pro)]
+        return "legends", [legends_options(cars, pro=pro, aggressive=not aggressive)]
+    if page == "weather":
+        weather, road = weather_words(modules)
+        if button == 0:
+            return "weather", [weather_options(w, road=road) for w in _after(WEATHERS, weather)]
+        if button == 1:
+            return "weather", [weather_options(weather, road=not road)]
+    return ""
+
+
+def page_lines(page: str, modules: Mapping[str, Mapping[str, Any]]) -> tuple[str, ...]:
+    """What a module page says about its options."""
+    if page == "garage":
+        mode, pool, exp = garage_words(modules)
+        if mode == "off":
+            return ("Garage: off",)
+        return (f"Garage: {mode}", f"{pool} cards, expansions {'on' if exp else 'off'}")
+    if page == "legends":
+        cars, pro, aggressive = legends_words(modules)
+        if not cars:
+            return ("Legends: off",)
+        return (f"Legends: {cars} car{'s' if cars > 1 else ''}",
+                f"pro +{pro}, aggressive {'on' if aggressive else 'off'}")
+    weather, road = weather_words(modules)
+    if isinstance(road, dict):  # fixed tokens by corner (a profile, the console)
+        tokens = ",".join(f"{c}={t}" for c, t in road.items())
+    else:
+        tokens = "on" if road else "off"
+    return (f"weather: {weather}", f"road: {tokens}")
+
+
+def rules_lines(modules: Mapping[str, Mapping[str, Any]],
+                other: Callable[[Mapping[str, Mapping[str, Any]]], str]) -> tuple[str, ...]:
+    """The race page's lines naming each module of the next race in the lobby's words, one
+    line each (``other`` writes the line of a module this page does not know).
+
+    Example::
+
+        >>> rules_lines({"garage": {"choose": "snake", "expansions": True},
+        ...              "legends": {"cars": 2, "pro": 1}, "weather": {"road": True}}, str)
+        ('+ Garage snake all+exp', '+ 2 Legends pro+1', '+ weather random road')
+    """
+    lines = []
+    for key, options in modules.items():
+        if key == "garage":
+            mode, pool, exp = garage_words(modules)
+            lines.append(f"+ Garage {mode} {pool}{'+exp' if exp else ''}")
+        elif key == "legends":
+            cars, pro, aggressive = legends_words(modules)
+            lines.append(f"+ {cars} Legend{'s' if cars != 1 else ''}"
+                         + (f" pro+{pro}" if pro else "") + (" aggressive" if aggressive else ""))
+        elif key == "weather":
+            weather, road = weather_words(modules)
+            tokens = "" if not road else " road" if road is True else \
+                " road " + ",".join(f"{c}={t}" for c, t in dict(road).items())
+            lines.append(f"+ weather {weather}{tokens}")
+        else:
+            lines.append(other({key: options}))
+    return tuple(lines)
+
+
+def options_view(st: Station, modules: Mapping[str, Mapping[str, Any]], *,
+                 joined_line: str, problem: str = "") -> StationView:
+    """``st``'s lobby on a module page."""
+    page = PAGES[st.lobby_page % len(PAGES)]
+    keys = (*_KEYS[page], "MODS", "", "", "RACE")
+    # why a value was skipped or refused: the engine's reason in full, over two small lines
+    message = st.message or problem
+    why = tuple(wrap(message, TINY, WIDTH - 4)[:2]) if message else ()
+    lines = (*why, *page_lines(page, modules), joined_line)
+    return StationView(LOBBY, st.index, title=f"{st.name} {_TITLES[page]}", lines=lines,
+                       soft_keys=keys)
+
+
+class LobbyOptionsMixin(TableBase):
+    """The MODS key and the module pages' buttons (see :class:`~pitboard.table.table.Table`)."""
+
+    set_module: Callable[[str, Mapping[str, Any] | None], None]
+
+    def _options_key(self, st: Station, slot: int) -> bool:
+        """A lobby button on a rules page, or MODS; False: the race page's own button."""
+        if slot == PAGE_KEY:
+            st.lobby_page = (st.lobby_page + 1) % len(PAGES)
+            st.message = ""
+            return True
+        page = PAGES[st.lobby_page % len(PAGES)]
+        if page == "race" or slot > 2:
+            return False
+        found = choices(page, slot, self.modules)
+        if isinstance(found, str):
+            st.message = found
+            return True
+        key, tries = found
+        refused = ""
+        for options in tries:
+            try:
+                self.set_module(key, options)
+            except ValueError as exc:  # the engine refuses it for this race: try the next
+                refused = refused or str(exc)
+                continue
+            st.message = f"skipped: {refused}" if refused else ""
+            return True
+        st.message = refused
+        return True
