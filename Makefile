@@ -12,7 +12,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/pitboard sim --autoplay --laps 1 --cars 2 --legends 2 --weather random --road-conditions
+	$(BIN)/pitboard sim --autoplay --laps 1 --cars 2 --legends 2 --weather random --road-conditions \
+		--garage draft
 
 lint: $(STAMP)
 	$(BIN)/ruff check firmware_py tests benchmarks

@@ -108,17 +108,19 @@ def test_readme_example_commands_parse() -> None:
 
 
 def test_make_demo_races_with_legends_and_weather() -> None:
-    """`make demo` shows a module race: its command parses and asks for Legends and weather."""
+    """`make demo` shows a module race: its command parses and asks for Legends, weather and
+    the Garage's draft."""
     import shlex
 
     from pitboard.sim import build_parser as sim_parser
 
-    recipe = (ROOT / "Makefile").read_text().split("\ndemo:", 1)[1].splitlines()[1]
-    words = shlex.split(recipe.strip())
+    recipe = (ROOT / "Makefile").read_text().split("\ndemo:", 1)[1].split("\n\n", 1)[0]
+    words = shlex.split(recipe.split("\n", 1)[1].replace("\\\n", " ").strip())
     assert words[0].endswith("/pitboard") and words[1] == "sim"
     args = sim_parser().parse_args(words[2:])
     assert args.autoplay and args.legends >= 1 and args.weather == "random"
     assert args.road_conditions is not None and args.road_conditions is not False
+    assert args.garage == "draft"  # the draft on the stations, then upgrades in the tray
 
 
 def test_one_terminal_check_for_every_command() -> None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from pitboard.engine import decisions as dec
+from pitboard.engine.decisions import React
 from pitboard.engine.garage.draft import DraftPick
 from pitboard.journal import Journal
 from pitboard.sim import main
@@ -27,6 +29,12 @@ def test_an_autoplayed_garage_race_drafts_and_finishes_with_its_journal(tmp_path
     assert drafts > 0  # the players drafted on their stations
     picks = [d for d in race.log if isinstance(d, DraftPick)]
     assert len(picks) == 3 * 3
+    # the players used their upgrades' symbols on the turn screen (reduce Stress, a speed
+    # choice...), not only the base game's React steps
+    people = {st.car for st in sim.table.stations}
+    base = {dec.DONE, dec.COOLDOWN, dec.ADRENALINE, dec.BOOST}
+    assert any(isinstance(d, React) and d.car in people and d.action not in base
+               for d in race.log)
     # everything the screens showed is in the journal: it replays to the same finish
     saved = JournalRecorder(Journal(tmp_path)).recover()
     assert saved is not None and saved.setup.modules["garage"]["choose"] == "draft"
@@ -60,3 +68,26 @@ def test_pitboard_sim_garage_starts_a_garage_race_from_the_command_line() -> Non
     assert "S1 DROP 1 OF 4: YOUR DROP" in text
     assert "+ Garage snake basic" in text
     assert "Race over after " in text
+
+
+def test_a_module_race_resumes_mid_race_with_its_upgrades_legends_and_weather(
+        tmp_path: Path) -> None:
+    """Power cut in round 3 of a Garage race with Legends, weather and road tokens: the new
+    simulation resumes the same race (upgrades in the decks, Legend cars, tokens), then plays
+    it to the end."""
+    modules = {**GARAGE, "legends": {"cars": 2}, "weather": {"weather": "random", "road": True}}
+    first = open_sim(2, seed=11, laps=1, cars=2, modules=modules, journal=tmp_path)
+    while (race := first.table.race) is None or race.round < 3:
+        assert first.autoplay_step() is not None
+    state, log = first.table.state, list(race.log)
+    decks = [sorted(c.hand + c.draw + c.discard + c.play) for c in race.cars]
+    first.close()
+    again = open_sim(2, seed=99, journal=tmp_path)
+    resumed = again.table.race
+    assert resumed is not None and list(resumed.log) == log and again.table.state == state
+    assert resumed.setup.modules == modules
+    assert [sorted(c.hand + c.draw + c.discard + c.play) for c in resumed.cars] == decks
+    assert any(code.startswith("U") for code in decks[0])  # the drafted upgrades
+    while again.autoplay_step() is not None:
+        pass
+    assert resumed.over and again.table.state == flow.RESULTS

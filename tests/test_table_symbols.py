@@ -24,7 +24,7 @@ from pitboard.table.icons import ICON, MANDATORY_ICON
 from pitboard.table.recorder import JournalRecorder, SavedRace
 from pitboard.table.screens import render
 from pitboard.table.table import Table
-from pitboard.table.turn import BOOST_KEY, GO_KEY, SLIP_KEY
+from pitboard.table.turn import BOOST_KEY, DISCARD_KEY, GO_KEY, SLIP_KEY
 from pitboard.table.turn_symbols import MORE_KEY, symbol_keys
 from pitboard.table.view import StationView
 from rig import Grid6, Players, shows
@@ -324,3 +324,25 @@ def test_slipstream_plus_n_is_a_choice_of_distance(rig: Grid6) -> None:
     done = log_after_go(rig)
     assert Slipstream(0, True, 4) in done and race.cars[0].d == 24
     assert journalled(rig) == race.log
+
+
+def test_the_discard_step_spells_out_the_card_pressed(rig: Grid6) -> None:
+    plans(rig, seat(rig, "direct"))  # Gas Pedal 4 stays in hand: not played directly
+    rig.slot(0, MORE_KEY)  # TURN: the toggles
+    rig.slot(0, DISCARD_KEY)  # DISC
+    race = rig.table.race
+    assert race is not None and race.phase == dec.DISCARD
+    view = rig.view(0)
+    rig.slot(0, [c.code for c in view.cards].index("U27"))
+    view = rig.view(0)
+    assert view.detail[0] == "Gas Pedal 4: play it from hand, pays 1 Heat, may cool 1"
+    assert shows(rig.panels[0], "GAS PEDAL 4: DIRECT HEAT 1! COOL 1")  # one line: terse
+    rig.check_glass([0])
+    assert log_after_go(rig)[0] == dec.Discard(0, ("U27",))
+
+
+def test_adjusted_corner_limits_show(rig: Grid6) -> None:
+    sc = seat(rig, "adjust")
+    plan(rig, sc.decisions[0][1])
+    view = rig.view(0)
+    assert any("corner limits" in line for line in view.lines), view

@@ -87,6 +87,7 @@ def _teach_values() -> None:
     for code in ("0", "1", "2", "3", "4", "5", STRESS, *BY_CODE):
         value = (_WORST[code], _EXPECTED[code])
         _SAME_AS[code] = first.setdefault(value, code)
+    _SAME_AS[HEAT] = HEAT  # never played: itself (listed, so a hand's Heat is no dict miss)
 
 
 _teach_values()
@@ -135,10 +136,14 @@ class GarageBot(HeuristicBot):
                 module = race.hooks.by_key.get("garage")
                 self._turns_race = race
                 self._turns = module.turn if isinstance(module, GarageModule) else None
-            if self._turns is not None:
-                found = self._upgrade_react(race, race.cars[car_id], self._turns.get(car_id))
-                if found is not None:
-                    return found
+            turns = self._turns
+            if turns is not None:  # most React steps hold no turn state and no direct play
+                ts = turns.get(car_id)
+                car = race.cars[car_id]
+                if ts is not None or not DIRECT.isdisjoint(car.hand):
+                    found = self._upgrade_react(race, car, ts)
+                    if found is not None:
+                        return found
             return self._react(race, car_id)
         if phase == SLIPSTREAM:
             return self._slipstream(race, race.cars[car_id])
@@ -217,14 +222,15 @@ class GarageBot(HeuristicBot):
                   ts.accelerate or ts.drafts or not DIRECT.isdisjoint(hand)):
             return None
         spare = car.engine - self.reserve
-        for code in dict.fromkeys(hand):
-            if code in DIRECT:
-                u = BY_CODE[code]
-                heat = u.count("heat")
-                gain = u.speeds[0] + FLIP_WORST * u.count("boost")
-                if car.engine - heat >= self.reserve and \
-                        self._fits(race, car, gain, car.speed + gain, spare - heat):
-                    return React(car.id, "direct", 0, code)
+        if not DIRECT.isdisjoint(hand):
+            for code in dict.fromkeys(hand):
+                if code in DIRECT:
+                    u = BY_CODE[code]
+                    heat = u.count("heat")
+                    gain = u.speeds[0] + FLIP_WORST * u.count("boost")
+                    if car.engine - heat >= self.reserve and \
+                            self._fits(race, car, gain, car.speed + gain, spare - heat):
+                        return React(car.id, "direct", 0, code)
         if ts is None:
             return None
         if ts.accelerate and ts.flips:
@@ -235,8 +241,8 @@ class GarageBot(HeuristicBot):
             return React(car.id, "reduce", min(ts.reduce, hand.count(STRESS)))
         discard = car.discard
         if ts.salvage and discard:
-            best = max(sorted(set(discard)), key=_salvage_value)
-            if _salvage_value(best) >= 3:
+            best = max(sorted(set(discard)), key=_SALVAGE_VALUE.__getitem__)
+            if _SALVAGE_VALUE[best] >= 3:
                 return React(car.id, "salvage", 0, best)
         if ts.supercool and HEAT in discard:
             return React(car.id, "supercool", min(ts.supercool, discard.count(HEAT)))
@@ -259,9 +265,15 @@ class GarageBot(HeuristicBot):
         return best_speed
 
 
-def _salvage_value(code: str) -> int:
-    """What salvaging ``code`` is worth to the bot: its speed; Heat and Stress nothing."""
-    return -9 if code in (HEAT, STRESS) else SPEED[code]
+class _SalvageValues(dict[str, int]):
+    """What salvaging a card is worth to the bot: its speed; Heat and Stress nothing."""
+
+    def __missing__(self, code: str) -> int:
+        value = self[code] = -9 if code in (HEAT, STRESS) else SPEED[code]
+        return value
+
+
+_SALVAGE_VALUE = _SalvageValues()
 
 
 class GarageRandomBot(RandomBot):

@@ -18,8 +18,10 @@ Keys (also on screen)::
     Space or Enter      GO
     q, Ctrl-C           quit (the terminal is restored)
 
-In the lobby GO joins a station, slot ``a`` changes the track, ``s`` the laps, ``d`` the cars
-and ``j`` starts the race.
+In the lobby GO joins a station, slot ``a`` changes the track, ``s`` the laps, ``d`` the cars,
+``f`` (MODS) turns the station's lobby to the Garage, Legends and weather pages (``a s d`` step
+their options) and ``j`` starts the race. ``--garage draft`` starts with a Garage draft on the
+stations (``--upgrades``, ``--expansions``).
 
 Modes:
 

@@ -224,8 +224,11 @@ def _resolution(s: _Screen, v: StationView) -> None:
         paid = ", ".join(v.heat_paid)
         info.append(f"Heat paid: {paid}" if SMALL.width(f"Heat paid: {paid}") <= _R - _L
                     else f"Heat: {paid}")
-    info += [v.message, *v.lines]
-    s.lines(y, bottom, info, x=_L, width=_R - _L + 1)
+    if v.detail:  # a pressed card's meaning (discard step) instead of the prompt
+        draw_detail(s, _L, y, _R - _L + 1, bottom, v.detail)
+    else:
+        info += [v.message, *v.lines]
+        s.lines(y, bottom, info, x=_L, width=_R - _L + 1)
     _cards_row(s, v.cards, v.soft_keys, v.keys_off)
 
 

@@ -208,7 +208,7 @@ def draw_detail(s: Canvas, x: int, y: int, width: int, bottom: int,
                 candidates: Sequence[str]) -> int:
     """Draw a card's meaning (:func:`detail`) in the box from (x, y) to ``bottom``: the most
     verbose candidate that fits, wrapped (SMALL lines first, then TINY); else the tersest one
-    on one line, shortened. Return the y below the text."""
+    on one line, shortened (nothing when not even that fits). Return the y below the text."""
     for text in candidates:
         for font in (SMALL, TINY):
             lines = wrap(text, font, width)
@@ -218,7 +218,7 @@ def draw_detail(s: Canvas, x: int, y: int, width: int, bottom: int,
                 for i, line in enumerate(lines):
                     s.text(x, y + i * pitch, line, font)
                 return y + len(lines) * pitch
-    text = candidates[-1] if candidates else ""
+    text = candidates[-1] if candidates and y + TINY.height - 1 <= bottom else ""
     while text and TINY.width(text + "…") > width:
         text = text[:-1]
     s.text(x, y, text + "…" if text else "", TINY)

@@ -328,6 +328,7 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
             heat_paid.append(f"spin-out: {e['heat']}")
             message = f"SPUN OUT: +{e['stress']} Stress, gear 1"
     effects = upgrade_effects(events)
+    meaning: tuple[str, ...] = ()
     phase = race.phase
     keys: tuple[str, ...] = ()
     cards: tuple[CardView, ...] = ()
@@ -345,6 +346,8 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
         cards = _tray(st, selectable=DISCARDABLE.__getitem__)
         keys = _page_key(st)
         message = message or "discard? then GO"
+        if not st.message:
+            meaning = card_detail(st)
     if effects:  # what the upgrades did, mandatory effects first, as they happened
         lines = (", ".join(effects), *lines)
     return StationView(
@@ -353,6 +356,7 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
         target_gear=car.gear, engine=car.engine, speed=str(car.speed), flips=tuple(flips[-6:]),
         move=_move_view(race, car), heat_paid=tuple(heat_paid), message=message,
         lap=race.lap_of(car.d), laps=race.laps, round=race.round, lines=lines,
+        detail=meaning,
     )
 
 

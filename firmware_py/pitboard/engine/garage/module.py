@@ -20,6 +20,8 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..cards import HEAT, STARTING_UPGRADES, STRESS
@@ -53,6 +55,9 @@ if TYPE_CHECKING:
     from ..setup import RaceSetup
 
 UPGRADE_CODES = frozenset(BY_CODE)
+#: draft decisions are values: each made once (a race lists every market card at every pick)
+_pick = cache(DraftPick)
+_drop = cache(DraftDrop)
 _OPTIONS = ("choose", "pool", "expansions", "upgrades", "market")
 
 
@@ -203,9 +208,9 @@ class GarageModule(RaceModule):
         car = self.order[self.at]
         if self.market:
             options: tuple[Decision, ...] = tuple(
-                DraftPick(car, k) for k in dict.fromkeys(self.market))
+                map(_pick, repeat(car), dict.fromkeys(self.market)))
         else:
-            options = tuple(DraftDrop(car, k) for k in dict.fromkeys(self.picks[car]))
+            options = tuple(map(_drop, repeat(car), dict.fromkeys(self.picks[car])))
         return Pending(DRAFT, (car,), options, forced=len(options) == 1)
 
     def apply(self, race: Race, decision: Decision) -> None:
