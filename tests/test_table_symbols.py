@@ -339,3 +339,10 @@ def test_the_discard_step_spells_out_the_card_pressed(rig: Grid6) -> None:
     assert shows(rig.panels[0], "GAS PEDAL 4: DIRECT HEAT 1! COOL 1")  # one line: terse
     rig.check_glass([0])
     assert log_after_go(rig)[0] == dec.Discard(0, ("U27",))
+
+
+def test_adjusted_corner_limits_show(rig: Grid6) -> None:
+    sc = seat(rig, "adjust")
+    plan(rig, sc.decisions[0][1])
+    view = rig.view(0)
+    assert any("corner limits" in line for line in view.lines), view

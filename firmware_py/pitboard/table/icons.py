@@ -81,6 +81,23 @@ ART: dict[str, str] = {
 }
 
 
+_WORDS = {**{ch: name.replace("adjust+", "limit+").replace("adjust-", "limit-")
+              for name, ch in ICON.items()},
+          **{ch: name.replace("adjust+", "limit+").replace("adjust-", "limit-")
+             for name, ch in MANDATORY_ICON.items()}}
+
+
+def as_words(text: str) -> str:
+    """``text`` with every icon written as its symbol's name, for terminals and logs.
+
+    Example::
+
+        >>> as_words(ICON["salvage"] + "2")
+        'salvage2'
+    """
+    return "".join(_WORDS.get(ch, ch) for ch in text)
+
+
 def icon_key(symbol: str, n: int) -> str:
     """The icon name of ``symbol`` with number ``n`` (adjust picks its direction).
 

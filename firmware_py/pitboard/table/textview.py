@@ -18,6 +18,7 @@ Example::
 
 from __future__ import annotations
 
+from .icons import as_words
 from .view import (
     ATTRACT,
     DRAFT,
@@ -43,8 +44,8 @@ def screen_parts(view: StationView, *, everything: bool = False) -> tuple[str, l
     parts: list[str] = []
     cards = " ".join(f"[{c.label}]" if c.selected else c.label for c in view.cards if c.code)
     # a toggle that is off (drawn outlined on the OLED) in lower case: "ADR bst COOL"
-    keys = " ".join(k.lower() if i in view.keys_off else k
-                    for i, k in enumerate(view.soft_keys) if k)
+    keys = as_words(" ".join(k.lower() if i in view.keys_off else k
+                             for i, k in enumerate(view.soft_keys) if k))
     kind = view.kind
     if kind == PLANNING:
         gear = f"{view.gear}->{view.target_gear}" if view.target_gear != view.gear else \
@@ -60,6 +61,8 @@ def screen_parts(view: StationView, *, everything: bool = False) -> tuple[str, l
         if view.spin_out:
             parts.append(f"SPIN-OUT risk {view.spin_odds}%")
         parts.append(view.message)
+        if everything and view.detail:  # the upgrade last pressed, spelled out
+            parts.append(view.detail[0])
     elif kind == LOCKED:
         parts += [f"gear {view.gear}", f"plays {cards}"]
         if everything:
@@ -75,6 +78,8 @@ def screen_parts(view: StationView, *, everything: bool = False) -> tuple[str, l
         if cards:
             parts.append(f"hand {cards}")
         parts.append(view.message)
+        if everything:  # the upgrades' effects, the turn's GO (Garage)
+            parts += list(view.lines)
         if keys:
             parts.append(f"keys {keys}")
     elif kind == WAITING:

@@ -59,6 +59,11 @@ def upgrade_effects(events: Iterable[dict[str, Any]]) -> list[str]:
     out: list[str] = []
     for e in events:
         kind = e["type"]
+        if kind in ("reveal", "direct_play"):  # adjust acts by itself, all turn long
+            for code in e["cards"] if kind == "reveal" else [e["card"]]:
+                u = by_code(code)
+                if u is not None and u.has("adjust"):
+                    out.append(f"{card_name(code)}: corner limits {u.count('adjust'):+d}")
         if kind == "scrap":
             cards = " ".join(e["cards"])
             out.append(f"scrapped {cards}" if cards else "nothing to scrap")
