@@ -7,6 +7,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from pitboard.engine import decisions as dec
+from pitboard.engine.decisions import React
 from pitboard.engine.garage.draft import DraftPick
 from pitboard.journal import Journal
 from pitboard.sim import main
@@ -27,6 +29,12 @@ def test_an_autoplayed_garage_race_drafts_and_finishes_with_its_journal(tmp_path
     assert drafts > 0  # the players drafted on their stations
     picks = [d for d in race.log if isinstance(d, DraftPick)]
     assert len(picks) == 3 * 3
+    # the players used their upgrades' symbols on the turn screen (reduce Stress, a speed
+    # choice...), not only the base game's React steps
+    people = {st.car for st in sim.table.stations}
+    base = {dec.DONE, dec.COOLDOWN, dec.ADRENALINE, dec.BOOST}
+    assert any(isinstance(d, React) and d.car in people and d.action not in base
+               for d in race.log)
     # everything the screens showed is in the journal: it replays to the same finish
     saved = JournalRecorder(Journal(tmp_path)).recover()
     assert saved is not None and saved.setup.modules["garage"]["choose"] == "draft"

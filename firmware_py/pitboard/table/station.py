@@ -117,6 +117,7 @@ class Station:
         self.idle_bot = False
         self.slots = [None] * SLOTS
         self.page = 0
+        self.lobby_page = 0  # the next lobby opens on the race page
         self.clear()
 
 
