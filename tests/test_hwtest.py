@@ -207,5 +207,6 @@ def test_a_display_luma_cannot_open_is_a_problem_line_not_a_traceback() -> None:
     out = io.StringIO()
     report = Report(out)
     config = load_profile("sim")
-    assert display_report(report, config, missing_bus) == [None] * len(config.stations)
+    # every station's display and the race-control display
+    assert display_report(report, config, missing_bus) == [None] * (len(config.stations) + 1)
     assert "S1 display: cannot open: I2C device not found: /dev/i2c-1" in out.getvalue()

@@ -144,7 +144,8 @@ def test_a_visitor_races_the_legends_and_the_kiosk_resets_after_the_results(
         assert any(line.startswith("+ weather ") for line in lobby.lines)
         kiosk.wait(table.kiosk.join_seconds + 1 if table.kiosk else 0)
         race = table.race
-        assert race is not None and table.state in (flow.PLANNING, flow.RESOLUTION)
+        # the set-up checklist first: tokens and Legend cars on the board
+        assert race is not None and table.state == flow.SETUP
         assert race.setup.modules == PRESET and race_weather(race) is not None
         assert race.setup.names == ("S2", "Bot 1", "Black Legend", "Blue Legend")
         assert [st.car for st in table.stations] == [None, 0]

@@ -75,9 +75,12 @@ def test_modules_chosen_with_the_tray_buttons_through_the_pins(rig: Grid6) -> No
         assert shows(rig.panels[i], "+ Garage draft basic", "+ 2 Legends pro+1",
                      "+ weather fog road"), f"S{i + 1}"
     rig.check_glass()
-    rig.slot(1, 6)  # RACE from S2: 2 players, 2 Legends, the draft first
+    rig.slot(1, 6)  # RACE from S2: 2 players, 2 Legends, the set-up checklist, the draft
     race = table.race
-    assert race is not None and table.state == flow.DRAFT
+    assert race is not None and table.state == flow.SETUP
+    while table.state == flow.SETUP:
+        rig.go(1)
+    assert table.state == flow.DRAFT
     assert race.setup.modules == table.modules and race.setup.cars == 4
 
 
@@ -154,7 +157,10 @@ def test_console_commands_in_the_lobbys_words() -> None:
     assert table.modules["legends"] == {"cars": 2, "aggressive": True}  # nothing lost
     assert proto.handle_line("draft") == ["ERR no draft yet: it starts with the race"]
     started = proto.handle_line("new-race cars=2 seed=3")[0]
-    assert " state=draft " in started and started.endswith(" modules=garage,legends,weather")
+    assert " state=setup " in started and started.endswith(" modules=garage,legends,weather")
+    while table.state == flow.SETUP:  # the set-up checklist's pages, then the draft
+        proto.handle_line("input 1 go")
+    assert table.state == flow.DRAFT
     reply = proto.handle_line("draft")[0]
     assert reply.startswith("OK draft round=1/3 pick=S") and " market=U" in reply
     assert reply.endswith(" picks=1:-;2:-")

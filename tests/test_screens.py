@@ -148,7 +148,7 @@ def test_gallery_covers_every_kind_and_describes_every_sample() -> None:
 
 def test_write_gallery_and_main(tmp_path: Path) -> None:
     paths = gallery.write_gallery(tmp_path)
-    assert len(paths) == 2 * len(SAMPLES) + 1
+    assert len(paths) == 2 * (len(SAMPLES) + len(gallery.RACE_CONTROL_DESCRIPTIONS)) + 1
     assert all(p.exists() for p in paths)
     big = _load(tmp_path / f"planning_x{gallery.SCALE}.png")
     assert big.size == (WIDTH * gallery.SCALE, HEIGHT * gallery.SCALE)

@@ -463,7 +463,7 @@ def test_kiosk_preview_runs_the_profiles_kiosk_on_the_clock() -> None:
     assert "KIOSK: Space = join" in screen.compose()
     now[0] += options.join_seconds + 1
     s.tick()
-    assert s.table.state == flow.PLANNING
+    assert s.table.state == flow.SETUP  # the module race's set-up checklist first
     race = s.table.race
     # the shipped demo: the visitor, a bot in the seat nobody took, and 2 Legends, with weather
     assert race is not None and options.cars == 2 and race.setup.cars == 4

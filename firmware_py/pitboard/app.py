@@ -29,6 +29,7 @@ from .hw.inputs import StationInputs, build_station_inputs
 from .hw.mcp23017 import SMBusLike
 from .hw.writer import BusWriter
 from .hwconfig import DisplayConfig, HwConfig, TableConfig, resolve_i2c_bus
+from .hwconfig.schema import RACE_CONTROL_LABEL
 from .journal import Journal
 from .table.chatter import ChatterGuard
 from .table.recorder import JournalRecorder
@@ -136,15 +137,19 @@ def open_station_display(config: HwConfig, spec: DisplayConfig, label: str) -> A
                         station=label, **kwargs)
 
 
-def with_writers(config: HwConfig, displays: Sequence[Any], *, threaded: bool = True
+def with_writers(config: HwConfig, displays: Sequence[Any], *, threaded: bool = True,
+                 specs: Sequence[DisplayConfig] | None = None
                  ) -> tuple[list[Any], list[BusWriter]]:
     """Give every real display a writer thread, one per I2C controller (and one for SPI), so
     the game thread only posts frames and the controllers send at the same time
-    (:mod:`pitboard.hw.writer`). Emulated displays are drawn directly."""
+    (:mod:`pitboard.hw.writer`). Emulated displays are drawn directly. ``specs``: what each
+    display is (default: the stations' displays, in order)."""
     writers: dict[str, BusWriter] = {}
     out: list[Any] = []
+    if specs is None:
+        specs = [st.display for st in config.stations]
     for i, display in enumerate(displays):
-        spec = config.stations[i].display if i < len(config.stations) else None
+        spec = specs[i] if i < len(specs) else None
         if spec is None or spec.bus == "emulated" or isinstance(display, EmulatedDisplay):
             out.append(display)  # drawn directly (a display the profile does not list too)
             continue
@@ -212,25 +217,35 @@ class App:
         modules: Mapping[str, Mapping[str, Any]] | None = None,
         wait_s: float | None = None,
         writer_threads: bool | None = None,
+        race_control_display: Any = None,
     ) -> App:
         """Open every part the profile names. Raises :class:`StartupError` (one line).
 
         With ``wait_s`` (``pitboard run``: 20 s), first waits for the buses and interfaces the
         profile needs (:func:`wait_for_hardware`). The displays the profile names get a writer
         thread per I2C controller (:func:`with_writers`); ``displays`` given by the caller are
-        drawn directly unless ``writer_threads``."""
+        drawn directly unless ``writer_threads``. With ``displays`` given, the race-control
+        display is ``race_control_display`` (None: none), else the profile's
+        ``[race_control]``."""
         if wait_s is not None:
             wait_for_hardware(config, seconds=wait_s)
         writers: list[BusWriter] = []
         try:
+            race_control = race_control_display
             if displays is not None:
                 screens = list(displays)
                 if writer_threads:  # given displays drawn as on the device (tests)
                     screens, writers = with_writers(config, screens)
             else:
-                screens, writers = with_writers(config, [
-                    open_station_display(config, st.display, st.label)
-                    for st in config.stations])
+                opened = [open_station_display(config, st.display, st.label)
+                          for st in config.stations]
+                specs = [st.display for st in config.stations]
+                if config.race_control is not None:  # last: stations keep their indexes
+                    opened.append(open_station_display(config, config.race_control,
+                                                       RACE_CONTROL_LABEL))
+                    specs.append(config.race_control)
+                screens, writers = with_writers(config, opened, specs=specs)
+                race_control = screens.pop() if config.race_control is not None else None
         except (OSError, LookupError, ValueError, LumaError) as exc:
             raise StartupError(f"cannot open a display: {exc}") from None
         recorder = JournalRecorder(Journal(journal_dir(config, journal)))
@@ -242,8 +257,11 @@ class App:
                       recorder=recorder, kiosk=kiosk,
                       names=[st.label for st in config.stations],
                       chatter=ChatterGuard() if any(st.input.kind != "emulated"
-                                                    for st in config.stations) else None)
-        app = cls(config=config, table=table, recorder=recorder, displays=screens,
+                                                    for st in config.stations) else None,
+                      race_control=race_control)
+        # the race-control display last: the stations' displays stay indexed by station
+        app = cls(config=config, table=table, recorder=recorder,
+                  displays=screens + ([race_control] if race_control is not None else []),
                   writers=writers)
         app._clock = clock
         mux = config.i2c.mux

@@ -53,6 +53,7 @@ class TextReport:
         self.keys: list[tuple[int, str]] = []
         self._said = 0
         self._screens: list[str] = ["" for _ in sim.table.stations]
+        self._race_control = ""
         self._note_screens()  # the opening screens are shown as pictures instead
 
     def write(self, line: str = "") -> None:
@@ -71,6 +72,11 @@ class TextReport:
             if line != self._screens[i]:
                 self._screens[i] = line
                 changed.append(line)
+        rc = self.sim.table.race_control_view
+        line = "race control: " + " · ".join(rc.words()) if rc is not None else ""
+        if line != self._race_control:
+            self._race_control = line
+            changed.append(line)
         return changed
 
     def flush(self) -> None:

@@ -136,6 +136,9 @@ class Sim:
         screens: list[EmulatedDisplay | FrameTape] = list(self.displays)
         if self.tape is not None and record is not None:
             screens[record] = self.tape
+        #: the race-control display, when the profile has one (``[race_control]``)
+        self.race_control = None if config.race_control is None else EmulatedDisplay(
+            rotate=config.race_control.rotate, station="RC")
         self._scratch = None
         if journal is None:
             self._scratch = tempfile.TemporaryDirectory(prefix="pitboard-sim-")
@@ -145,7 +148,7 @@ class Sim:
         self.app = App.build(config, journal=journal, displays=screens, clock=clock,
                              seed=self.seed,
                              cars=cars if cars is not None else min(max(4, stations), MAX_CARS),
-                             modules=modules)
+                             modules=modules, race_control_display=self.race_control)
         self.table = self.app.table
         self.app.boot()  # resumes a race left unfinished in the journal
         race = self.table.race
@@ -214,7 +217,8 @@ class Sim:
         """Changes whenever a decision is taken, someone joins, or the table state moves."""
         race = self.table.race
         return (self.table.state, id(race), len(race.log) if race is not None else 0,
-                sum(st.joined for st in self.table.stations))
+                sum(st.joined for st in self.table.stations), self.table.setup_page,
+                self.table.legends_confirmed)
 
     def _narrate(self) -> None:
         race = self.table.race

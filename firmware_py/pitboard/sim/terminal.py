@@ -198,6 +198,20 @@ class TerminalScreen:
                           tray_labels(self.sim.table.views[station]), keys=focused)
         return [*lines, strip]
 
+    def race_control_block(self, scale: int) -> list[str]:
+        """The race-control display under the stations (none when the profile has none)."""
+        display = self.sim.race_control
+        view = self.sim.table.race_control_view
+        if display is None or display.image is None or view is None:
+            return []
+        if scale == TEXT:
+            inner = TEXT_WIDTH - 2
+            words = [w[:inner] for w in view.words()][:TEXT_ROWS]
+            return [f"┌ race control {'─' * (TEXT_WIDTH - 15)}┐",
+                    *(f"│ {w.ljust(inner)} │" for w in words), f"└{'─' * TEXT_WIDTH}┘"]
+        return frames_to_text([display.image], titles=["race control"], scale=scale,
+                              ascii=self.ascii).split("\n")
+
     def compose(self) -> str:
         """The whole terminal picture for the current size."""
         cols, rows = self.size()
@@ -216,6 +230,9 @@ class TerminalScreen:
                       shown[start:start + per_row]]
             for y in range(len(blocks[0])):
                 grid.append(" ".join(b[y] for b in blocks).rstrip())
+        rc = self.race_control_block(scale)
+        if len(grid) + len(rc) + _CHROME < rows:  # below the stations, when there is room
+            grid += rc
         help_ = "AUTOPLAY: the bots type every key · q quit" if self.autoplay else TERMINAL_HELP
         view = self.sim.table.views[focus]
         caption = screen_line(view) if view is not None else ""

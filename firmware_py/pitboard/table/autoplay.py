@@ -39,6 +39,14 @@ def next_input(table: Table, *, brain: Bot | None = None,
     if race is None or race.over:
         return None
     bot = brain or hands_bot(race)
+    if table.state == flow.SETUP or (table.state in (flow.PLANNING, flow.RESOLUTION)
+                                     and table.legend_moves_waiting()):
+        # the set-up checklist's pages, or a Legend car moved on the board: GO at a seat
+        for st in table.stations:
+            if st.car is not None and not st.idle_bot and \
+                    (stations is None or st.index in stations):
+                return GoPressed(station=st.index)
+        return None
     if table.state == flow.DRAFT:
         return _draft_input(table, bot, stations)
     if table.state == flow.PLANNING:

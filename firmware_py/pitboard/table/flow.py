@@ -14,11 +14,12 @@ from transitions import Machine
 
 ATTRACT = "attract"
 LOBBY = "lobby"
+SETUP = "setup"  # module races: the set-up checklist before round 1 (table_setup.py)
 DRAFT = "draft"  # the Garage draft: players pick upgrades before the first round
 PLANNING = "planning"
 RESOLUTION = "resolution"
 RESULTS = "results"
-STATES = (ATTRACT, LOBBY, DRAFT, PLANNING, RESOLUTION, RESULTS)
+STATES = (ATTRACT, LOBBY, SETUP, DRAFT, PLANNING, RESOLUTION, RESULTS)
 #: the states of a race under way (a person may owe a decision; idle seats count)
 RACING = (DRAFT, PLANNING, RESOLUTION)
 
@@ -26,16 +27,18 @@ RACING = (DRAFT, PLANNING, RESOLUTION)
 TRANSITIONS: tuple[tuple[str, str | list[str], str], ...] = (
     ("wake", ATTRACT, LOBBY),  # kiosk: a player pressed GO
     ("sleep", LOBBY, ATTRACT),  # kiosk: nobody joined in time
-    ("green_flag", LOBBY, PLANNING),
-    ("open_draft", LOBBY, DRAFT),  # a Garage race with a draft: upgrades first
+    ("checklist", LOBBY, SETUP),  # a module race: tokens and Legend cars to place first
+    ("green_flag", [LOBBY, SETUP], PLANNING),
+    ("open_draft", [LOBBY, SETUP], DRAFT),  # a Garage race with a draft: upgrades first
     ("draft_done", DRAFT, PLANNING),
     ("plans_locked", PLANNING, RESOLUTION),
     ("next_round", RESOLUTION, PLANNING),
     ("race_over", [PLANNING, RESOLUTION], RESULTS),
-    ("abandon", [DRAFT, PLANNING, RESOLUTION], LOBBY),  # kiosk: everyone left
+    ("abandon", [SETUP, DRAFT, PLANNING, RESOLUTION], LOBBY),  # kiosk: everyone left
     ("dismiss", RESULTS, LOBBY),
-    ("reset", [ATTRACT, LOBBY, DRAFT, PLANNING, RESOLUTION, RESULTS], LOBBY),
+    ("reset", [ATTRACT, LOBBY, SETUP, DRAFT, PLANNING, RESOLUTION, RESULTS], LOBBY),
     ("resume", LOBBY, PLANNING),  # journal recovery straight into a race
+    ("resume_setup", LOBBY, SETUP),  # ... into the set-up checklist
     ("resume_resolution", LOBBY, RESOLUTION),
     ("resume_draft", LOBBY, DRAFT),
     ("resume_results", LOBBY, RESULTS),

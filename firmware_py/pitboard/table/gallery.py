@@ -18,13 +18,16 @@ from pitboard.usage import Parser
 if TYPE_CHECKING:  # the views, Pillow and the renderer load when drawing, not for --help
     from PIL import Image
 
+    from pitboard.table.race_control import RaceControlView
     from pitboard.table.view import CardView, StationView
 
 __all__ = [
     "DESCRIPTIONS",
+    "RACE_CONTROL_DESCRIPTIONS",
     "SCALE",
     "gallery_images",
     "main",
+    "race_control_samples",
     "readme_text",
     "sample_views",
     "scaled",
@@ -73,6 +76,9 @@ DESCRIPTIONS: dict[str, str] = {
                           "up to 2, GO shuffles them into the deck.",
     "resolution_upgrade_effects": "Mandatory effects as they happen: Wings 6 could not pay its 2 "
                                   "Heat, so it was discarded and a 3 flipped in its place.",
+    "resolution_garage_toggles": "Garage turn screen, the toggles page (UPG turns back to the "
+                                 "symbols): R.P.M.'s slipstream +2 makes SLIP a choice of "
+                                 "distance, stepped through by presses (SL2, SL4, off).",
     "resolution_spin_out": "Spin-out: the engine could not pay; where the car goes back to.",
     "resolution_discard": "Discard step: the selected cards will be discarded on GO.",
     "waiting": "Another car is resolving: round, lap, its move and the race order.",
@@ -93,6 +99,25 @@ DESCRIPTIONS: dict[str, str] = {
     "attract_modules": "Kiosk attract mode with the shipped demo preset: bots against 2 Legend "
                        "cars, a weather token and road tokens.",
     "fault": "Wiring fault on this station's gear lever.",
+    "setup_weather": "Set-up checklist before round 1 of a module race: the weather token for "
+                     "the billboard and what it does (NEXT or GO turns the page).",
+    "setup_road": "Set-up checklist: the road-condition token at each corner, by the corner "
+                  "numbers printed on the board.",
+    "setup_legends": "Set-up checklist: which Legend car goes on which grid position (BACK "
+                     "turns back; RACE or GO on the last page starts round 1).",
+    "planning_legend_move": "A Legend car has moved: without a race-control display every "
+                            "seated station's status line says which car goes where; the next "
+                            "GO confirms it was moved on the board.",
+    "waiting_legend_move": "The same Legend move on a waiting station's status band.",
+}
+
+#: the race-control display's samples (race_control.py), captioned like the stations'
+RACE_CONTROL_DESCRIPTIONS: dict[str, str] = {
+    "race_control_order": "Race-control display (optional, beside the board): round, weather, "
+                          "the race order (> marks the car resolving) and whose turn it is.",
+    "race_control_legend": "Race-control display: a Legend move waiting, colour, from which "
+                           "space to which and the spot; GO on any station confirms it.",
+    "race_control_setup": "Race-control display during the set-up checklist.",
 }
 
 
@@ -117,6 +142,7 @@ def sample_views() -> dict[str, StationView]:
         PLANNING,
         RESOLUTION,
         RESULTS,
+        SETUP,
         WAITING,
         CardView,
         CornerView,
@@ -125,6 +151,7 @@ def sample_views() -> dict[str, StationView]:
     )
 
     name = "S1 Alice"
+    legend_status = "1/2 Red Legend 14→21 out: GO"
     views = {
         "planning": StationView(
             PLANNING, 0, title=name, cards=_hand("3412H5S", selected="012"), gear=2,
@@ -209,6 +236,12 @@ def sample_views() -> dict[str, StationView]:
             message="GO: keep hand",
             lines=("Wings 6 discarded: no Heat",), lap=1, laps=2, round=2,
         ),
+        "resolution_garage_toggles": StationView(
+            RESOLUTION, 0, title=name, gear=2, target_gear=2, engine=4, speed="5",
+            soft_keys=("", "BST", "COOL", "SL4", "DISC", "UPG", "GO"), keys_off=(1,),
+            move=MoveView(5, 19, "outside", 1), message="GO: cool 1, slip 4, keep hand",
+            lap=1, laps=2, round=4,
+        ),
         "resolution_spin_out": StationView(
             RESOLUTION, 0, title=name, gear=1, target_gear=1, engine=0, speed="12",
             spin_out=True, move=MoveView(5, 47, "outside", 1),
@@ -285,6 +318,31 @@ def sample_views() -> dict[str, StationView]:
             FAULT, 0, title=name,
             lines=("Gear lever fault:", "contacts 2+3", "check the wiring"),
         ),
+        "setup_weather": StationView(
+            SETUP, 0, title="SET-UP 1/4 WEATHER",
+            lines=("billboard: Storm", "sectors: slipstream +2", "decks already changed:",
+                   "nothing to count"), soft_keys=("", "", "", "", "", "", "NEXT"),
+        ),
+        "setup_road": StationView(
+            SETUP, 0, title="SET-UP 2/4 ROAD TOKENS",
+            lines=("corner 1: Speed limit -1", "corner 2: Weather", "corner 3: Overheat",
+                   "corner 4: Slipstream +1"), soft_keys=("BACK", "", "", "", "", "", "NEXT"),
+        ),
+        "setup_legends": StationView(
+            SETUP, 0, title="SET-UP 4/4 LEGEND GRID",
+            lines=("grid 2: Red Legend", "grid 4: Blue Legend"),
+            soft_keys=("BACK", "", "", "", "", "", "RACE"),
+        ),
+        "planning_legend_move": StationView(
+            PLANNING, 0, title=name, cards=_hand("3412H5S", selected="01"), gear=2,
+            target_gear=2, engine=6, speed="7", message=legend_status, lap=1, laps=2, round=3,
+        ),
+        "waiting_legend_move": StationView(
+            WAITING, 0, title=name, message=legend_status, move=MoveView(8, 30, "outside", 1),
+            order=("1 Bob L1 sp30", "2 Red Legend L1 sp21", "3 Alice L1 sp19",
+                   "4 Blue Legend L1 sp14"),
+            lap=1, laps=2, round=4, engine=4, gear=3,
+        ),
     }
     assert views.keys() == DESCRIPTIONS.keys()
     return views
@@ -339,10 +397,35 @@ def readme_text(names: Sequence[str]) -> str:
         "here.",
         "",
     ]
-    for name in names:
-        out += [f"## {name}", "", DESCRIPTIONS.get(name, ""), "",
-                f"![{name}]({name}_x{SCALE}.png)", ""]
+    for name in [*names, *RACE_CONTROL_DESCRIPTIONS]:
+        caption = DESCRIPTIONS.get(name) or RACE_CONTROL_DESCRIPTIONS.get(name, "")
+        out += [f"## {name}", "", caption, "", f"![{name}]({name}_x{SCALE}.png)", ""]
     return "\n".join(out)
+
+
+def race_control_samples() -> dict[str, RaceControlView]:
+    """One realistic view per race-control screen (see :mod:`pitboard.table.race_control`).
+
+    Example::
+
+        >>> race_control_samples().keys() == RACE_CONTROL_DESCRIPTIONS.keys()
+        True
+    """
+    from pitboard.table.race_control import RaceControlView
+
+    return {
+        "race_control_order": RaceControlView(
+            "ROUND 4", "Storm", lines=("1 Bob sp30 L1", "2 Red Legend sp21 L1",
+                                       ">3 Alice sp19 L1", "4 Blue Legend sp14 L1"),
+            footer="Alice to play"),
+        "race_control_legend": RaceControlView(
+            "ROUND 4", "Storm", legend="MOVE Red Legend 1/2", spaces="14 → 21",
+            spot="outside, lap 1", footer="then GO on any station"),
+        "race_control_setup": RaceControlView(
+            "SET-UP 2/4 ROAD TOKENS", lines=("corner 1: Speed limit -1", "corner 2: Weather",
+                                             "corner 3: Overheat", "corner 4: Slipstream +1"),
+            footer="GO on a station: next"),
+    }
 
 
 def gallery_images(views: dict[str, StationView] | None = None) -> dict[str, Image.Image]:
@@ -353,12 +436,14 @@ def gallery_images(views: dict[str, StationView] | None = None) -> dict[str, Ima
         >>> sorted(gallery_images())[:3]
         ['attract.png', 'attract_modules.png', 'attract_modules_x4.png']
     """
+    from pitboard.table.race_control import render_race_control
     from pitboard.table.screens import render
 
     views = sample_views() if views is None else views
     images: dict[str, Image.Image] = {}
-    for name, view in views.items():
-        img = render(view)
+    drawn = [(name, render(view)) for name, view in views.items()]
+    drawn += [(name, render_race_control(view)) for name, view in race_control_samples().items()]
+    for name, img in drawn:
         images[f"{name}.png"] = img
         images[f"{name}_x{SCALE}.png"] = scaled(img)
     return images

@@ -217,7 +217,7 @@ class AutoPilot:
                     return _focus_key(kb, st.index) or "space"
             return SLOT_KEYS[SLOTS - 1]  # RACE
         race = table.race
-        if table.state not in flow.RACING or race is None or race.over:
+        if table.state not in (flow.SETUP, *flow.RACING) or race is None or race.over:
             return None
         if ("garage" in race.setup.modules) != isinstance(self.brain, GarageBot):
             self.brain = hands_bot(race, seed=self.seed)  # one that uses upgrades, or not

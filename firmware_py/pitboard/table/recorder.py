@@ -10,14 +10,19 @@ Records, in the order they happened (one JSON object each, see :mod:`pitboard.jo
     Kiosk: an idle seat was handed to a bot.
 ``{"human": car}``
     Kiosk: its player came back and took the seat again.
+``{"setup": true}``
+    The players confirmed the set-up checklist (tokens and Legend cars on the board).
+``{"legends": n}``
+    The players have moved the first ``n`` Legend moves of the race on the board.
 ``{"end": true}``
     The race is over and dismissed (or reset): nothing to resume.
 
 The race header holds the :class:`~pitboard.engine.setup.RaceSetup`, which station drives which
-car, and the race's stamp (:mod:`pitboard.engine.stamp`: the rules version and digests of the
-track, card and module data); a snapshot holds the decision log so far. A race whose stamp does
-not match today's rules and data (or that has none: journals from before stamps) is never
-replayed into a different race: its files are put away, kept for good, in
+car, whether a race-control display showed the Legend moves, and the race's stamp
+(:mod:`pitboard.engine.stamp`: the rules version and digests of the track, card and module
+data); a snapshot holds the decision log so far (and the checklist and Legend confirms). A
+race whose stamp does not match today's rules and data (or that has none: journals from before
+stamps) is never replayed into a different race: its files are put away, kept for good, in
 ``other-version-<UTC time>/`` and the table starts in the lobby, saying so.
 
 Selections in progress are never written (SD-card wear): after a power cut players pick their
@@ -47,6 +52,7 @@ from ..engine.setup import RaceSetup
 from ..engine.snapshot import replay
 from ..engine.stamp import RULES_VERSION, race_stamp, stamp_change
 from ..journal import Journal, JournalCorrupted, JournalError, Recovered
+from .legend_moves import legend_move_count
 
 log = logging.getLogger("pitboard.journal")
 
@@ -72,6 +78,12 @@ class SavedRace:
     #: cars whose seats were handed to a bot while idle
     idle_bots: set[int] = field(default_factory=set)
     ended: bool = False
+    #: the set-up checklist was confirmed (a race with no checklist counts as set up)
+    set_up: bool = False
+    #: Legend moves confirmed on the board, from the race's start
+    legends_confirmed: int = 0
+    #: the race was played with a race-control display
+    race_control: bool = False
 
 
 class JournalRecorder:
@@ -93,6 +105,8 @@ class JournalRecorder:
         #: one line about the last storage problem ("" when all is well), for screens and status
         self.problem = ""
         self._log_length = 0
+        #: the table's own progress in the race, for snapshots: checklist done, Legends moved
+        self._table_state: dict[str, Any] = {}
         #: an unresumable race could not be put away: never overwrite it with a new one
         self._keep_on_disk = False
 
@@ -111,10 +125,15 @@ class JournalRecorder:
         if self.problem in (DISK_FULL, READ_ONLY, "storage error: not saved"):
             self.problem = ""
 
-    def race_started(self, setup: RaceSetup, seats: Sequence[int | None]) -> None:
-        header = {"setup": setup.to_dict(), "seats": list(seats), "stamp": _stamp(setup)}
+    def race_started(self, setup: RaceSetup, seats: Sequence[int | None], *,
+                     race_control: bool = False) -> None:
+        header: dict[str, Any] = {"setup": setup.to_dict(), "seats": list(seats),
+                                  "stamp": _stamp(setup)}
+        if race_control:
+            header["race_control"] = True
         self.pending.clear()
         self._log_length = 0
+        self._table_state = {}
         if self._keep_on_disk:  # the old race's files are still where a new one would go
             log.error("journal: not saving this race, so as not to overwrite the race kept in "
                       "%s", self.journal.directory)
@@ -134,6 +153,14 @@ class JournalRecorder:
     def undone(self, length: int) -> None:
         self.pending.append({"undo": length})
         self._log_length = length
+
+    def set_up(self) -> None:
+        self.pending.append({"setup": True})
+        self._table_state["setup"] = True
+
+    def legends_moved(self, confirmed: int) -> None:
+        self.pending.append({"legends": confirmed})
+        self._table_state["legends"] = confirmed
 
     def seat_to_bot(self, car: int) -> None:
         self.pending.append({"bot": car})
@@ -164,7 +191,8 @@ class JournalRecorder:
             self.journal.append_many(records)
             if self.journal.records_since_snapshot >= self.snapshot_every and race:
                 log_ = [decision_to_dict(d) for d in race.log]
-                self.journal.snapshot({"log": log_, "idle_bots": sorted(idle_bots)})
+                self.journal.snapshot({"log": log_, "idle_bots": sorted(idle_bots),
+                                       **self._table_state})
                 self.journal.compact()
         except OSError as exc:
             # The race goes on (a kiosk must not stop for a worn SD card), but say so.
@@ -217,6 +245,8 @@ class JournalRecorder:
         elif bad is not None:
             found = replace_damage(found, f"record {found.covers + bad[0] + 1}: {bad[1]}")
         self._log_length = len(saved.log)
+        self._table_state = {k: v for k, v in (("setup", saved.set_up),
+                                               ("legends", saved.legends_confirmed)) if v}
         self._report(found, saved)
         return saved
 
@@ -291,10 +321,12 @@ def _rebuild(header: dict[str, Any], snapshot: dict[str, Any] | None,
     setup = RaceSetup.from_dict(header["setup"])
     setup.validate()
     seats = [None if s is None else int(s) for s in header["seats"]]
-    saved = SavedRace(setup=setup, seats=seats)
+    saved = SavedRace(setup=setup, seats=seats, race_control=header.get("race_control") is True)
     if snapshot is not None:
         saved.log = [decision_from_dict(d) for d in snapshot["log"]]
         saved.idle_bots = {int(c) for c in snapshot.get("idle_bots", [])}
+        saved.set_up = snapshot.get("setup") is True
+        saved.legends_confirmed = int(snapshot.get("legends", 0))
     replayer = _Replayer(saved, replay(setup, list(saved.log)))
     for index, record in enumerate(records):
         problem = replayer.apply(record)
@@ -338,6 +370,13 @@ class _Replayer:
                 saved.idle_bots.add(value)
             else:
                 saved.idle_bots.discard(value)
+        elif kind == "setup" and value is True:
+            saved.set_up = True
+        elif kind == "legends":
+            moves = legend_move_count(self.race)
+            if not _is_int(value) or not 0 <= value <= moves:
+                return f"legends {value!r} outside the race's 0..{moves} Legend moves"
+            saved.legends_confirmed = value
         elif kind == "end" and value is True:
             saved.ended = True
         else:

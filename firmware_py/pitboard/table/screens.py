@@ -64,6 +64,7 @@ from pitboard.table.view import (
     PLANNING,
     RESOLUTION,
     RESULTS,
+    SETUP,
     WAITING,
     StationView,
 )
@@ -278,7 +279,7 @@ def _results(s: _Screen, v: StationView) -> None:
 
 
 def _titled(s: _Screen, v: StationView) -> None:
-    """lobby, attract, fault: title, lines, soft keys."""
+    """lobby, attract, fault, set-up checklist: title, lines, soft keys."""
     bottom = _KEY_Y - 2 if any(v.soft_keys) else HEIGHT - 1
     lines = [v.message, *v.lines]
     if v.kind == ATTRACT:
@@ -317,6 +318,7 @@ _SCREENS = {
     LOBBY: _titled,
     ATTRACT: _titled,
     FAULT: _titled,
+    SETUP: _titled,
     DRAFT: draw_draft,
 }
 

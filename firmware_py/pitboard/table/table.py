@@ -45,7 +45,9 @@ from ..hw.events import (
 from ..trackfile import track_ref
 from . import flow
 from .chatter import ChatterGuard
+from .legend_moves import LegendMovesMixin
 from .lobby_options import LobbyOptionsMixin
+from .race_control import RaceControlView, race_control_view, render_race_control
 from .station import Station
 from .table_base import (
     BACKLOG_LIMIT,
@@ -60,6 +62,7 @@ from .table_base import (
 from .table_draft import DraftMixin
 from .table_kiosk import KioskMixin
 from .table_lobby import LobbyMixin
+from .table_setup import SetupMixin
 from .table_turns import TurnsMixin
 from .view import StationView
 from .views import TableScene, station_view
@@ -78,7 +81,8 @@ __all__ = [
 log = logging.getLogger("pitboard.table")
 
 
-class Table(LobbyMixin, LobbyOptionsMixin, DraftMixin, TurnsMixin, KioskMixin, TableBase):
+class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, LegendMovesMixin, DraftMixin, TurnsMixin,
+            KioskMixin, TableBase):
     """The table flow and every station.
 
     Example::
@@ -105,6 +109,7 @@ class Table(LobbyMixin, LobbyOptionsMixin, DraftMixin, TurnsMixin, KioskMixin, T
         kiosk: KioskOptions | None = None,
         names: Sequence[str] = (),
         chatter: ChatterGuard | None = None,
+        race_control: Screen | None = None,
     ) -> None:
         if not 1 <= stations <= MAX_CARS:
             raise ValueError(f"stations must be 1..{MAX_CARS}")
@@ -122,6 +127,11 @@ class Table(LobbyMixin, LobbyOptionsMixin, DraftMixin, TurnsMixin, KioskMixin, T
         self.recorder = recorder
         self.kiosk = kiosk
         self.race: Race | None = None
+        #: the optional race-control display (race_control.py); drawn after the stations
+        self.race_control = race_control
+        self.race_control_view: RaceControlView | None = None
+        self.setup_page = 0
+        self.legends_confirmed = 0
         #: one line: why the lobby's choices could not be raced ("" when they can)
         self.lobby_problem = ""
         self.bots: dict[int, Bot] = {}
@@ -293,6 +303,7 @@ class Table(LobbyMixin, LobbyOptionsMixin, DraftMixin, TurnsMixin, KioskMixin, T
             self.race = replay(race.setup, log_, track=race.track)
         if self.recorder is not None:
             self.recorder.undone(len(log_))
+        self._legends_after_undo()
         pending = self.race.pending()
         target = {dec.PLAN: flow.PLANNING, DRAFT: flow.DRAFT}.get(pending.kind, flow.RESOLUTION)
         if was != target:
@@ -344,10 +355,13 @@ class Table(LobbyMixin, LobbyOptionsMixin, DraftMixin, TurnsMixin, KioskMixin, T
             race=self.race, attract=self.attract,
             current=current.index if current is not None else None,
             storage_problem=self.recorder.problem if self.recorder is not None else "",
-            countdown=countdown, modules=self.modules, lobby_problem=self.lobby_problem)
+            countdown=countdown, modules=self.modules, lobby_problem=self.lobby_problem,
+            setup_page=self.setup_page, legend_moves=self.legend_moves_waiting(),
+            race_control=self.race_control is not None)
 
     def refresh(self) -> None:
         """Rebuild every station's view; render and show only the ones that changed."""
+        self._legends_unattended()  # journalled with the rest, before anything is drawn
         if self.recorder is not None:
             self.recorder.flush(self.race, self._idle_cars())
         self._note_waiting()
@@ -367,6 +381,11 @@ class Table(LobbyMixin, LobbyOptionsMixin, DraftMixin, TurnsMixin, KioskMixin, T
                     else screen.show
                 show(self.render(view))
                 self.frames += 1
+        if self.race_control is not None:  # last: a player at a station waits for theirs
+            rc = race_control_view(scene)
+            if rc != self.race_control_view:
+                self.race_control_view = rc
+                self.race_control.show(render_race_control(rc))
         for observer in self.observers:
             observer(self)
 

@@ -61,7 +61,12 @@ class Recorder(Protocol):
     #: one line about a storage problem ("" when all is well), shown in the lobby
     problem: str
 
-    def race_started(self, setup: RaceSetup, seats: Sequence[int | None]) -> None: ...
+    def race_started(self, setup: RaceSetup, seats: Sequence[int | None], *,
+                     race_control: bool = False) -> None: ...
+
+    def set_up(self) -> None: ...
+
+    def legends_moved(self, confirmed: int) -> None: ...
 
     def decision(self, decision: Decision) -> None: ...
 
@@ -108,6 +113,7 @@ class TableBase:
     state: str
     wake: Callable[[], bool]
     sleep: Callable[[], bool]
+    checklist: Callable[[], bool]
     green_flag: Callable[[], bool]
     open_draft: Callable[[], bool]
     draft_done: Callable[[], bool]
@@ -121,6 +127,7 @@ class TableBase:
     resume: Callable[[], bool]
     resume_resolution: Callable[[], bool]
     resume_results: Callable[[], bool]
+    resume_setup: Callable[[], bool]
 
     # set by Table.__init__ (see there)
     stations: list[Station]
@@ -133,6 +140,12 @@ class TableBase:
     recorder: Recorder | None
     kiosk: KioskOptions | None
     race: Race | None
+    #: the race-control display (None: Legend moves go on the stations' status lines)
+    race_control: Screen | None
+    #: the set-up checklist: the page shown (table_setup.py)
+    setup_page: int
+    #: Legend moves the players have confirmed on the board, counted from the race's start
+    legends_confirmed: int
     lobby_problem: str
     bots: dict[int, Bot]
     deadline: float | None
@@ -150,6 +163,12 @@ class TableBase:
     _resolution_key: Callable[[Station, int], None]
     _commit_plan: Callable[[Station], None]
     _resolution_go: Callable[[Station], None]
+    _enter_checklist_or_race: Callable[[], None]
+    _setup_key: Callable[[Station, int], None]
+    _setup_go: Callable[[Station], None]
+    _confirm_legend: Callable[[Station], bool]
+    _legends_unattended: Callable[[], None]
+    _legends_after_undo: Callable[[], None]
     _options_key: Callable[[Station, int], bool]
     _draft_step: Callable[[Pending], bool]
     _draft_key: Callable[[Station, int], None]

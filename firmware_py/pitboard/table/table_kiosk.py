@@ -84,7 +84,8 @@ class KioskMixin(TableBase):
 
     def _tick(self, now: float) -> None:
         kiosk = self.kiosk
-        if kiosk is None or (self.deadline is None and self.state not in flow.RACING):
+        if kiosk is None or (self.deadline is None and self.state not in (
+                flow.SETUP, *flow.RACING)):
             return
         state = self.state
         if state == flow.ATTRACT and self.deadline is not None and now >= self.deadline:
@@ -107,7 +108,7 @@ class KioskMixin(TableBase):
                 self._start_attract()
         elif state == flow.RESULTS and self.deadline is not None and now >= self.deadline:
             self._after_results()
-        elif state in flow.RACING:
+        elif state in (flow.SETUP, *flow.RACING):
             self._idle_takeover(now, kiosk)
 
     def _take_seat_back(self, st: Station) -> None:
@@ -143,6 +144,8 @@ class KioskMixin(TableBase):
                 st.release()
             self.sleep()
             self._start_attract()
+            return
+        if self.state == flow.SETUP:  # the checklist waits for anyone: no seat to hand over
             return
         waiting = set(race.pending().cars)
         players = [st for st in seated if not st.idle_bot]

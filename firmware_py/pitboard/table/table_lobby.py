@@ -5,6 +5,7 @@ bots), and restoring a journalled race. A mixin of :class:`~pitboard.table.table
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
@@ -18,9 +19,13 @@ from ..engine.setup import MAX_CARS, RaceSetup
 from ..engine.snapshot import replay
 from ..trackfile import load_track, track_names, track_ref
 from . import flow
+from .legend_moves import legend_move_count
 from .recorder import SavedRace
 from .station import SLOTS, Station
 from .table_base import TableBase, seat_bot
+from .table_setup import checklist
+
+log = logging.getLogger("pitboard.table")
 
 
 def legend_names(count: int) -> list[str]:
@@ -36,6 +41,8 @@ class LobbyMixin(TableBase):
             return
         if self.state == flow.LOBBY:
             self._lobby_key(st, slot)
+        elif self.state == flow.SETUP:
+            self._setup_key(st, slot)
         elif self.state == flow.PLANNING:
             self._planning_key(st, slot)
         elif self.state == flow.RESOLUTION:
@@ -73,6 +80,10 @@ class LobbyMixin(TableBase):
             st.joined = not st.joined
             if self.kiosk:
                 self._arm_join_countdown()
+        elif state == flow.SETUP:
+            self._setup_go(st)
+        elif state in (flow.PLANNING, flow.RESOLUTION) and self._confirm_legend(st):
+            pass  # that GO said a Legend car has been moved on the board
         elif state == flow.PLANNING:
             self._commit_plan(st)
         elif state == flow.RESOLUTION:
@@ -134,12 +145,7 @@ class LobbyMixin(TableBase):
             raise ValueError(str(exc)) from None
         self.lobby_problem = ""
         self._begin(setup)
-        assert self.race is not None
-        if self.race.pending().kind == DRAFT:
-            self.open_draft()  # the Garage draft comes before the first round
-        else:
-            self.green_flag()
-        self._drive()
+        self._enter_checklist_or_race()
 
     def _next_setup(self, modules: dict[str, dict[str, Any]], *, seed: int) -> RaceSetup:
         """The race the lobby would start with ``modules``: joined stations first, bots, then
@@ -168,8 +174,10 @@ class LobbyMixin(TableBase):
             seats[index] = car
         self._seat(setup, seats)
         self.race = Race(setup)
+        self.legends_confirmed = 0
         if self.recorder is not None:
-            self.recorder.race_started(self.race.setup, self._seats())
+            self.recorder.race_started(self.race.setup, self._seats(),
+                                       race_control=self.race_control is not None)
 
     def _seats(self) -> list[int | None]:
         """Which car each station drives (None: it does not play)."""
@@ -207,16 +215,27 @@ class LobbyMixin(TableBase):
             self.cars -= legend_count(self.modules.get("legends", {}))
         self._seat(saved.setup, saved.seats, saved.idle_bots)
         self.race = race
+        self.legends_confirmed = min(saved.legends_confirmed, legend_move_count(race))
+        self.setup_page = 0
         if race.over:
             self.resume_results()
             if self.kiosk:
                 self.deadline = self.clock() + self.kiosk.results_seconds
+        elif not saved.set_up and not race.log and checklist(race):
+            self.resume_setup()  # the power went before the players confirmed the set-up
         elif race.pending().kind == DRAFT:
             self.resume_draft()
         elif race.pending().kind == dec.PLAN:
             self.resume()
         else:
             self.resume_resolution()
-        self._drive()
+        if saved.race_control and self.race_control is None:
+            log.warning("resumed a race played with a race-control display on a profile "
+                        "without one: the Legend moves show on the stations' status lines")
+            for st in self.stations:
+                if st.car is not None:
+                    st.message = "no race-control display here"
+        if self.state != flow.SETUP:
+            self._drive()
         self._sync_hands()
         self.refresh()

@@ -21,8 +21,9 @@ WAITING = "waiting"  # another car is resolving
 RESULTS = "results"
 ATTRACT = "attract"  # kiosk: bots racing, "press GO to play"
 FAULT = "fault"  # wiring fault on this station (lever with two contacts, ...)
+SETUP = "setup"  # the set-up checklist of a module race (table_setup.py)
 DRAFT = "draft"  # the Garage draft: the market, whose pick it is (draft_view.py)
-KINDS = (LOBBY, PLANNING, LOCKED, RESOLUTION, WAITING, RESULTS, ATTRACT, FAULT, DRAFT)
+KINDS = (LOBBY, PLANNING, LOCKED, RESOLUTION, WAITING, RESULTS, ATTRACT, FAULT, SETUP, DRAFT)
 
 
 # card kinds: how a card face is drawn (from the engine's CardType, never from its code)

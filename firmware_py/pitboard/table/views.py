@@ -21,8 +21,10 @@ from ..trackfile import load_track
 from . import flow
 from .draft_view import draft_view
 from .hand import short_problem
+from .legend_moves import LegendMoveView
 from .lobby_options import options_view, rules_lines
 from .station import SLOTS, Station
+from .table_setup import checklist, setup_view
 from .turn import (
     ADRENALINE_KEY,
     BOOST_KEY,
@@ -78,10 +80,30 @@ class TableScene:
     modules: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     #: why the lobby's choices could not be raced ("" when they can)
     lobby_problem: str = ""
+    #: the set-up checklist's page (table_setup.py)
+    setup_page: int = 0
+    #: Legend moves waiting for the players' GO (legend_moves.py)
+    legend_moves: tuple[LegendMoveView, ...] = ()
+    #: the table has a race-control display (the Legend moves show there in full)
+    race_control: bool = False
 
 
 def station_view(scene: TableScene, st: Station) -> StationView:
     """What ``st`` shows now."""
+    view = _station_view(scene, st)
+    if scene.legend_moves and st.car is not None and view.kind in _RACING:
+        # the board is behind the race: every seated station's status line says what to move
+        first = scene.legend_moves[0]
+        status = "Legends: race control, GO" if scene.race_control else first.status()
+        view = replace(view, message=status)
+    return view
+
+
+#: screens with a status line the Legend moves take over
+_RACING = (PLANNING, LOCKED, RESOLUTION, WAITING)
+
+
+def _station_view(scene: TableScene, st: Station) -> StationView:
     title = st.name
     if st.lever_fault or st.input_fault:
         lines = []
@@ -99,6 +121,8 @@ def station_view(scene: TableScene, st: Station) -> StationView:
     race = scene.race
     if race is None:
         return _lobby(scene, st)
+    if state == flow.SETUP:
+        return setup_view(checklist(race), scene.setup_page, st)
     if state == flow.DRAFT:  # the Garage draft (draft_view.py)
         return draft_view(race, st, {c.id: c.name for c in race.cars})
     if state == flow.RESULTS:

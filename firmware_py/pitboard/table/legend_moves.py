@@ -1,0 +1,143 @@
+"""Legend moves at the table: where the players move each Legend car, and their confirm.
+
+The engine moves a Legend car by itself when its turn comes (``legend`` events); the physical
+car on the board has to follow. After every Legend move the table shows exactly which car goes
+from which space to which (colour, spaces, spot) on the race-control display or, without one,
+on every station's status line, and waits: the next GO on any seated station confirms that the
+car has been moved (one GO per Legend move, in race order). Until then that GO does nothing
+else, so nobody plans or resolves against a board that is behind the race.
+
+The count of confirmed moves is journalled (``{"legends": n}``), so a power cut shows the same
+unconfirmed moves again. With no person left at the table (every seat driven by a bot) nobody
+could confirm: the moves are then taken as done. A finished race waits for nobody.
+
+Example::
+
+    >>> from pitboard.engine import Race, RaceSetup
+    >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1,
+    ...                       modules={"legends": {"cars": 1, "colours": ["red"]}}))
+    >>> legend_move_count(race), pending_legend_moves(race, 0)
+    (0, ())
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine.legends.module import KEY as LEGENDS
+from ..engine.race import Race
+from .station import Station
+from .table_base import TableBase
+
+log = logging.getLogger("pitboard.table")
+
+
+@dataclass(frozen=True, slots=True)
+class LegendMoveView:
+    """One Legend move to make on the board.
+
+    Example::
+
+        >>> m = LegendMoveView(car=3, colour="red", frm=14, to=21, racing_line=False, lap=1,
+        ...                    number=1, of=2)
+        >>> m.status(), m.instruction()
+        ('1/2 Red Legend 14→21 out: GO', 'Red Legend: space 14 → 21, outside')
+    """
+
+    car: int
+    colour: str
+    #: board spaces (1..N from the finish line)
+    frm: int
+    to: int
+    racing_line: bool
+    lap: int
+    #: this move's place among the moves waiting (1-based) and how many wait
+    number: int = 1
+    of: int = 1
+
+    @property
+    def name(self) -> str:
+        return f"{self.colour.capitalize()} Legend"
+
+    @property
+    def spot(self) -> str:
+        return "racing line" if self.racing_line else "outside"
+
+    def status(self) -> str:
+        """One short line for a station's status line."""
+        count = f"{self.number}/{self.of} " if self.of > 1 else ""
+        return f"{count}{self.name} {self.frm}→{self.to} {'RL' if self.racing_line else 'out'}: GO"
+
+    def instruction(self) -> str:
+        """The full instruction (race-control display, console, log)."""
+        return f"{self.name}: space {self.frm} → {self.to}, {self.spot}"
+
+
+def _legend_events(race: Race) -> list[dict[str, Any]]:
+    if LEGENDS not in race.hooks.by_key:  # most races: no scan of the event list
+        return []
+    return [e for e in race.events if e["type"] == "legend"]
+
+
+def legend_move_count(race: Race) -> int:
+    """How many Legend moves the race has made so far."""
+    if LEGENDS not in race.hooks.by_key:
+        return 0
+    return sum(1 for e in race.events if e["type"] == "legend")
+
+
+def pending_legend_moves(race: Race | None, confirmed: int) -> tuple[LegendMoveView, ...]:
+    """The Legend moves after the first ``confirmed``, oldest first (none once the race is
+    over: nobody waits for the board then)."""
+    if race is None or race.over:
+        return ()
+    events = _legend_events(race)[confirmed:]
+    n = race.track.spaces
+    return tuple(LegendMoveView(car=e["car"], colour=e["colour"], frm=(e["frm"] - 1) % n + 1,
+                                to=e["space"], racing_line=bool(e["racing_line"]),
+                                lap=e["lap"], number=i, of=len(events))
+                 for i, e in enumerate(events, start=1))
+
+
+class LegendMovesMixin(TableBase):
+    """Confirming Legend moves (see the module docstring); a mixin of
+    :class:`~pitboard.table.table.Table`."""
+
+    def legend_moves_waiting(self) -> tuple[LegendMoveView, ...]:
+        """The Legend moves shown now, waiting for a GO."""
+        return pending_legend_moves(self.race, self.legends_confirmed)
+
+    def _confirm_legend(self, st: Station) -> bool:
+        """GO at ``st``: confirm the oldest Legend move waiting; False if none waits (the GO
+        then does what it does otherwise). Only a seated player confirms."""
+        if st.car is None or st.idle_bot:
+            return False
+        waiting = self.legend_moves_waiting()
+        if not waiting:
+            return False
+        self._set_legends_confirmed(self.legends_confirmed + 1)
+        st.message = ""
+        return True
+
+    def _legends_unattended(self) -> None:
+        """With nobody seated to confirm (every seat a bot's), the moves count as made."""
+        race = self.race
+        if race is None or any(st.car is not None and not st.idle_bot for st in self.stations):
+            return
+        moves = legend_move_count(race)
+        if moves > self.legends_confirmed:
+            self._set_legends_confirmed(moves)
+
+    def _set_legends_confirmed(self, confirmed: int) -> None:
+        self.legends_confirmed = confirmed
+        if self.recorder is not None:
+            self.recorder.legends_moved(confirmed)
+
+    def _legends_after_undo(self) -> None:
+        """The race was replayed to an earlier point: moves it no longer made are forgotten
+        (journalled right after the undo, before anything moves again)."""
+        race = self.race
+        if race is not None and self.legends_confirmed > legend_move_count(race):
+            self._set_legends_confirmed(legend_move_count(race))
