@@ -18,7 +18,7 @@ from pitboard.table import flow
 from pitboard.table.draft_view import draft_status
 from pitboard.table.recorder import JournalRecorder
 from pitboard.table.screens import render
-from pitboard.table.table import Table
+from pitboard.table.table import KioskOptions, Table
 from rig import Grid6, shows
 
 # luma 3.16 calls Image.getdata(), deprecated in Pillow 13 (see tests/test_display.py).
@@ -129,6 +129,19 @@ def test_the_others_see_whose_pick_and_what_is_left() -> None:
     render(table.views[st])  # type: ignore[arg-type]  # draws
 
 
+def test_a_station_that_does_not_race_sees_the_draft_without_picks_of_its_own() -> None:
+    table = Table(stations=3, seed=1, cars=2, clock=lambda: 0.0)
+    table.set_module("garage", {"choose": "draft"})
+    table.handle(GoPressed(station=0))
+    table.handle(GoPressed(station=1))
+    table.handle(SlotPressed(station=0, slot=6))
+    view = table.views[2]
+    assert view is not None and view.kind == "draft" and view.lines == ("5 cards left",)
+    table.handle(SlotPressed(station=2, slot=0))  # its buttons pick nothing
+    table.handle(GoPressed(station=2))
+    assert table.race is not None and not table.race.log
+
+
 def test_cards_stay_over_their_buttons_while_others_pick() -> None:
     table = draft_table(cars=2)
     first = picker(table)
@@ -217,3 +230,22 @@ def test_a_market_of_more_than_seven_cards_pages() -> None:
     card = st.slots[7]
     table.handle(GoPressed(station=st.index))
     assert table.race is not None and DraftPick(st.car, card) in table.race.log  # type: ignore
+
+
+def test_a_kiosk_visitor_who_walks_away_mid_draft_is_replaced_by_a_drafting_bot() -> None:
+    now = [0.0]
+    kiosk = KioskOptions(cars=2, modules={"garage": {"choose": "draft"}})
+    table = Table(stations=2, seed=3, clock=lambda: now[0], kiosk=kiosk)
+    table.handle(GoPressed(station=0))  # wakes the kiosk, joins
+    table.handle(GoPressed(station=1))
+    now[0] += kiosk.join_seconds
+    table.tick()
+    assert table.state == flow.DRAFT
+    away = table.stations[picker(table)]
+    stays = table.stations[1 - away.index]
+    now[0] += kiosk.seat_idle_seconds  # the picker has gone; the other visitor is still here
+    stays.last_input = now[0]
+    table.tick()
+    assert away.idle_bot and table.race is not None
+    assert table.race.pending().cars == (stays.car,)  # the bot picked at once
+    assert any(isinstance(d, DraftPick) and d.car == away.car for d in table.race.log)

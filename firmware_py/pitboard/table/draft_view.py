@@ -135,7 +135,7 @@ def draft_view(race: Race, st: Station, names: dict[int, str]) -> StationView:
         who = names.get(status.picker, f"car {status.picker + 1}")
         message = f"{who} drops" if status.dropping else f"{who} picks"
         left = f"{len(status.market)} cards left" if status.market else "each drops 1"
-        lines = (left, yours)
+        lines = (left, yours) if st.car is not None else (left,)  # a station not racing
         meaning = ()
     if st.message:
         lines = (st.message, *lines)

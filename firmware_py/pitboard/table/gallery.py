@@ -76,6 +76,9 @@ DESCRIPTIONS: dict[str, str] = {
                           "up to 2, GO shuffles them into the deck.",
     "resolution_upgrade_effects": "Mandatory effects as they happen: Wings 6 could not pay its 2 "
                                   "Heat, so it was discarded and a 3 flipped in its place.",
+    "resolution_garage_toggles": "Garage turn screen, the toggles page (UPG turns back to the "
+                                 "symbols): R.P.M.'s slipstream +2 makes SLIP a choice of "
+                                 "distance, stepped through by presses (SL2, SL4, off).",
     "resolution_spin_out": "Spin-out: the engine could not pay; where the car goes back to.",
     "resolution_discard": "Discard step: the selected cards will be discarded on GO.",
     "waiting": "Another car is resolving: round, lap, its move and the race order.",
@@ -240,6 +243,12 @@ def sample_views() -> dict[str, StationView]:
             soft_keys=("ADR", "", "", "", "DISC", "", "GO"), keys_off=(0,),
             message="GO: keep hand",
             lines=("Wings 6 discarded: no Heat",), lap=1, laps=2, round=2,
+        ),
+        "resolution_garage_toggles": StationView(
+            RESOLUTION, 0, title=name, gear=2, target_gear=2, engine=4, speed="5",
+            soft_keys=("", "BST", "COOL", "SL4", "DISC", "UPG", "GO"), keys_off=(1,),
+            move=MoveView(5, 19, "outside", 1), message="GO: cool 1, slip 4, keep hand",
+            lap=1, laps=2, round=4,
         ),
         "resolution_spin_out": StationView(
             RESOLUTION, 0, title=name, gear=1, target_gear=1, engine=0, speed="12",

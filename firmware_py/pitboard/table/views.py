@@ -92,7 +92,7 @@ class TableScene:
 def station_view(scene: TableScene, st: Station) -> StationView:
     """What ``st`` shows now."""
     view = _station_view(scene, st)
-    if scene.legend_moves and st.car is not None and view.kind in _RACING:
+    if scene.legend_moves and st.car is not None and not st.idle_bot and view.kind in _RACING:
         # the board is behind the race: every seated station's status line says what to move
         first = scene.legend_moves[0]
         status = "Legends: race control, GO" if scene.race_control else first.status()
