@@ -283,7 +283,8 @@ def test_run_logs_one_startup_line_and_no_transitions_chatter(
     line = lines[0]
     assert line.startswith("INFO pitboard: pitboard ")
     assert 'running "Pitboard simulation" (profile ' in line
-    for words in ("6 stations, 6 of 6 displays answering", "console off", "kiosk off",
+    for words in ("6 stations, 6 of 6 displays answering", "race-control display answering",
+                  "console off", "kiosk off",
                   f"journal {tmp_path / 'journal'}", "staff PIN: console off"):
         assert words in line, words
     assert "transitions" not in err

@@ -178,6 +178,7 @@ def test_hw_test_names_what_is_missing_and_shows_inputs_live() -> None:
         wanted = bring_up_pattern((128, 64), [label, "ssd1306", "i2c"])
         assert panel.on and panel.frame() == to_pages(wanted)
     assert "/dev/i2c-9 (mux channel 6):" in text and "RC ssd1306 on i2c: pattern sent" in text
+    assert "  race control: display 0" in text
     build.factory.reset()
 
 

@@ -427,6 +427,7 @@ def startup_line(app: App, *, console_started: bool = True) -> tuple[int, str]:
         f'pitboard {__version__} running "{config.table.name}" (profile {config.source})',
         f"{n} station{'s' if n != 1 else ''}, {n - len(silent)} of {n} displays answering"
         + (f" (not {', '.join(silent)}: retrying)" if silent else ""),
+        *_race_control_part(app),
         f"console {console.port} at {console.baud} baud" if running else
         "console off (terminal mode: the profile's port is not opened)" if console.enabled else
         "console off",
@@ -435,6 +436,15 @@ def startup_line(app: App, *, console_started: bool = True) -> tuple[int, str]:
         pin,
     ]
     return (logging.WARNING if default_pin else logging.INFO), "; ".join(parts)
+
+
+def _race_control_part(app: App) -> list[str]:
+    """The start-up line's word on the race-control display (none when there is none)."""
+    display = app.table.race_control
+    if display is None:
+        return []
+    answering = getattr(display, "healthy", True)
+    return ["race-control display " + ("answering" if answering else "silent: retrying")]
 
 
 def draws_in_terminal(config: HwConfig) -> bool:

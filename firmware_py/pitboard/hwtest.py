@@ -386,6 +386,9 @@ def run_hw_test(
             report.line(f"  {st.label}: inputs {board_errors}, display {display_errors}")
             if getattr(board, "faulted", False):
                 report.problem(f"{st.label} station board does not answer (see the I2C step)")
+        if config.race_control is not None and len(displays) > len(config.stations):
+            rc = displays[len(config.stations)]  # the race-control display comes last
+            report.line(f"  race control: display {rc.stats.errors if rc is not None else 0}")
     finally:
         for board in inputs:
             board.close()
