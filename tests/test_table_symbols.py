@@ -346,3 +346,28 @@ def test_adjusted_corner_limits_show(rig: Grid6) -> None:
     plan(rig, sc.decisions[0][1])
     view = rig.view(0)
     assert any("corner limits" in line for line in view.lines), view
+
+
+def test_a_power_cut_between_two_symbols_resumes_on_the_symbols_page(tmp_path: Path) -> None:
+    first = Grid6(seed=11)
+    first.table.recorder = JournalRecorder(Journal(tmp_path / "journal"))
+    try:
+        plans(first, seat(first, "salvage"))
+        press(first, ICON["salvage"] + "2")
+        first.slot(0, 0)  # one 4 of the two the symbol allows
+        first.go(0)
+        assert first.view(0).soft_keys[0] == ICON["salvage"] + "1"
+        log = list(first.table.race.log)  # type: ignore[union-attr]
+    finally:
+        first.close()
+    # the power comes back: the journal replays, the turn screen asks what is left
+    second = Grid6(seed=11)
+    try:
+        saved = JournalRecorder(Journal(tmp_path / "journal")).recover()
+        assert saved is not None and saved.log == log
+        second.table.restore(saved)
+        second.table.refresh()
+        assert second.view(0).soft_keys[0] == ICON["salvage"] + "1"
+        assert shows(second.panels[0], ICON["salvage"] + "1")
+    finally:
+        second.close()

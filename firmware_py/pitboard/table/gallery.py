@@ -109,6 +109,14 @@ DESCRIPTIONS: dict[str, str] = {
                             "seated station's status line says which car goes where; the next "
                             "GO confirms it was moved on the board.",
     "waiting_legend_move": "The same Legend move on a waiting station's status band.",
+    "planning_sector": "Weather: no corner ahead, so the line says what the sector where the "
+                       "car stands does (a weather sector in a storm: slipstream +2).",
+    "planning_road_corner": "Road tokens: corner 2 is one slower than printed (Speed limit "
+                            "-1): the warning and the Heat owed use the token's limit and say "
+                            "so.",
+    "resolution_sector": "Turn screen in a storm's weather sector: the sector effect on its "
+                         "line, SLIP set to the longer slipstream (SL4; it cycles SL2, SL4, "
+                         "off).",
 }
 
 #: the race-control display's samples (race_control.py), captioned like the stations'
@@ -336,6 +344,22 @@ def sample_views() -> dict[str, StationView]:
         "planning_legend_move": StationView(
             PLANNING, 0, title=name, cards=_hand("3412H5S", selected="01"), gear=2,
             target_gear=2, engine=6, speed="7", message=legend_status, lap=1, laps=2, round=3,
+        ),
+        "planning_sector": StationView(
+            PLANNING, 0, title=name, cards=_hand("3412H5S", selected="01"), gear=2,
+            target_gear=2, engine=6, speed="7", message="pick 2 cards: 2/2",
+            sector="sector: slipstream +2", lap=1, laps=2, round=3,
+        ),
+        "planning_road_corner": StationView(
+            PLANNING, 0, title=name, cards=_hand("4H3S212", selected="02"), gear=2,
+            target_gear=2, engine=5, speed="7", corners=(CornerView(2, 2, 5, adjust=-1),),
+            heat_owed=5, lap=1, laps=2, round=5,
+        ),
+        "resolution_sector": StationView(
+            RESOLUTION, 0, title=name, gear=2, target_gear=2, engine=5, speed="7",
+            soft_keys=("ADR", "BST", "COOL", "SL4", "DISC", "", "GO"), keys_off=(0, 1),
+            move=MoveView(7, 34, "outside", 1), message="GO: cool 1, slip 4, keep hand",
+            sector="sector: slipstream +2", lap=1, laps=2, round=4,
         ),
         "waiting_legend_move": StationView(
             WAITING, 0, title=name, message=legend_status, move=MoveView(8, 30, "outside", 1),

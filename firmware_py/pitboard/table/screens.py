@@ -93,9 +93,21 @@ def _corner_texts(view: StationView) -> list[str]:
     texts = []
     if len(cs) == 1:
         c = cs[0]
+        heat = f"+{c.heat} Heat" if c.heat else "ok"
+        if c.adjust or c.overheat:  # a road token changed it: say so where it fits
+            road = ", ".join(([f"road {_signed(c.adjust)}"] if c.adjust else []) +
+                             ([f"+{c.overheat}H over"] if c.overheat else []))
+            texts += [f"corner {c.number} limit {c.limit} ({road}): {heat}",
+                      f"C{c.number} limit {c.limit} ({road}): {heat}"]
+        if c.adjust:
+            texts.append(f"C{c.number} lim{c.limit}({_signed(c.adjust)}): {heat}")
         texts.append(f"corner {c.number} limit {c.limit}: " +
                      (f"+{c.heat} Heat" if c.heat else "ok"))
         texts.append(f"C{c.number} limit {c.limit}: " + (f"+{c.heat} Heat" if c.heat else "ok"))
+    if any(c.adjust for c in cs):  # the limits the road tokens changed, marked (+1)/(-1)
+        texts.append(" ".join(f"C{c.number} lim{c.limit}" +
+                              (f"({_signed(c.adjust)})" if c.adjust else "") +
+                              (f" +{c.heat}H" if c.heat else " ok") for c in cs))
     texts += [
         " ".join(f"C{c.number} lim{c.limit} " + (f"+{c.heat}H" if c.heat else "ok") for c in cs),
         " ".join(f"C{c.number} lim{c.limit}" for c in cs) + f" {owed}",
@@ -153,6 +165,8 @@ def _planning(s: _Screen, v: StationView) -> None:
                 s.fitted(_L, y, _R - _L + 1, texts, fonts, ink=0)
             else:
                 s.fitted(_L, y, _R - _L + 1, texts, fonts)
+        elif v.sector and not detail:  # no corner ahead: what the sector here does
+            s.fitted(_L, 25, _R - _L + 1, v.sector)
         if v.message:
             s.fitted(_L, 34, _R - _L + 1, v.message)
         elif detail:
@@ -178,7 +192,7 @@ def _locked(s: _Screen, v: StationView) -> None:
     hw = _label_number(s, _R, top, "HEAT", str(v.engine), align="right", max_width=30)
     # between the two numbers: the speed if known, else what we are waiting for
     mid_x, mid_w = _L + gw + 6, _R - hw - gw - _L - 11
-    info = [*v.lines]
+    info = [*v.lines, v.sector]
     if v.speed:
         _label_number(s, mid_x, top, "SPEED", v.speed, max_width=mid_w)
         info.insert(0, v.message)
@@ -227,7 +241,7 @@ def _resolution(s: _Screen, v: StationView) -> None:
     if v.detail:  # a pressed card's meaning (discard step) instead of the prompt
         draw_detail(s, _L, y, _R - _L + 1, bottom, v.detail)
     else:
-        info += [v.message, *v.lines]
+        info += [v.message, v.sector, *v.lines]
         s.lines(y, bottom, info, x=_L, width=_R - _L + 1)
     _cards_row(s, v.cards, v.soft_keys, v.keys_off)
 

@@ -2,29 +2,30 @@
 
 In a Garage race the turn screen (:mod:`pitboard.table.turn`) has pages. While the car's
 upgrades offer optional symbols, it opens on the **symbols page**: one soft key per choice
-(:func:`symbol_keys`), up to five a page, in the order the engine lists them; a press carries
-the choice out at once (journalled like every decision), so the player uses the symbols in the
-order they pick. MORE (tray button 6) turns to the next page: more symbols, then the turn's
-toggles (ADR BST COOL SLIP DISC), whose button 6 reads UPG and turns back. GO on any page
-confirms the toggles as shown, as ever.
+(:func:`symbol_keys`), up to five a page, in the order the engine lists them, and a line above
+the keys saying what each does; a press carries the choice out at once (journalled like every
+decision), so the player uses the symbols in the order they pick. Tray button 6 turns the page
+(MORE while more symbols follow, else TURN) to the turn's toggles (ADR BST COOL SLIP DISC),
+where it reads UPG and turns back. GO on any page confirms the toggles as shown, as ever.
 
-The keys, drawn with the symbols' icons (:mod:`pitboard.table.icons`):
+The keys, drawn with the symbols' icons (:mod:`pitboard.table.icons`; here in words):
 
-=================  ==========================================================================
-``SP3``            a speed choice: count this card's speed as 3
-``⚡2``            direct play of a card from hand (its speed)
-``»»1``            accelerate: +1 for every [+] flipped this turn
-``S2``             drop the Stress in hand, up to the symbols' 2 (all of it is the only sense)
-``❄1``             super-cool: Heat back from the discard pile, as much as the symbol allows
-``↑2``             salvage: opens the discard pile in the tray to choose up to 2 cards; GO
-                   shuffles them into the deck (GO with none chosen: no salvage)
-``»2``             draft 2: move up to the car ahead (the line above says how many spaces)
-``↻4``             refresh: this card (speed 4) goes back on the deck at the end of the turn
-=================  ==========================================================================
+===================  ========================================================================
+``SP3``              a speed choice: count this card's speed as 3
+``direct 2``         play a card from hand now (the key shows its speed)
+``accelerate 1``     +1 for every [+] flipped this turn, later ones too
+``reduce 2``         drop Stress from hand, as many as the symbols allow (fewer never helps)
+``supercool 1``      Heat back from the discard pile to the engine, as many as allowed
+``salvage 2``        opens the discard pile in the tray to choose up to 2 cards; GO shuffles
+                     them into the deck (GO with none chosen: no salvage)
+``draft 1``          move up to the car ahead (the line says how many spaces)
+``refresh 4``        this card (speed 4) goes back on the deck at the end of the turn
+===================  ========================================================================
 
-Cooldown symbols add to COOL, a [+] boost to BST's flip; the engine offers a symbol only while
-it can change something, so there is never a key that does nothing. The page and the salvage
-picker are table-side state like a card selection: never journalled.
+A card's Cooldown adds to COOL, its [+] flips by itself at the reveal, and slipstream +N makes
+SLIP a choice of distance (turn.py). The engine offers a symbol only while it can change
+something, so there is never a key that does nothing. The page and the salvage picker are
+table-side state like a card selection: never journalled.
 """
 
 from __future__ import annotations

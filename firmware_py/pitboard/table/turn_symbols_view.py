@@ -5,7 +5,7 @@ discarded for Heat it could not pay).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ..engine.race import Race
@@ -54,36 +54,33 @@ def symbols_page(st: Station, race: Race, car_id: int, toggles: Sequence[str],
     return tuple(soft), (), (), ", ".join(k.text for k in shown), (summary,)
 
 
+#: event type -> what the table says of it (the upgrades' events, engine/garage/symbols.py)
+_EFFECTS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "scrap": lambda e: f"scrapped {' '.join(e['cards'])}" if e["cards"] else "nothing to scrap",
+    # the card played in its place is among the flips ("+>3")
+    "upgrade_replaced": lambda e: f"{card_name(e['card'])} discarded: no Heat",
+    "direct_play": lambda e: f"played {card_name(e['card'])}",
+    "speed_choice": lambda e: f"{card_name(e['card'])} at {e['value']}",
+    "salvage": lambda e: f"salvaged {e['card']}",
+    "reduce": lambda e: f"dropped {e['n']} Stress",
+    "supercool": lambda e: f"super-cooled {e['n']}",
+    "accelerate": lambda e: f"accelerated +{e['n'] * e['flips']}",
+    "draft_move": lambda e: f"drafted {e['spaces']}",
+    "refresh": lambda e: f"{card_name(e['card'])} back on deck",
+}
+
+
 def upgrade_effects(events: Iterable[dict[str, Any]]) -> list[str]:
     """The upgrades' effects among a turn's events, one short phrase each, in order."""
     out: list[str] = []
     for e in events:
         kind = e["type"]
+        says = _EFFECTS.get(kind)
+        if says is not None:
+            out.append(says(e))
         if kind in ("reveal", "direct_play"):  # adjust acts by itself, all turn long
             for code in e["cards"] if kind == "reveal" else [e["card"]]:
                 u = by_code(code)
                 if u is not None and u.has("adjust"):
                     out.append(f"{card_name(code)}: corner limits {u.count('adjust'):+d}")
-        if kind == "scrap":
-            cards = " ".join(e["cards"])
-            out.append(f"scrapped {cards}" if cards else "nothing to scrap")
-        elif kind == "upgrade_replaced":
-            # the card played in its place is among the flips ("+>3")
-            out.append(f"{card_name(e['card'])} discarded: no Heat")
-        elif kind == "direct_play":
-            out.append(f"played {card_name(e['card'])}")
-        elif kind == "speed_choice":
-            out.append(f"{card_name(e['card'])} at {e['value']}")
-        elif kind == "salvage":
-            out.append(f"salvaged {e['card']}")
-        elif kind == "reduce":
-            out.append(f"dropped {e['n']} Stress")
-        elif kind == "supercool":
-            out.append(f"super-cooled {e['n']}")
-        elif kind == "accelerate":
-            out.append(f"accelerated +{e['n'] * e['flips']}")
-        elif kind == "draft_move":
-            out.append(f"drafted {e['spaces']}")
-        elif kind == "refresh":
-            out.append(f"{card_name(e['card'])} back on deck")
     return out

@@ -81,6 +81,10 @@ class CornerView:
     number: int
     limit: int
     heat: int
+    #: the limit minus the one printed on the board (a road token's +-1, an upgrade's adjust)
+    adjust: int = 0
+    #: Heat a road token (Overheat) adds when the corner is taken too fast
+    overheat: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,5 +142,7 @@ class StationView:
     round: int = 0
     #: extra lines for lobby/attract/fault screens
     lines: tuple[str, ...] = field(default_factory=tuple)
+    #: what the sector where the car stands does to it ("sector: slipstream +2"; weather_view.py)
+    sector: str = ""
     #: the meaning of the card last pressed (an upgrade), most to least verbose
     detail: tuple[str, ...] = ()

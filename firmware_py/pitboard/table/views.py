@@ -51,6 +51,7 @@ from .view import (
     MoveView,
     StationView,
 )
+from .weather_view import corner_notes, sector_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +92,7 @@ class TableScene:
 def station_view(scene: TableScene, st: Station) -> StationView:
     """What ``st`` shows now."""
     view = _station_view(scene, st)
-    if scene.legend_moves and st.car is not None and view.kind in _RACING:
+    if scene.legend_moves and st.car is not None and not st.idle_bot and view.kind in _RACING:
         # the board is behind the race: every seated station's status line says what to move
         first = scene.legend_moves[0]
         status = "Legends: race control, GO" if scene.race_control else first.status()
@@ -140,7 +141,8 @@ def _station_view(scene: TableScene, st: Station) -> StationView:
                                target_gear=car.gear, engine=car.engine,
                                cards=tuple(CardView(c, _label(c)) for c in car.play),
                                message=f"waiting for {waiting}", round=race.round,
-                               laps=race.laps, lap=race.lap_of(car.d))
+                               laps=race.laps, lap=race.lap_of(car.d),
+                               sector=sector_line(race, car.id))
         return _planning(st, race, car)
     if state == flow.RESOLUTION and car is not None and scene.current == st.index:
         return _resolution(st, race, car)
@@ -262,7 +264,8 @@ def _planning(st: Station, race: Race, car: Any) -> StationView:
         speed = str(fc.min_speed) if fc.min_speed == fc.max_speed \
             else f"{fc.min_speed}-{fc.max_speed}"
     spin_p = fc.spin_probability
-    corners = tuple(CornerView(c.corner, c.limit, c.heat) for c in fc.corners())
+    corners = tuple(CornerView(c.corner, c.limit, c.heat, *corner_notes(race, c.corner, c.limit))
+                    for c in fc.corners())
     return StationView(
         PLANNING, st.index, title=st.name, cards=_tray(st, selectable=PLAYABLE.__getitem__,
                                                        forced=set(cards) if clogged else None),
@@ -271,6 +274,7 @@ def _planning(st: Station, race: Race, car: Any) -> StationView:
         corners=corners, heat_owed=fc.max_heat if fc.outcomes else 0,
         spin_out=spin_p > 0, spin_odds=round(float(spin_p) * 100), message=message,
         lap=race.lap_of(car.d), laps=race.laps, round=race.round, detail=meaning,
+        sector=sector_line(race, car.id),
     )
 
 
@@ -356,7 +360,7 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
         target_gear=car.gear, engine=car.engine, speed=str(car.speed), flips=tuple(flips[-6:]),
         move=_move_view(race, car), heat_paid=tuple(heat_paid), message=message,
         lap=race.lap_of(car.d), laps=race.laps, round=race.round, lines=lines,
-        detail=meaning,
+        detail=meaning, sector=sector_line(race, car.id),
     )
 
 
