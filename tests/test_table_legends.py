@@ -319,3 +319,21 @@ def test_a_kiosk_checklist_nobody_finishes_goes_back_to_the_attract_loop() -> No
     now[0] = 70
     table.handle(Tick(now[0]))
     assert table.state == flow.ATTRACT and table.race is None
+
+
+def test_the_race_control_display_says_whose_draft_pick_it_is() -> None:
+    from pitboard.table.race_control import race_control_view
+
+    table = Table(stations=2, render=render, seed=1, clock=lambda: 0.0,
+                  modules={"garage": {"choose": "draft"}, "weather": {"weather": "rain"}},
+                  race_control=RcScreen())
+    table.handle(GoPressed(station=0))
+    table.start_race(cars=2, laps=1)
+    while table.state == flow.SETUP:
+        table.handle(GoPressed(station=0))
+    assert table.state == flow.DRAFT and table.race is not None
+    view = race_control_view(table.scene())
+    picking = table.race.cars[table.race.pending().cars[0]].name
+    assert view.title == "GARAGE DRAFT" and view.right == "Rain"
+    assert view.lines == (f"{picking} to pick",)
+    assert table.race_control_view == view

@@ -6,7 +6,8 @@ their own cars it shows what concerns everyone:
 * the round, the weather token and the race order (who is where, whose turn it is);
 * **where to move each Legend car**, big, while a move waits for a GO on any station
   (without this display the stations' status lines carry the same instruction);
-* the set-up checklist page before round 1, the lobby's race before it, the results after it.
+* the set-up checklist page before round 1 (and whose pick it is in a Garage draft), the
+  lobby's race before it, the results after it.
 
 Like the stations, it is built as plain data (:class:`RaceControlView`, compared to skip
 unchanged frames) and drawn by a pure :func:`render_race_control`.
@@ -89,6 +90,10 @@ def race_control_view(scene: TableScene) -> RaceControlView:
         page = pages[index]
         return RaceControlView(f"SET-UP {index + 1}/{len(pages)} {page.title}",
                                lines=page.lines, footer="GO on a station: next")
+    if state == flow.DRAFT:  # the Garage draft: whose pick it is (the market is theirs)
+        picking = ", ".join(race.cars[c].name for c in race.pending().cars)
+        return RaceControlView("GARAGE DRAFT", weather, lines=(f"{picking} to pick",),
+                               footer="upgrades first, then round 1")
     if state == flow.RESULTS:
         order = tuple(f"{i + 1} {race.cars[c].name}" for i, c in enumerate(race.standings()))
         return RaceControlView("RESULTS", weather, lines=order)
