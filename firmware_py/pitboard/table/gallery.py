@@ -73,7 +73,7 @@ DESCRIPTIONS: dict[str, str] = {
                           "pressed; the line says what they do, TURN shows the toggles; the "
                           "mandatory scrap is shown as it happened.",
     "resolution_salvage": "Salvage: the discard pile in the tray (best first, Heat last); pick "
-                          "up to 2, GO shuffles them into the deck.",
+                          "up to 2: the second pick (or GO, for one) shuffles them into the deck.",
     "resolution_upgrade_effects": "Mandatory effects as they happen: Wings 6 could not pay its 2 "
                                   "Heat, so it was discarded and a 3 flipped in its place.",
     "resolution_garage_toggles": "Garage turn screen, the toggles page (UPG turns back to the "
@@ -237,9 +237,9 @@ def sample_views() -> dict[str, StationView]:
         ),
         "resolution_salvage": StationView(
             RESOLUTION, 0, title=name, cards=_hand(("4", "4", "U44", "2", "S", "H"),
-                                                   selected="02", disabled=""),
+                                                   selected="0", disabled=""),
             gear=3, target_gear=3, engine=3, speed="6", move=MoveView(6, 27, "racing line", 1),
-            message="salvage 2/2: pick, then GO", lap=1, laps=2, round=5,
+            message="salvage 1/2: pick, then GO", lap=1, laps=2, round=5,
         ),
         "resolution_upgrade_effects": StationView(
             RESOLUTION, 0, title=name, gear=1, target_gear=1, engine=1, speed="3",
