@@ -141,18 +141,28 @@ def test_salvage_shows_the_discard_pile_to_choose_from(rig: Grid6) -> None:
     view = rig.view(0)
     assert [c.code for c in view.cards] == ["4", "4", "1", "H"]  # best first
     assert view.message == "salvage 0/2: pick, then GO"
+    assert shows(rig.panels[0], "salvage 0/2: pick, then GO")
     rig.slot(0, 0)
-    rig.slot(0, 1)
-    rig.slot(0, 2)  # a third: refused
     view = rig.view(0)
-    assert view.message == "salvage 2 at most"
-    assert [c.selected for c in view.cards] == [True, True, False, False]
-    assert shows(rig.panels[0], "salvage 2 at most")
-    done = log_after_go(rig)
-    assert done[:2] == [React(0, "salvage", 0, "4"), React(0, "salvage", 0, "4")]
+    assert [c.selected for c in view.cards] == [True, False, False, False]
+    assert view.message == "salvage 1/2: pick, then GO"
+    rig.check_glass([0])
     race = rig.table.race
-    assert race is not None and sorted(race.cars[0].discard)[:2] == ["1", "H"]
+    assert race is not None
+    before = len(race.log)
+    rig.slot(0, 1)  # the second of two: taken at once, no GO needed
+    assert race.log[before:before + 2] == [React(0, "salvage", 0, "4")] * 2
+    assert sorted(race.cars[0].discard)[:2] == ["1", "H"]
     assert journalled(rig) == race.log
+
+
+def test_salvage_takes_fewer_with_go(rig: Grid6) -> None:
+    plans(rig, seat(rig, "salvage"))
+    press(rig, ICON["salvage"] + "2")
+    rig.slot(0, 2)  # the 1
+    rig.slot(0, 2)  # changed my mind
+    rig.slot(0, 0)  # a 4 only
+    assert log_after_go(rig)[:1] == [React(0, "salvage", 0, "4")]
 
 
 def test_salvage_with_nothing_chosen_salvages_nothing(rig: Grid6) -> None:

@@ -73,7 +73,7 @@ DESCRIPTIONS: dict[str, str] = {
                           "pressed; the line says what they do, TURN shows the toggles; the "
                           "mandatory scrap is shown as it happened.",
     "resolution_salvage": "Salvage: the discard pile in the tray (best first, Heat last); pick "
-                          "up to 2, GO shuffles them into the deck.",
+                          "up to 2: the second pick (or GO, for one) shuffles them into the deck.",
     "resolution_upgrade_effects": "Mandatory effects as they happen: Wings 6 could not pay its 2 "
                                   "Heat, so it was discarded and a 3 flipped in its place.",
     "resolution_garage_toggles": "Garage turn screen, the toggles page (UPG turns back to the "
@@ -90,6 +90,8 @@ DESCRIPTIONS: dict[str, str] = {
                     "through the options with the tray buttons.",
     "lobby_refused": "Lobby, the Legends page: a value the engine refuses for this race is "
                      "skipped, and the station says why in one line.",
+    "lobby_weather": "Lobby, the Weather page: WTHR steps off, random and each token; ROAD "
+                     "turns the road-condition tokens on or off.",
     "draft_pick": "Garage draft, your pick: the market over the tray buttons, the selected "
                   "card raised and spelled out; GO takes it.",
     "draft_waiting": "Garage draft, another player's pick: the cards left (dotted: not yours to "
@@ -105,6 +107,8 @@ DESCRIPTIONS: dict[str, str] = {
                   "numbers printed on the board.",
     "setup_legends": "Set-up checklist: which Legend car goes on which grid position (BACK "
                      "turns back; RACE or GO on the last page starts round 1).",
+    "setup_cards": "Set-up checklist, the last page in the rain: the cards the weather moves, "
+                   "for players who keep physical reminders (Pitboard's decks already have it).",
     "planning_legend_move": "A Legend car has moved: without a race-control display every "
                             "seated station's status line says which car goes where; the next "
                             "GO confirms it was moved on the board.",
@@ -233,9 +237,9 @@ def sample_views() -> dict[str, StationView]:
         ),
         "resolution_salvage": StationView(
             RESOLUTION, 0, title=name, cards=_hand(("4", "4", "U44", "2", "S", "H"),
-                                                   selected="02", disabled=""),
+                                                   selected="0", disabled=""),
             gear=3, target_gear=3, engine=3, speed="6", move=MoveView(6, 27, "racing line", 1),
-            message="salvage 2/2: pick, then GO", lap=1, laps=2, round=5,
+            message="salvage 1/2: pick, then GO", lap=1, laps=2, round=5,
         ),
         "resolution_upgrade_effects": StationView(
             RESOLUTION, 0, title=name, gear=1, target_gear=1, engine=1, speed="3",
@@ -294,6 +298,11 @@ def sample_views() -> dict[str, StationView]:
                    "JOINED - GO to leave"),
             soft_keys=("CARS", "PRO", "AGGR", "MODS", "", "", "RACE"),
         ),
+        "lobby_weather": StationView(
+            LOBBY, 0, title="S1 WEATHER", lines=("weather: rain", "road: on",
+                                                 "JOINED - GO to leave"),
+            soft_keys=("WTHR", "ROAD", "", "MODS", "", "", "RACE"),
+        ),
         "draft_pick": StationView(
             DRAFT, 0, title="DRAFT 1/3", message="YOUR PICK", round=1,
             cards=(market_card("U11"), market_card("U19", selected=True), market_card("U30"),
@@ -339,6 +348,11 @@ def sample_views() -> dict[str, StationView]:
         "setup_legends": StationView(
             SETUP, 0, title="SET-UP 4/4 LEGEND GRID",
             lines=("grid 2: Red Legend", "grid 4: Blue Legend"),
+            soft_keys=("BACK", "", "", "", "", "", "RACE"),
+        ),
+        "setup_cards": StationView(
+            SETUP, 0, title="SET-UP 4/4 CARDS",
+            lines=("only if you keep cards:", "each: 3 Heat engine \u2192 deck"),
             soft_keys=("BACK", "", "", "", "", "", "RACE"),
         ),
         "planning_legend_move": StationView(

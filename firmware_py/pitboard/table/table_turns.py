@@ -181,6 +181,8 @@ class TurnsMixin(TableBase):
             index = picker.page * per_page + slot
             if index < len(picker.cards):
                 st.message = picker.toggle(index)
+                if len(picker.chosen) == picker.most:  # all the symbol allows: done, no GO
+                    self._salvage(st, intent, car)
             return True
         keys = symbol_keys(self.race, car)
         if not keys:

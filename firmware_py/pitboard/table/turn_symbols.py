@@ -16,8 +16,8 @@ The keys, drawn with the symbols' icons (:mod:`pitboard.table.icons`; here in wo
 ``accelerate 1``     +1 for every [+] flipped this turn, later ones too
 ``reduce 2``         drop Stress from hand, as many as the symbols allow (fewer never helps)
 ``supercool 1``      Heat back from the discard pile to the engine, as many as allowed
-``salvage 2``        opens the discard pile in the tray to choose up to 2 cards; GO shuffles
-                     them into the deck (GO with none chosen: no salvage)
+``salvage 2``        opens the discard pile in the tray to choose up to 2 cards: the second
+                     pick shuffles them into the deck (GO takes fewer; none: no salvage)
 ``draft 1``          move up to the car ahead (the line says how many spaces)
 ``refresh 4``        this card (speed 4) goes back on the deck at the end of the turn
 ===================  ========================================================================
