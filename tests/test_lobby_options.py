@@ -20,9 +20,6 @@ from pitboard.table.lobby_options import PAGE_KEY
 from pitboard.table.table import Table
 from rig import Grid6, shows
 
-# luma 3.16 calls Image.getdata(), deprecated in Pillow 13 (see tests/test_display.py).
-pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated")
-
 PIN = "2468"
 
 
