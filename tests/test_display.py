@@ -35,11 +35,6 @@ from pitboard.hw.oled import (
     to_pages,
 )
 
-# luma 3.16 calls Image.getdata(), deprecated in Pillow 13 (removed in 14; pyproject pins <14).
-pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated")
-
-
-
 # -- fakes ---------------------------------------------------------------------------------------
 
 

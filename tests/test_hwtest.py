@@ -18,8 +18,6 @@ from pitboard.hwconfig import DisplayConfig, HwConfig, load_profile
 from pitboard.hwtest import bring_up_pattern, run_hw_test
 from rig import EXTRA_BUSES, FIRST_BUS, FakeClock, Panel, grid6_config, station_bus
 
-pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated")
-
 
 class Segment:
     """One I2C bus segment: an MCP23017 model plus whatever else answers a probe."""

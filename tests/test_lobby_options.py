@@ -1,4 +1,4 @@
-"""Module options chosen at the table: the lobby's MODS pages (tray buttons, no keyboard), the
+"""Module options chosen at the table: the lobby's OPTS pages (tray buttons, no keyboard), the
 console's garage/legends/weather/draft commands, and a profile's Garage preset. Every station
 names the chosen modules before the race; a value the engine refuses is one line, and nothing
 is lost."""
@@ -19,9 +19,6 @@ from pitboard.table import flow
 from pitboard.table.lobby_options import PAGE_KEY
 from pitboard.table.table import Table
 from rig import Grid6, shows
-
-# luma 3.16 calls Image.getdata(), deprecated in Pillow 13 (see tests/test_display.py).
-pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated")
 
 PIN = "2468"
 
@@ -50,9 +47,9 @@ def test_modules_chosen_with_the_tray_buttons_through_the_pins(rig: Grid6) -> No
     table = rig.table
     for i in range(2):
         rig.go(i)
-    rig.slot(0, PAGE_KEY)  # MODS: the Garage page
+    rig.slot(0, PAGE_KEY)  # OPTS: the Garage page
     assert shows(rig.panels[0], "S1 GARAGE".replace("S1", "Ann"), "Garage: off")
-    rig.slot(0, 0)  # MODE off -> random
+    rig.slot(0, 0)  # TYPE off -> random
     rig.slot(0, 0)  # random -> draft
     rig.slot(0, 1)  # POOL all -> basic
     assert shows(rig.panels[0], "Garage: draft", "basic cards, expansions off")
@@ -89,9 +86,9 @@ def test_each_station_keeps_its_own_page() -> None:
     press(table, PAGE_KEY)
     view0, view1 = table.views
     assert view0 is not None and view0.title == "S1 GARAGE"
-    assert view0.soft_keys == ("MODE", "POOL", "EXP", "MODS", "", "", "RACE")
+    assert view0.soft_keys == ("TYPE", "POOL", "EXP", "OPTS", "", "", "RACE")
     assert view1 is not None and view1.title == "S2 LOBBY"
-    assert view1.soft_keys == ("TRK", "LAPS", "CARS", "MODS", "", "", "RACE")
+    assert view1.soft_keys == ("TRK", "LAPS", "CARS", "OPTS", "", "", "RACE")
     press(table, 0, station=1)  # S2's first button is still TRK
     assert table.track != "usa" and table.modules == {}
 
@@ -99,7 +96,7 @@ def test_each_station_keeps_its_own_page() -> None:
 def test_an_option_of_a_module_that_is_off_says_what_to_press_first() -> None:
     table = Table(stations=1, seed=1)
     press(table, PAGE_KEY, 1)  # POOL with the Garage off
-    assert lines(table)[:2] == ("THE GARAGE IS OFF: MODE FIRST", "Garage: off")
+    assert lines(table)[:2] == ("THE GARAGE IS OFF: TYPE FIRST", "Garage: off")
     assert table.modules == {}
     press(table, PAGE_KEY, 2)  # AGGR without Legends
     assert lines(table)[0] == "NO LEGENDS: CARS FIRST"

@@ -21,9 +21,6 @@ from pitboard.table.screens import render
 from pitboard.table.table import KioskOptions, Table
 from rig import Grid6, shows
 
-# luma 3.16 calls Image.getdata(), deprecated in Pillow 13 (see tests/test_display.py).
-pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated")
-
 PIN = "2468"
 
 

@@ -21,8 +21,6 @@ from pitboard.hw.oled import FRAME_BYTES
 from pitboard.table import flow
 from rig import SETTLE_S, Grid6, Players, shows
 
-pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated")
-
 
 @pytest.fixture
 def rig() -> Iterator[Grid6]:

@@ -19,9 +19,6 @@ from pitboard.hw.oled import FRAME_BYTES
 from pitboard.table import flow
 from rig import NAMES, Grid6, Players, find_text, shows
 
-# luma 3.16 calls Image.getdata(), deprecated in Pillow 13 (see tests/test_display.py).
-pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated")
-
 
 @pytest.fixture
 def rig() -> Iterator[Grid6]:

@@ -29,8 +29,6 @@ from pitboard.table.turn_symbols import MORE_KEY, symbol_keys
 from pitboard.table.view import StationView
 from rig import Grid6, Players, shows
 
-pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated")
-
 SCENARIOS = Path(__file__).parent / "scenarios"
 
 

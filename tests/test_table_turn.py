@@ -26,8 +26,6 @@ from pitboard.table.turn import (
 from pitboard.table.view import StationView
 from rig import Grid6, Players, shows
 
-pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated")
-
 
 @pytest.fixture
 def rig(tmp_path: Path) -> Iterator[Grid6]:

@@ -7,7 +7,6 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-import pytest
 from PIL import Image, ImageDraw
 
 from pitboard.app import with_writers
@@ -18,8 +17,6 @@ from pitboard.hw.writer import BusWriter, QueuedDisplay
 from pitboard.table.screens import render
 from pitboard.table.table import Table
 from rig import FakeClock, Panel, grid6_config
-
-pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated")
 
 
 class ThreadPanel(Panel):

@@ -1,5 +1,5 @@
 """The console's module commands, in the lobby's words (:mod:`pitboard.table.lobby_options`):
-``garage``, ``legends`` and ``weather`` set the next race's options as a station's MODS pages
+``garage``, ``legends`` and ``weather`` set the next race's options as a station's OPTS pages
 do; ``draft`` says where the Garage draft stands.
 
 ============================================  ================================================

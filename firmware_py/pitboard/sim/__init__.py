@@ -19,7 +19,7 @@ Keys (also on screen)::
     q, Ctrl-C           quit (the terminal is restored)
 
 In the lobby GO joins a station, slot ``a`` changes the track, ``s`` the laps, ``d`` the cars,
-``f`` (MODS) turns the station's lobby to the Garage, Legends and weather pages (``a s d`` step
+``f`` (OPTS) turns the station's lobby to the Garage, Legends and weather pages (``a s d`` step
 their options) and ``j`` starts the race. ``--garage draft`` starts with a Garage draft on the
 stations (``--upgrades``, ``--expansions``).
 

@@ -34,7 +34,7 @@ KEYS_HELP = """keys:
   a s d f g h j       tray slot buttons 1..7, left to right
   Space or Enter      GO
   q or Ctrl-C         quit
-  lobby: GO joins, a = track, s = laps, d = cars, f = MODS (the rules pages), j = RACE
+  lobby: GO joins, a = track, s = laps, d = cars, f = OPTS (the rules pages), j = RACE
 
 without a terminal (or with --text) keys are read from stdin a line at a time:
   printf ' \\tj\\n' | pitboard sim --stations 1"""

@@ -83,14 +83,14 @@ DESCRIPTIONS: dict[str, str] = {
     "resolution_discard": "Discard step: the selected cards will be discarded on GO.",
     "waiting": "Another car is resolving: round, lap, its move and the race order.",
     "results": "Race over: finish order.",
-    "lobby": "Lobby: track, laps and cars chosen with soft keys; MODS opens the rules pages.",
-    "lobby_modules": "Lobby with rules modules on (chosen on the MODS pages, the console or "
+    "lobby": "Lobby: track, laps and cars chosen with soft keys; OPTS opens the rules pages.",
+    "lobby_modules": "Lobby with rules modules on (chosen on the OPTS pages, the console or "
                      "profile presets): every station names them, a line each, before the race.",
-    "lobby_garage": "Lobby, the Garage page (MODS turns the pages): MODE, POOL and EXP step "
+    "lobby_garage": "Lobby, the Garage page (OPTS turns the pages): TYPE, POOL and EXP step "
                     "through the options with the tray buttons.",
     "lobby_refused": "Lobby, the Legends page: a value the engine refuses for this race is "
                      "skipped, and the station says why in one line.",
-    "lobby_weather": "Lobby, the Weather page: WTHR steps off, random and each token; ROAD "
+    "lobby_weather": "Lobby, the Weather page: SKY steps off, random and each token; ROAD "
                      "turns the road-condition tokens on or off.",
     "draft_pick": "Garage draft, your pick: the market over the tray buttons, the selected "
                   "card raised and spelled out; GO takes it.",
@@ -279,29 +279,29 @@ def sample_views() -> dict[str, StationView]:
         "lobby": StationView(
             LOBBY, 0, title="S1 LOBBY",
             lines=("USA, 2 laps", "4 cars: 2 players, 2 bots", "press GO to join"),
-            soft_keys=("TRK", "LAPS", "CARS", "MODS", "", "", "RACE"),
+            soft_keys=("TRK", "LAPS", "CARS", "OPTS", "", "", "RACE"),
         ),
         "lobby_modules": StationView(
             LOBBY, 0, title="S1 LOBBY",
             lines=("USA, 2 laps", "2 cars: 1 player, 1 bot", "+ Garage draft all",
                    "+ 2 Legends", "+ weather random road", "JOINED - GO to leave"),
-            soft_keys=("TRK", "LAPS", "CARS", "MODS", "", "", "RACE"),
+            soft_keys=("TRK", "LAPS", "CARS", "OPTS", "", "", "RACE"),
         ),
         "lobby_garage": StationView(
             LOBBY, 0, title="S1 GARAGE",
             lines=("Garage: draft", "all cards, expansions off", "JOINED - GO to leave"),
-            soft_keys=("MODE", "POOL", "EXP", "MODS", "", "", "RACE"),
+            soft_keys=("TYPE", "POOL", "EXP", "OPTS", "", "", "RACE"),
         ),
         "lobby_refused": StationView(
             LOBBY, 0, title="S1 LEGENDS",
             lines=("SKIPPED: 2 PLAYERS + 5 LEGENDS: A", "RACE HAS AT MOST 6 CARS", "Legends: off",
                    "JOINED - GO to leave"),
-            soft_keys=("CARS", "PRO", "AGGR", "MODS", "", "", "RACE"),
+            soft_keys=("CARS", "PRO", "AGGR", "OPTS", "", "", "RACE"),
         ),
         "lobby_weather": StationView(
             LOBBY, 0, title="S1 WEATHER", lines=("weather: rain", "road: on",
                                                  "JOINED - GO to leave"),
-            soft_keys=("WTHR", "ROAD", "", "MODS", "", "", "RACE"),
+            soft_keys=("SKY", "ROAD", "", "OPTS", "", "", "RACE"),
         ),
         "draft_pick": StationView(
             DRAFT, 0, title="DRAFT 1/3", message="YOUR PICK", round=1,

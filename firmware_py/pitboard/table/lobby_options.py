@@ -1,6 +1,6 @@
 """The lobby's rules pages: module options chosen with a station's tray buttons (no keyboard).
 
-The lobby's fourth tray button, **MODS**, turns a station's lobby through its pages: the race
+The lobby's fourth tray button, **OPTS**, turns a station's lobby through its pages: the race
 (track, laps, cars), then the Garage, Legends and the Weather. On a module page the first three
 buttons each step one option through its values; RACE stays on the last button and GO still
 joins. Every station keeps its own page; the choices are the table's (``Table.modules``), so
@@ -9,11 +9,11 @@ every station's race page names them before the race starts.
 =========  =============================  ===============================================
 page       buttons 1, 2, 3                values
 =========  =============================  ===============================================
-garage     MODE, POOL, EXP                off/random/draft/snake; basic/advanced/all;
+garage     TYPE, POOL, EXP                off/random/draft/snake; basic/advanced/all;
                                           the expansions' cards off/on
 legends    CARS, PRO, AGGR                0 (off)..5 Legend cars; Pro Legends +0..+6;
                                           Aggressive Legends off/on
-weather    WTHR, ROAD                     off/random/a token (cloud, fog...); road
+weather    SKY, ROAD                      off/random/a token (cloud, fog...); road
                                           conditions off/on (on alone draws the weather)
 =========  =============================  ===============================================
 
@@ -45,7 +45,7 @@ from .table_base import TableBase
 from .upgrade_art import wrap
 from .view import LOBBY, StationView
 
-#: the lobby's pages, in the order MODS turns through them ("race": track, laps, cars)
+#: the lobby's pages, in the order OPTS turns through them ("race": track, laps, cars)
 PAGES = ("race", "garage", "legends", "weather")
 #: the tray button that turns the pages
 PAGE_KEY = 3
@@ -55,8 +55,8 @@ WEATHERS = ("off", "random", *WEATHER_TOKENS)
 LEGEND_CARS = tuple(range(MAX_CARS))  # 0 = no Legends
 PRO_LEVELS = tuple(range(MAX_PRO + 1))
 _TITLES = {"garage": "GARAGE", "legends": "LEGENDS", "weather": "WEATHER"}
-_KEYS = {"garage": ("MODE", "POOL", "EXP"), "legends": ("CARS", "PRO", "AGGR"),
-         "weather": ("WTHR", "ROAD", "")}
+_KEYS = {"garage": ("TYPE", "POOL", "EXP"), "legends": ("CARS", "PRO", "AGGR"),
+         "weather": ("SKY", "ROAD", "")}
 
 Options = dict[str, Any] | None
 
@@ -64,7 +64,7 @@ Options = dict[str, Any] | None
 # -- the options each module takes, from the lobby's words ----------------------------------------
 
 def garage_options(mode: str, *, pool: str = "all", expansions: bool = False) -> Options:
-    """``RaceSetup.modules["garage"]`` for a MODE (None: ``off``)."""
+    """``RaceSetup.modules["garage"]`` for a TYPE (None: ``off``)."""
     if mode == "off":
         return None
     return {"choose": mode, "pool": pool, "expansions": expansions}
@@ -138,7 +138,7 @@ def choices(page: str, button: int, modules: Mapping[str, Mapping[str, Any]]
             return "garage", [garage_options(m, pool=pool, expansions=exp)
                               for m in _after(GARAGE_MODES, mode)]
         if mode == "off":
-            return "the Garage is off: MODE first"
+            return "the Garage is off: TYPE first"
         if button == 1:
             return "garage", [garage_options(mode, pool=p, expansions=exp)
                               for p in _after(POOLS, pool)]
@@ -218,7 +218,7 @@ def options_view(st: Station, modules: Mapping[str, Mapping[str, Any]], *,
                  joined_line: str, problem: str = "") -> StationView:
     """``st``'s lobby on a module page."""
     page = PAGES[st.lobby_page % len(PAGES)]
-    keys = (*_KEYS[page], "MODS", "", "", "RACE")
+    keys = (*_KEYS[page], "OPTS", "", "", "RACE")
     # why a value was skipped or refused: the engine's reason in full, over two small lines
     message = st.message or problem
     why = tuple(wrap(message, TINY, WIDTH - 4)[:2]) if message else ()
@@ -228,12 +228,12 @@ def options_view(st: Station, modules: Mapping[str, Mapping[str, Any]], *,
 
 
 class LobbyOptionsMixin(TableBase):
-    """The MODS key and the module pages' buttons (see :class:`~pitboard.table.table.Table`)."""
+    """The OPTS key and the module pages' buttons (see :class:`~pitboard.table.table.Table`)."""
 
     set_module: Callable[[str, Mapping[str, Any] | None], None]
 
     def _options_key(self, st: Station, slot: int) -> bool:
-        """A lobby button on a rules page, or MODS; False: the race page's own button."""
+        """A lobby button on a rules page, or OPTS; False: the race page's own button."""
         if slot == PAGE_KEY:
             st.lobby_page = (st.lobby_page + 1) % len(PAGES)
             st.message = ""

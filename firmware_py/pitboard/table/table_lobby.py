@@ -51,7 +51,7 @@ class LobbyMixin(TableBase):
             self._draft_key(st, slot)
 
     def _lobby_key(self, st: Station, slot: int) -> None:
-        if self._options_key(st, slot):  # MODS and the module pages (lobby_options.py)
+        if self._options_key(st, slot):  # OPTS and the module pages (lobby_options.py)
             return
         if slot == 0:
             names = track_names()

@@ -177,7 +177,7 @@ def _lobby(scene: TableScene, st: Station) -> StationView:
                             problem=scene.lobby_problem)
     return StationView(LOBBY, st.index, title=f"{st.name} LOBBY", lines=lines,
                        message=st.message or scene.lobby_problem,
-                       soft_keys=("TRK", "LAPS", "CARS", "MODS", "", "", "RACE"))
+                       soft_keys=("TRK", "LAPS", "CARS", "OPTS", "", "", "RACE"))
 
 
 def seat_line(cars: int, players: int) -> str:
