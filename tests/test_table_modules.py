@@ -259,3 +259,15 @@ def test_six_players_and_one_legend_are_counted_in_words() -> None:
     table.handle(SlotPressed(station=0, slot=6))  # RACE
     assert table.race is None
     assert table.lobby_problem == "can't race: 6 players + 1 Legend: a race has at most 6 cars"
+
+
+def test_the_race_control_lobby_names_the_modules_as_the_stations_do() -> None:
+    """A line each, in the lobby's words (the one-line option dump did not fit 128 pixels)."""
+    from pitboard.table.race_control import race_control_view
+
+    table = Table(stations=2, seed=1, modules={"legends": {"cars": 2},
+                                              "weather": {"weather": "random", "road": True}})
+    view = race_control_view(table.scene())
+    assert view.lines == ("USA, 2 laps", "1 car", "+ 2 Legends", "+ weather random road")
+    station = table.views[0]
+    assert station is not None and "+ 2 Legends" in station.lines

@@ -130,6 +130,11 @@ RACE_CONTROL_DESCRIPTIONS: dict[str, str] = {
     "race_control_legend": "Race-control display: a Legend move waiting, colour, from which "
                            "space to which and the spot; GO on any station confirms it.",
     "race_control_setup": "Race-control display during the set-up checklist.",
+    "race_control_lobby": "Race-control display in the lobby: the race the stations would "
+                          "start, its modules, GO to join.",
+    "race_control_draft": "Race-control display during a Garage draft: whose pick it is (the "
+                          "market is on that player's station).",
+    "race_control_results": "Race-control display after the finish: the final order.",
 }
 
 
@@ -463,6 +468,14 @@ def race_control_samples() -> dict[str, RaceControlView]:
             "SET-UP 2/4 ROAD TOKENS", lines=("corner 1: Speed limit -1", "corner 2: Weather",
                                              "corner 3: Overheat", "corner 4: Slipstream +1"),
             footer="GO on a station: next"),
+        "race_control_lobby": RaceControlView(
+            "RACE CONTROL", lines=("USA, 1 lap", "4 cars", "+ 2 Legends",
+                                   "+ weather random road"), footer="GO on a station: join"),
+        "race_control_draft": RaceControlView(
+            "GARAGE DRAFT", "Storm", lines=("Alice to pick",),
+            footer="upgrades first, then round 1"),
+        "race_control_results": RaceControlView(
+            "RESULTS", "Storm", lines=("1 Bob", "2 Red Legend", "3 Alice", "4 Blue Legend")),
     }
 
 

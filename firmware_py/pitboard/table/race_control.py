@@ -32,6 +32,7 @@ from ..trackfile import load_track
 from . import flow
 from .canvas import _L, _R, HEIGHT, WIDTH, _Screen
 from .fonts import MEDIUM, SMALL, TINY
+from .lobby_options import rules_lines
 from .table_setup import checklist
 from .views import TableScene, module_line
 
@@ -78,9 +79,8 @@ def race_control_view(scene: TableScene) -> RaceControlView:
     if race is None or state in (flow.LOBBY, flow.ATTRACT):
         track, laps, cars = scene.lobby
         lines = [f"{load_track(track).name}, {laps} lap{'s' if laps > 1 else ''}",
-                 f"{cars} cars"]
-        if scene.modules:
-            lines.append(module_line(scene.modules))
+                 f"{cars} car{'s' if cars != 1 else ''}"]
+        lines += rules_lines(scene.modules, module_line)  # as the stations' race page
         return RaceControlView("RACE CONTROL", lines=tuple(lines),
                                footer="GO on a station: join")
     weather = _weather_name(race)
