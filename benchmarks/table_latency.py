@@ -244,8 +244,9 @@ def bytes_table(samples: list[Sample]) -> None:
         t = statistics.median(c[1] for c in totals)
         print(f"{'full reveal, all displays':<28} {n:>8.0f} {b:>7.0f} {ms(t)} "
               f"{'':>8}   {stock_b * n:>12.0f} {ms(stock_ms * n)}")
-    print("(the six grid6 displays sit on separate TCA9548A channels of one I2C bus, so their "
-          "bus times add up)")
+    print("(all displays: the six frames one after another, as on one I2C bus; grid6 spreads its "
+          "stations over three controllers driven in parallel: benchmarks/display_bytes.py "
+          "prints that reveal)")
 
 
 #: the Garage race measured after the base game: 3 random upgrades each, expansions on
