@@ -22,7 +22,6 @@ class TableBusy(Exception):
     """The game thread did not answer in time (the console answers ``ERR busy``)."""
 
 
-
 class TableLink(Protocol):
     """How the protocol reaches the table: run code on the game thread, post input events."""
 

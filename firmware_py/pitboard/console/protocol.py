@@ -424,8 +424,6 @@ class ConsoleProtocol:
         return lines
 
 
-
-
 def _event_text(event: dict[str, Any], race: Race | None) -> list[str]:
     kind = event.get("type")
     if kind == "table":

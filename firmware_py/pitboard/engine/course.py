@@ -55,7 +55,6 @@ class Course:
         self._line_ds = [line for line, _, _ in self._corner_lines]
 
 
-
     def corner_limit(self, index: int) -> int:
         """The limit at corner ``index`` (0-based) for every car this race (modules included)."""
         return self._corner_lines[index][2]

@@ -145,7 +145,6 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-
 def terminal_size(out: IO[str], fd: int) -> Callable[[], tuple[int, int]]:
     def size() -> tuple[int, int]:
         for candidate in (out, fd):

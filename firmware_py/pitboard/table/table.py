@@ -390,7 +390,6 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, LegendMovesMixin, DraftMi
             observer(self)
 
 
-
 def _input_name(st: Station, event: StationEvent) -> str | None:
     """How people name the input ``event`` came from ("S2 slot 4"), for presses and moves."""
     if isinstance(event, SlotPressed):
