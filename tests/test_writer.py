@@ -161,6 +161,70 @@ def test_a_whole_new_screen_shows_its_top_band_first() -> None:
     assert panel.frame() == to_pages(toggled)
 
 
+def test_an_upside_down_panel_shows_its_top_band_first_too() -> None:
+    """rotate = 2: the screen's top band is the last RAM pages; a panel on its side has no
+    band of whole pages and gets the frame in one piece."""
+    panel = SnapshotPanel()
+    display = StationDisplay(serial=panel, station="S1", rotate=2)
+    before, after = screen("PLANNING", "card"), screen("LOCKED IN", "wait")
+    display.show(before)
+    panel.snapshots.clear()
+    assert display.show_acknowledged(after)
+    band = 2 * 128
+    turned = to_pages(after.rotate(180)), to_pages(before.rotate(180))
+    first = panel.snapshots[0]
+    assert first[-band:] == turned[0][-band:] and first[:-band] == turned[1][:-band]
+    assert panel.snapshots[-1] == turned[0]
+    side = StationDisplay(serial=Panel("ssd1306"), station="S2", rotate=1)
+    side.show(Image.new("1", side.size))
+    assert not side.show_acknowledged(Image.new("1", side.size, 1))
+
+
+def test_a_band_that_fails_on_the_bus_is_no_acknowledgement() -> None:
+    panel = Panel("ssd1306")
+    display = StationDisplay(serial=panel, station="S1")
+    display.show(screen("PLANNING", "card"))
+    panel.unplug(OSError(121, "Remote I/O error"))
+    assert not display.show_acknowledged(screen("LOCKED IN", "wait"))
+    assert not display.healthy
+
+
+def test_a_reinit_waits_behind_the_acting_stations_frame() -> None:
+    """Another station's board reset costs a whole frame: it goes out after the press."""
+    order: list[str] = []
+
+    class Noted(Panel):
+        def __init__(self, name: str) -> None:
+            super().__init__("ssd1306")
+            self.name = name
+
+        def data(self, data: Sequence[int]) -> None:
+            order.append(self.name)
+            super().data(data)
+
+    writer = BusWriter(name="I2C A", threaded=False)
+    screens = [writer.add(StationDisplay(serial=Noted(f"S{i + 1}"), station=f"S{i + 1}"))
+               for i in range(2)]
+    for s in screens:
+        s.show(picture("start"))
+    writer.drain()
+    order.clear()
+    screens[1].reinit()
+    screens[0].show_first(picture("S1 acted"))
+    writer.drain()
+    assert order[0] == "S1" and "S2" in order
+
+
+def test_a_frame_posted_after_close_is_dropped() -> None:
+    writer = BusWriter(name="I2C A", threaded=False)
+    panel = Panel("ssd1306")
+    screen_ = writer.add(StationDisplay(serial=panel, station="S1"))
+    screen_.show(picture("last"))
+    writer.close(blank=False)
+    screen_.show(picture("too late"))
+    assert writer.order() == [] and panel.frame() == to_pages(picture("last"))
+
+
 def test_the_writer_acknowledges_only_the_acting_stations_big_changes() -> None:
     writer = BusWriter(name="I2C A", threaded=False)
     screens = [writer.add(StationDisplay(serial=Panel("ssd1306"), station=f"S{i + 1}"))

@@ -304,7 +304,9 @@ class App:
         self.recorder.prepare()  # reserve the journal's space: a full disk shows in the lobby
         self.table.refresh()
         for writer in self.writers:  # every station drawn (or found silent) before READY
-            writer.flush(timeout=BOOT_DRAW_SECONDS)
+            if not writer.flush(timeout=BOOT_DRAW_SECONDS):
+                log.warning("display writer %s still busy after %.0f s: starting anyway",
+                            writer.name, BOOT_DRAW_SECONDS)
         self.boot_seconds = time.perf_counter() - started
 
     def start_console(self) -> None:

@@ -153,7 +153,8 @@ class StationDisplay:
     Owns a luma ``ssd1306``/``sh1106`` device (for its init sequence and rotation) and talks to the
     panel only through ``serial``: luma's ``i2c``/``spi`` in production, a recording fake in tests.
     :meth:`show` never raises on transport faults; see :attr:`healthy` and :attr:`stats`.
-    Not thread-safe: drive each display from the table's single loop thread.
+    Not thread-safe: one thread drives each display (its controller's writer thread,
+    :mod:`pitboard.hw.writer`, or the table's loop when it has none).
 
     Example::
 
@@ -259,18 +260,23 @@ class StationDisplay:
         _check_image(image, self.size)
         new = to_pages(self.device.preprocess(image))
         old = self._shadow
-        split = pages * PANEL_WIDTH
-        if (old is None or not self._healthy or not 0 < pages < PAGES
-                or old[:split] == new[:split]
+        # the screen's top band in RAM: the first pages, or the last ones on a panel turned
+        # upside down (rotate 2); a panel on its side (1, 3) has no band of whole pages
+        rotate = self.device.rotate
+        split = pages * PANEL_WIDTH if rotate == 0 else len(new) - pages * PANEL_WIDTH
+        band = slice(0, split) if rotate == 0 else slice(split, len(new))
+        if (old is None or not self._healthy or not 0 < pages < PAGES or rotate not in (0, 2)
+                or old[band] == new[band]
                 or sum(s.last - s.first + 1 for s in changed_spans(old, new)) < min_bytes):
             self._wanted = new
             self._flush()
             return False
-        self._wanted = new[:split] + old[split:]  # the band first: a real picture on its own
+        # the band first: a real picture on its own
+        self._wanted = new[:split] + old[split:] if rotate == 0 else old[:split] + new[split:]
         self._flush()
         self._wanted = new
         self._flush()
-        return True
+        return self._healthy  # a band that did not reach the glass was no acknowledgement
 
     def poll(self) -> None:
         """Retry now if the display is faulty and its backoff has expired.

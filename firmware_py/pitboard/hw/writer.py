@@ -54,6 +54,8 @@ log = logging.getLogger(__name__)
 
 #: how often a writer polls its displays (retry a faulty one, periodic re-init) when idle (s)
 POLL_S = 0.1
+#: how long close() waits for the writer thread to finish its transfer (s)
+JOIN_S = 5.0
 
 
 @dataclass(slots=True)
@@ -103,8 +105,12 @@ class BusWriter:
     # -- the game thread's side ---------------------------------------------------------------
 
     def post(self, slot: int, image: Image.Image, *, urgent: bool = False) -> None:
-        """Queue ``image`` for display ``slot`` (replacing one not sent yet)."""
+        """Queue ``image`` for display ``slot`` (replacing one not sent yet); nothing after
+        :meth:`close`."""
         with self._cond:
+            if self._stopped:
+                log.debug("display writer %s: a frame after close is dropped", self.name)
+                return
             old = self._pending.get(slot)
             if old is not None:
                 self.coalesced += 1
@@ -112,13 +118,13 @@ class BusWriter:
             # a replaced frame keeps its place in the queue unless the new one is urgent
             seq = old.seq if old is not None and not urgent else self._seq
             self._pending[slot] = _Frame(image, urgent or (old is not None and old.urgent), seq)
-            self._cond.notify()
+            self._cond.notify_all()  # the writer, and any flush() waiting beside it
 
     def request_reinit(self, slot: int) -> None:
         """Initialise display ``slot`` again (on the writer's thread)."""
         with self._cond:
             self._reinit.add(slot)
-            self._cond.notify()
+            self._cond.notify_all()
 
     def order(self) -> list[str]:
         """The stations whose frames wait, in the order they will go out."""
@@ -142,9 +148,14 @@ class BusWriter:
             if self._stopped:
                 return
             self._stopped = True
-            self._cond.notify()
+            self._cond.notify_all()
         if self._thread is not None:
-            self._thread.join()
+            # a transfer stuck in the kernel must not hold up shutdown forever
+            self._thread.join(timeout=JOIN_S)
+            if self._thread.is_alive():
+                log.warning("display writer %s did not stop within %.0f s: its displays are "
+                            "left as they are", self.name, JOIN_S)
+                return
         self._send_all()
         for display in self._displays:
             try:
@@ -161,10 +172,11 @@ class BusWriter:
                                                     self._pending[s].seq))
 
     def _take(self) -> tuple[int, Image.Image | None, bool] | None:
-        """The next job (call with the lock held): a re-init, else the next frame."""
-        if self._reinit:
-            return self._reinit.pop(), None, False
+        """The next job (call with the lock held): the acting station's frame, else a re-init,
+        else the next frame (a re-init sends a whole frame: it must not delay a press)."""
         queue = self._queue()
+        if self._reinit and not (queue and self._pending[queue[0]].urgent):
+            return self._reinit.pop(), None, False
         if not queue:
             return None
         slot = queue[0]
