@@ -16,7 +16,7 @@ from pitboard.console import ConsoleProtocol
 from pitboard.hw.events import GoPressed, SlotPressed
 from pitboard.hwconfig import load_config
 from pitboard.table import flow
-from pitboard.table.lobby_options import PAGE_KEY
+from pitboard.table.lobby_options import PAGE_KEY, choices
 from pitboard.table.table import Table
 from rig import Grid6, shows
 
@@ -208,3 +208,28 @@ display = {{ driver = "ssd1306", bus = "emulated" }}
     table.tick()
     assert table.state == flow.ATTRACT and table.race is None
     app.close()
+
+
+def test_the_lobby_counts_the_cars_the_legends_leave() -> None:
+    """CARS at 6 with 2 Legends on: the race gets 4 driven cars, and the lobby says so."""
+    rig = Grid6(seed=11)
+    try:
+        table = rig.table
+        table.cars = 6
+        table.modules = {"legends": {"cars": 2}}
+        rig.go(0)
+        assert table.lobby_summary()[2] == 4
+        setup = table._next_setup(table.modules, seed=1)
+        assert setup.cars == 6 and setup.names[1:4] == ("Bot 1", "Bot 2", "Bot 3")
+    finally:
+        rig.close()
+
+
+def test_stepping_a_legends_option_keeps_the_colours_a_profile_set() -> None:
+    modules = {"legends": {"colours": ["red", "yellow", "green"], "pro": 1}}
+    key, tries = choices("legends", 2, modules)  # AGGR
+    assert key == "legends" and tries == [
+        {"colours": ["red", "yellow", "green"], "cars": 3, "pro": 1, "aggressive": True}]
+    key, tries = choices("legends", 0, modules)  # CARS 3 -> 4, 5 (more than the colours), 0, 1
+    assert tries[0] == {"cars": 4, "pro": 1} and None in tries
+    assert {"colours": ["red"], "cars": 1, "pro": 1} in tries

@@ -337,3 +337,28 @@ def test_the_race_control_display_says_whose_draft_pick_it_is() -> None:
     assert view.title == "GARAGE DRAFT" and view.right == "Rain"
     assert view.lines == (f"{picking} to pick",)
     assert table.race_control_view == view
+
+
+def test_a_race_of_bots_alone_does_not_wait_for_a_checklist_nobody_can_confirm() -> None:
+    """start-race from the console with nobody joined: no seated station could press GO on the
+    set-up pages, so the race goes on (the Legend moves count as made likewise)."""
+    rig = grid()
+    try:
+        rig.table.start_race(cars=3)
+        assert rig.table.state != flow.SETUP and rig.table.race is not None
+        assert rig.table.race.round >= 1
+    finally:
+        rig.close()
+
+
+def test_legend_cars_are_named_by_the_colours_the_options_give() -> None:
+    """MODULES seats a red and a blue Legend: the race order names them so, as the move prompt
+    does (not the data file's first colours)."""
+    rig = grid()
+    try:
+        start(rig)
+        race = rig.table.race
+        assert race is not None
+        assert race.setup.names[-2:] == ("Red Legend", "Blue Legend")
+    finally:
+        rig.close()

@@ -122,6 +122,19 @@ def weather_words(modules: Mapping[str, Mapping[str, Any]]) -> tuple[str, bool |
     return str(w.get("weather", "random")), dict(road) if isinstance(road, Mapping) else bool(road)
 
 
+def _keeping(current: Mapping[str, Any], stepped: Options) -> Options:
+    """``stepped`` Legends options with what the lobby's keys do not set kept from ``current``
+    (a profile's or the console's deck and helmet colours; the colours cut to the new number
+    of cars, or left to the defaults when there are more cars than colours given)."""
+    if stepped is None:
+        return None
+    options = {k: v for k, v in current.items() if k not in ("cars", "pro", "aggressive")}
+    colours = options.pop("colours", None)
+    if isinstance(colours, list) and len(colours) >= stepped["cars"]:
+        options["colours"] = colours[: stepped["cars"]]
+    return {**options, **stepped}
+
+
 def _after(values: Sequence[Any], now: Any) -> list[Any]:
     """Every other value in cycle order, starting after ``now``."""
     i = values.index(now) if now in values else -1
@@ -145,15 +158,17 @@ def choices(page: str, button: int, modules: Mapping[str, Mapping[str, Any]]
         return "garage", [garage_options(mode, pool=pool, expansions=not exp)]
     if page == "legends":
         cars, pro, aggressive = legends_words(modules)
+        kept = modules.get("legends") or {}
         if button == 0:
-            return "legends", [legends_options(n, pro=pro, aggressive=aggressive)
+            return "legends", [_keeping(kept, legends_options(n, pro=pro, aggressive=aggressive))
                                for n in _after(LEGEND_CARS, cars)]
         if cars == 0:
             return "no Legends: CARS first"
         if button == 1:
-            return "legends", [legends_options(cars, pro=p, aggressive=aggressive)
+            return "legends", [_keeping(kept, legends_options(cars, pro=p, aggressive=aggressive))
                                for p in _after(PRO_LEVELS, pro)]
-        return "legends", [legends_options(cars, pro=pro, aggressive=not aggressive)]
+        return "legends", [_keeping(kept, legends_options(cars, pro=pro,
+                                                          aggressive=not aggressive))]
     if page == "weather":
         weather, road = weather_words(modules)
         if button == 0:

@@ -47,7 +47,7 @@ class KioskMixin(TableBase):
         modules = {k: v for k, v in self.modules.items() if k != "garage"}
         legends = legend_count(modules.get("legends", {}))
         names = [f"Bot {i + 1}" for i in range(MAX_CARS - legends)]
-        names += legend_names(legends)
+        names += legend_names(modules["legends"]) if legends else []
         setup = RaceSetup(track=self.track, cars=MAX_CARS, laps=1,
                           seed=self.seeds.randrange(1 << 31), names=tuple(names),
                           modules=modules)

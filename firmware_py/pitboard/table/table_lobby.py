@@ -28,9 +28,17 @@ from .table_setup import checklist
 log = logging.getLogger("pitboard.table")
 
 
-def legend_names(count: int) -> list[str]:
-    """The names of a race's first ``count`` Legend cars, by helmet colour ("Black Legend")."""
-    return [f"{c.capitalize()} Legend" for c in load_legend_cards().colours[:count]]
+def legend_names(options: Mapping[str, Any]) -> list[str]:
+    """The names of the Legend cars the Legends ``options`` ask for, by helmet colour ("Black
+    Legend"): the colours given, else the data file's first ones, as the module seats them."""
+    given = options.get("colours")
+    if isinstance(given, Mapping):  # car id -> colour
+        colours = [str(given[k]) for k in sorted(given, key=lambda k: int(str(k)))]
+    elif isinstance(given, list):
+        colours = [str(c) for c in given]
+    else:
+        colours = list(load_legend_cards().colours[:legend_count(options)])
+    return [f"{c.capitalize()} Legend" for c in colours]
 
 
 class LobbyMixin(TableBase):
@@ -97,7 +105,12 @@ class LobbyMixin(TableBase):
         """(track, laps, cars) the next race would use; track is a key or a track file path."""
         track = load_track(self.track)
         joined = sum(s.joined for s in self.stations)
-        cars = max(self.cars or 0, joined, 1)
+        try:
+            legends = legend_count(self.modules.get("legends", {}))
+        except (TypeError, ValueError):
+            legends = 0  # options the module refuses: validate() says why
+        # the Legend cars take seats: the driven cars are what is left (players never leave)
+        cars = max(min(self.cars or 0, MAX_CARS - legends), joined, 1)
         return self.track, self.laps or track.laps, min(cars, MAX_CARS)
 
     def set_module(self, key: str, options: Mapping[str, Any] | None) -> None:
@@ -162,7 +175,7 @@ class LobbyMixin(TableBase):
                              f"most {MAX_CARS} cars")
         n_cars = min(max(n_cars, len(players)), MAX_CARS - legends)
         names = [st.name for st in players] + [f"Bot {i + 1}" for i in range(n_cars - len(players))]
-        names += legend_names(legends)
+        names += legend_names(modules.get("legends", {})) if legends else []
         return RaceSetup(track=key, cars=n_cars + legends, laps=n_laps, seed=seed,
                          names=tuple(names), modules={k: dict(v) for k, v in modules.items()})
 

@@ -135,8 +135,12 @@ class SetupMixin(TableBase):
         assert self.race is not None
         self.setup_page = 0
         if checklist(self.race):
-            self.checklist()
-            return
+            if any(st.car is not None and not st.idle_bot for st in self.stations):
+                self.checklist()
+                return
+            # nobody seated to set the board up or press GO (a race of bots only): go on
+            if self.recorder is not None:
+                self.recorder.set_up()
         self._to_first_round()
 
     def _to_first_round(self) -> None:
