@@ -88,6 +88,8 @@ class Panel(RecordingSerial):
         super().__init__()
         self.driver = driver
         self.fail: OSError | None = None
+        #: RAM pages data bytes were written to (tests clear it to watch one change)
+        self.pages_written: set[int] = set()
         self._clock = clock or (lambda: 0.0)
         self.attempt_times: list[float] = []
         self.power_on()
@@ -157,6 +159,7 @@ class Panel(RecordingSerial):
         super().data(data)
         width = _RAM_WIDTH if self.driver == "sh1106" else PANEL_WIDTH
         for byte in data:
+            self.pages_written.add(self.page)
             self.ram[self.page * _RAM_WIDTH + self.col] = byte
             if self.driver == "sh1106" or self.mode == _PAGE:
                 self.col = (self.col + 1) % width

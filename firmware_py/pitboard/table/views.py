@@ -139,7 +139,7 @@ def _station_view(scene: TableScene, st: Station) -> StationView:
             waiting = sum(1 for c in race.cars if not c.planned and not c.finished)
             return StationView(LOCKED, st.index, title=title, gear=car.gear,
                                target_gear=car.gear, engine=car.engine,
-                               cards=tuple(CardView(c, _label(c)) for c in car.play),
+                               cards=locked_tray(st, race, car),
                                message=f"waiting for {waiting}", round=race.round,
                                laps=race.laps, lap=race.lap_of(car.d),
                                sector=sector_line(race, car.id))
@@ -155,6 +155,13 @@ def _results(race: Race) -> tuple[str, ...]:
 
 def _label(code: str) -> str:
     return code
+
+
+def locked_tray(st: Station, race: Race, car: Any) -> tuple[CardView, ...]:
+    """The tray of a car that is locked in, from its GO until its own turn: the locked screen
+    and the waiting screen after the reveal draw the same cards in the same places, so the
+    reveal leaves those pages alone on the bus (docs/screens: locked, waiting)."""
+    return tuple(CardView(c, _label(c)) for c in car.play)
 
 
 def _lobby(scene: TableScene, st: Station) -> StationView:
@@ -400,8 +407,11 @@ def _waiting(scene: TableScene, st: Station, race: Race) -> StationView:
         # this car's turn is over (GO answered its last steps at once): where it ended up is
         # what its player must move on the board
         move = _move_view(race, car)
+    # the cards played stay in the tray until the car's turn (as on the locked screen)
+    cards = locked_tray(st, race, car) if car is not None and not car.finished else ()
     return StationView(
         WAITING, st.index, title=st.name, order=order[:SLOTS - 1], message=message, move=move,
+        cards=cards,
         lap=race.lap_of(car.d) if car is not None else 0, laps=race.laps, round=race.round,
         engine=car.engine if car is not None else 0, gear=car.gear if car is not None else 1,
     )
