@@ -11,8 +11,6 @@ from pitboard.console import ConsoleProtocol, DirectLink
 from pitboard.engine.snapshot import replay
 from pitboard.hw.events import GoPressed
 from pitboard.journal import Journal
-from pitboard.table import flow
-from pitboard.table.autoplay import next_input
 from pitboard.table.cars_back import CarBack, Place, after_undo
 from pitboard.table.fonts import TINY
 from pitboard.table.legend_moves import legend_move_count
@@ -20,18 +18,14 @@ from pitboard.table.recorder import JournalRecorder
 from pitboard.table.screens import render
 from pitboard.table.table import Table
 from rig import Grid6, Panel, find_text, shows
-from test_table_legends import MODULES, grid, play_until_a_legend_move_waits, start
+from test_table_legends import MODULES, play_to_a_legend_move, raced_to_a_legend_move
 
 
 def rig_after_an_undo(*, race_control: bool = False,
                       journal: Path | None = None) -> tuple[Grid6, int]:
     """The grid6 rig with a Legend move made on the board (confirmed) and then undone; the
     Legend moves the race had made before the undo."""
-    rig = grid(race_control=race_control, journal=journal)
-    start(rig)
-    for _ in range(4):  # the set-up checklist
-        rig.go(0)
-    play_until_a_legend_move_waits(rig)
+    rig = raced_to_a_legend_move(race_control=race_control, journal=journal)
     table = rig.table
     while table.legend_moves_waiting():
         rig.go(0)
@@ -95,14 +89,7 @@ def test_the_race_control_display_shows_the_car_going_back() -> None:
 def test_the_console_undo_puts_cars_back_the_same_way() -> None:
     table = Table(stations=2, render=render, seed=4, clock=lambda: 0.0, modules=MODULES)
     proto = ConsoleProtocol(table, staff_pin="1234", clock=lambda: 0.0, link=DirectLink(table))
-    table.handle(GoPressed(station=0))
-    table.start_race(track="usa", laps=1, cars=2)
-    for _ in range(3000):
-        if table.state != flow.SETUP and table.legend_moves_waiting():
-            break
-        event = next_input(table)
-        assert event is not None
-        table.handle(event)
+    play_to_a_legend_move(table)
     while table.legend_moves_waiting():
         table.handle(GoPressed(station=0))
     assert proto.handle_line("pin 1234")[0].startswith("OK")
@@ -156,11 +143,7 @@ def test_a_legend_move_made_again_the_same_way_stays_made() -> None:
 
 
 def test_a_legend_move_nobody_made_on_the_board_does_not_go_back() -> None:
-    rig = grid()
-    start(rig)
-    for _ in range(4):
-        rig.go(0)
-    play_until_a_legend_move_waits(rig)
+    rig = raced_to_a_legend_move()
     table = rig.table
     waiting = table.legend_moves_waiting()
     assert waiting and table.race is not None
