@@ -233,6 +233,14 @@ def find_text(image: Image.Image, text: str,
     return None
 
 
+def shows_message(panel: Panel, view: StationView) -> bool:
+    """The view's status line is on the panel's glass (a waiting screen's band, half the
+    width, breaks a long one in two lines: :func:`pitboard.table.screens.status_lines`)."""
+    parts = screens.status_lines(view.message) if view.kind == "waiting" else [view.message]
+    image = panel.image()
+    return all(find_text(image, part) is not None for part in parts)
+
+
 def shows(panel: Panel, *texts: str) -> bool:
     """True when every one of ``texts`` is on the panel's glass."""
     image = panel.image()
