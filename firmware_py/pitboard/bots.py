@@ -151,6 +151,7 @@ class HeuristicBot:
             speeds = self._targets[(d, heat)] = \
                 (_target(d, ahead, heat), _target(d, ahead, heat - 1 if heat else 0))
         fits, tops, size, capped, cool = hand.fits, hand.tops, hand.size, hand.capped, hand.cool
+        picks = hand.picks
         best_score = -1e9
         best_gear = 0
         best: tuple[str, ...] | None = None
@@ -172,10 +173,12 @@ class HeuristicBot:
                 score = target
             if score + bonus + cool[gear] <= best_score:
                 continue
-            score, chosen = hand.pick(gear, target)
-            score = score + bonus + cool[gear]
+            found = picks.get(gear * 32 + target)
+            if found is None:
+                found = picks[gear * 32 + target] = hand.search(gear, target)
+            score = found[0] + bonus + cool[gear]
             if score > best_score:
-                best_score, best_gear, best = score, gear, chosen
+                best_score, best_gear, best = score, gear, found[1]
         if not best_gear:
             return None
         if best is None:
@@ -292,11 +295,12 @@ class _Hand:
                                           key=_EXPECTED.__getitem__))
         worst = self.worst = tuple(map(_WORST.__getitem__, cards))
         expected = self.expected = tuple(map(_EXPECTED.__getitem__, cards))
-        prefix = self.prefix = tuple(accumulate(worst, initial=0.0))
-        k = self.size = len(cards)
-        #: per gear: the worst case of the gear's best cards, and their expected speed
-        self.fits = tuple(prefix[k] - prefix[k - g] for g in range(k + 1))
-        self.tops = tuple(sum(expected[k - g:]) for g in range(k + 1))
+        self.prefix = tuple(accumulate(worst, initial=0.0))
+        self.size = len(cards)
+        #: per gear: the worst case of the gear's best cards, and their expected speed (every
+        #: value is a multiple of 0.5, so sums come out alike in any order)
+        self.fits = tuple(accumulate(reversed(worst), initial=0.0))
+        self.tops = tuple(accumulate(reversed(expected), initial=0.0))
         #: no card gives more than its worst case on average (a pick then scores at most its
         #: target)
         self.capped = all(map(float.__le__, expected, worst))
@@ -312,14 +316,14 @@ class _Hand:
             return self.top(gear)
         found = self.picks.get(gear * 32 + target)
         if found is None:
-            found = self.picks[gear * 32 + target] = self._search(gear, target)
+            found = self.picks[gear * 32 + target] = self.search(gear, target)
         return found
 
     def top(self, gear: int) -> tuple[float, tuple[str, ...]]:
         """The ``gear`` best cards and their score."""
         return self.tops[gear], self.cards[self.size - gear:]
 
-    def _search(self, gear: int, target: int) -> tuple[float, tuple[str, ...]]:
+    def search(self, gear: int, target: int) -> tuple[float, tuple[str, ...]]:
         """Greedy from the most valuable card down: a card is taken if the cheapest cards below
         it can still fill the remaining slots within ``target``; when only just enough cards
         are left, they all go. The score is their expected speed, less 10 per point the worst
@@ -327,20 +331,20 @@ class _Hand:
         cards, worst, expected, prefix = self.cards, self.worst, self.expected, self.prefix
         chosen: list[str] = []
         need, total, score = gear, 0.0, 0.0
-        for i in range(self.size - 1, -1, -1):
-            if need == 0:
-                break
-            if i + 1 == need:
-                for j in range(i, -1, -1):
-                    chosen.append(cards[j])
-                    total += worst[j]
-                    score += expected[j]
-                break
-            if total + worst[i] + prefix[need - 1] <= target:
+        i = self.size - 1
+        while i >= need > 0:  # more cards left than slots: a choice
+            w = worst[i]
+            if total + w + prefix[need - 1] <= target:
                 chosen.append(cards[i])
-                total += worst[i]
+                total += w
                 score += expected[i]
                 need -= 1
+            i -= 1
+        while need:  # only just enough cards left: they all go
+            need -= 1
+            chosen.append(cards[need])
+            total += worst[need]
+            score += expected[need]
         if total > target:  # could spin out or overpay
             score -= 10.0 * (total - target)
         return score, tuple(chosen)
