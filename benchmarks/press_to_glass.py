@@ -44,14 +44,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from pitboard.hw.display import ACK_PAGES, StationDisplay
+from pitboard.hw.display import StationDisplay
 from pitboard.hw.events import GoPressed, LeverMoved, SlotPressed
 from pitboard.hw.oled import BusCost, BusWrite, i2c_cost, through_mux
+from pitboard.hw.writer import CHUNK_BYTES, HOLD_S
 from rig import Grid6, Players
 
 warnings.filterwarnings("ignore", message="Image.Image.getdata is deprecated")
 
-RACES = 3
+RACES = int(sys.argv[1]) if len(sys.argv) > 1 else 3
 from pitboard.app import FAST_POLL_SECONDS as FAST_S  # noqa: E402
 from pitboard.app import POLL_SECONDS as POLL_S  # noqa: E402
 
@@ -72,77 +73,40 @@ class Sample:
 
 @dataclass
 class Handled:
-    """One event the table handled: when, its CPU time, who acted, every panel's new bytes."""
+    """One event the table handled: when, its CPU time, who acted, every panel's new frame as
+    the bus costs of the parts its writer sends it in."""
 
     at: float
     cpu_s: float
     acting: int | None
-    frames: list[BusCost | None]
+    frames: list[list[BusCost] | None]
     #: CPU time until the acting station's frame was handed to its display (its first byte)
     acting_cpu_s: float = 0.0
-    #: the acting station's frame up to the end of its top band (all of it: not split)
-    ack: BusCost | None = None
     #: the Sample it is (a timed input), or None
     sample: Sample | None = None
 
 
-class Controller:
-    """One I2C controller's wire over time, as its display writer uses it."""
+class Parted:
+    """A display as its writer thread drives it (:mod:`pitboard.hw.writer`): every frame goes
+    out in parts of ``CHUNK_BYTES`` (``show_part``); the write index after each part is noted
+    so the timeline can interleave parts of different stations."""
 
-    def __init__(self) -> None:
-        self.free_at = float("-inf")  # the frame on the wire ends then
-        self.queue: list[tuple[int, float]] = []  # (station, seconds) waiting, in order
-
-    def _advance(self, t: float) -> None:
-        while self.queue and self.free_at <= t:
-            self.free_at += self.queue.pop(0)[1]
-
-    def post(self, t: float, station: int, seconds: float, *, first: bool) -> float:
-        """Post a frame at ``t``; returns when its last byte is on the wire."""
-        self._advance(t)
-        old = [i for i, (s, _) in enumerate(self.queue) if s == station]
-        if self.free_at <= t and not self.queue:
-            self.free_at = t + seconds
-            return self.free_at
-        if first:
-            self.queue = [q for q in self.queue if q[0] != station]
-            self.queue.insert(0, (station, seconds))
-        elif old:
-            self.queue[old[0]] = (station, seconds)  # replaced, keeps its place
-        else:
-            self.queue.append((station, seconds))
-        end = self.free_at
-        for s, d in self.queue:
-            end += d
-            if s == station:
-                return end
-        raise AssertionError("posted frame not queued")
-
-
-class Acting:
-    """A display as its writer thread drives it: ``show_first`` (the acting station) sends a
-    whole new screen top band first."""
-
-    def __init__(self, display: StationDisplay) -> None:
+    def __init__(self, display: StationDisplay, panel: Any, chunk: int) -> None:
         self.display = display
         self.size = display.size
-        #: the last show_first went out top band first
-        self.split = False
+        self.panel = panel
+        self.chunk = chunk
+        #: write indices where a part ended
+        self.ends: list[int] = []
 
     def show(self, image: Any) -> None:
-        self.display.show(image)
+        while True:
+            done = self.display.show_part(image, self.chunk)
+            self.ends.append(len(self.panel.writes))
+            if done:
+                break
 
-    def show_first(self, image: Any) -> None:
-        self.split = self.display.show_acknowledged(image)
-
-
-def acknowledgement(writes: list[BusWrite]) -> list[BusWrite]:
-    """The writes of a frame sent top band first, up to the end of the band: the first window
-    below the band starts the rest."""
-    for i, w in enumerate(writes):
-        if w.kind == "command" and w.payload[:1] == b"\x21" and w.payload[4] >= ACK_PAGES:
-            return writes[:i]
-    return writes
+    show_first = show
 
 
 class TimedGrid6(Grid6):
@@ -161,9 +125,9 @@ class TimedGrid6(Grid6):
         super().__init__(**kw)
         for i, panel in enumerate(self.panels):
             panel.command = self._spy(i, panel.command)  # type: ignore[method-assign]
-        # the table posts the acting station's frame with show_first; its writer thread sends
-        # a whole new screen top band first (StationDisplay.show_acknowledged)
-        self.table.screens = [Acting(d) for d in self.displays]
+        # every frame goes out in parts, as the display writers send them
+        self.table.screens = [Parted(d, p, CHUNK_BYTES)
+                              for d, p in zip(self.displays, self.panels, strict=True)]
 
     def _spy(self, station: int, command: Any) -> Any:
         def first_write(*cmd: int) -> None:
@@ -198,6 +162,24 @@ class TimedGrid6(Grid6):
             busy = any(inputs.busy for inputs in self.inputs)
             self.poll(FAST_S if busy else POLL_S)
 
+    def _parts(self, station: int, before: int) -> list[BusCost] | None:
+        """The bus cost of each part of station's frames since write ``before``."""
+        screen = self.table.screens[station]
+        writes = self.panels[station].writes
+        if not isinstance(screen, Parted):  # the rig's start-up, before the timing
+            return [through_mux(i2c_cost(writes[before:]), idle_disconnect=True)] \
+                if len(writes) > before else None
+        if len(writes) == before:
+            screen.ends.clear()
+            return None
+        parts, start = [], before
+        for end in screen.ends:
+            if end > start:
+                parts.append(through_mux(i2c_cost(writes[start:end]), idle_disconnect=True))
+            start = end
+        screen.ends.clear()
+        return parts
+
     def drain(self) -> int:
         handled = 0
         while not self.table.queue.empty():
@@ -210,22 +192,12 @@ class TimedGrid6(Grid6):
             cpu = time.perf_counter() - started
             handled += 1
             station = getattr(event, "station", None)
-            frames = [through_mux(i2c_cost(p.writes[n:]), idle_disconnect=True)
-                      if len(p.writes) > n else None
-                      for p, n in zip(self.panels, before, strict=True)]
-            ack = None
-            acting = self.table.screens[station] if station is not None else None
-            if (station is not None and frames[station] is not None
-                    and isinstance(acting, Acting) and acting.split):
-                acting.split = False
-                panel = self.panels[station]
-                ack = through_mux(i2c_cost(acknowledgement(panel.writes[before[station]:])),
-                                  idle_disconnect=True)
+            frames = [self._parts(i, n) for i, n in enumerate(before)]
             # the acting station's frame is posted to its writer thread as soon as it is
             # drawn (the table draws it first); the other stations' renders follow meanwhile
             posted = self._posted.get(station, started + cpu) - started \
                 if station is not None else cpu
-            self.events.append(Handled(self.clock.now, cpu, station, frames, posted, ack))
+            self.events.append(Handled(self.clock.now, cpu, station, frames, posted))
             if (not self.timing or station is None or station not in self._edge
                     or not isinstance(event, GoPressed | SlotPressed | LeverMoved)):
                 continue
@@ -244,38 +216,110 @@ class TimedGrid6(Grid6):
         return handled
 
 
-def reads_seconds(s: Sample, hz: int, idle_disconnect: bool) -> float:
-    reads = through_mux(
-        BusCost(s.reads * MCP_READ.transactions, s.reads * MCP_READ.payload_bytes,
-                s.reads * MCP_READ.bus_bytes),
-        idle_disconnect=idle_disconnect, selects=s.reads)
-    return reads.seconds(hz)
+class Wire:
+    """One I2C controller over time, as its display writer sends parts of frames (the acting
+    station's first; nothing else while a press holds the bus) and the input boards read."""
+
+    def __init__(self) -> None:
+        self.free_at = float("-inf")  # the transfer on the wire ends then
+        #: station -> [sequence, urgent, part seconds still to send]
+        self.queue: dict[int, list[Any]] = {}
+        self.seq = 0
+        self.held_until = float("-inf")
+
+    def _next(self) -> int | None:
+        ready = [(not urgent, seq, st) for st, (seq, urgent, _) in self.queue.items()
+                 if urgent or self.free_at >= self.held_until]
+        return min(ready)[2] if ready else None
+
+    def _send(self, station: int) -> None:
+        job = self.queue[station]
+        self.free_at += job[2].pop(0)
+        if not job[2]:
+            del self.queue[station]
+            if job[1]:
+                self.held_until = float("-inf")  # the press is answered
+
+    def advance(self, t: float) -> None:
+        """Send every part that starts before ``t``."""
+        while self.queue and self.free_at < t:
+            station = self._next()
+            if station is None:  # only background frames, and the bus is held
+                self.free_at = min(t, self.held_until)
+                continue
+            self._send(station)
+
+    def post(self, t: float, station: int, parts: list[float], *, urgent: bool) -> None:
+        self.advance(t)
+        self.free_at = max(self.free_at, t)
+        self.seq += 1
+        old = self.queue.get(station)
+        seq = old[0] if old is not None and not urgent else self.seq
+        self.queue[station] = [seq, urgent or bool(old and old[1]), list(parts)]
+
+    def finish(self, station: int) -> float:
+        """Send until ``station``'s frame (urgent) is out; when its last byte is."""
+        while station in self.queue:
+            nxt = self._next()
+            assert nxt is not None
+            self._send(nxt)
+        return self.free_at
+
+    def read(self, t: float, seconds: float) -> float:
+        """A read transaction wanted at ``t``: it waits for the part on the wire. Its wait."""
+        self.advance(t)
+        start = max(self.free_at, t)
+        self.free_at = start + seconds
+        return start - t
+
+    def hold(self, t: float) -> None:
+        self.held_until = max(self.held_until, t + HOLD_S)
 
 
-def latencies_ms(races: list[list[Handled]], layout: list[str], hz: int, idle_disconnect: bool,
-                 cpu_scale: float) -> list[tuple[Sample, float, float, float]]:
-    """(sample, latency ms to the last byte of the frame, of which waiting for the controller,
-    latency to the last byte of its top band) for every timed input, replaying every handled
-    event's frames on one timeline per controller."""
-    out: list[tuple[Sample, float, float, float]] = []
+@dataclass
+class Timed:
+    sample: Sample
+    total: float
+    read_wait: float
+    reads: float
+    cpu: float
+    wait: float
+    frame: float
+
+
+def timeline(races: list[list[Handled]], layout: list[str], hz: int, cpu_scale: float
+             ) -> list[Timed]:
+    """Every timed input's latency parts, replaying every handled event's frames, part by
+    part, on one timeline per controller."""
+    read_s = through_mux(MCP_READ, idle_disconnect=True).seconds(hz)
+    out: list[Timed] = []
     for events in races:
-        wires = {name: Controller() for name in set(layout)}
+        wires = {name: Wire() for name in set(layout)}
         for e in events:
             s = e.sample
-            reads = reads_seconds(s, hz, idle_disconnect) if s is not None else 0.0
-            order = sorted(range(len(e.frames)), key=lambda i: i != e.acting)
-            for i in order:
-                cost = e.frames[i]
-                if cost is None:
-                    continue
-                post = e.at + reads + (e.acting_cpu_s if i == e.acting else e.cpu_s) * cpu_scale
-                seconds = cost.seconds(hz)
-                end = wires[layout[i]].post(post, i, seconds, first=i == e.acting)
-                if s is not None and i == e.acting:
-                    start = end - seconds
-                    band = start + (e.ack.seconds(hz) if e.ack is not None else seconds)
-                    out.append((s, 1000 * (s.confirm_s + (end - e.at)), 1000 * (start - post),
-                                1000 * (s.confirm_s + (band - e.at))))
+            done = e.at + e.cpu_s * cpu_scale  # every station's frame is drawn by then
+            if s is not None and e.acting is not None and e.frames[e.acting]:
+                wire = wires[layout[e.acting]]
+                edge = e.at - s.confirm_s
+                # the INT read at the first edge waits for the part on the wire; the press
+                # then holds the bus; the follow-up reads find it free
+                wait1 = wire.read(edge, read_s)
+                wire.hold(edge + wait1 + read_s)
+                rest = (s.reads - 1) * read_s
+                confirmed = e.at + wait1 + read_s
+                wait2 = wire.read(confirmed, rest) if rest else 0.0
+                posted = confirmed + wait2 + rest + e.acting_cpu_s * cpu_scale
+                parts = [c.seconds(hz) for c in e.frames[e.acting] or []]
+                wire.post(posted, e.acting, parts, urgent=True)
+                end = wire.finish(e.acting)
+                frame = sum(parts)
+                out.append(Timed(s, end - edge, wait1 + wait2, s.reads * read_s,
+                                 e.acting_cpu_s * cpu_scale, end - frame - posted, frame))
+                done += posted - e.at
+            for i, frame_parts in enumerate(e.frames):
+                if frame_parts and not (s is not None and i == e.acting):
+                    wires[layout[i]].post(done, i, [c.seconds(hz) for c in frame_parts],
+                                          urgent=i == e.acting)
     return out
 
 
@@ -318,34 +362,42 @@ def main() -> None:
     cpu = [1000 * s.cpu_s for s in samples]
     print(f"confirm (first edge -> event): median {statistics.median(confirm):.1f} ms, "
           f"p99 {pct(confirm, 99):.1f} ms, max {max(confirm):.1f} ms")
-    print(f"table CPU per event (this machine): median {statistics.median(cpu):.2f} ms, "
-          f"p99 {pct(cpu, 99):.2f} ms")
+    print(f"table CPU per event (this machine, all stations drawn): median "
+          f"{statistics.median(cpu):.2f} ms, p99 {pct(cpu, 99):.2f} ms")
+    print(f"display parts of at most {CHUNK_BYTES} RAM bytes; a first edge holds other "
+          f"stations' frames for up to {1000 * HOLD_S:g} ms")
     print()
     kinds = sorted({s.kind for s in samples})
-    print("to the frame: first edge -> last byte of the acting station's new frame; to the "
-          "band: -> last byte of its top band")
-    print("(a whole new screen goes out top band first: 'LOCKED IN', 'Bob to play')")
+    print("latency: first edge -> last byte of the acting station's whole new frame on the bus")
+    print("breakdown (p50/p99, ms): confirm = edge to event (simulated loop), reads = MCP23017 "
+          "reads on the bus and their wait, cpu = table until the frame is posted, wait = "
+          "behind other transfers, frame = the frame's own bus time")
     print()
     print(f"{'input':<33} {'n':>4} {'wiring':<15} {'speed':>7} {'cpu':>3} {'median':>7} "
-          f"{'p99':>6} {'max':>6} {'wait p99':>8} {'band p50':>8} {'band p99':>8}  "
-          f"target p99 <= {TARGET_MS:g} ms (frame)")
+          f"{'p99':>6} {'max':>6}  {'confirm':>9} {'reads':>9} {'cpu':>9} {'wait':>9} "
+          f"{'frame':>11}  target p99 <= {TARGET_MS:g} ms")
+
+    def both(values: list[float]) -> str:
+        return f"{statistics.median(values):.1f}/{pct(values, 99):.1f}"
+
     for hz in sorted({100_000, baudrate, 400_000}):
         for name, layout in layouts.items():
             for scale in (1.0, 4.0):
-                timed = latencies_ms(races, layout, hz, idle_disconnect, scale)
+                timed = timeline(races, layout, hz, scale)
                 for kind in [*kinds, "all"]:
-                    group = [(lat, wait, band) for s, lat, wait, band in timed
-                             if kind in ("all", s.kind)]
-                    lat = [g[0] for g in group]
-                    bands = [g[2] for g in group]
+                    group = [t for t in timed if kind in ("all", t.sample.kind)]
+                    lat = [1000 * t.total for t in group]
                     p99 = pct(lat, 99)
                     mark = " (profile speed)" if hz == baudrate else ""
                     ok = "ok" if p99 <= TARGET_MS else "missed"
                     print(f"{kind:<33} {len(group):>4} {name:<15} {hz // 1000:>3} kHz "
                           f"{'x' + format(scale, 'g'):>3} {statistics.median(lat):>7.1f} "
-                          f"{p99:>6.1f} {max(lat):>6.1f} {pct([g[1] for g in group], 99):>8.1f}"
-                          f" {statistics.median(bands):>8.1f} {pct(bands, 99):>8.1f}"
-                          f"  {ok}{mark}")
+                          f"{p99:>6.1f} {max(lat):>6.1f}  "
+                          f"{both([1000 * t.sample.confirm_s for t in group]):>9} "
+                          f"{both([1000 * (t.reads + t.read_wait) for t in group]):>9} "
+                          f"{both([1000 * t.cpu for t in group]):>9} "
+                          f"{both([1000 * t.wait for t in group]):>9} "
+                          f"{both([1000 * t.frame for t in group]):>11}  {ok}{mark}")
         print()
 
 
