@@ -12,7 +12,8 @@ move that the table acts on, the latency is the sum of:
 
 * **confirm**: simulated time from the first edge to the event being posted (the INT read,
   the follow-up read, 3 ms of stability, the loop's poll cadence);
-* **reads**: bus time of the MCP23017 reads in that window (10-byte block reads + mux writes);
+* **reads**: bus time of the MCP23017 reads in that window (as many bytes as the driver read,
+  mux writes included), and their wait for the transfer already on the wire;
 * **cpu**: measured CPU time of ``Table.handle`` until the acting station's frame is handed to
   its display writer (state, engine, that station's view and render; the table draws it first
   and its writer thread sends it while the other stations are drawn), on this machine (a Pi 4
@@ -57,8 +58,8 @@ from pitboard.app import FAST_POLL_SECONDS as FAST_S  # noqa: E402
 from pitboard.app import POLL_SECONDS as POLL_S  # noqa: E402
 
 TARGET_MS = 20.0
-#: one MCP23017 state read: START, address+W, register, RESTART, address+R, 10 data bytes, STOP
-MCP_READ = BusCost(transactions=1, payload_bytes=11, bus_bytes=13)
+#: one MCP23017 read's bytes besides its data: address+W, register, address+R
+MCP_READ_OVERHEAD = 3
 
 
 @dataclass
@@ -66,6 +67,8 @@ class Sample:
     kind: str
     confirm_s: float
     reads: int
+    #: data bytes those reads returned
+    read_bytes: int
     cpu_s: float
     writes: list[BusWrite]
     selects: int
@@ -139,7 +142,8 @@ class TimedGrid6(Grid6):
         self._fresh = True
         if self.timing:
             self._edge[station] = self.clock.now
-            self._reads0[station] = self.chips[station].reads
+            inputs = self.inputs[station]
+            self._reads0[station] = (inputs.reads, inputs.read_bytes)
 
     def pin(self, station: int, name: str, closed: bool) -> None:
         if closed and not name.startswith("lever"):
@@ -202,7 +206,9 @@ class TimedGrid6(Grid6):
                     or not isinstance(event, GoPressed | SlotPressed | LeverMoved)):
                 continue
             edge = self._edge.pop(station)
-            reads = self.chips[station].reads - self._reads0.pop(station)
+            reads0, bytes0 = self._reads0.pop(station)
+            inputs = self.inputs[station]
+            reads, read_bytes = inputs.reads - reads0, inputs.read_bytes - bytes0
             # the table draws the acting station first (Table.refresh), so on the shared bus
             # its bytes go out before any other station's
             writes: list[BusWrite] = self.panels[station].writes[before[station]:]
@@ -211,7 +217,8 @@ class TimedGrid6(Grid6):
             kind = ("lever" if isinstance(event, LeverMoved) else
                     "slot" if isinstance(event, SlotPressed) else
                     "GO (acting screen redrawn whole)" if full else "GO")
-            self.samples.append(Sample(kind, self.clock.now - edge, reads, cpu, writes, selects))
+            self.samples.append(Sample(kind, self.clock.now - edge, reads, read_bytes, cpu, writes,
+                                       selects))
             self.events[-1].sample = self.samples[-1]
         return handled
 
@@ -291,7 +298,6 @@ def timeline(races: list[list[Handled]], layout: list[str], hz: int, cpu_scale: 
              ) -> list[Timed]:
     """Every timed input's latency parts, replaying every handled event's frames, part by
     part, on one timeline per controller."""
-    read_s = through_mux(MCP_READ, idle_disconnect=True).seconds(hz)
     out: list[Timed] = []
     for events in races:
         wires = {name: Wire() for name in set(layout)}
@@ -300,6 +306,10 @@ def timeline(races: list[list[Handled]], layout: list[str], hz: int, cpu_scale: 
             done = e.at + e.cpu_s * cpu_scale  # every station's frame is drawn by then
             if s is not None and e.acting is not None and e.frames[e.acting]:
                 wire = wires[layout[e.acting]]
+                reads = through_mux(BusCost(s.reads, s.reads + s.read_bytes,
+                                            MCP_READ_OVERHEAD * s.reads + s.read_bytes),
+                                    idle_disconnect=True)
+                read_s = reads.seconds(hz) / max(1, s.reads)
                 edge = e.at - s.confirm_s
                 # the INT read at the first edge waits for the part on the wire; the press
                 # then holds the bus; the follow-up reads find it free

@@ -477,3 +477,26 @@ def test_build_mcp23017_from_grid6(factory: MockFactory, clock: FakeClock) -> No
         s.poll()
         s.close()
     assert events == [GoPressed(station=2)]
+
+
+def test_gpio_first_edge_tells_the_display_writer(factory: MockFactory,
+                                                  clock: FakeClock) -> None:
+    """The edge callback (BusWriter.hold in the app) runs when a contact first moves, before
+    the press is confirmed by a second agreeing sample (a bounce may call it again: a hold
+    only extends)."""
+    events: list[StationEvent] = []
+    edges: list[float] = []
+    inputs = make_gpio(factory, clock, events)
+    inputs.set_on_edge(lambda: edges.append(clock()))
+    pin = factory.pin(SLOT_PINS[1])
+    pin.drive_low()
+    assert len(edges) == 1 and events == []
+    pin.drive_high()  # bounce
+    pin.drive_low()
+    clock.advance(0.005)
+    inputs.poll()
+    assert events == [SlotPressed(station=0, slot=1)] and edges[0] == 0.0
+    clock.advance(0.5)
+    inputs.poll()
+    assert events == [SlotPressed(station=0, slot=1)]
+    inputs.close()

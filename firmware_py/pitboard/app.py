@@ -27,7 +27,7 @@ from . import sdnotify
 from .hw.display import EmulatedDisplay, open_display
 from .hw.inputs import StationInputs, build_station_inputs
 from .hw.mcp23017 import SMBusLike
-from .hw.writer import BusWriter
+from .hw.writer import BusWriter, QueuedDisplay
 from .hwconfig import DisplayConfig, HwConfig, TableConfig, resolve_i2c_bus
 from .hwconfig.schema import RACE_CONTROL_LABEL
 from .journal import Journal
@@ -284,6 +284,9 @@ class App:
         except (OSError, LookupError, ValueError, GPIOZeroError) as exc:
             app.close()
             raise StartupError(f"cannot open station inputs: {exc}") from None
+        for inputs, screen in zip(app.inputs, screens, strict=False):
+            if isinstance(screen, QueuedDisplay):  # a press holds its display's bus
+                inputs.set_on_edge(screen.writer.hold)
         return app
 
     def boot(self) -> None:

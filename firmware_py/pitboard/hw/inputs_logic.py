@@ -278,6 +278,9 @@ class StationLogic:
             on_press=_poster(post, GoPressed(station=station)), pressed=go_pressed,
             debounce_s=debounce_s, confirm_s=confirm_s, clock=clock,
         )
+        #: called (on the sampling thread) when a raw change starts waiting for confirmation:
+        #: the app holds the station's display bus for the press (``BusWriter.hold``)
+        self.on_edge: Callable[[], None] | None = None
 
     @property
     def pending(self) -> bool:
@@ -287,15 +290,21 @@ class StationLogic:
 
     def update_lever(self, contacts: Sequence[bool], *, now: float | None = None) -> None:
         """Raw lever contacts, gear 1 first."""
+        was = self._waiting()
         self.lever.update(contacts, now=now)
+        self._edge(was)
 
     def update_slot(self, slot: int, pressed: bool, *, now: float | None = None) -> None:
         """Raw state of one slot button (0..6)."""
+        was = self._waiting()
         self.slots[slot].update(pressed, now=now)
+        self._edge(was)
 
     def update_go(self, pressed: bool, *, now: float | None = None) -> None:
         """Raw state of the GO button."""
+        was = self._waiting()
         self.go.update(pressed, now=now)
+        self._edge(was)
 
     def update_all(
         self,
@@ -307,10 +316,21 @@ class StationLogic:
     ) -> None:
         """A complete raw sample of the station (e.g. one MCP23017 read)."""
         t = self._clock() if now is None else now
+        was = self._waiting()
         self.lever.update(lever, now=t)
         for button, pressed in zip(self.slots, slots, strict=True):
             button.update(pressed, now=t)
         self.go.update(go, now=t)
+        self._edge(was)
+
+    def _waiting(self) -> int:
+        """How many inputs wait for confirmation."""
+        return (self.lever.pending + self.go.pending
+                + sum(button.pending for button in self.slots))
+
+    def _edge(self, waiting: int) -> None:
+        if self.on_edge is not None and self._waiting() > waiting:
+            self.on_edge()
 
     def poll(self, *, now: float | None = None) -> None:
         """Confirm every input whose raw state has been stable for the debounce time."""
@@ -354,6 +374,10 @@ class StationInputs(ABC):
         """How often the station board was found reset or came back after a fault: its
         display, on the same cable, may have lost power too (the app re-initialises it)."""
         return 0
+
+    def set_on_edge(self, callback: Callable[[], None] | None) -> None:  # noqa: B027
+        """Call ``callback`` when a contact first moves (before it is confirmed): the app
+        keeps the station's display bus free for the press. Nothing to read: no edges."""
 
     @abstractmethod
     def poll(self) -> None:
