@@ -39,7 +39,7 @@ import statistics
 import sys
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from pitboard.hw.display import StationDisplay
 from pitboard.hw.events import GoPressed, LeverMoved, SlotPressed
 from pitboard.hw.oled import BusCost, BusWrite, i2c_cost, through_mux
-from pitboard.hw.writer import CHUNK_BYTES, HOLD_S
+from pitboard.hw.writer import CHUNK_BYTES, HOLD_S, URGENT_CHUNK_BYTES, part_bytes
 from rig import Grid6, Players
 
 warnings.filterwarnings("ignore", message="Image.Image.getdata is deprecated")
@@ -87,6 +87,9 @@ class Handled:
     acting_cpu_s: float = 0.0
     #: the Sample it is (a timed input), or None
     sample: Sample | None = None
+    #: the parts of the acting station's answer (sent first); its ordinary frame (a whole new
+    #: screen behind a GO's answer) is in ``frames``
+    answer: list[BusCost] = field(default_factory=list)
 
 
 class Parted:
@@ -99,23 +102,25 @@ class Parted:
         self.size = display.size
         self.panel = panel
         self.chunk = chunk
-        #: write indices where a part ended
-        self.ends: list[int] = []
+        #: write indices where a part ended, and whether it was the answer to a press
+        self.ends: list[tuple[int, bool]] = []
 
-    def show(self, image: Any) -> None:
+    def show(self, image: Any, chunk: int = 0) -> None:
         while True:
-            done = self.display.show_part(image, self.chunk)
-            self.ends.append(len(self.panel.writes))
+            done = self.display.show_part(image, chunk or self.chunk)
+            self.ends.append((len(self.panel.writes), chunk > 0))
             if done:
                 break
 
-    show_first = show
+    def show_first(self, image: Any) -> None:
+        self.show(image, URGENT_CHUNK_BYTES)
 
 
 class TimedGrid6(Grid6):
     """The rig with the app's loop cadence, timing every acted-on input from its first edge."""
 
-    def __init__(self, **kw: Any) -> None:
+    def __init__(self, *, chunk: int = CHUNK_BYTES, **kw: Any) -> None:
+        self.chunk = chunk
         self.samples: list[Sample] = []
         self.events: list[Handled] = []
         self._edge: dict[int, float] = {}
@@ -129,7 +134,7 @@ class TimedGrid6(Grid6):
         for i, panel in enumerate(self.panels):
             panel.command = self._spy(i, panel.command)  # type: ignore[method-assign]
         # every frame goes out in parts, as the display writers send them
-        self.table.screens = [Parted(d, p, CHUNK_BYTES)
+        self.table.screens = [Parted(d, p, chunk)
                               for d, p in zip(self.displays, self.panels, strict=True)]
 
     def _spy(self, station: int, command: Any) -> Any:
@@ -166,23 +171,24 @@ class TimedGrid6(Grid6):
             busy = any(inputs.busy for inputs in self.inputs)
             self.poll(FAST_S if busy else POLL_S)
 
-    def _parts(self, station: int, before: int) -> list[BusCost] | None:
-        """The bus cost of each part of station's frames since write ``before``."""
+    def _parts(self, station: int, before: int) -> tuple[list[BusCost], list[BusCost]]:
+        """The bus cost of each part of station's frames since write ``before``: the answer
+        to a press (``show_first``), then the ordinary frames."""
         screen = self.table.screens[station]
         writes = self.panels[station].writes
         if not isinstance(screen, Parted):  # the rig's start-up, before the timing
-            return [through_mux(i2c_cost(writes[before:]), idle_disconnect=True)] \
-                if len(writes) > before else None
-        if len(writes) == before:
-            screen.ends.clear()
-            return None
-        parts, start = [], before
-        for end in screen.ends:
+            return [], ([through_mux(i2c_cost(writes[before:]), idle_disconnect=True)]
+                        if len(writes) > before else [])
+        answer: list[BusCost] = []
+        rest: list[BusCost] = []
+        start = before
+        for end, urgent in screen.ends:
             if end > start:
-                parts.append(through_mux(i2c_cost(writes[start:end]), idle_disconnect=True))
+                cost = through_mux(i2c_cost(writes[start:end]), idle_disconnect=True)
+                (answer if urgent else rest).append(cost)
             start = end
         screen.ends.clear()
-        return parts
+        return answer, rest
 
     def drain(self) -> int:
         handled = 0
@@ -190,18 +196,22 @@ class TimedGrid6(Grid6):
             event = self.table.queue.get()
             self.handled.append(event)
             before = [len(p.writes) for p in self.panels]
+            shown = [v.kind if v is not None else "" for v in self.table.views]
             self._posted.clear()
             started = time.perf_counter()
             self.table.handle(event)
             cpu = time.perf_counter() - started
             handled += 1
             station = getattr(event, "station", None)
-            frames = [self._parts(i, n) for i, n in enumerate(before)]
+            parts = [self._parts(i, n) for i, n in enumerate(before)]
+            frames = [rest or None for _, rest in parts]
+            answer = parts[station][0] if station is not None else []
             # the acting station's frame is posted to its writer thread as soon as it is
             # drawn (the table draws it first); the other stations' renders follow meanwhile
             posted = self._posted.get(station, started + cpu) - started \
                 if station is not None else cpu
-            self.events.append(Handled(self.clock.now, cpu, station, frames, posted))
+            self.events.append(Handled(self.clock.now, cpu, station, frames, posted,
+                                       answer=answer))
             if (not self.timing or station is None or station not in self._edge
                     or not isinstance(event, GoPressed | SlotPressed | LeverMoved)):
                 continue
@@ -213,10 +223,10 @@ class TimedGrid6(Grid6):
             # its bytes go out before any other station's
             writes: list[BusWrite] = self.panels[station].writes[before[station]:]
             selects = 1
-            full = any(len(w.payload) >= 1000 for w in writes[-2:])
+            after = self.table.views[station]
             kind = ("lever" if isinstance(event, LeverMoved) else
                     "slot" if isinstance(event, SlotPressed) else
-                    "GO (acting screen redrawn whole)" if full else "GO")
+                    f"GO {shown[station]}->{after.kind if after is not None else ''}")
             self.samples.append(Sample(kind, self.clock.now - edge, reads, read_bytes, cpu, writes,
                                        selects))
             self.events[-1].sample = self.samples[-1]
@@ -229,13 +239,14 @@ class Wire:
 
     def __init__(self) -> None:
         self.free_at = float("-inf")  # the transfer on the wire ends then
-        #: station -> [sequence, urgent, part seconds still to send]
+        #: station -> [sequence, urgent, part seconds still to send, parts of the frame that
+        #: follows an urgent one]
         self.queue: dict[int, list[Any]] = {}
         self.seq = 0
         self.held_until = float("-inf")
 
     def _next(self) -> int | None:
-        ready = [(not urgent, seq, st) for st, (seq, urgent, _) in self.queue.items()
+        ready = [(not urgent, seq, st) for st, (seq, urgent, _, _) in self.queue.items()
                  if urgent or self.free_at >= self.held_until]
         return min(ready)[2] if ready else None
 
@@ -246,6 +257,9 @@ class Wire:
             del self.queue[station]
             if job[1]:
                 self.held_until = float("-inf")  # the press is answered
+                if job[3]:
+                    self.seq += 1
+                    self.queue[station] = [self.seq, False, job[3], []]
 
     def advance(self, t: float) -> None:
         """Send every part that starts before ``t``."""
@@ -261,12 +275,15 @@ class Wire:
         self.free_at = max(self.free_at, t)
         self.seq += 1
         old = self.queue.get(station)
+        if old is not None and old[1] and not urgent:
+            old[3] = list(parts)  # after the answer, never instead of it
+            return
         seq = old[0] if old is not None and not urgent else self.seq
-        self.queue[station] = [seq, urgent or bool(old and old[1]), list(parts)]
+        self.queue[station] = [seq, urgent or bool(old and old[1]), list(parts), []]
 
     def finish(self, station: int) -> float:
         """Send until ``station``'s frame (urgent) is out; when its last byte is."""
-        while station in self.queue:
+        while station in self.queue and self.queue[station][1]:
             nxt = self._next()
             assert nxt is not None
             self._send(nxt)
@@ -304,7 +321,7 @@ def timeline(races: list[list[Handled]], layout: list[str], hz: int, cpu_scale: 
         for e in events:
             s = e.sample
             done = e.at + e.cpu_s * cpu_scale  # every station's frame is drawn by then
-            if s is not None and e.acting is not None and e.frames[e.acting]:
+            if s is not None and e.acting is not None and e.answer:
                 wire = wires[layout[e.acting]]
                 reads = through_mux(BusCost(s.reads, s.reads + s.read_bytes,
                                             MCP_READ_OVERHEAD * s.reads + s.read_bytes),
@@ -319,17 +336,21 @@ def timeline(races: list[list[Handled]], layout: list[str], hz: int, cpu_scale: 
                 confirmed = e.at + wait1 + read_s
                 wait2 = wire.read(confirmed, rest) if rest else 0.0
                 posted = confirmed + wait2 + rest + e.acting_cpu_s * cpu_scale
-                parts = [c.seconds(hz) for c in e.frames[e.acting] or []]
+                parts = [c.seconds(hz) for c in e.answer]
                 wire.post(posted, e.acting, parts, urgent=True)
                 end = wire.finish(e.acting)
                 frame = sum(parts)
                 out.append(Timed(s, end - edge, wait1 + wait2, s.reads * read_s,
                                  e.acting_cpu_s * cpu_scale, end - frame - posted, frame))
                 done += posted - e.at
+            if e.answer and not (s is not None and e.acting is not None):
+                assert e.acting is not None
+                wires[layout[e.acting]].post(done, e.acting, [c.seconds(hz) for c in e.answer],
+                                             urgent=True)
             for i, frame_parts in enumerate(e.frames):
-                if frame_parts and not (s is not None and i == e.acting):
+                if frame_parts:
                     wires[layout[i]].post(done, i, [c.seconds(hz) for c in frame_parts],
-                                          urgent=i == e.acting)
+                                          urgent=False)
     return out
 
 
@@ -338,19 +359,14 @@ def pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-def main() -> None:
+def play(chunk: int) -> tuple[list[list[Handled]], list[Sample], Any]:
+    """The races, their frames sent in parts of ``chunk`` RAM bytes; and the rig's config."""
     races: list[list[Handled]] = []
     samples: list[Sample] = []
-    idle_disconnect = True
-    baudrate = 400_000
-    layouts: dict[str, list[str]] = {}
+    config: Any = None
     for race in range(RACES + 1):
-        rig = TimedGrid6(seed=11 + race)
-        config_mux = rig.config.i2c.mux
-        idle_disconnect = bool(getattr(config_mux, "idle_disconnect", True))
-        baudrate = rig.config.i2c.baudrate
-        three = [getattr(st.input, "controller", "A") for st in rig.config.stations]
-        layouts = {f"grid6 ({len(set(three))} ctl)": three, "one bus": ["A"] * 6}
+        rig = TimedGrid6(seed=11 + race, chunk=chunk)
+        config = rig.config
         for i in range(6):
             rig.go(i)
         rig.slot(5, 1)
@@ -365,6 +381,18 @@ def main() -> None:
             races.append(rig.events)
             samples += rig.samples
         rig.close()
+    return races, samples, config
+
+
+def main() -> None:
+    speeds = sorted({100_000, 400_000})
+    # the same races (same seeds, same presses) once per part size the writer uses at a speed
+    played = {hz: play(part_bytes(hz)) for hz in speeds}
+    _races, samples, config = played[speeds[0]]
+    idle_disconnect = bool(getattr(config.i2c.mux, "idle_disconnect", True))
+    baudrate = config.i2c.baudrate
+    three = [getattr(st.input, "controller", "A") for st in config.stations]
+    layouts = {f"grid6 ({len(set(three))} ctl)": three, "one bus": ["A"] * 6}
     print(f"Button to glass on grid6 ({len(samples)} presses and lever moves over {RACES} "
           f"one-lap races; mux idle disconnect {'on' if idle_disconnect else 'off'})")
     print()
@@ -374,7 +402,9 @@ def main() -> None:
           f"p99 {pct(confirm, 99):.1f} ms, max {max(confirm):.1f} ms")
     print(f"table CPU per event (this machine, all stations drawn): median "
           f"{statistics.median(cpu):.2f} ms, p99 {pct(cpu, 99):.2f} ms")
-    print(f"display parts of at most {CHUNK_BYTES} RAM bytes; a first edge holds other "
+    parts = ", ".join(f"{part_bytes(hz)} RAM bytes at {hz // 1000} kHz" for hz in speeds)
+    print(f"display parts of at most {parts} "
+          f"(a press's answer: {URGENT_CHUNK_BYTES}); a first edge holds other "
           f"stations' frames for up to {1000 * HOLD_S:g} ms")
     print()
     kinds = sorted({s.kind for s in samples})
@@ -390,10 +420,10 @@ def main() -> None:
     def both(values: list[float]) -> str:
         return f"{statistics.median(values):.1f}/{pct(values, 99):.1f}"
 
-    for hz in sorted({100_000, baudrate, 400_000}):
+    for hz in speeds:
         for name, layout in layouts.items():
             for scale in (1.0, 4.0):
-                timed = timeline(races, layout, hz, scale)
+                timed = timeline(played[hz][0], layout, hz, scale)
                 for kind in [*kinds, "all"]:
                     group = [t for t in timed if kind in ("all", t.sample.kind)]
                     lat = [1000 * t.total for t in group]

@@ -18,6 +18,7 @@ from pitboard.hw.events import (
     StationEvent,
 )
 from pitboard.hw.inputs import (
+    DEFAULT_CONFIRM_S,
     DebouncedButton,
     GearLever,
     GpioStationInputs,
@@ -85,7 +86,7 @@ def test_lever_needs_the_confirm_time(clock: FakeClock) -> None:
     events: list[StationEvent] = []
     lever = GearLever(station=0, post=events.append, clock=clock, debounce_s=0.02)
     lever.update(gear(2))
-    clock.advance(0.0029)
+    clock.advance(DEFAULT_CONFIRM_S - 0.0001)
     lever.update(gear(2))
     assert events == []
     clock.advance(0.0001)
@@ -377,9 +378,9 @@ def test_gpio_button_bounce_gives_one_press(factory: MockFactory, clock: FakeClo
 def test_gpio_lever_bounce_settles(factory: MockFactory, clock: FakeClock) -> None:
     events: list[StationEvent] = []
     inputs = make_gpio(factory, clock, events)
-    for n in (1, 2, 1, 2, 1, 2):
+    for n in (1, 2, 1, 2, 1, 2):  # bouncing faster than the confirm time
         set_lever(factory, n)
-        clock.advance(0.002)
+        clock.advance(DEFAULT_CONFIRM_S / 2)
         inputs.poll()
     clock.advance(0.02)
     inputs.poll()

@@ -13,7 +13,7 @@ from pitboard.app import with_writers
 from pitboard.hw.display import StationDisplay
 from pitboard.hw.events import GoPressed, SlotPressed
 from pitboard.hw.oled import to_pages
-from pitboard.hw.writer import CHUNK_BYTES, BusWriter, QueuedDisplay
+from pitboard.hw.writer import CHUNK_BYTES, URGENT_CHUNK_BYTES, BusWriter, QueuedDisplay
 from pitboard.table.screens import render
 from pitboard.table.table import Table
 from rig import FakeClock, Panel, grid6_config
@@ -263,7 +263,8 @@ def test_a_press_waits_behind_one_part_of_another_stations_frame() -> None:
     assert stations[:first_s1] == ["S2", "S2"]  # one window command, one part
     last_s1 = len(stations) - 1 - stations[::-1].index("S1")
     assert set(stations[first_s1:last_s1 + 1]) == {"S1"}  # nothing cuts into the answer
-    assert all(n <= CHUNK_BYTES for _, kind, n in log if kind == "data")
+    assert all(n <= (CHUNK_BYTES if name == "S2" else URGENT_CHUNK_BYTES)
+               for name, kind, n in log if kind == "data")
     # S2 resumed where it stopped: data only until its window was done
     after = [kind for name, kind, _ in log[last_s1 + 1:] if name == "S2"]
     assert after[0] == "data"
@@ -383,3 +384,31 @@ def test_the_grid6_app_draws_through_one_thread_per_controller(tmp_path: Path) -
     assert threads >= {"display writer I2C A", "display writer I2C B", "display writer I2C C"}
     assert not alive & threads
     assert not any(p.on for p in panels)  # blanked on close
+
+
+def test_a_press_answer_is_never_replaced_before_it_is_on_the_glass() -> None:
+    """GO answered with a small change (show_first), the whole new screen posted right after:
+    both reach the glass, in that order, even when the answer is still part-sent."""
+    writer = BusWriter(name="I2C A", threaded=False)
+    panel = SnapshotPanel()
+    display = writer.add(StationDisplay(serial=panel, station="S1"))
+    display.show(screen("PLANNING", "card"))
+    writer.drain()
+    panel.snapshots.clear()
+    answer = screen("PLANNING", "card")
+    ImageDraw.Draw(answer).rectangle((0, 32, 40, 39), fill=1)  # the LOCKED mark
+    display.show_first(answer)
+    display.show(screen("REVEAL", "moved"))
+    assert writer.order() == ["S1"]
+    writer.drain()
+    assert to_pages(answer) in panel.snapshots
+    assert panel.frame() == to_pages(screen("REVEAL", "moved"))
+    # posted while the answer is on the wire
+    panel.snapshots.clear()
+    big = screen("LOCKED IN", "wait")
+    display.show_first(big)
+    writer.step()
+    display.show(screen("ROUND 5", "moved"))
+    writer.drain()
+    assert to_pages(big) in panel.snapshots
+    assert panel.frame() == to_pages(screen("ROUND 5", "moved"))

@@ -30,8 +30,10 @@ from pitboard.hw.events import (
 Clock = Callable[[], float]
 #: after a confirmed change, raw changes are ignored for this long (contact bounce)
 DEFAULT_DEBOUNCE_S = 0.02
-#: a new raw state must hold this long, seen by two agreeing samples, to be confirmed
-DEFAULT_CONFIRM_S = 0.003
+#: a new raw state must hold this long, seen by two agreeing samples, to be confirmed: long
+#: enough to reject a spike picked up on a long station cable (microseconds), short enough to
+#: leave a press most of its 20 ms to the glass (issue 15.13)
+DEFAULT_CONFIRM_S = 0.002
 GEARS = 4
 SLOTS = 7
 
@@ -186,10 +188,10 @@ class DebouncedButton:
         ...                          clock=lambda: now[0])
         >>> button.update(True); now[0] = 0.001; button.update(False)   # a 1 ms glitch
         >>> now[0] = 0.010; button.update(True)                         # a real press
-        >>> now[0] = 0.012; button.update(True)                         # 2nd sample agrees
-        >>> now[0] = 0.013; button.poll()                               # held 3 ms: counts
+        >>> now[0] = 0.011; button.update(True)                         # 2nd sample agrees
+        >>> now[0] = 0.012; button.poll()                               # held 2 ms: counts
         >>> presses
-        [0.013]
+        [0.012]
     """
 
     def __init__(

@@ -20,7 +20,9 @@ quick on a busy bus (issue 15.13: first edge to the answer's last byte within 20
   confirming reads and its answer find the bus free;
 * **only the newest frame**: a frame that has not gone out yet is replaced by a newer one for
   the same display (keeping its place), so a bus can never fall behind the table by more than
-  one frame per display.
+  one frame per display; except the answer to a press (``show_first``): a newer ordinary frame
+  goes out after it, so the table can answer GO with a small change of the screen the player
+  looks at and draw the whole new screen right behind it.
 
 Stations on one controller share it in turn (the kernel serialises transfers per controller,
 mux channels included); stations on different controllers (``[[i2c.extra]]`` in a profile)
@@ -65,6 +67,22 @@ JOIN_S = 5.0
 #: control and mux bytes. Smaller parts cost more transfer overhead per frame (~6 bus bytes
 #: each with the mux cut off between transfers), larger ones make a press wait longer.
 CHUNK_BYTES = 32
+
+
+def part_bytes(baudrate: int) -> int:
+    """The RAM bytes of a part at the I2C clock ``baudrate``: as long on the wire at any speed
+    (:data:`CHUNK_BYTES` at 100 kHz, four times that at 400 kHz, where the per-part overhead
+    weighs less). Example::
+
+        >>> part_bytes(100_000), part_bytes(400_000)
+        (32, 128)
+    """
+    return max(8, CHUNK_BYTES * baudrate // 100_000)
+
+
+#: the acting station's frame goes in larger parts: nothing waits behind it but another
+#: press's reads, and each part costs its transfer overhead on the answer's own time
+URGENT_CHUNK_BYTES = 128
 #: the longest a first edge keeps background frames off its controller (s): the confirming
 #: read comes within a few ms, and the answer right after (benchmarks/press_to_glass.py)
 HOLD_S = 0.02
@@ -75,6 +93,9 @@ class _Frame:
     image: Image.Image
     urgent: bool
     seq: int
+    #: an urgent frame (a press's answer) is never replaced before it is on the glass: a
+    #: newer ordinary frame for the same display waits here and goes out after it
+    then: Image.Image | None = None
 
 
 class BusWriter:
@@ -97,6 +118,8 @@ class BusWriter:
         self._next_poll = clock() + poll_s
         self._cond = threading.Condition()
         self._displays: list[Display] = []
+        #: slots whose frames always go after the stations' (the race-control display)
+        self._background: set[int] = set()
         self._pending: dict[int, _Frame] = {}
         #: the frame whose part is on the wire now (slot, frame): a newer post keeps its place
         self._sending: tuple[int, _Frame] | None = None
@@ -117,11 +140,16 @@ class BusWriter:
                                             daemon=True)
             self._thread.start()
 
-    def add(self, display: Display) -> QueuedDisplay:
-        """Hand ``display`` to this writer; the table uses the returned proxy."""
+    def add(self, display: Display, *, background: bool = False) -> QueuedDisplay:
+        """Hand ``display`` to this writer; the table uses the returned proxy. A
+        ``background`` display's frames go after every station's frame waiting (the race-control
+        display: nobody waits for it the way a player waits for their station)."""
         with self._cond:
             self._displays.append(display)
-            return QueuedDisplay(self, len(self._displays) - 1, display)
+            slot = len(self._displays) - 1
+            if background:
+                self._background.add(slot)
+            return QueuedDisplay(self, slot, display)
 
     # -- the game thread's side (and the input boards') ---------------------------------------
 
@@ -133,10 +161,17 @@ class BusWriter:
                 log.debug("display writer %s: a frame after close is dropped", self.name)
                 return
             old = self._pending.get(slot)
+            sending = self._sending[1] if self._sending is not None and \
+                self._sending[0] == slot else None
+            if not urgent and (answer := old if old is not None else sending) is not None \
+                    and answer.urgent:
+                answer.then = image  # after the answer, not instead of it
+                self._cond.notify_all()
+                return
             if old is not None:
                 self.coalesced += 1
-            elif self._sending is not None and self._sending[0] == slot:
-                old = self._sending[1]  # part-sent: the newer frame takes over its place
+            elif sending is not None:
+                old = sending  # part-sent: the newer frame takes over its place
             self._seq += 1
             # a replaced frame keeps its place in the queue unless the new one is urgent
             seq = old.seq if old is not None and not urgent else self._seq
@@ -199,8 +234,9 @@ class BusWriter:
     # -- the writer's side ----------------------------------------------------------------
 
     def _queue(self) -> list[int]:
-        """Pending slots in sending order: urgent first, then by age."""
+        """Pending slots in sending order: urgent first, background last, else by age."""
         return sorted(self._pending, key=lambda s: (not self._pending[s].urgent,
+                                                    s in self._background,
                                                     self._pending[s].seq))
 
     def _held(self) -> bool:
@@ -230,7 +266,7 @@ class BusWriter:
             if image is None:
                 display.reinit()
             elif callable(part := getattr(display, "show_part", None)):
-                done = bool(part(image, self._chunk))
+                done = bool(part(image, URGENT_CHUNK_BYTES if urgent else self._chunk))
                 self.parts += 1
             else:
                 display.show(image)
@@ -244,6 +280,10 @@ class BusWriter:
                 self.sent += 1
                 if urgent:
                     self._held_until = float("-inf")  # the press is answered: bus released
+                if sending is not None and sending[1].then is not None \
+                        and slot not in self._pending:
+                    self._seq += 1
+                    self._pending[slot] = _Frame(sending[1].then, False, self._seq)
             elif sending is not None and slot not in self._pending:
                 self._pending[slot] = sending[1]  # the rest of it, in its place
 
