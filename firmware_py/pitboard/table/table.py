@@ -44,8 +44,8 @@ from ..hw.events import (
 )
 from ..trackfile import track_ref
 from . import flow
+from .cars_back import CarsBackMixin
 from .chatter import ChatterGuard
-from .legend_moves import LegendMovesMixin
 from .lobby_options import LobbyOptionsMixin
 from .race_control import RaceControlView, race_control_view, render_race_control
 from .station import Station
@@ -82,7 +82,7 @@ __all__ = [
 log = logging.getLogger("pitboard.table")
 
 
-class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, LegendMovesMixin, DraftMixin, TurnsMixin,
+class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin, TurnsMixin,
             KioskMixin, TableBase):
     """The table flow and every station.
 
@@ -291,7 +291,7 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, LegendMovesMixin, DraftMi
         race = self.race
         if race is None or not any(d.car not in self.bots for d in race.log):
             raise ValueError("nothing to undo")
-        was = self.state
+        was, confirmed = self.state, self.legends_confirmed
         for st in self.stations:
             st.turn = None  # a GO's later answers must not replay what is being undone
         # the bots' moves since a person's last decision go too (they would come back at
@@ -307,12 +307,12 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, LegendMovesMixin, DraftMi
             self.race = replay(race.setup, log_, track=race.track)
         if self.recorder is not None:
             self.recorder.undone(len(log_))
-        self._legends_after_undo()
         pending = self.race.pending()
         target = {dec.PLAN: flow.PLANNING, DRAFT: flow.DRAFT}.get(pending.kind, flow.RESOLUTION)
         if was != target:
             self.machine.set_state(target)
         self._drive()  # bots and forced steps move again, as they would have
+        self._board_after_undo(race, confirmed)  # which cars the players put back
         self._sync_hands()
         for st in self.stations:
             st.clear()

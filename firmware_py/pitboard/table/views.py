@@ -95,7 +95,9 @@ def station_view(scene: TableScene, st: Station) -> StationView:
     if scene.legend_moves and st.car is not None and not st.idle_bot and view.kind in _RACING:
         # the board is behind the race: every seated station's status line says what to move
         first = scene.legend_moves[0]
-        status = "Legends: race control, GO" if scene.race_control else first.status()
+        # a car to put back after an undo is spelled out here even beside race control
+        status = "Legends: race control, GO" if scene.race_control and not first.back \
+            else first.status()
         view = replace(view, message=status)
     return view
 
