@@ -128,12 +128,18 @@ def test_a_power_cut_during_the_checklist_resumes_there(tmp_path: Path) -> None:
     third.close()
 
 
-def test_every_status_line_says_where_the_legend_goes_and_go_confirms() -> None:
-    rig = grid()
+def raced_to_a_legend_move(**options: Any) -> Grid6:
+    """The rig (``grid(**options)``) past the checklist, with a Legend move waiting."""
+    rig = grid(**options)
     start(rig)
     for _ in range(4):
         rig.go(0)
     play_until_a_legend_move_waits(rig)
+    return rig
+
+
+def test_every_status_line_says_where_the_legend_goes_and_go_confirms() -> None:
+    rig = raced_to_a_legend_move()
     table = rig.table
     assert table.race is not None
     first = table.legend_moves_waiting()[0]

@@ -379,3 +379,20 @@ def test_a_power_cut_between_two_symbols_resumes_on_the_symbols_page(tmp_path: P
         assert shows(second.panels[0], ICON["salvage"] + "1")
     finally:
         second.close()
+
+
+def test_two_cards_offering_the_same_speed_show_one_key_for_it(rig: Grid6) -> None:
+    """Brakes 1/2/3/4 and Brakes 1/3 both offer 3: one SP3 key, on the card with fewer choices
+    (the other keeps all of its own); the next page shows the other card's values."""
+    plans(rig, seat(rig, "speed_choices_shared"))
+    race = rig.table.race
+    assert race is not None
+    keys = symbol_keys(race, 0)
+    labels = [k.label for k in keys]
+    assert labels == ["SP2", "SP3", "SP4"], labels
+    assert keys[1].decision == React(0, "speed", 3, "U8")
+    soft = rig.view(0).soft_keys
+    assert [k for k in soft if k.startswith("SP")] == ["SP2", "SP3", "SP4"]
+    assert press(rig, "SP3") == [React(0, "speed", 3, "U8")]
+    assert [k.label for k in symbol_keys(race, 0)] == ["SP2", "SP3", "SP4"]  # U7's own
+    assert {k.decision.card for k in symbol_keys(race, 0)} == {"U7"}

@@ -218,7 +218,7 @@ class Sim:
         race = self.table.race
         return (self.table.state, id(race), len(race.log) if race is not None else 0,
                 sum(st.joined for st in self.table.stations), self.table.setup_page,
-                self.table.legends_confirmed)
+                self.table.legends_confirmed, len(self.table.cars_back))
 
     def _narrate(self) -> None:
         race = self.table.race

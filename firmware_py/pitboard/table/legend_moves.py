@@ -28,6 +28,8 @@ from typing import Any
 
 from ..engine.legends.module import KEY as LEGENDS
 from ..engine.race import Race
+from .canvas import _L, _R
+from .fonts import TINY
 from .station import Station
 from .table_base import TableBase
 
@@ -56,10 +58,13 @@ class LegendMoveView:
     #: this move's place among the moves waiting (1-based) and how many wait
     number: int = 1
     of: int = 1
+    #: an undo takes the car back (cars_back.py): any car, named by ``label``
+    back: bool = False
+    label: str = ""
 
     @property
     def name(self) -> str:
-        return f"{self.colour.capitalize()} Legend"
+        return self.label or f"{self.colour.capitalize()} Legend"
 
     @property
     def spot(self) -> str:
@@ -67,15 +72,21 @@ class LegendMoveView:
 
     def status(self) -> str:
         """One short line for a station's status line."""
+        if self.back:  # ": GO" when the line has room for it
+            text = f"undo: {self.name} {self.frm}→{self.to} back"
+            return text + ": GO" if TINY.width(text + ": GO") <= _R - _L + 1 else text
         count = f"{self.number}/{self.of} " if self.of > 1 else ""
         return f"{count}{self.name} {self.frm}→{self.to} {'RL' if self.racing_line else 'out'}: GO"
 
     def instruction(self) -> str:
         """The full instruction (race-control display, console, log)."""
+        if self.back:
+            return f"undo: {self.name} back from space {self.frm} to {self.to}, {self.spot}"
         return f"{self.name}: space {self.frm} → {self.to}, {self.spot}"
 
 
-def _legend_events(race: Race) -> list[dict[str, Any]]:
+def legend_events(race: Race) -> list[dict[str, Any]]:
+    """The race's Legend moves (``legend`` events), oldest first."""
     if LEGENDS not in race.hooks.by_key:  # most races: no scan of the event list
         return []
     return [e for e in race.events if e["type"] == "legend"]
@@ -93,7 +104,7 @@ def pending_legend_moves(race: Race | None, confirmed: int) -> tuple[LegendMoveV
     over: nobody waits for the board then)."""
     if race is None or race.over:
         return ()
-    events = _legend_events(race)[confirmed:]
+    events = legend_events(race)[confirmed:]
     n = race.track.spaces
     return tuple(LegendMoveView(car=e["car"], colour=e["colour"], frm=(e["frm"] - 1) % n + 1,
                                 to=e["space"], racing_line=bool(e["racing_line"]),
@@ -134,10 +145,3 @@ class LegendMovesMixin(TableBase):
         self.legends_confirmed = confirmed
         if self.recorder is not None:
             self.recorder.legends_moved(confirmed)
-
-    def _legends_after_undo(self) -> None:
-        """The race was replayed to an earlier point: moves it no longer made are forgotten
-        (journalled right after the undo, before anything moves again)."""
-        race = self.race
-        if race is not None and self.legends_confirmed > legend_move_count(race):
-            self._set_legends_confirmed(legend_move_count(race))

@@ -5,7 +5,8 @@ their own cars it shows what concerns everyone:
 
 * the round, the weather token and the race order (who is where, whose turn it is);
 * **where to move each Legend car**, big, while a move waits for a GO on any station
-  (without this display the stations' status lines carry the same instruction);
+  (without this display the stations' status lines carry the same instruction), and after
+  an undo which cars go back where;
 * the set-up checklist page before round 1 (and whose pick it is in a Garage draft), the
   lobby's race before it, the results after it.
 
@@ -101,9 +102,11 @@ def race_control_view(scene: TableScene) -> RaceControlView:
     if scene.legend_moves:
         move = scene.legend_moves[0]
         count = f" {move.number}/{move.of}" if move.of > 1 else ""
-        return RaceControlView(title, weather, legend=f"MOVE {move.name}{count}",
+        verb = "UNDO: BACK" if move.back else "MOVE"  # an undo: a car goes back
+        return RaceControlView(title, weather, legend=f"{verb} {move.name}{count}",
                                spaces=f"{move.frm} → {move.to}",
-                               spot=f"{move.spot}, lap {move.lap}",
+                               spot=f"{move.spot}, lap {move.lap}" if move.lap > 0
+                               else move.spot,
                                footer="then GO on any station")
     return RaceControlView(title, weather, lines=_order(race), footer=_whose_turn(race))
 

@@ -14,6 +14,9 @@ Records, in the order they happened (one JSON object each, see :mod:`pitboard.jo
     The players confirmed the set-up checklist (tokens and Legend cars on the board).
 ``{"legends": n}``
     The players have moved the first ``n`` Legend moves of the race on the board.
+``{"back": [[car, [space, racing line, lap], [space, racing line, lap]], ...]}``
+    After an undo: the cars the players still have to put back, from where to where
+    (:mod:`pitboard.table.cars_back`); written again after each confirm.
 ``{"end": true}``
     The race is over and dismissed (or reset): nothing to resume.
 
@@ -84,6 +87,8 @@ class SavedRace:
     legends_confirmed: int = 0
     #: the race was played with a race-control display
     race_control: bool = False
+    #: cars to put back on the board after an undo (:meth:`CarBack.record` form)
+    cars_back: list[list[Any]] = field(default_factory=list)
 
 
 class JournalRecorder:
@@ -161,6 +166,10 @@ class JournalRecorder:
     def legends_moved(self, confirmed: int) -> None:
         self.pending.append({"legends": confirmed})
         self._table_state["legends"] = confirmed
+
+    def cars_back(self, records: list[list[Any]]) -> None:
+        self.pending.append({"back": records})
+        self._table_state["back"] = records
 
     def seat_to_bot(self, car: int) -> None:
         self.pending.append({"bot": car})
@@ -246,7 +255,8 @@ class JournalRecorder:
             found = replace_damage(found, f"record {found.covers + bad[0] + 1}: {bad[1]}")
         self._log_length = len(saved.log)
         self._table_state = {k: v for k, v in (("setup", saved.set_up),
-                                               ("legends", saved.legends_confirmed)) if v}
+                                               ("legends", saved.legends_confirmed),
+                                               ("back", saved.cars_back)) if v}
         self._report(found, saved)
         return saved
 
@@ -327,6 +337,10 @@ def _rebuild(header: dict[str, Any], snapshot: dict[str, Any] | None,
         saved.idle_bots = {int(c) for c in snapshot.get("idle_bots", [])}
         saved.set_up = snapshot.get("setup") is True
         saved.legends_confirmed = int(snapshot.get("legends", 0))
+        back = snapshot.get("back", [])
+        if _back_problem(back, setup.cars):
+            raise ValueError(_back_problem(back, setup.cars))
+        saved.cars_back = back
     replayer = _Replayer(saved, replay(setup, list(saved.log)))
     for index, record in enumerate(records):
         problem = replayer.apply(record)
@@ -377,11 +391,32 @@ class _Replayer:
             if not _is_int(value) or not 0 <= value <= moves:
                 return f"legends {value!r} outside the race's 0..{moves} Legend moves"
             saved.legends_confirmed = value
+        elif kind == "back":
+            problem = _back_problem(value, saved.setup.cars)
+            if problem:
+                return problem
+            saved.cars_back = value
         elif kind == "end" and value is True:
             saved.ended = True
         else:
             return f"unknown journal record {kind!r}"
         return ""
+
+
+def _back_problem(value: object, cars: int) -> str:
+    """Why ``value`` is no ``back`` record for a race of ``cars`` cars ("" if it is one)."""
+    if not isinstance(value, list):
+        return f"back {value!r} is not a list"
+    for entry in value:
+        if not (isinstance(entry, list) and len(entry) == 3 and _is_int(entry[0])
+                and 0 <= entry[0] < cars and all(_is_place(p) for p in entry[1:])):
+            return f"back {entry!r} is not [car, [space, racing line, lap] from, to]"
+    return ""
+
+
+def _is_place(value: object) -> bool:
+    return isinstance(value, list) and len(value) == 3 and _is_int(value[0]) \
+        and value[0] > 0 and isinstance(value[1], bool) and _is_int(value[2])
 
 
 def _is_int(value: object) -> bool:

@@ -68,6 +68,8 @@ class Recorder(Protocol):
 
     def legends_moved(self, confirmed: int) -> None: ...
 
+    def cars_back(self, records: list[list[Any]]) -> None: ...
+
     def decision(self, decision: Decision) -> None: ...
 
     def undone(self, length: int) -> None: ...
@@ -168,7 +170,8 @@ class TableBase:
     _setup_go: Callable[[Station], None]
     _confirm_legend: Callable[[Station], bool]
     _legends_unattended: Callable[[], None]
-    _legends_after_undo: Callable[[], None]
+    _board_after_undo: Callable[[Race, int], None]
+    _load_cars_back: Callable[[Sequence[Sequence[Any]]], None]
     _options_key: Callable[[Station, int], bool]
     _draft_step: Callable[[Pending], bool]
     _draft_key: Callable[[Station, int], None]

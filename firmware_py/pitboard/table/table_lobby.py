@@ -188,6 +188,7 @@ class LobbyMixin(TableBase):
         self._seat(setup, seats)
         self.race = Race(setup)
         self.legends_confirmed = 0
+        self._load_cars_back([])
         if self.recorder is not None:
             self.recorder.race_started(self.race.setup, self._seats(),
                                        race_control=self.race_control is not None)
@@ -229,6 +230,7 @@ class LobbyMixin(TableBase):
         self._seat(saved.setup, saved.seats, saved.idle_bots)
         self.race = race
         self.legends_confirmed = min(saved.legends_confirmed, legend_move_count(race))
+        self._load_cars_back(saved.cars_back)
         self.setup_page = 0
         if race.over:
             self.resume_results()

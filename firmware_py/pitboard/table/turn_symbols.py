@@ -11,7 +11,8 @@ where it reads UPG and turns back. GO on any page confirms the toggles as shown,
 The keys, drawn with the symbols' icons (:mod:`pitboard.table.icons`; here in words):
 
 ===================  ========================================================================
-``SP3``              a speed choice: count this card's speed as 3
+``SP3``              a speed choice: count this card's speed as 3 (one key per value: when
+                     two played cards offer 3, the one with fewer choices takes it)
 ``direct 2``         play a card from hand now (the key shows its speed)
 ``accelerate 1``     +1 for every [+] flipped this turn, later ones too
 ``reduce 2``         drop Stress from hand, as many as the symbols allow (fewer never helps)
@@ -120,10 +121,17 @@ def symbol_keys(race: Race, car_id: int) -> tuple[SymbolKey, ...]:
     out: list[SymbolKey] = []
     most: dict[str, React] = {}
     salvage: list[React] = []
+    speeds: dict[int, int] = {}  # speed value -> its key's index in out
     for o in options:
         action = o.action
-        if action == "speed":
-            out.append(SymbolKey(f"SP{o.n}", f"{_name(o.card)} at {o.n}", o))
+        if action == "speed":  # one key per value, however many played cards offer it
+            key = SymbolKey(f"SP{o.n}", f"{_name(o.card)} at {o.n}", o)
+            at = speeds.get(o.n)
+            if at is None:
+                speeds[o.n] = len(out)
+                out.append(key)
+            elif _choices(o.card) < _choices(out[at].decision.card):
+                out[at] = key  # the card with fewer choices takes it: the wider one stays free
         elif action == "direct":
             out.append(SymbolKey(icon("direct") + str(SPEED[o.card]),
                                  f"play {_name(o.card)}", o))
@@ -149,6 +157,11 @@ def symbol_keys(race: Race, car_id: int) -> tuple[SymbolKey, ...]:
         out.append(SymbolKey(icon("salvage", n), f"salvage up to {n}",
                              salvage[0], most=n))
     return tuple(out)
+
+
+def _choices(code: str) -> int:
+    u = by_code(code)
+    return len(u.speeds) if u is not None else 1
 
 
 def _name(code: str) -> str:
