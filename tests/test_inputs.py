@@ -18,6 +18,7 @@ from pitboard.hw.events import (
     StationEvent,
 )
 from pitboard.hw.inputs import (
+    DEFAULT_CONFIRM_S,
     DebouncedButton,
     GearLever,
     GpioStationInputs,
@@ -85,7 +86,7 @@ def test_lever_needs_the_confirm_time(clock: FakeClock) -> None:
     events: list[StationEvent] = []
     lever = GearLever(station=0, post=events.append, clock=clock, debounce_s=0.02)
     lever.update(gear(2))
-    clock.advance(0.0029)
+    clock.advance(DEFAULT_CONFIRM_S - 0.0001)
     lever.update(gear(2))
     assert events == []
     clock.advance(0.0001)
@@ -377,9 +378,9 @@ def test_gpio_button_bounce_gives_one_press(factory: MockFactory, clock: FakeClo
 def test_gpio_lever_bounce_settles(factory: MockFactory, clock: FakeClock) -> None:
     events: list[StationEvent] = []
     inputs = make_gpio(factory, clock, events)
-    for n in (1, 2, 1, 2, 1, 2):
+    for n in (1, 2, 1, 2, 1, 2):  # bouncing faster than the confirm time
         set_lever(factory, n)
-        clock.advance(0.002)
+        clock.advance(DEFAULT_CONFIRM_S / 2)
         inputs.poll()
     clock.advance(0.02)
     inputs.poll()
@@ -477,3 +478,26 @@ def test_build_mcp23017_from_grid6(factory: MockFactory, clock: FakeClock) -> No
         s.poll()
         s.close()
     assert events == [GoPressed(station=2)]
+
+
+def test_gpio_first_edge_tells_the_display_writer(factory: MockFactory,
+                                                  clock: FakeClock) -> None:
+    """The edge callback (BusWriter.hold in the app) runs when a contact first moves, before
+    the press is confirmed by a second agreeing sample (a bounce may call it again: a hold
+    only extends)."""
+    events: list[StationEvent] = []
+    edges: list[float] = []
+    inputs = make_gpio(factory, clock, events)
+    inputs.set_on_edge(lambda: edges.append(clock()))
+    pin = factory.pin(SLOT_PINS[1])
+    pin.drive_low()
+    assert len(edges) == 1 and events == []
+    pin.drive_high()  # bounce
+    pin.drive_low()
+    clock.advance(0.005)
+    inputs.poll()
+    assert events == [SlotPressed(station=0, slot=1)] and edges[0] == 0.0
+    clock.advance(0.5)
+    inputs.poll()
+    assert events == [SlotPressed(station=0, slot=1)]
+    inputs.close()

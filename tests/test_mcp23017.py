@@ -678,3 +678,53 @@ def test_board_resets_count_reconfigurations_and_recoveries(clock: FakeClock) ->
     inputs.poll()
     assert not inputs.faulted and inputs.board_resets == 2
     inputs.close()
+
+
+def test_a_press_costs_two_short_reads_and_holds_the_bus_once(factory: MockFactory,
+                                                              clock: FakeClock) -> None:
+    """Issue 15.13: the INT read at the first edge and one confirming read confirm_s later,
+    each of GPIOA..GPIOB only (2 bytes); the display writer is told once, at the edge."""
+    chip = mcp.Mcp23017Model()
+    wire_int(chip, factory)
+    events: list[StationEvent] = []
+    edges: list[float] = []
+    inputs = Mcp23017StationInputs(
+        station=0, bus=chip, int_pin=INT_PIN, pin_factory=factory, post=events.append,
+        clock=clock)
+    inputs.set_on_edge(lambda: edges.append(clock()))
+    for _ in range(4):  # settle the start-up state
+        clock.advance(0.001)
+        inputs.poll()
+    reads, read_bytes = inputs.reads, inputs.read_bytes
+    press(chip, GO)  # the INT callback reads at once
+    assert inputs.reads == reads + 1 and edges == [clock()]
+    for _ in range(5):  # the loop polls every 1 ms while the press is busy
+        clock.advance(0.001)
+        inputs.poll()
+    assert events == [GoPressed(station=0)]
+    assert inputs.reads == reads + 2 and inputs.read_bytes == read_bytes + 4
+    assert len(edges) == 1
+    inputs.close()
+
+
+def test_a_glitch_gone_by_the_confirming_read_is_no_press(factory: MockFactory,
+                                                         clock: FakeClock) -> None:
+    """Long cables: a spike seen by the INT read but not by the read confirm_s later."""
+    chip = mcp.Mcp23017Model()
+    wire_int(chip, factory)
+    events: list[StationEvent] = []
+    inputs = Mcp23017StationInputs(
+        station=0, bus=chip, int_pin=INT_PIN, pin_factory=factory, post=events.append,
+        clock=clock)
+    for _ in range(4):
+        clock.advance(0.001)
+        inputs.poll()
+    events.clear()
+    press(chip, SLOT[2])
+    clock.advance(0.0005)
+    release(chip, SLOT[2])
+    for _ in range(30):
+        clock.advance(0.001)
+        inputs.poll()
+    assert events == []
+    inputs.close()

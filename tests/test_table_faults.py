@@ -82,7 +82,7 @@ def test_two_lever_contacts_show_a_fault_and_refuse_go(rig: Grid6) -> None:
     assert shows(rig.panels[0], "fix the gear lever")  # why the GO was refused
     rig.go(0)
     assert rig.view(0).kind == "locked"
-    assert shows(rig.panels[0], "LOCKED IN")
+    assert shows(rig.panels[0], "LOCKED")
 
 
 def test_fault_clearing_into_another_gear_moves_the_lever(rig: Grid6) -> None:
@@ -136,7 +136,7 @@ def test_between_gears_keeps_the_last_gear(rig: Grid6) -> None:
     rig.go(0)
     view = rig.view(0)
     assert view.kind == "locked" and view.target_gear == 2, view.message
-    assert shows(rig.panels[0], "LOCKED IN")
+    assert shows(rig.panels[0], "LOCKED")
     rig.check_glass()
 
 

@@ -13,7 +13,7 @@ from pitboard.app import with_writers
 from pitboard.hw.display import StationDisplay
 from pitboard.hw.events import GoPressed, SlotPressed
 from pitboard.hw.oled import to_pages
-from pitboard.hw.writer import BusWriter, QueuedDisplay
+from pitboard.hw.writer import CHUNK_BYTES, URGENT_CHUNK_BYTES, BusWriter, QueuedDisplay
 from pitboard.table.screens import render
 from pitboard.table.table import Table
 from rig import FakeClock, Panel, grid6_config
@@ -225,17 +225,108 @@ def test_a_frame_posted_after_close_is_dropped() -> None:
     assert writer.order() == [] and panel.frame() == to_pages(picture("last"))
 
 
-def test_the_writer_acknowledges_only_the_acting_stations_big_changes() -> None:
+class Noted(Panel):
+    """A decoding panel that logs every transfer as (station, kind, payload length)."""
+
+    def __init__(self, name: str, log: list[tuple[str, str, int]], driver: str = "ssd1306"
+                 ) -> None:
+        super().__init__(driver)
+        self.name = name
+        self.log = log
+
+    def command(self, *cmd: int) -> None:
+        self.log.append((self.name, "command", len(cmd)))
+        super().command(*cmd)
+
+    def data(self, data: Sequence[int]) -> None:
+        self.log.append((self.name, "data", len(data)))
+        super().data(data)
+
+
+def test_a_press_waits_behind_one_part_of_another_stations_frame() -> None:
+    """S2's whole new screen goes out in parts of CHUNK_BYTES; S1's answer cuts in after the
+    part on the wire, and S2 resumes with data transfers only (its RAM pointer stays put)."""
+    log: list[tuple[str, str, int]] = []
     writer = BusWriter(name="I2C A", threaded=False)
-    screens = [writer.add(StationDisplay(serial=Panel("ssd1306"), station=f"S{i + 1}"))
-               for i in range(2)]
+    panels = [Noted(f"S{i + 1}", log) for i in range(2)]
+    screens = [writer.add(StationDisplay(serial=p, station=p.name)) for p in panels]
     for s in screens:
         s.show(screen("PLANNING", "card"))
     writer.drain()
-    screens[0].show_first(screen("LOCKED IN", "wait"))
-    screens[1].show(screen("LOCKED IN", "wait"))  # a big change, but not the acting station
+    log.clear()
+    screens[1].show(screen("LOCKED IN", "wait"))
+    assert writer.step()  # the first part of S2's frame is on the wire
+    screens[0].show_first(picture("S1 acted"))
     writer.drain()
-    assert writer.acknowledged == 1 and writer.sent == 4
+    stations = [name for name, _, _ in log]
+    first_s1 = stations.index("S1")
+    assert stations[:first_s1] == ["S2", "S2"]  # one window command, one part
+    last_s1 = len(stations) - 1 - stations[::-1].index("S1")
+    assert set(stations[first_s1:last_s1 + 1]) == {"S1"}  # nothing cuts into the answer
+    assert all(n <= (CHUNK_BYTES if name == "S2" else URGENT_CHUNK_BYTES)
+               for name, kind, n in log if kind == "data")
+    # S2 resumed where it stopped: data only until its window was done
+    after = [kind for name, kind, _ in log[last_s1 + 1:] if name == "S2"]
+    assert after[0] == "data"
+    assert panels[0].frame() == to_pages(picture("S1 acted"))
+    assert panels[1].frame() == to_pages(screen("LOCKED IN", "wait"))
+    assert writer.sent == 4 and writer.parts > 4
+
+
+def test_a_newer_frame_replaces_a_part_sent_one() -> None:
+    writer = BusWriter(name="I2C A", threaded=False)
+    panel = Panel("ssd1306")
+    display = writer.add(StationDisplay(serial=panel, station="S1"))
+    display.show(screen("PLANNING", "card"))
+    writer.drain()
+    display.show(screen("LOCKED IN", "wait"))
+    writer.step()
+    display.show(screen("ROUND 4", "moved"))
+    writer.drain()
+    assert panel.frame() == to_pages(screen("ROUND 4", "moved"))
+
+
+def test_a_first_edge_holds_other_stations_frames_until_the_answer_is_out() -> None:
+    clock = FakeClock()
+    log: list[tuple[str, str, int]] = []
+    writer = BusWriter(name="I2C A", threaded=False, clock=clock)
+    panels = [Noted(f"S{i + 1}", log) for i in range(2)]
+    screens = [writer.add(StationDisplay(serial=p, station=p.name, clock=clock))
+               for p in panels]
+    for s in screens:
+        s.show(screen("PLANNING", "card"))
+    writer.drain()
+    log.clear()
+    writer.hold()  # S1's contact moved: its reads and answer come next
+    screens[1].show(screen("LOCKED IN", "wait"))
+    assert not writer.step() and log == []  # S2 waits
+    screens[0].show_first(picture("S1 acted"))
+    while writer.step():
+        pass
+    assert {name for name, _, _ in log} == {"S1", "S2"} and log[0][0] == "S1"
+    assert panels[1].frame() == to_pages(screen("LOCKED IN", "wait"))
+    # a hold nobody answers (a bounce the logic rejected) runs out by itself
+    log.clear()
+    writer.hold(0.02)
+    screens[1].show(screen("ROUND 4", "moved"))
+    assert not writer.step()
+    clock.advance(0.021)
+    assert writer.step() and log[0][0] == "S2"
+
+
+def test_an_sh1106_frame_in_parts_resumes_its_page_run() -> None:
+    log: list[tuple[str, str, int]] = []
+    panel = Noted("S1", log, "sh1106")
+    display = StationDisplay(serial=panel, driver="sh1106", station="S1")
+    display.show(screen("PLANNING", "card"))
+    log.clear()
+    target = screen("LOCKED IN", "wait")
+    parts = 1
+    while not display.show_part(target, 40):
+        parts += 1
+    assert panel.frame() == to_pages(target) and parts > 8
+    assert all(n <= 40 for _, kind, n in log if kind == "data")
+    assert display.stats.frames_sent == 2
 
 
 def test_a_busy_writer_still_polls_its_displays() -> None:
@@ -293,3 +384,31 @@ def test_the_grid6_app_draws_through_one_thread_per_controller(tmp_path: Path) -
     assert threads >= {"display writer I2C A", "display writer I2C B", "display writer I2C C"}
     assert not alive & threads
     assert not any(p.on for p in panels)  # blanked on close
+
+
+def test_a_press_answer_is_never_replaced_before_it_is_on_the_glass() -> None:
+    """GO answered with a small change (show_first), the whole new screen posted right after:
+    both reach the glass, in that order, even when the answer is still part-sent."""
+    writer = BusWriter(name="I2C A", threaded=False)
+    panel = SnapshotPanel()
+    display = writer.add(StationDisplay(serial=panel, station="S1"))
+    display.show(screen("PLANNING", "card"))
+    writer.drain()
+    panel.snapshots.clear()
+    answer = screen("PLANNING", "card")
+    ImageDraw.Draw(answer).rectangle((0, 32, 40, 39), fill=1)  # the LOCKED mark
+    display.show_first(answer)
+    display.show(screen("REVEAL", "moved"))
+    assert writer.order() == ["S1"]
+    writer.drain()
+    assert to_pages(answer) in panel.snapshots
+    assert panel.frame() == to_pages(screen("REVEAL", "moved"))
+    # posted while the answer is on the wire
+    panel.snapshots.clear()
+    big = screen("LOCKED IN", "wait")
+    display.show_first(big)
+    writer.step()
+    display.show(screen("ROUND 5", "moved"))
+    writer.drain()
+    assert to_pages(big) in panel.snapshots
+    assert panel.frame() == to_pages(screen("ROUND 5", "moved"))

@@ -27,7 +27,7 @@ from . import sdnotify
 from .hw.display import EmulatedDisplay, open_display
 from .hw.inputs import StationInputs, build_station_inputs
 from .hw.mcp23017 import SMBusLike
-from .hw.writer import BusWriter
+from .hw.writer import BusWriter, QueuedDisplay, part_bytes
 from .hwconfig import DisplayConfig, HwConfig, TableConfig, resolve_i2c_bus
 from .hwconfig.schema import RACE_CONTROL_LABEL
 from .journal import Journal
@@ -156,8 +156,11 @@ def with_writers(config: HwConfig, displays: Sequence[Any], *, threaded: bool = 
         key = f"I2C {spec.controller}" if spec.bus == "i2c" else "SPI"
         writer = writers.get(key)
         if writer is None:
-            writer = writers[key] = BusWriter(name=key, threaded=threaded)
-        out.append(writer.add(display))
+            # parts as long on the wire at either I2C speed (SPI: 8 MHz, any part is short)
+            chunk = part_bytes(config.i2c.baudrate if spec.bus == "i2c" else 400_000)
+            writer = writers[key] = BusWriter(name=key, threaded=threaded, chunk_bytes=chunk)
+        # the race-control display (after the stations') waits behind the stations' frames
+        out.append(writer.add(display, background=i >= len(config.stations)))
     return out, list(writers.values())
 
 
@@ -284,6 +287,9 @@ class App:
         except (OSError, LookupError, ValueError, GPIOZeroError) as exc:
             app.close()
             raise StartupError(f"cannot open station inputs: {exc}") from None
+        for inputs, screen in zip(app.inputs, screens, strict=False):
+            if isinstance(screen, QueuedDisplay):  # a press holds its display's bus
+                inputs.set_on_edge(screen.writer.hold)
         return app
 
     def boot(self) -> None:

@@ -41,6 +41,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import luma.core.error
@@ -147,6 +148,17 @@ def _split_init(construct: Sequence[BusWrite], clear: Sequence[BusWrite],
     return list(construct), []
 
 
+@dataclass(slots=True)
+class _Run:
+    """A RAM run being sent in parts (:meth:`StationDisplay.show_part`): the frame it is
+    for, the command that positions it, its RAM indices in fill order, how many went out."""
+
+    frame: bytes
+    command: bytes
+    ram: list[int]
+    sent: int = 0
+
+
 class StationDisplay:
     """One station's physical OLED, updated in changed windows only.
 
@@ -219,6 +231,8 @@ class StationDisplay:
         self._retry_at = 0.0
         self._next_reinit: float | None = None  # set by the first full frame
         self._refresh = False  # the next full frame keeps the panel on (periodic re-init)
+        #: show_part: the RAM run being written (its frame, command, RAM indices, sent so far)
+        self._run: _Run | None = None
 
     @property
     def size(self) -> tuple[int, int]:
@@ -277,6 +291,86 @@ class StationDisplay:
         self._wanted = new
         self._flush()
         return self._healthy  # a band that did not reach the glass was no acknowledgement
+
+    def show_part(self, image: Image.Image, max_bytes: int) -> bool:
+        """Send at most ``max_bytes`` of the RAM bytes that still differ from ``image`` (plus
+        the window command when a run starts); True when the panel now shows ``image``.
+
+        The display writer calls this again and again, taking other (more urgent) frames in
+        between, so one station's big frame holds the bus for one part at a time. A run cut
+        short resumes with a data transfer only: the controller's RAM pointer is where the last
+        part left it (only this object writes to this panel). Parts go out top page first, so
+        the top band of a new screen is on the glass first. A first frame, a re-init and a
+        faulty display go through :meth:`show` (whole). Example::
+
+            >>> from pitboard.hw.oled import RecordingSerial
+            >>> bus = RecordingSerial()
+            >>> disp = StationDisplay(serial=bus)
+            >>> disp.show(Image.new("1", disp.size))
+            >>> bus.writes.clear()
+            >>> white = Image.new("1", disp.size, 1)
+            >>> [disp.show_part(white, 512) for _ in range(2)]
+            [False, True]
+            >>> [(w.kind, len(w.payload)) for w in bus.writes]
+            [('command', 6), ('data', 512), ('data', 512)]
+        """
+        if max_bytes < 1:
+            raise ValueError("max_bytes must be positive")
+        _check_image(image, self.size)
+        new = to_pages(self.device.preprocess(image))
+        if self._shadow is None or not self._healthy:
+            self._run = None
+            self._wanted = new
+            self._flush()
+            return True
+        run = self._run
+        if run is None or run.frame != new:
+            run = self._next_run(new)
+            if run is None:
+                self._wanted = new
+                self._stats.frames_skipped += 1
+                return True
+        self._wanted = new
+        shadow = bytearray(self._shadow)
+        part = run.ram[run.sent : run.sent + max_bytes]
+        try:
+            if run.sent == 0:
+                self._command(run.command)
+            self._data(bytes(new[i] for i in part))
+        except TRANSPORT_ERRORS as exc:
+            self._run = None
+            self._fault(exc)
+            return True
+        for i in part:
+            shadow[i] = new[i]
+        self._shadow = bytes(shadow)
+        run.sent += len(part)
+        self._run = run if run.sent < len(run.ram) else None
+        if self._run is None and self._shadow == new:
+            self._stats.frames_sent += 1
+            return True
+        return False
+
+    def _next_run(self, frame: bytes) -> _Run | None:
+        """The first RAM run (a window, or an SH1106 page run) where ``frame`` differs."""
+        assert self._shadow is not None
+        spans = changed_spans(self._shadow, frame)
+        if not spans:
+            return None
+        if self.driver in WINDOWED_DRIVERS:
+            w = plan_windows(spans)[0]
+            command = bytes((_SSD1306_COLUMNADDR, w.first, w.last,
+                             _SSD1306_PAGEADDR, w.page_first, w.page_last))
+            ram = [p * PANEL_WIDTH + c for p in range(w.page_first, w.page_last + 1)
+                   for c in range(w.first, w.last + 1)]
+        else:
+            span = spans[0]
+            column = span.first + self.column_offset
+            command = bytes((_SH1106_PAGE | span.page, _SH1106_LOW_COLUMN | (column & 0x0F),
+                             _SH1106_HIGH_COLUMN | (column >> 4)))
+            lo = span.page * PANEL_WIDTH
+            ram = list(range(lo + span.first, lo + span.last + 1))
+        return _Run(frame, command, ram)
 
     def poll(self) -> None:
         """Retry now if the display is faulty and its backoff has expired.
@@ -354,6 +448,7 @@ class StationDisplay:
 
     def _fault(self, exc: BaseException) -> None:
         self._stats.errors += 1
+        self._run = None
         self._shadow = None  # a write may have landed half-way: RAM content unknown
         if self._healthy:
             self._healthy = False
@@ -388,6 +483,7 @@ class StationDisplay:
                 (_DISPLAY_OFF,)):
             init = [BusWrite("command", init[0].payload[1:]), *init[1:]]
         self._refresh = False
+        self._run = None
         self._replay(init)
         if self.driver in WINDOWED_DRIVERS:
             self._send_window(frame, FULL_WINDOW)
@@ -400,6 +496,7 @@ class StationDisplay:
             self._next_reinit = self._clock() + self._reinit_s
 
     def _send_spans(self, frame: bytes, spans: Sequence[PageSpan]) -> None:
+        self._run = None  # the RAM pointer moves: a part-sent run starts again
         if self.driver in WINDOWED_DRIVERS:
             for window in plan_windows(spans):
                 self._send_window(frame, window)

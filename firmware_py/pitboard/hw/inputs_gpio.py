@@ -108,6 +108,10 @@ class GpioStationInputs(StationInputs):
     def _lever_state(self) -> list[bool]:
         return [bool(d.is_active) for d in self._lever]
 
+    def set_on_edge(self, callback: Callable[[], None] | None) -> None:
+        """Call ``callback`` when a contact first moves (see StationLogic.on_edge)."""
+        self._logic.on_edge = callback
+
     def _on_lever(self) -> None:
         with self._lock:
             if not self._closed:

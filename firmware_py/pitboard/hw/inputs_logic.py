@@ -30,8 +30,10 @@ from pitboard.hw.events import (
 Clock = Callable[[], float]
 #: after a confirmed change, raw changes are ignored for this long (contact bounce)
 DEFAULT_DEBOUNCE_S = 0.02
-#: a new raw state must hold this long, seen by two agreeing samples, to be confirmed
-DEFAULT_CONFIRM_S = 0.003
+#: a new raw state must hold this long, seen by two agreeing samples, to be confirmed: long
+#: enough to reject a spike picked up on a long station cable (microseconds), short enough to
+#: leave a press most of its 20 ms to the glass (issue 15.13)
+DEFAULT_CONFIRM_S = 0.002
 GEARS = 4
 SLOTS = 7
 
@@ -186,10 +188,10 @@ class DebouncedButton:
         ...                          clock=lambda: now[0])
         >>> button.update(True); now[0] = 0.001; button.update(False)   # a 1 ms glitch
         >>> now[0] = 0.010; button.update(True)                         # a real press
-        >>> now[0] = 0.012; button.update(True)                         # 2nd sample agrees
-        >>> now[0] = 0.013; button.poll()                               # held 3 ms: counts
+        >>> now[0] = 0.011; button.update(True)                         # 2nd sample agrees
+        >>> now[0] = 0.012; button.poll()                               # held 2 ms: counts
         >>> presses
-        [0.013]
+        [0.012]
     """
 
     def __init__(
@@ -278,6 +280,9 @@ class StationLogic:
             on_press=_poster(post, GoPressed(station=station)), pressed=go_pressed,
             debounce_s=debounce_s, confirm_s=confirm_s, clock=clock,
         )
+        #: called (on the sampling thread) when a raw change starts waiting for confirmation:
+        #: the app holds the station's display bus for the press (``BusWriter.hold``)
+        self.on_edge: Callable[[], None] | None = None
 
     @property
     def pending(self) -> bool:
@@ -287,15 +292,21 @@ class StationLogic:
 
     def update_lever(self, contacts: Sequence[bool], *, now: float | None = None) -> None:
         """Raw lever contacts, gear 1 first."""
+        was = self._waiting()
         self.lever.update(contacts, now=now)
+        self._edge(was)
 
     def update_slot(self, slot: int, pressed: bool, *, now: float | None = None) -> None:
         """Raw state of one slot button (0..6)."""
+        was = self._waiting()
         self.slots[slot].update(pressed, now=now)
+        self._edge(was)
 
     def update_go(self, pressed: bool, *, now: float | None = None) -> None:
         """Raw state of the GO button."""
+        was = self._waiting()
         self.go.update(pressed, now=now)
+        self._edge(was)
 
     def update_all(
         self,
@@ -307,10 +318,21 @@ class StationLogic:
     ) -> None:
         """A complete raw sample of the station (e.g. one MCP23017 read)."""
         t = self._clock() if now is None else now
+        was = self._waiting()
         self.lever.update(lever, now=t)
         for button, pressed in zip(self.slots, slots, strict=True):
             button.update(pressed, now=t)
         self.go.update(go, now=t)
+        self._edge(was)
+
+    def _waiting(self) -> int:
+        """How many inputs wait for confirmation."""
+        return (self.lever.pending + self.go.pending
+                + sum(button.pending for button in self.slots))
+
+    def _edge(self, waiting: int) -> None:
+        if self.on_edge is not None and self._waiting() > waiting:
+            self.on_edge()
 
     def poll(self, *, now: float | None = None) -> None:
         """Confirm every input whose raw state has been stable for the debounce time."""
@@ -354,6 +376,10 @@ class StationInputs(ABC):
         """How often the station board was found reset or came back after a fault: its
         display, on the same cable, may have lost power too (the app re-initialises it)."""
         return 0
+
+    def set_on_edge(self, callback: Callable[[], None] | None) -> None:  # noqa: B027
+        """Call ``callback`` when a contact first moves (before it is confirmed): the app
+        keeps the station's display bus free for the press. Nothing to read: no edges."""
 
     @abstractmethod
     def poll(self) -> None:

@@ -30,17 +30,22 @@ class Mcp23017StationInputs(StationInputs):
     pins, IOCON MIRROR + ODR so one open-drain INT line (active low, pulled up by the Pi) serves
     both ports. The output latches are written before IODIR, so GPA7/GPB7 never drive high.
 
-    Reads: when ``int_pin`` goes active, one read of IOCON..GPIOB (10 bytes; reading GPIO clears
-    the interrupt). The same read runs from ``poll()`` every ``safety_poll_s`` (or on every poll
-    when there is no INT line, or when INT is stuck active). IOCON and GPPU in that read expose a
-    chip that has reset (brown-out, hot-plugged cable): it is then configured again.
+    Reads: when ``int_pin`` goes active, one read of GPIOA..GPIOB (2 bytes: reading GPIO clears
+    the interrupt; at 100 kHz ~0.9 ms with the mux select, where the whole register block took
+    1.6 ms). The full read of IOCON..GPIOB (10 bytes) runs from ``poll()`` every
+    ``safety_poll_s`` (or on every poll when there is no INT line): IOCON and GPPU in it expose
+    a chip that has reset (brown-out, hot-plugged cable), which is then configured again. A
+    reset chip raises no INT (GPINTEN is cleared), so only the safety read can meet one.
 
     No lost taps: a pin that changes while GPIO is being read raises the interrupt only for the
     read to clear it (the data sheet clears INT after the data is clocked out), so that change
-    raises no INT of its own. Therefore every INT-triggered read is followed by a second read on
-    the next ``poll()``, a change is confirmed only by a second read that agrees
-    (:class:`_Debounced`), reads repeat on every poll while any change is unconfirmed, and the
-    safety read comes at least every ``safety_poll_s`` (0.1 s: a 150 ms tap always gets two).
+    raises no INT of its own. Therefore every INT-triggered read is followed by a second read
+    ``confirm_s`` later, a change is confirmed only by a second read that agrees
+    (:class:`_Debounced`: two agreeing samples, then bounce ignored for the debounce time),
+    reads repeat every ``confirm_s`` while any change is unconfirmed or INT stays active, and
+    the safety read comes at least every ``safety_poll_s`` (0.1 s: a 150 ms tap always gets
+    two). A press thus costs two short reads, and :meth:`set_on_edge` tells the display writer
+    to keep its bus free for them and the answer.
 
     Bus errors never escape: they are counted in :attr:`errors`; the first of an episode posts
     :class:`InputFault`; ``poll()`` retries the configuration every ``retry_s`` and posts
@@ -124,8 +129,11 @@ class Mcp23017StationInputs(StationInputs):
                                    confirm_s=confirm_s, clock=clock)
         #: a read must follow the last one (it was INT-triggered: a change may have hidden in it)
         self._follow_up = False
-        #: successful reads of the input ports (for hw-test and the benchmarks)
+        #: successful reads of the input ports, and the data bytes they read (hw-test, the
+        #: benchmarks)
         self.reads = 0
+        self.read_bytes = 0
+        self._confirm_s = confirm_s
         self._last_read = clock()
         self._last_attempt = self._last_read
         self._int: Any = None
@@ -151,9 +159,17 @@ class Mcp23017StationInputs(StationInputs):
             self._bus.write_byte_data(self.address, reg, value)
         self._read_state(after_configure=True)
 
-    def _read_state(self, *, after_configure: bool = False) -> None:
-        """Read IOCON..GPIOB in one transaction and feed the logic."""
+    def _read_state(self, *, after_configure: bool = False, full: bool = True) -> None:
+        """Read IOCON..GPIOB in one transaction (``full``: the configuration checked too), or
+        GPIOA..GPIOB alone (2 bytes: a press's own reads, see the class docstring), and feed
+        the logic."""
+        if not full:
+            gpio_a, gpio_b = self._bus.read_i2c_block_data(self.address, mcp.GPIOA, 2)
+            self.read_bytes += 2
+            self._take(gpio_a, gpio_b)
+            return
         data = self._bus.read_i2c_block_data(self.address, mcp.IOCON, mcp.GPIOB - mcp.IOCON + 1)
+        self.read_bytes += len(data)
         iocon, gppu_a, gppu_b = data[0], data[mcp.GPPUA - mcp.IOCON], data[mcp.GPPUB - mcp.IOCON]
         expected = dict(self.CONFIG)
         wanted = (expected[mcp.IOCON], expected[mcp.GPPUA], expected[mcp.GPPUB])
@@ -169,7 +185,9 @@ class Mcp23017StationInputs(StationInputs):
             self.reconfigurations += 1
             self._configure()
             return
-        gpio_a, gpio_b = data[mcp.GPIOA - mcp.IOCON], data[mcp.GPIOB - mcp.IOCON]
+        self._take(data[mcp.GPIOA - mcp.IOCON], data[mcp.GPIOB - mcp.IOCON])
+
+    def _take(self, gpio_a: int, gpio_b: int) -> None:
         lever, slots, go = mcp.split_station_bits(gpio_a, gpio_b)
         self.raw = (gpio_a, gpio_b)
         self.reads += 1
@@ -213,10 +231,14 @@ class Mcp23017StationInputs(StationInputs):
             return not self._closed and not self.faulted and (
                 self._follow_up or self._logic.pending)
 
+    def set_on_edge(self, callback: Callable[[], None] | None) -> None:
+        """Call ``callback`` when a read first sees a contact move (see StationLogic)."""
+        self._logic.on_edge = callback
+
     def _on_int(self) -> None:
         with self._lock:
             if not self._closed and not self.faulted:
-                self._follow_up = self._try(self._read_state)
+                self._follow_up = self._try(lambda: self._read_state(full=False))
 
     def poll(self) -> None:
         """Safety read / fault recovery as due, then confirm debounced changes."""
@@ -227,15 +249,14 @@ class Mcp23017StationInputs(StationInputs):
             if self.faulted:
                 if now - self._last_attempt >= self._retry_s:
                     self._try(self._configure)
-            elif (
-                self._int is None
-                or self._follow_up
-                or self._logic.pending
-                or bool(self._int.is_active)
-                or now - self._last_read >= self._safety_poll_s - 1e-9
-            ):
+            elif self._int is None or now - self._last_read >= self._safety_poll_s - 1e-9:
                 self._follow_up = False
                 self._try(self._read_state)
+            elif ((self._follow_up or self._logic.pending or bool(self._int.is_active))
+                  and now - self._last_read >= self._confirm_s - 1e-9):
+                # a press's follow-up read confirms it: one read per confirm_s, 2 bytes
+                self._follow_up = False
+                self._try(lambda: self._read_state(full=False))
             self._logic.poll()
 
     def close(self) -> None:

@@ -4,18 +4,25 @@ drawn at the same time and the game thread never waits for a bus.
 The table's :meth:`QueuedDisplay.show` only posts the finished image; the controller's
 :class:`BusWriter` thread sends it through the station's
 :class:`~pitboard.hw.display.StationDisplay`, which is confined to that thread (its ``show``,
-``poll``, ``reinit`` and ``close`` all run there). Two rules keep a press quick on a busy bus:
+``show_part``, ``poll``, ``reinit`` and ``close`` all run there). The rules that keep a press
+quick on a busy bus (issue 15.13: first edge to the answer's last byte within 20 ms at 100 kHz):
 
+* **frames go out in parts**: a frame holds its controller for at most :data:`CHUNK_BYTES` RAM
+  bytes at a time (:meth:`~pitboard.hw.display.StationDisplay.show_part`); between parts the
+  writer takes the most urgent work, so a press waits behind at most one part of another
+  station's reveal (~3 ms at 100 kHz), not a whole 1 KB frame (~95 ms);
 * **the acting station first**: the table posts the frame of the station whose input it just
   handled with :meth:`QueuedDisplay.show_first`; it goes out before every other frame waiting
-  on that controller (after the one already on the wire);
+  on that controller (after the part already on the wire), top page first;
+* **a press clears the bus**: :meth:`BusWriter.hold` (the station's input board calls it on a
+  contact's first edge) keeps background frames, re-inits and display polls off the controller
+  for up to :data:`HOLD_S` or until the acting station's frame is out, so the press's
+  confirming reads and its answer find the bus free;
 * **only the newest frame**: a frame that has not gone out yet is replaced by a newer one for
-  the same display, so a bus can never fall behind the table by more than one frame per
-  display;
-* **the answer first**: when the acting station's screen changes as a whole (GO locks a plan
-  in, a turn is confirmed), its top band goes out before the rest of that frame
-  (:meth:`~pitboard.hw.display.StationDisplay.show_acknowledged`): "LOCKED IN" is on the
-  glass after ~300 bytes instead of ~1000.
+  the same display (keeping its place), so a bus can never fall behind the table by more than
+  one frame per display; except the answer to a press (``show_first``): a newer ordinary frame
+  goes out after it, so the table can answer GO with a small change of the screen the player
+  looks at and draw the whole new screen right behind it.
 
 Stations on one controller share it in turn (the kernel serialises transfers per controller,
 mux channels included); stations on different controllers (``[[i2c.extra]]`` in a profile)
@@ -56,6 +63,29 @@ log = logging.getLogger(__name__)
 POLL_S = 0.1
 #: how long close() waits for the writer thread to finish its transfer (s)
 JOIN_S = 5.0
+#: the most RAM bytes of one frame in one transfer: ~3 ms of bus at 100 kHz with its address,
+#: control and mux bytes. Smaller parts cost more transfer overhead per frame (~6 bus bytes
+#: each with the mux cut off between transfers), larger ones make a press wait longer.
+CHUNK_BYTES = 32
+
+
+def part_bytes(baudrate: int) -> int:
+    """The RAM bytes of a part at the I2C clock ``baudrate``: as long on the wire at any speed
+    (:data:`CHUNK_BYTES` at 100 kHz, four times that at 400 kHz, where the per-part overhead
+    weighs less). Example::
+
+        >>> part_bytes(100_000), part_bytes(400_000)
+        (32, 128)
+    """
+    return max(8, CHUNK_BYTES * baudrate // 100_000)
+
+
+#: the acting station's frame goes in larger parts: nothing waits behind it but another
+#: press's reads, and each part costs its transfer overhead on the answer's own time
+URGENT_CHUNK_BYTES = 128
+#: the longest a first edge keeps background frames off its controller (s): the confirming
+#: read comes within a few ms, and the answer right after (benchmarks/press_to_glass.py)
+HOLD_S = 0.02
 
 
 @dataclass(slots=True)
@@ -63,46 +93,65 @@ class _Frame:
     image: Image.Image
     urgent: bool
     seq: int
+    #: an urgent frame (a press's answer) is never replaced before it is on the glass: a
+    #: newer ordinary frame for the same display waits here and goes out after it
+    then: Image.Image | None = None
 
 
 class BusWriter:
     """The thread that draws the displays of one I2C controller (or SPI bus).
 
     ``threaded=False`` starts no thread: :meth:`drain` sends what is posted, in the same order
-    the thread would (tests, benchmarks). See the module docstring for the rules.
+    the thread would (tests, benchmarks); :meth:`step` sends one part. See the module docstring
+    for the rules.
     """
 
     def __init__(self, *, name: str, threaded: bool = True, poll_s: float = POLL_S,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 chunk_bytes: int = CHUNK_BYTES, clock: Callable[[], float] = time.monotonic,
+                 ) -> None:
+        if chunk_bytes < 1:
+            raise ValueError("chunk_bytes must be positive")
         self.name = name
         self._poll_s = poll_s
+        self._chunk = chunk_bytes
         self._clock = clock
         self._next_poll = clock() + poll_s
         self._cond = threading.Condition()
         self._displays: list[Display] = []
+        #: slots whose frames always go after the stations' (the race-control display)
+        self._background: set[int] = set()
         self._pending: dict[int, _Frame] = {}
+        #: the frame whose part is on the wire now (slot, frame): a newer post keeps its place
+        self._sending: tuple[int, _Frame] | None = None
         self._reinit: set[int] = set()
+        self._held_until = float("-inf")
         self._seq = 0
         self._busy = False
         self._stopped = False
-        #: frames sent, frames replaced by a newer one before they went out, and acting
-        #: stations' frames sent top band first
+        #: frames sent, frames replaced by a newer one before they went out, parts sent, and
+        #: first edges that held the bus
         self.sent = 0
         self.coalesced = 0
-        self.acknowledged = 0
+        self.parts = 0
+        self.holds = 0
         self._thread: threading.Thread | None = None
         if threaded:
             self._thread = threading.Thread(target=self._run, name=f"display writer {name}",
                                             daemon=True)
             self._thread.start()
 
-    def add(self, display: Display) -> QueuedDisplay:
-        """Hand ``display`` to this writer; the table uses the returned proxy."""
+    def add(self, display: Display, *, background: bool = False) -> QueuedDisplay:
+        """Hand ``display`` to this writer; the table uses the returned proxy. A
+        ``background`` display's frames go after every station's frame waiting (the race-control
+        display: nobody waits for it the way a player waits for their station)."""
         with self._cond:
             self._displays.append(display)
-            return QueuedDisplay(self, len(self._displays) - 1, display)
+            slot = len(self._displays) - 1
+            if background:
+                self._background.add(slot)
+            return QueuedDisplay(self, slot, display)
 
-    # -- the game thread's side ---------------------------------------------------------------
+    # -- the game thread's side (and the input boards') ---------------------------------------
 
     def post(self, slot: int, image: Image.Image, *, urgent: bool = False) -> None:
         """Queue ``image`` for display ``slot`` (replacing one not sent yet); nothing after
@@ -112,13 +161,31 @@ class BusWriter:
                 log.debug("display writer %s: a frame after close is dropped", self.name)
                 return
             old = self._pending.get(slot)
+            sending = self._sending[1] if self._sending is not None and \
+                self._sending[0] == slot else None
+            if not urgent and (answer := old if old is not None else sending) is not None \
+                    and answer.urgent:
+                answer.then = image  # after the answer, not instead of it
+                self._cond.notify_all()
+                return
             if old is not None:
                 self.coalesced += 1
+            elif sending is not None:
+                old = sending  # part-sent: the newer frame takes over its place
             self._seq += 1
             # a replaced frame keeps its place in the queue unless the new one is urgent
             seq = old.seq if old is not None and not urgent else self._seq
             self._pending[slot] = _Frame(image, urgent or (old is not None and old.urgent), seq)
             self._cond.notify_all()  # the writer, and any flush() waiting beside it
+
+    def hold(self, seconds: float = HOLD_S) -> None:
+        """A contact moved on a station of this controller: send only urgent frames for
+        ``seconds`` or until the acting station's frame is out (its reads and its answer must
+        not wait behind other stations' frames). Safe from any thread (an INT callback)."""
+        with self._cond:
+            self._held_until = max(self._held_until, self._clock() + seconds)
+            self.holds += 1
+            self._cond.notify_all()
 
     def request_reinit(self, slot: int) -> None:
         """Initialise display ``slot`` again (on the writer's thread)."""
@@ -167,48 +234,70 @@ class BusWriter:
     # -- the writer's side ----------------------------------------------------------------
 
     def _queue(self) -> list[int]:
-        """Pending slots in sending order: urgent first, then by age."""
+        """Pending slots in sending order: urgent first, background last, else by age."""
         return sorted(self._pending, key=lambda s: (not self._pending[s].urgent,
+                                                    s in self._background,
                                                     self._pending[s].seq))
 
-    def _take(self) -> tuple[int, Image.Image | None, bool] | None:
+    def _held(self) -> bool:
+        return self._clock() < self._held_until
+
+    def _take(self, *, hold: bool = True) -> tuple[int, Image.Image | None, bool] | None:
         """The next job (call with the lock held): the acting station's frame, else a re-init,
-        else the next frame (a re-init sends a whole frame: it must not delay a press)."""
+        else the next frame (a re-init sends a whole frame: it must not delay a press); while
+        the bus is held (``hold``) only urgent frames."""
         queue = self._queue()
-        if self._reinit and not (queue and self._pending[queue[0]].urgent):
+        urgent = bool(queue) and self._pending[queue[0]].urgent
+        if not urgent and hold and self._held():
+            return None
+        if self._reinit and not urgent:
             return self._reinit.pop(), None, False
         if not queue:
             return None
         slot = queue[0]
         frame = self._pending.pop(slot)
+        self._sending = slot, frame
         return slot, frame.image, frame.urgent
 
     def _send(self, slot: int, image: Image.Image | None, urgent: bool = False) -> None:
         display = self._displays[slot]
+        done = True
         try:
             if image is None:
                 display.reinit()
-            elif urgent and callable(ack := getattr(display, "show_acknowledged", None)):
-                # the station that acted: a whole new screen goes out top band first
-                if ack(image):
-                    self.acknowledged += 1
-                self.sent += 1
+            elif callable(part := getattr(display, "show_part", None)):
+                done = bool(part(image, URGENT_CHUNK_BYTES if urgent else self._chunk))
+                self.parts += 1
             else:
                 display.show(image)
-                self.sent += 1
         except Exception:  # never let one display stop the others
             log.exception("display %s: drawing failed", getattr(display, "station", slot))
+        with self._cond:
+            sending, self._sending = self._sending, None
+            if image is None:
+                return
+            if done:
+                self.sent += 1
+                if urgent:
+                    self._held_until = float("-inf")  # the press is answered: bus released
+                if sending is not None and sending[1].then is not None \
+                        and slot not in self._pending:
+                    self._seq += 1
+                    self._pending[slot] = _Frame(sending[1].then, False, self._seq)
+            elif sending is not None and slot not in self._pending:
+                self._pending[slot] = sending[1]  # the rest of it, in its place
 
-    def _send_all(self) -> None:
+    def _send_all(self, *, hold: bool = False) -> None:
         while True:
             with self._cond:
-                job = self._take()
+                job = self._take(hold=hold)
             if job is None:
                 return
             self._send(*job)
 
     def drain(self) -> None:
-        """Without a thread: send every queued frame now, then poll the displays."""
+        """Without a thread: send every queued frame now (a hold ignored), then poll the
+        displays."""
         self._send_all()
         self.poll()
 
@@ -221,17 +310,19 @@ class BusWriter:
                 log.exception("display %s: poll failed", getattr(display, "station", "?"))
 
     def step(self) -> bool:
-        """One turn of the writer: the next job, and the displays' poll when it is due (at
+        """One turn of the writer: the next part, and the displays' poll when it is due (at
         least every ``poll_s``, however busy the bus: a faulty display's retry and the
-        periodic re-init must not starve behind a stream of frames). False when idle."""
+        periodic re-init must not starve behind a stream of frames; never while a press holds
+        the bus). False when idle."""
         with self._cond:
             job = self._take()
             self._busy = job is not None
+            held = self._held()
         try:
             if job is not None:
                 self._send(*job)
             now = self._clock()
-            if job is None or now >= self._next_poll:
+            if not held and (job is None or now >= self._next_poll):
                 self._next_poll = now + self._poll_s
                 self.poll()
         finally:
@@ -240,11 +331,20 @@ class BusWriter:
                 self._cond.notify_all()
         return job is not None
 
+    def _ready(self) -> bool:
+        """Work the writer may do now (call with the lock held)."""
+        if not self._pending and not self._reinit:
+            return False
+        return not self._held() or any(f.urgent for f in self._pending.values())
+
     def _run(self) -> None:
         while True:
             with self._cond:
-                self._cond.wait_for(lambda: bool(self._pending or self._reinit)
-                                    or self._stopped, self._poll_s)
+                # while held, wake when the hold ends (or an urgent frame comes)
+                wait = self._poll_s
+                if self._held():
+                    wait = min(wait, max(0.0, self._held_until - self._clock()))
+                self._cond.wait_for(lambda: self._ready() or self._stopped, wait)
                 if self._stopped:
                     return
             self.step()

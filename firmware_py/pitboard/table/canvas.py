@@ -332,6 +332,22 @@ def _label_number(s: _Screen, x: int, y: int, label: str, number: str, *,
     return max(lw, fit.image.width)
 
 
+#: the planning header's rows (the locked screen's too, and the reveal keeps SPEED and HEAT
+#: there): TINY labels rows 1..5 (RAM page 0), BIG numbers rows 8..23 (pages 1-2), so a
+#: changed number rewrites two pages, not three
+HEADER_Y = 1
+
+
+def _speed_block(s: _Screen, speed: str) -> int:
+    """SPEED at the planning header's place (left); returns its width."""
+    return _label_number(s, _L, HEADER_Y, "SPEED", speed, max_width=52)
+
+
+def _heat_block(s: _Screen, engine: int) -> int:
+    """HEAT in the engine at the planning header's place (right-aligned); returns its width."""
+    return _label_number(s, _R, HEADER_Y, "HEAT", str(engine), align="right", max_width=30)
+
+
 _SPOT_SHORT = {"racing line": "RL", "outside": "out"}
 
 

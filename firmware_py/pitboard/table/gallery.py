@@ -64,7 +64,9 @@ DESCRIPTIONS: dict[str, str] = {
                          "last pressed (Wings 4) spelled out on the detail line.",
     "planning_upgrades_corner": "Garage hand with a corner ahead: the corner warning takes one "
                                 "line, the pressed card's meaning (Air Intake 0) two.",
-    "locked": "Locked in: gear and cards chosen, waiting for the other players.",
+    "locked": "Locked in: the planning screen as GO found it (gear, speed, corners, the hand "
+              "with the chosen cards raised) with the LOCKED mark and what it waits for in "
+              "its message row: GO changes that one row of the glass.",
     "resolution": "Resolution: Stress flipped a 3, move the car 9 spaces to space 21.",
     "resolution_react": "Turn screen: the likely answer preset (lit = on, outlined = off: no "
                          "Boost); GO confirms it, DISC also picks cards to discard.",
@@ -172,7 +174,7 @@ def sample_views() -> dict[str, StationView]:
     views = {
         "planning": StationView(
             PLANNING, 0, title=name, cards=_hand("3412H5S", selected="012"), gear=2,
-            target_gear=3, engine=6, speed="8", lap=1, laps=2, round=3,
+            target_gear=3, engine=6, speed="8", message="cards 3/3", lap=1, laps=2, round=3,
         ),
         "planning_corner": StationView(
             PLANNING, 0, title=name, cards=_hand("4H3S212", selected="02"), gear=2,
@@ -203,7 +205,7 @@ def sample_views() -> dict[str, StationView]:
         "planning_paged": StationView(
             PLANNING, 0, title=name, cards=_hand("SS1H34", selected="4"),
             soft_keys=("", "", "", "", "", "", "PG>"), gear=1, target_gear=1, engine=0,
-            speed="3", message="pick 1 card: 1/1", lap=1, laps=2, round=6,
+            speed="3", message="cards 1/1", lap=1, laps=2, round=6,
         ),
         "planning_upgrades": StationView(
             PLANNING, 0, title=name, cards=_hand(("3", "U44", "U7", "H", "U23", "U8", "S"),
@@ -218,8 +220,9 @@ def sample_views() -> dict[str, StationView]:
             heat_owed=3, detail=detail("U54"), lap=1, laps=2, round=6,
         ),
         "locked": StationView(
-            LOCKED, 0, title=name, cards=_hand("342"), gear=3, target_gear=3, engine=6,
-            message="waiting for 2", lap=1, laps=2, round=3,
+            LOCKED, 0, title=name, cards=_hand("3412H5S", selected="012"), gear=2,
+            target_gear=3, engine=6, speed="8", message="waiting for 2", lap=1, laps=2,
+            round=3,
         ),
         "resolution": StationView(
             RESOLUTION, 0, title=name, gear=3, target_gear=3, engine=4, speed="9",

@@ -34,11 +34,13 @@ from pitboard.table.canvas import (
     _R,
     COLUMN_PITCH,
     COLUMNS,
+    HEADER_Y,
     HEIGHT,
     WIDTH,
     _cards_row,
     _cards_top,
     _fit,
+    _heat_block,
     _keys_left,
     _label_number,
     _lap,
@@ -46,6 +48,7 @@ from pitboard.table.canvas import (
     _Screen,
     _signed,
     _soft_keys,
+    _speed_block,
     _spot,
     column_x,
 )
@@ -116,11 +119,22 @@ def _corner_texts(view: StationView) -> list[str]:
     return texts
 
 
-def _planning(s: _Screen, v: StationView) -> None:
-    # Top: SPEED (left), GEAR (middle), HEAT in the engine (right), all BIG.
-    _label_number(s, _L, 0, "SPEED", v.speed, max_width=52)
-    gx = 62
-    w = s.text(gx, 0, "GEAR", TINY)
+#: the planning and locked screens' rows, laid out so a press changes few RAM pages (8 pixel
+#: rows each): the header's labels in page 0 and its BIG numbers in pages 1-2, the corner line
+#: in page 3, the message line (and the LOCKED mark) in page 4, the tray from row 42.
+_HEADER_Y = HEADER_Y  # labels rows 1..5, numbers rows 8..23
+_CORNER_Y = 25  # text rows 25..31, its band rows 24..31
+_MESSAGE_Y = 32  # rows 32..38
+#: the gear's BIG digit stands here whether or not a shift ("2→") is drawn before it
+_GEAR_X = 62
+_GEAR_DIGIT_X = _GEAR_X + 15
+
+
+def _planning(s: _Screen, v: StationView, *, locked: bool = False) -> None:
+    # Top: SPEED (left), GEAR (middle), HEAT in the engine (right), all BIG at fixed places.
+    _speed_block(s, v.speed)
+    gx = _GEAR_X
+    w = s.text(gx, _HEADER_Y, "GEAR", TINY)
     if v.shift_cost:
         # a 2-gear shift costs Heat: an inverted chip next to the label
         chip = TINY.render(f"+{v.shift_cost}H")
@@ -128,52 +142,61 @@ def _planning(s: _Screen, v: StationView) -> None:
         s.band(0, 6, cx, cx + chip.width + 3)
         s.blit(cx + 2, 1, chip, 0)
     if v.target_gear != v.gear:
-        w = s.text(gx, 7 + 5, f"{v.gear}→", SMALL)
-        s.blit(gx + w + 2, 7, BIG.render(str(v.target_gear)))
-    else:
-        s.blit(gx, 7, BIG.render(str(v.gear)))
-    _label_number(s, _R, 0, "HEAT", str(v.engine), align="right", max_width=30)
+        s.text(gx, _HEADER_Y + 7 + 5, f"{v.gear}→", SMALL)
+    s.blit(_GEAR_DIGIT_X, _HEADER_Y + 7, BIG.render(str(v.target_gear)))
+    _heat_block(s, v.engine)
 
     # Middle: corner warning / SPIN OUT, then the message.
+    message = "" if locked else v.message
     spin = v.spin_out or 0 < v.spin_odds < 100
     if spin:
         odds = f"SPIN {v.spin_odds}%" if 0 < v.spin_odds < 100 else "SPIN OUT"
         owe = f"owe {v.heat_owed}H" if v.heat_owed else ""
         corners = " ".join(f"C{c.number}" for c in v.corners)
-        if v.message:
-            # the message (why GO is refused) needs its row: a one-line band
-            s.band(24, 32)
-            w = s.text(_L, 25, odds, SMALL, ink=0)
-            s.fitted(_R, 26, _R - _L - w - 5, [f"{corners} {owe}".strip(), owe.strip()],
-                     (TINY,), ink=0, align="right")
-            s.fitted(_L, 34, _R - _L + 1, v.message)
-        else:
-            s.band(24, 40)
-            w = s.text(_L + 1, 26, odds, MEDIUM, ink=0)
-            rx = _L + w + 5
-            rw = _R - rx
-            s.fitted(rx, 26, rw, [corners, ""], (TINY,), ink=0)
-            s.fitted(rx, 33, rw, [owe.upper(), f"{v.heat_owed}H"], (TINY,), ink=0)
+        # one inverted line in the corner row (page 3), so the message row stays free for why
+        # GO is refused or the LOCKED mark, and spinning or not changes one page
+        s.band(_CORNER_Y - 1, _MESSAGE_Y - 1)
+        w = s.text(_L, _CORNER_Y, odds, SMALL, ink=0)
+        s.fitted(_R, _CORNER_Y + 1, _R - _L - w - 5, [f"{corners} {owe}".strip(), owe.strip()],
+                 (TINY,), ink=0, align="right")
+        if message:
+            s.fitted(_L, _MESSAGE_Y, _R - _L + 1, message)
     else:
-        detail = v.detail and not v.message  # a pressed upgrade's meaning: 2-3 lines
+        detail = v.detail and not message and not locked  # a pressed upgrade's meaning
         if v.corners:
             texts = _corner_texts(v)
             # beside a detail the corners take one TINY line, else a SMALL one
-            y, fonts = (24, (TINY,)) if detail else (25, (SMALL, TINY))
+            y, fonts = (24, (TINY,)) if detail else (_CORNER_Y, (SMALL, TINY))
             if v.heat_owed:
-                s.band(y - 1, y + fonts[0].height)
+                s.band(y - 1, y + 6 if fonts[0] is SMALL else y + fonts[0].height)
                 s.fitted(_L, y, _R - _L + 1, texts, fonts, ink=0)
             else:
                 s.fitted(_L, y, _R - _L + 1, texts, fonts)
         elif v.sector and not detail:  # no corner ahead: what the sector here does
-            s.fitted(_L, 25, _R - _L + 1, v.sector)
-        if v.message:
-            s.fitted(_L, 34, _R - _L + 1, v.message)
+            s.fitted(_L, _CORNER_Y, _R - _L + 1, v.sector)
+        if message:
+            s.fitted(_L, _MESSAGE_Y, _R - _L + 1, message)
         elif detail:
             top, gap = (31, 1) if v.corners else (24, 2)
             draw_detail(s, _L, top, _R - _L + 1, _cards_top(v.cards) - gap, v.detail)
-
+    if locked:
+        _locked_mark(s, v)
     _cards_row(s, v.cards, v.soft_keys)
+
+
+def _locked_mark(s: _Screen, v: StationView) -> None:
+    """The message row of a locked plan: an inverted LOCKED chip, then what it waits for
+    (round and lap when they fit). The rest of the screen is the plan as it was sent."""
+    chip = SMALL.render("LOCKED")
+    s.band(_MESSAGE_Y, _MESSAGE_Y + 7, 0, chip.width + 3)
+    s.blit(2, _MESSAGE_Y + 1, chip, 0)
+    x = chip.width + 7
+    where = ", ".join(p for p in (f"round {v.round}" if v.round else "",
+                                  _lap(v.lap, v.laps) if v.lap else "") if p)
+    waits = [v.message]
+    if where:
+        waits.insert(0, f"{v.message}, {where}")
+    s.fitted(x, _MESSAGE_Y + 2, _R - x + 1, waits, (TINY,))
 
 
 def _status_band(s: _Screen, left: str, right: str) -> None:
@@ -186,24 +209,7 @@ def _status_band(s: _Screen, left: str, right: str) -> None:
 
 
 def _locked(s: _Screen, v: StationView) -> None:
-    _status_band(s, "LOCKED IN", v.title)
-    top = 11
-    gw = _label_number(s, _L, top, "GEAR", str(v.target_gear), max_width=30)
-    hw = _label_number(s, _R, top, "HEAT", str(v.engine), align="right", max_width=30)
-    # between the two numbers: the speed if known, else what we are waiting for
-    mid_x, mid_w = _L + gw + 6, _R - hw - gw - _L - 11
-    info = [*v.lines, v.sector]
-    if v.speed:
-        _label_number(s, mid_x, top, "SPEED", v.speed, max_width=mid_w)
-        info.insert(0, v.message)
-    elif v.message:
-        s.fitted(mid_x + mid_w // 2, top + 11, mid_w, v.message, align="center")
-    if v.round or v.lap:
-        where = [f"round {v.round}" if v.round else "", _lap(v.lap, v.laps) if v.lap else ""]
-        info.append(", ".join(w for w in where if w))
-    bottom = _cards_top(v.cards) - 2 if v.cards else HEIGHT - 1
-    s.lines(top + 24, bottom, info, x=_L, width=_R - _L + 1)
-    _cards_row(s, v.cards, v.soft_keys)
+    _planning(s, v, locked=True)
 
 
 def _resolution(s: _Screen, v: StationView) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from .turn import TurnIntent
 
@@ -46,6 +47,9 @@ class Station:
     lobby_page: int = 0
     #: the player's changes to the likely answer of their car's resolution (see turn.py)
     turn: TurnIntent | None = None
+    #: the planning screen's view when GO locked the plan in: the locked screen is that view
+    #: with a LOCKED mark, so GO changes one row of the glass (a StationView; None: none)
+    plan_view: Any = None
 
     def visible_slots(self) -> list[int]:
         """Hand slots under the 7 tray buttons; past 7 cards the last button pages."""
@@ -118,6 +122,7 @@ class Station:
         self.slots = [None] * SLOTS
         self.page = 0
         self.lobby_page = 0  # the next lobby opens on the race page
+        self.plan_view = None
         self.clear()
 
 

@@ -64,8 +64,9 @@ from .table_kiosk import KioskMixin
 from .table_lobby import LobbyMixin
 from .table_setup import SetupMixin
 from .table_turns import TurnsMixin
+from .turn import GO_KEY
 from .view import StationView
-from .views import TableScene, station_view
+from .views import TableScene, acknowledgement, station_view
 
 __all__ = [
     "BACKLOG_LIMIT",
@@ -139,6 +140,7 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
         self.views: list[StationView | None] = [None] * stations
         self.frames = 0
         self._acting: int | None = None  # station of the event being handled: drawn first
+        self._acting_go = False  # ... and it pressed GO (or the turn screen's GO key)
         self.deadline: float | None = None  # kiosk countdowns
         self.attract: Race | None = None
         #: called on the game thread after every handled event (console event stream)
@@ -232,6 +234,8 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
             if st is None:
                 return
             self._acting = st.index
+            self._acting_go = isinstance(event, GoPressed) or (
+                isinstance(event, SlotPressed) and event.slot == GO_KEY)
             name = _input_name(st, event)
             if name is not None and self.chatter is not None and \
                     not self.chatter.admit(name, now=now):
@@ -370,7 +374,8 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
         first = self._acting
         for st in sorted(self.stations, key=lambda s: s.index != first):
             view = station_view(scene, st)
-            if view == self.views[st.index]:
+            old = self.views[st.index]
+            if view == old:
                 continue
             self.views[st.index] = view
             if self.render is not None and st.index < len(self.screens):
@@ -379,6 +384,13 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
                 # station's frame ahead of frames already waiting for its bus
                 show = getattr(screen, "show_first", screen.show) if st.index == first \
                     else screen.show
+                ack = acknowledgement(old, view) if st.index == first and self._acting_go \
+                    else None
+                if ack is not None and show is not screen.show:
+                    # GO answered at once by a small change; the new screen right behind it
+                    show(self.render(ack))
+                    show = screen.show
+                    self.frames += 1
                 show(self.render(view))
                 self.frames += 1
         if self.race_control is not None:  # last: a player at a station waits for theirs

@@ -18,6 +18,7 @@ from .station import SLOTS, Station
 from .table_base import TableBase
 from .turn import DISCARD_KEY, GO_KEY, TOGGLES, TurnIntent, shown_for
 from .turn_symbols import MORE_KEY, page_keys, pages, salvage_picker, symbol_keys
+from .views import planning_view
 
 log = logging.getLogger("pitboard.table")
 
@@ -73,6 +74,7 @@ class TurnsMixin(TableBase):
         if problem is not None:
             st.message = short_problem(problem)
             return
+        st.plan_view = planning_view(st, self.race, car)  # what the locked screen keeps
         self._commit(Plan(car.id, gear, cards))
         st.clear()
 

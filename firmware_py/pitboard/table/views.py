@@ -138,14 +138,8 @@ def _station_view(scene: TableScene, st: Station) -> StationView:
         return replace(view, message="BOT: press to play")
     if state == flow.PLANNING and car is not None and not car.finished:
         if car.planned:
-            waiting = sum(1 for c in race.cars if not c.planned and not c.finished)
-            return StationView(LOCKED, st.index, title=title, gear=car.gear,
-                               target_gear=car.gear, engine=car.engine,
-                               cards=tuple(CardView(c, _label(c)) for c in car.play),
-                               message=f"waiting for {waiting}", round=race.round,
-                               laps=race.laps, lap=race.lap_of(car.d),
-                               sector=sector_line(race, car.id))
-        return _planning(st, race, car)
+            return _locked(st, race, car)
+        return planning_view(st, race, car)
     if state == flow.RESOLUTION and car is not None and scene.current == st.index:
         return _resolution(st, race, car)
     return _waiting(scene, st, race)
@@ -245,7 +239,58 @@ def demo_line(race: Race) -> str:
     return ", ".join(words)
 
 
-def _planning(st: Station, race: Race, car: Any) -> StationView:
+def _locked(st: Station, race: Race, car: Any) -> StationView:
+    """The plan locked in: the planning screen as GO found it (``st.plan_view``) with the
+    LOCKED mark and what it waits for in its message row. After a restart (no such view) the
+    plan as the engine holds it: the new gear, the played cards raised."""
+    waiting = sum(1 for c in race.cars if not c.planned and not c.finished)
+    base = st.plan_view
+    if not isinstance(base, StationView) or base.round != race.round:
+        base = StationView(PLANNING, st.index, title=st.name, gear=car.gear,
+                           target_gear=car.gear, engine=car.engine,
+                           cards=locked_tray(st, race, car), sector=sector_line(race, car.id))
+    return replace(base, kind=LOCKED, message=f"waiting for {waiting}", round=race.round,
+                   laps=race.laps, lap=race.lap_of(car.d), detail=())
+
+
+def locked_tray(st: Station, race: Race, car: Any) -> tuple[CardView, ...]:
+    """The tray of a locked plan, unchanged from GO until the car's own turn: the hand as the
+    planning screen showed it with the chosen cards raised (the reveal's waiting screen keeps
+    it, so those pages never go on the bus again). After a restart: the played cards."""
+    base = st.plan_view
+    if isinstance(base, StationView) and base.round == race.round:
+        return base.cards
+    return tuple(CardView(c, _label(c), selected=True) for c in car.play)
+
+
+def acknowledgement(old: StationView | None, new: StationView) -> StationView | None:
+    """What answers a GO press at once when the screen it brings is a whole new picture: a
+    small change of the screen the player is looking at (None: the new screen is small
+    enough). The new screen follows right behind it (issue 15.13: first edge to the answer's
+    last byte within 20 ms at 100 kHz, where a whole frame takes ~95 ms).
+
+    * planning -> the reveal (the last GO): the plan with its LOCKED mark, "all in";
+    * the resolution screen -> whatever comes next: the GO key turns to OK (on the discard
+      step, where the cards stand over the keys, its prompt ends in "OK").
+    """
+    if old is None:
+        return None
+    if old.kind == PLANNING and new.kind not in (PLANNING, LOCKED):
+        return replace(old, kind=LOCKED, message="all in", detail=())
+    if old.kind == RESOLUTION and GO_LABEL in old.soft_keys:
+        keys = tuple("OK" if k == GO_LABEL else k for k in old.soft_keys)
+        return replace(old, soft_keys=keys)
+    if old.kind == RESOLUTION and old.message:  # the discard step: cards over the keys
+        return replace(old, message=f"{old.message}: OK")
+    return None
+
+
+#: the resolution screen's GO key (see _turn_keys)
+GO_LABEL = "GO"
+
+
+def planning_view(st: Station, race: Race, car: Any) -> StationView:
+    """The planning screen of ``car`` at ``st``: gear, speed forecast, corners, the hand."""
     gear = st.target_gear(car.gear)
     rule = race.plan_rule(car.id)
     clogged = gear in rule.clogged
@@ -258,9 +303,8 @@ def _planning(st: Station, race: Race, car: Any) -> StationView:
         message = short_problem(fc.problem)
     meaning = card_detail(st)
     if not message and not meaning:
-        need = rule.cards_needed(gear)
-        if len(cards) != need:
-            message = f"pick {need} card{'s' if need > 1 else ''}: {len(cards)}/{need}"
+        # always there, digits at fixed places: a card or a shift changes one digit's columns
+        message = f"cards {len(cards)}/{rule.cards_needed(gear)}"
     speed = ""
     if fc.outcomes and cards:
         speed = str(fc.min_speed) if fc.min_speed == fc.max_speed \
@@ -380,7 +424,7 @@ def _turn_keys(shown: TurnChoices) -> tuple[tuple[str, ...], tuple[int, ...], st
                 off.append(slot)
     if shown.discard is not None:
         keys[DISCARD_KEY] = "DISC"
-    keys[GO_KEY] = "GO"
+    keys[GO_KEY] = GO_LABEL
     return tuple(keys), tuple(off), shown.summary()
 
 
