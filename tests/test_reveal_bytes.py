@@ -43,6 +43,11 @@ def test_the_reveal_leaves_the_tray_rows_of_the_locked_stations_alone() -> None:
             panel.pages_written.clear()
         assert players.step()
         after = [rig.view(i).kind for i in range(6)]
+        race = rig.table.race
+        assert race is not None
+        for i, kind in enumerate(after):  # a car whose turn is over has no plan in the tray
+            if kind == "waiting" and i in race.order[:race.turn]:
+                assert rig.view(i).cards == (), f"S{i + 1}: a stale tray"
         if "planning" not in before or "planning" in after:
             continue
         reveals += 1  # the last GO of a round
