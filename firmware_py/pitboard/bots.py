@@ -127,17 +127,17 @@ class HeuristicBot:
     # -- planning
     def _plan(self, race: Race, rule: PlanRule) -> Plan:
         """The plan for ``rule`` (a subclass may override this to plan with other cards)."""
-        found = self._best_plan(race, race.cars[rule.car], _hand(tuple(sorted(rule.playable))),
-                                rule.gears, rule.shift_cost)
+        car = race.cars[rule.car]
+        key = tuple(sorted(rule.playable + (HEAT,) * car.hand.count(HEAT)))
+        found = self._best_plan(race, car, _hand(key), rule.gears, rule.shift_cost)
         if found is None:  # clogged at every gear: drop to the lowest for Cooldown next time
             return Plan(rule.car, min(rule.gears), rule.playable)
         return found
 
     def _best_plan(self, race: Race, car: Car, hand: _Hand, gears: tuple[int, ...],
                    shift_cost: dict[int, int]) -> Plan | None:
-        """The best-scoring gear and cards of ``hand`` (its playable cards) for ``car``; None
-        when the hand is clogged at every gear."""
-        cooldown_bonus = _COOLDOWN_BONUS[min(car.hand.count(HEAT), 3)]
+        """The best-scoring gear and cards of ``hand`` (the car's playable cards, with its
+        Heat cards) for ``car``; None when the hand is clogged at every gear."""
         if race is not self._race:
             self._race, self._targets = race, _targets_for(race)
         d = car.d
@@ -150,25 +150,40 @@ class HeuristicBot:
             ahead = race.corners_ahead(d, MAX_SPEED)
             speeds = self._targets[(d, heat)] = \
                 (_target(d, ahead, heat), _target(d, ahead, heat - 1 if heat else 0))
-        fits, size = hand.fits, hand.size
+        fits, tops, size, capped, cool = hand.fits, hand.tops, hand.size, hand.capped, hand.cool
+        picks = hand.picks
         best_score = -1e9
-        best: tuple[int, tuple[str, ...]] | None = None
+        best_gear = 0
+        best: tuple[str, ...] | None = None
         for gear in gears:
             if gear > size:  # clogged at this gear
                 continue
             cost = shift_cost[gear]
             target = speeds[cost]
+            bonus = _GEAR_BONUS[gear][cost]
             if fits[gear] <= target:  # the best cards fit: no choice
-                score, chosen = hand.tops[gear] or hand.top(gear)
-            else:
-                score, chosen = hand.pick(gear, target)
-            score += 0.3 * gear - 2.0 * cost
-            score += cooldown_bonus[gear]
+                score = tops[gear] + bonus + cool[gear]
+                if score > best_score:
+                    best_score, best_gear, best = score, gear, None
+                continue
+            # no pick scores above the best cards' expected speed, nor (when no card may give
+            # more than its worst case) above the target: skip a search that cannot win
+            score = tops[gear]
+            if capped and target < score:
+                score = target
+            if score + bonus + cool[gear] <= best_score:
+                continue
+            found = picks.get(gear * 32 + target)
+            if found is None:
+                found = picks[gear * 32 + target] = hand.search(gear, target)
+            score = found[0] + bonus + cool[gear]
             if score > best_score:
-                best_score, best = score, (gear, chosen)
-        if best is None:
+                best_score, best_gear, best = score, gear, found[1]
+        if not best_gear:
             return None
-        return Plan(car.id, best[0], best[1])
+        if best is None:
+            best = hand.cards[size - best_gear:]
+        return Plan(car.id, best_gear, best)
 
     # -- react
     def _react(self, race: Race, car_id: int) -> Decision:
@@ -262,52 +277,53 @@ def card_value(code: str, *, worst: float, expected: float) -> None:
 _COOLABLE = (0, 3, 1, 0, 0)
 #: what a plan gains by the Cooldown its gear allows, by Heat in hand (0-3+) and gear
 _COOLDOWN_BONUS = tuple(tuple(1.5 * min(heat, cool) for cool in _COOLABLE) for heat in range(4))
+#: what a plan gains by its gear, less what its shift costs, by gear and shift cost (0-1 Heat)
+_GEAR_BONUS = tuple((0.3 * gear - 2.0 * 0, 0.3 * gear - 2.0 * 1) for gear in range(5))
 
 
 class _Hand:
-    """The bot's view of one set of playable cards, sorted by value, and its best play per gear
-    and target speed, each worked out once: races keep meeting the same hands (about 1,500
-    distinct ones in 600 six-car races, against 65,000 plans)."""
+    """The bot's view of one hand: its playable cards sorted by value, its Heat cards (what a
+    Cooldown could return), and its best play per gear and target speed, each worked out once:
+    races keep meeting the same hands (about 1,500 distinct ones in 600 six-car races, against
+    65,000 plans)."""
 
-    __slots__ = ("cards", "expected", "fits", "picks", "prefix", "size", "tops", "worst")
+    __slots__ = ("capped", "cards", "cool", "expected", "fits", "picks", "prefix", "size", "tops",
+                 "worst")
 
     def __init__(self, cards_in_hand: tuple[str, ...]) -> None:
-        cards = self.cards = sorted(filter(PLAYABLE.__getitem__, cards_in_hand),
-                                    key=_EXPECTED.__getitem__)
-        worst = self.worst = list(map(_WORST.__getitem__, cards))
-        self.expected = list(map(_EXPECTED.__getitem__, cards))
-        prefix = self.prefix = list(accumulate(worst, initial=0.0))
-        k = self.size = len(cards)
-        #: per gear: the worst case of the gear's best cards, and their (score, cards)
-        self.fits = [prefix[k] - prefix[k - g] for g in range(k + 1)]
-        self.tops: list[tuple[float, tuple[str, ...]] | None] = [None] * (k + 1)
-        #: per gear, then target (0..MAX_SPEED): the pick when the best cards do not fit (a
-        #: gear's row is made when first needed: most hands never need most gears')
-        self.picks: list[list[tuple[float, tuple[str, ...]] | None] | None] = [None] * (k + 1)
+        cards = self.cards = tuple(sorted(filter(PLAYABLE.__getitem__, cards_in_hand),
+                                          key=_EXPECTED.__getitem__))
+        worst = self.worst = tuple(map(_WORST.__getitem__, cards))
+        expected = self.expected = tuple(map(_EXPECTED.__getitem__, cards))
+        self.prefix = tuple(accumulate(worst, initial=0.0))
+        self.size = len(cards)
+        #: per gear: the worst case of the gear's best cards, and their expected speed (every
+        #: value is a multiple of 0.5, so sums come out alike in any order)
+        self.fits = tuple(accumulate(reversed(worst), initial=0.0))
+        self.tops = tuple(accumulate(reversed(expected), initial=0.0))
+        #: no card gives more than its worst case on average (a pick then scores at most its
+        #: target)
+        self.capped = all(map(float.__le__, expected, worst))
+        #: per gear, what its Cooldown is worth with this hand's Heat cards
+        self.cool = _COOLDOWN_BONUS[min(cards_in_hand.count(HEAT), 3)]
+        #: gear * 32 + target (0..MAX_SPEED) -> the pick when the best cards do not fit
+        self.picks: dict[int, tuple[float, tuple[str, ...]]] = {}
 
     def pick(self, gear: int, target: int) -> tuple[float, tuple[str, ...]]:
         """The ``gear`` cards to play when the worst case should stay within ``target``, and
         their score: expected speed, less a penalty for any possible overshoot."""
         if self.fits[gear] <= target:  # the best cards fit: no choice
             return self.top(gear)
-        row = self.picks[gear]
-        if row is None:
-            row = self.picks[gear] = [None] * (MAX_SPEED + 1)
-        found = row[target]
+        found = self.picks.get(gear * 32 + target)
         if found is None:
-            found = row[target] = self._search(gear, target)
+            found = self.picks[gear * 32 + target] = self.search(gear, target)
         return found
 
     def top(self, gear: int) -> tuple[float, tuple[str, ...]]:
-        """The ``gear`` best cards and their score (made when first asked: a plan looks at 2-4
-        gears of a hand; making every gear's up front cost 4% of a Garage race's time)."""
-        found = self.tops[gear]
-        if found is None:
-            k = self.size
-            found = self.tops[gear] = (sum(self.expected[k - gear:]), tuple(self.cards[k - gear:]))
-        return found
+        """The ``gear`` best cards and their score."""
+        return self.tops[gear], self.cards[self.size - gear:]
 
-    def _search(self, gear: int, target: int) -> tuple[float, tuple[str, ...]]:
+    def search(self, gear: int, target: int) -> tuple[float, tuple[str, ...]]:
         """Greedy from the most valuable card down: a card is taken if the cheapest cards below
         it can still fill the remaining slots within ``target``; when only just enough cards
         are left, they all go. The score is their expected speed, less 10 per point the worst
@@ -315,20 +331,20 @@ class _Hand:
         cards, worst, expected, prefix = self.cards, self.worst, self.expected, self.prefix
         chosen: list[str] = []
         need, total, score = gear, 0.0, 0.0
-        for i in range(self.size - 1, -1, -1):
-            if need == 0:
-                break
-            if i + 1 == need:
-                for j in range(i, -1, -1):
-                    chosen.append(cards[j])
-                    total += worst[j]
-                    score += expected[j]
-                break
-            if total + worst[i] + prefix[need - 1] <= target:
+        i = self.size - 1
+        while i >= need > 0:  # more cards left than slots: a choice
+            w = worst[i]
+            if total + w + prefix[need - 1] <= target:
                 chosen.append(cards[i])
-                total += worst[i]
+                total += w
                 score += expected[i]
                 need -= 1
+            i -= 1
+        while need:  # only just enough cards left: they all go
+            need -= 1
+            chosen.append(cards[need])
+            total += worst[need]
+            score += expected[need]
         if total > target:  # could spin out or overpay
             score -= 10.0 * (total - target)
         return score, tuple(chosen)
