@@ -59,6 +59,11 @@ CARD_TYPES: dict[str, CardType] = {}
 SPEED: dict[str, int] = {}
 PLAYABLE: dict[str, bool] = {}
 DISCARDABLE: dict[str, bool] = {}
+#: the codes that are not playable / not discardable (Heat; Heat and Stress), as sets: one C
+#: call (``UNPLAYABLE.isdisjoint(cards)``, ``UNDISCARDABLE.issuperset(hand)``) tests a whole
+#: pile, where a lookup per card costs several times more on the engine's hot path
+UNPLAYABLE: set[str] = set()
+UNDISCARDABLE: set[str] = set()
 
 
 def register(card: CardType) -> CardType:
@@ -72,6 +77,10 @@ def register(card: CardType) -> CardType:
     SPEED[card.code] = card.speed
     PLAYABLE[card.code] = card.playable
     DISCARDABLE[card.code] = card.discardable
+    if not card.playable:
+        UNPLAYABLE.add(card.code)
+    if not card.discardable:
+        UNDISCARDABLE.add(card.code)
     return card
 
 

@@ -33,6 +33,13 @@ class Course:
         (..., 1, [])
     """
 
+    # Slots, not an instance dict, for every layer of the race: the engine reads its own
+    # attributes hundreds of times a car-turn, and CPython 3.11 reads slots fastest (a race
+    # has ~30 attributes, the most an instance dict shares its keys for: past that, every
+    # read became a dict lookup)
+    __slots__ = ("_corner_lines", "_line_ds", "_spaces", "_spots", "_taken", "cars", "events",
+                 "finish_d", "hall_of_fame", "hooks", "laps", "record_events", "round", "track")
+
     track: Track
     laps: int
     hooks: Hooks
@@ -46,6 +53,28 @@ class Course:
     _corner_lines: list[tuple[int, int, int]]
     _line_ds: list[int]
     finish_d: int
+    #: per board space, the spots held there by cars on the track, as bits (spot 1 = 1, spot
+    #: 2 = 2): landing and the slipstream test read it instead of asking every car where it
+    #: is (they did that ~3 times a car-turn, a fifth of the engine's bytecodes). Kept by
+    #: every move here, rebuilt by :meth:`index_cars` (each round, and after a restore)
+    _taken: list[int]
+
+    def index_cars(self) -> None:
+        """Rebuild the record of held spots from the cars (call after placing cars by hand)."""
+        taken = [0] * (self._spaces + 1)
+        for c in self.cars:
+            if c.on_track:
+                taken[c.space] |= c.spot
+        self._taken = taken
+
+    def _put(self, car: Car, d: int, spot: int) -> None:
+        """``car`` moves to ``spot`` of the space at ``d``."""
+        space = (d - 1) % self._spaces + 1
+        if car.on_track:
+            taken = self._taken
+            taken[car.space] &= ~car.spot
+            taken[space] |= spot
+        car.d, car.spot, car.space = d, spot, space
 
     def _derive_corners(self) -> None:
         limit = self.hooks.corner_limit
@@ -53,7 +82,6 @@ class Course:
         if limit:  # e.g. a road-condition token: the same for every car, all race
             self._corner_lines = [(d, i, limit(self, i, lim)) for d, i, lim in self._corner_lines]
         self._line_ds = [line for line, _, _ in self._corner_lines]
-
 
     def corner_limit(self, index: int) -> int:
         """The limit at corner ``index`` (0-based) for every car this race (modules included)."""
@@ -82,10 +110,18 @@ class Course:
         """Sort key for 'ahead': further along, then the racing-line spot."""
         return (car.d, 1 if car.spot == self._spots[(car.d - 1) % self._spaces + 1] else 0)
 
+    def leader_first(self, cars: list[Car]) -> list[Car]:
+        """``cars`` from the one furthest ahead back (by :meth:`ahead_key`; equal keys keep
+        their order). The keys are built here rather than by ``sort(key=self.ahead_key)``:
+        a sort calling back into Python once per car cost more than all the rest of a round."""
+        n, spots = self._spaces, self._spots
+        keyed = [(c.d, c.spot == spots[(c.d - 1) % n + 1], -i, c) for i, c in enumerate(cars)]
+        keyed.sort(reverse=True)
+        return [k[3] for k in keyed]
+
     def standings(self) -> list[int]:
         """Finished cars in Hall of Fame order, then the rest by position."""
-        rest = sorted((c for c in self.cars if c.id not in self.hall_of_fame),
-                      key=self.ahead_key, reverse=True)
+        rest = self.leader_first([c for c in self.cars if c.id not in self.hall_of_fame])
         return self.hall_of_fame + [c.id for c in rest]
 
     def landing(self, car: Car, target: int) -> tuple[int, int]:
@@ -95,37 +131,32 @@ class Course:
         """
         n = self._spaces
         spots = self._spots
-        cars = self.cars
+        taken = self._taken
         d = target
         while True:
             space = (d - 1) % n + 1
             racing = spots[space]
-            racing_taken = other_taken = False
-            for o in cars:
-                if o.space == space and o is not car and o.on_track:
-                    if o.spot == racing:
-                        racing_taken = True
-                    else:
-                        other_taken = True
-            if not racing_taken:
+            held = taken[space]
+            if space == car.space and car.on_track:
+                held &= ~car.spot
+            if not held & racing:
                 return d, racing
-            if not other_taken:
+            if not held & (3 - racing):
                 return d, 3 - racing
             d -= 1
-
 
     def corners_between(self, start: int, end: int) -> list[tuple[int, int, int]]:
         """Corner lines crossed moving from ``start`` to ``end`` (none past the final line)."""
         ds = self._line_ds
         first = bisect_left(ds, start)
-        return self._corner_lines[first:bisect_left(ds, end, lo=first)]
+        return self._corner_lines[first:bisect_left(ds, end, first)]
 
     def corner_bill(self, start: int, end: int, speed: int, car: Car | None = None) -> int:
         """Heat that corners would charge a move from ``start`` to ``end`` at ``speed``;
         with ``car``, as they would charge that car (modules' limits and extra Heat too)."""
         ds = self._line_ds
         first = bisect_left(ds, start)
-        last = bisect_left(ds, end, lo=first)
+        last = bisect_left(ds, end, first)
         if first == last:  # no corner on the way (bots ask this after every move)
             return 0
         own_limit, heat_for = self.hooks.car_corner_limit, self.hooks.corner_heat
@@ -148,10 +179,15 @@ class Course:
     def _move(self, car: Car, spaces: int, why: str) -> None:
         frm = car.d
         target = frm + spaces
-        car.d, car.spot = self.landing(car, target)
-        car.space = (car.d - 1) % self._spaces + 1
+        d, spot = self.landing(car, target)
+        n = self._spaces
+        space = (d - 1) % n + 1
+        if car.on_track:  # _put, written out (1.7 moves a car-turn)
+            taken = self._taken
+            taken[car.space] &= ~car.spot
+            taken[space] |= spot
+        car.d, car.spot, car.space = d, spot, space
         if self.record_events:
-            n = self._spaces
             lap = -(-frm // n)  # first line at or after frm: line L*n starts lap L + 1
             while lap * n < car.d:
                 if lap + 1 <= self.laps:
@@ -197,12 +233,9 @@ class Course:
 
     def slipstream_allowed(self, car: Car) -> bool:
         """Beside a car or right behind a space holding one, and not across the final line."""
-        here = car.space
-        ahead = car.d % self._spaces + 1  # the space of d + 1
-        for o in self.cars:
-            if (o.space == here or o.space == ahead) and o is not car and o.on_track:
-                break
-        else:
+        taken = self._taken
+        beside = taken[car.space] & ~car.spot if car.on_track else taken[car.space]
+        if not beside and not taken[car.d % self._spaces + 1]:  # nobody beside nor just ahead
             return False
         if car.d + self.slipstream_spaces(car) > self.finish_d:
             return False

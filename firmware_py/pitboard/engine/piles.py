@@ -28,6 +28,8 @@ class Piles(Course):
         ([7, 7], 3)
     """
 
+    __slots__ = ("_seed_key", "grid", "setup", "shuffles", "stress_reserve")
+
     setup: RaceSetup
     grid: list[int]
     shuffles: int
@@ -110,6 +112,11 @@ class Piles(Course):
     def _fill_hand(self, car: Car, *, log: bool = True) -> None:
         need = self.setup.hand_size - len(car.hand)
         if need <= 0:
+            return
+        draw = car.draw
+        if len(draw) >= need and not (log and self.record_events):  # no reshuffle, no event
+            car.hand += draw[:-need - 1:-1]  # top card first, as if popped one by one
+            del draw[-need:]
             return
         drawn = 0
         while drawn < need:

@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 from ..track import Track
 from ..trackfile import load_track
 from .car import Car
-from .cards import DISCARDABLE, HEAT, PLAYABLE, SPEED, STRESS
+from .cards import DISCARDABLE, HEAT, PLAYABLE, SPEED, STRESS, UNDISCARDABLE, UNPLAYABLE
 from .course import SLIPSTREAM_SPACES
 from .decisions import (
     DISCARD,
@@ -51,6 +51,8 @@ def _shifts(gear: int, *, heat: bool) -> tuple[tuple[int, ...], dict[int, int]]:
 
 _SHIFTS = {g: _shifts(g, heat=True) for g in range(1, 5)}
 _FREE_SHIFTS = {g: _shifts(g, heat=False) for g in range(1, 5)}
+#: Cooldown by the gear of the turn: 3 in 1st, 1 in 2nd
+_COOLDOWN = (0, 3, 1, 0, 0)
 
 
 class Race(Piles):
@@ -63,6 +65,10 @@ class Race(Piles):
         'plan'
     """
 
+    __slots__ = ("_base_react", "_driving_round", "_pending", "_react_actions", "_react_by_name",
+                 "_round_again", "_rules", "_to_plan", "car_turns", "log", "order", "phase",
+                 "turn")
+
     def __init__(
         self, setup: RaceSetup, *, track: Track | None = None, record_events: bool = True
     ) -> None:
@@ -70,6 +76,11 @@ class Race(Piles):
         self.record_events = record_events
         self._pending: Pending | None = None
         self._rules: dict[int, PlanRule] = {}
+        #: cars yet to plan this round (see count_planners)
+        self._to_plan = 0
+        #: set while a round that no car plans (only module-driven cars left) is being
+        #: driven, so the next such round loops in _begin_round instead of recursing
+        self._driving_round = self._round_again = False
         self.setup = setup
         self.track = track if track is not None else load_track(setup.track)
         self.laps = setup.laps if setup.laps is not None else self.track.laps
@@ -142,6 +153,7 @@ class Race(Piles):
                     car.d, car.spot = stacked.d, stacked.spot
                     car.space = self.space_of(car.d)
             self.cars.append(car)
+        self.index_cars()
         seen: dict[tuple[int, int], int] = {}
         for car in self.cars:
             other = seen.setdefault((car.space, car.spot), car.id)
@@ -218,8 +230,11 @@ class Race(Piles):
     def apply(self, decision: Decision) -> None:
         """Apply one decision; raises :class:`IllegalDecision` (state untouched) if not legal."""
         self._pending = None
-        handler = _HANDLERS.get(type(decision))
-        if handler is not None:  # each handler checks the phase and the car first
+        try:
+            handler = _HANDLERS[type(decision)]
+        except KeyError:  # a module's decision (or not a decision)
+            pass
+        else:  # each handler checks the phase and the car first
             handler(self, decision)
             return
         owner = self.hooks.decisions.get(type(decision))
@@ -263,16 +278,15 @@ class Race(Piles):
         cost = (_SHIFTS if car.engine else _FREE_SHIFTS)[car.gear][1].get(gear)
         cards = list(played)
         hand = list(car.hand)  # a copy: an illegal plan leaves the state untouched
-        legal = cost is not None and len(cards) <= gear
+        legal = cost is not None and len(cards) <= gear and UNPLAYABLE.isdisjoint(cards)
         if legal:
-            for c in cards:
-                if c in hand and PLAYABLE[c]:
+            try:
+                for c in cards:
                     hand.remove(c)
-                else:
-                    legal = False
-                    break
+            except ValueError:  # not in hand
+                legal = False
         clogged = len(cards) < gear
-        if not legal or (clogged and any(map(PLAYABLE.__getitem__, hand))):
+        if not legal or (clogged and not UNPLAYABLE.issuperset(hand)):
             raise IllegalDecision(f"car {car.id}: {self.plan_problem(plan)}")
         # legal: commit
         self.log.append(plan)
@@ -293,9 +307,9 @@ class Race(Piles):
         car.hand = hand
         car.play = cards
         car.planned = True
-        for other in self.cars:
-            if not other.planned and not other.finished:
-                return
+        self._to_plan -= 1
+        if self._to_plan:
+            return
         self.turn = 0
         self._start_turn()
 
@@ -364,11 +378,6 @@ class Race(Piles):
         self._end_turn(car)
 
     # ------------------------------------------------------------------ the turn
-    #: set while a round that no car plans (only module-driven cars left) is being driven, so
-    #: the next such round loops in _begin_round instead of recursing once per round
-    _driving_round = False
-    _round_again = False
-
     def _begin_round(self) -> None:
         if self._driving_round:
             self._round_again = True
@@ -388,20 +397,28 @@ class Race(Piles):
         its turns start right away."""
         self.round += 1
         self._rules.clear()
-        racing = sorted([c for c in self.cars if not c.finished], key=self.ahead_key,
-                        reverse=True)
+        racing = self.leader_first([c for c in self.cars if not c.finished])
         self.order = [c.id for c in racing]
         self.turn = 0
         self.phase = PLAN
         # adrenaline goes by the STARTING field: last 2 of the order with 5+ starters
-        last = 2 if len(self.cars) >= 5 else 1
+        adrenaline = len(racing) - (2 if len(self.cars) >= 5 else 1)
         plans = self.hooks.plans
+        # the record of held spots is rebuilt each round (so it takes in cars placed by hand):
+        # every car still racing is on the track (_end_round took the finished ones off)
+        taken = [0] * (self._spaces + 1)
+        to_plan = 0
         for i, car in enumerate(racing):
+            taken[car.space] |= car.spot
+            car.adrenaline = i >= adrenaline
             car.planned = plans is not None and not plans(self, car)  # e.g. a Legend car
-            car.adrenaline = i >= len(racing) - last
+            if not car.planned:
+                to_plan += 1
+        self._taken = taken
+        self._to_plan = to_plan
         if self.record_events:
             self.events.append({"order": list(self.order), "type": "round", "round": self.round})
-        return plans is not None and all(c.planned for c in racing)
+        return plans is not None and not to_plan
 
     def _start_turn(self) -> None:
         car = self.cars[self.order[self.turn]]
@@ -427,14 +444,17 @@ class Race(Piles):
         if STRESS in car.play:
             for _ in range(car.play.count(STRESS)):
                 self._flip_basic(car, "stress")
-        car.speed = sum(map(SPEED.__getitem__, car.play))
+        speed = 0
+        for c in car.play:
+            speed += SPEED[c]
+        car.speed = speed
         if self.hooks.after_reveal:
             self.hooks.after_reveal(self, car)
         if self.record_events:
             self.events.append({"car": car.id, "speed": car.speed, "type": "speed",
                                 "round": self.round})
         self._move(car, car.speed, "cards")
-        car.cooldown = (3 if car.gear == 1 else 1 if car.gear == 2 else 0) + car.adrenaline
+        car.cooldown = _COOLDOWN[car.gear] + car.adrenaline
         if self.hooks.cooldown:
             car.cooldown = self.hooks.cooldown(self, car, car.cooldown)
         if not self._react_choice(car):
@@ -459,6 +479,10 @@ class Race(Piles):
     def react_options(self, car_id: int) -> list[React]:
         """Every legal React decision of the car now resolving (ends with 'done')."""
         return self._react_options(self.cars[car_id])
+
+    def count_planners(self) -> None:
+        """Count the cars yet to plan this round (after cars are restored or set by hand)."""
+        self._to_plan = sum(not c.planned and not c.finished for c in self.cars)
 
     def waiting_for(self) -> int:
         """The car that must decide next (while planning, the lowest unplanned car); -1 when
@@ -489,7 +513,7 @@ class Race(Piles):
 
     def _after_slipstream(self, car: Car) -> None:
         self._check_corners(car)
-        if any(map(DISCARDABLE.__getitem__, car.hand)):
+        if not UNDISCARDABLE.issuperset(car.hand):  # a card to discard
             self.phase = DISCARD
             return
         self._end_turn(car)
@@ -498,7 +522,7 @@ class Race(Piles):
         """Step 7: every corner line crossed this turn, in order; a spin-out ends the checks."""
         ds = self._line_ds  # corners_between, written out: most turns cross no line
         first = bisect_left(ds, car.start_d)
-        last = bisect_left(ds, car.d, lo=first)
+        last = bisect_left(ds, car.d, first)
         if first == last:
             return
         own_limit, heat_for = self.hooks.car_corner_limit, self.hooks.corner_heat
@@ -532,8 +556,7 @@ class Race(Piles):
         car.discard.extend([HEAT] * paid)
         car.engine = 0
         frm = car.d
-        car.d, car.spot = self.landing(car, line)
-        car.space = (car.d - 1) % self._spaces + 1
+        self._put(car, *self.landing(car, line))
         stress = 1 if car.played_gear <= 2 else 2
         given = min(stress, self.stress_reserve)
         self.stress_reserve -= given
@@ -564,13 +587,16 @@ class Race(Piles):
 
     def _end_round(self) -> None:
         done = [c for c in self.cars if c.finished and c.on_track]
-        done.sort(key=self.ahead_key, reverse=True)
-        for c in done:
+        for c in self.leader_first(done) if done else ():
+            self._taken[c.space] &= ~c.spot  # off the track
             c.on_track = False
             self.hall_of_fame.append(c.id)
             if self.record_events:
                 self._event("hall_of_fame", car=c.id, place=len(self.hall_of_fame))
-        if all(c.finished for c in self.cars):
+        for c in self.cars:
+            if not c.finished:
+                break
+        else:  # every car has finished
             self.phase = OVER
             if self.record_events:
                 self._event("race_over", order=list(self.hall_of_fame), rounds=self.round)

@@ -69,6 +69,7 @@ def race_from_dict(data: dict[str, Any], *, track: Track | None = None) -> Race:
         race.record_events = True
         race._pending = None
         race._rules = {}
+        race._driving_round = race._round_again = False
         race.track = track if track is not None else load_track(setup.track)
         race.laps = int(data["laps"])
         race.finish_d = race.laps * race.track.spaces
@@ -95,6 +96,8 @@ def race_from_dict(data: dict[str, Any], *, track: Track | None = None) -> Race:
                 values[name] = list(values[name])
             values["draw"] = list(reversed(raw["draw"]))
             race.cars.append(Car(**values))
+        race.index_cars()
+        race.count_planners()
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValueError(f"not a race state: missing or wrong field {exc}") from None
     return race
