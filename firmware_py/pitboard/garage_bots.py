@@ -19,7 +19,7 @@ Example::
 
 from __future__ import annotations
 
-from .bots import _EXPECTED, _WORST, Bot, HeuristicBot, RandomBot, _Hand, _hand, card_value
+from .bots import _EXPECTED, _WORST, Bot, HeuristicBot, RandomBot, _Hand, card_value
 from .engine.cards import HEAT, PLAYABLE, SPEED, STRESS
 from .engine.decisions import (
     DONE,
@@ -93,8 +93,8 @@ def _teach_values() -> None:
 _teach_values()
 #: the cards the planner sees as another card
 _STAND_INS = frozenset(code for code, rep in _SAME_AS.items() if code != rep)
-#: the upgrade cards the planner sees as themselves
-_UPGRADE_REPS = frozenset(rep for rep in _SAME_AS.values() if rep in BY_CODE)
+#: a card's representative
+_SAME_AS_GET = _SAME_AS.__getitem__
 
 #: the planner's views of hands holding upgrades, by their representatives in code order: the
 #: Garage bot's own memo (bounded: cleared when full). 150 six-car Garage races meet ~3,900
@@ -129,14 +129,8 @@ class GarageBot(HeuristicBot):
 
     def choose(self, race: Race, car_id: int) -> Decision:
         phase = race.phase
-        if phase == PLAN:
-            return self._plan_hand(race, race.cars[car_id])
         if phase == REACT:
-            if race is not self._turns_race:
-                module = race.hooks.by_key.get("garage")
-                self._turns_race = race
-                self._turns = module.turn if isinstance(module, GarageModule) else None
-            turns = self._turns
+            turns = self._turns if race is self._turns_race else self._turns_of(race)
             if turns is not None:  # most React steps hold no turn state and no direct play
                 ts = turns.get(car_id)
                 car = race.cars[car_id]
@@ -145,11 +139,23 @@ class GarageBot(HeuristicBot):
                     if found is not None:
                         return found
             return self._react(race, car_id)
+        if phase == PLAN:
+            return self._plan_hand(race, race.cars[car_id])
         if phase == SLIPSTREAM:
-            return self._slipstream(race, race.cars[car_id])
-        if phase == DRAFT:
+            turns = self._turns if race is self._turns_race else self._turns_of(race)
+            if turns is not None and car_id in turns:  # a slipstream +N may offer more
+                return self._slipstream(race, race.cars[car_id])
+        elif phase == DRAFT:
             return self._draft(race, car_id)
-        return super().choose(race, car_id)
+        return HeuristicBot.choose(self, race, car_id)  # slipstream, discard
+
+    def _turns_of(self, race: Race) -> dict[int, TurnState] | None:
+        """The Garage module's turn states in ``race`` (None: no Garage there), kept for the
+        race's next question."""
+        module = race.hooks.by_key.get("garage")
+        self._turns_race = race
+        self._turns = module.turn if isinstance(module, GarageModule) else None
+        return self._turns
 
     def _plan(self, race: Race, rule: PlanRule) -> Plan:
         """The plan for ``rule`` (the race's own rule for the car: its hand as it stands)."""
@@ -160,14 +166,13 @@ class GarageBot(HeuristicBot):
         real cards they stand for: the first card of the hand that each one stands for."""
         cards = car.hand
         gears, shift_cost = race.shifts(car)
-        same: list[str] | None = None
-        if _STAND_INS.isdisjoint(cards):
+        if _STAND_INS.isdisjoint(cards):  # every card stands for itself
+            same = None
             key = tuple(sorted(cards))
         else:
-            same = list(map(_SAME_AS.__getitem__, cards))
+            same = list(map(_SAME_AS_GET, cards))
             key = tuple(sorted(same))
-        found = self._best_plan(race, car, _hand(key) if _UPGRADE_REPS.isdisjoint(key)
-                                else _garage_hand(key), gears, shift_cost)
+        found = self._best_plan(race, car, _garage_hand(key), gears, shift_cost)
         if found is None:  # clogged at every gear: drop to the lowest for Cooldown next time
             return Plan(car.id, min(gears), tuple(filter(PLAYABLE.__getitem__, cards)))
         if same is None:
@@ -224,10 +229,9 @@ class GarageBot(HeuristicBot):
         spare = car.engine - self.reserve
         if not DIRECT.isdisjoint(hand):
             for code in dict.fromkeys(hand):
-                if code in DIRECT:
-                    u = BY_CODE[code]
-                    heat = u.count("heat")
-                    gain = u.speeds[0] + FLIP_WORST * u.count("boost")
+                play = _DIRECT_PLAY.get(code)
+                if play is not None:
+                    heat, gain = play
                     if car.engine - heat >= self.reserve and \
                             self._fits(race, car, gain, car.speed + gain, spare - heat):
                         return React(car.id, "direct", 0, code)
@@ -257,12 +261,20 @@ class GarageBot(HeuristicBot):
         best_speed: React | None = None
         for code in dict.fromkeys(ts.choices):
             low = SPEED[code]
-            for value in BY_CODE[code].speeds[1:]:
+            for value in _CHOICES[code]:
                 gained = value - low
                 if (best_speed is None or value > best_speed.n) and \
                         self._fits(race, car, gained, car.speed + gained, spare):
                     best_speed = React(car.id, "speed", value, code)
         return best_speed
+
+
+#: direct-play card -> its Heat cost and the speed its play adds at worst
+_DIRECT_PLAY = {code: (BY_CODE[code].count("heat"),
+                       BY_CODE[code].speeds[0] + FLIP_WORST * BY_CODE[code].count("boost"))
+                for code in DIRECT}
+#: card with a speed choice -> the speeds it may be raised to
+_CHOICES = {code: u.speeds[1:] for code, u in BY_CODE.items() if len(u.speeds) > 1}
 
 
 class _SalvageValues(dict[str, int]):

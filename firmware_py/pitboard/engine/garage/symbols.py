@@ -431,11 +431,17 @@ def slipstream_reaches(ts: TurnState, reaches: tuple[int, ...]) -> tuple[int, ..
 def draft_spaces(race: Race, car: Car, most: int) -> int:
     """How far a draft symbol moves ``car`` now: the empty spaces up to the next car ahead
     (0 if there is no car within ``most`` + 1 spaces, or the move would cross the final line)."""
-    for k in range(0, most + 1):
-        ahead = race.space_of(car.d + k + 1)
-        if any(o.space == ahead and o.on_track and o is not car for o in race.cars):
-            return k if car.d + k <= race.finish_d else 0
-    return 0
+    d, spaces = car.d, race.track.spaces
+    nearest = most + 1  # empty spaces before the nearest car ahead, looked at up to most
+    for other in race.cars:
+        if other.on_track and other is not car:
+            # other stands k + 1 spaces ahead when space_of(d + k + 1) == other.space
+            k = (other.space - 1 - d) % spaces
+            if k < nearest:
+                nearest = k
+    if nearest > most or d + nearest > race.finish_d:
+        return 0
+    return nearest
 
 
 class Draft(UpgradeAction):
