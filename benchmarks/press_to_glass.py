@@ -1,39 +1,49 @@
 """Button to glass on grid6: from a contact's first edge to the last byte of the acting
-station's frame on the I2C bus.
+station's frame on the I2C bus (issue 15.13: p99 <= 20 ms at the safe bus speed, 100 kHz).
 
-Run: ``python benchmarks/press_to_glass.py``. Prints figures only (target: p99 <= 20 ms at the
-profile's bus speed).
+Run: ``python benchmarks/press_to_glass.py [RACES]`` (default 3). Prints figures only.
 
-Six people play whole races on the grid6 table through the station boards' pins (the test
-rig: MCP23017 register models with INT on gpiozero mock pins, every OLED a decoding panel).
-The game loop runs as :class:`pitboard.app.App` runs it: it polls every ``POLL_SECONDS``
-(2 ms), and every 1 ms while an input waits for its confirming read. For every press or lever
-move that the table acts on, the latency is the sum of:
+Six people play whole one-lap races on the grid6 table through the station boards' pins (the
+test rig: MCP23017 register models with INT on gpiozero mock pins, every OLED a decoding
+panel). The game loop runs as :class:`pitboard.app.App` runs it: it polls every
+``POLL_SECONDS`` (2 ms), and every 1 ms while an input waits for its confirming read. The same
+races (same seeds, same presses) are played once per part size the display writers use at a
+bus speed (:func:`pitboard.hw.writer.part_bytes`), every frame sent with ``show_part`` as the
+writer sends it. For every press or lever move the table acts on, the latency is the sum of:
 
-* **confirm**: simulated time from the first edge to the event being posted (the INT read,
-  the follow-up read, 3 ms of stability, the loop's poll cadence);
-* **reads**: bus time of the MCP23017 reads in that window (as many bytes as the driver read,
-  mux writes included), and their wait for the transfer already on the wire;
-* **cpu**: measured CPU time of ``Table.handle`` until the acting station's frame is handed to
-  its display writer (state, engine, that station's view and render; the table draws it first
-  and its writer thread sends it while the other stations are drawn), on this machine (a Pi 4
-  is several times slower: the column "cpu x4" shows that);
-* **wait**: time the acting station's frame waits for its I2C controller: every frame of every
-  station is put on a timeline per controller, as the display writers send them
-  (:mod:`pitboard.hw.writer`): the acting station's frame goes right after the frame already on
-  the wire, ahead of frames still queued; a frame not sent yet is replaced by a newer one for
-  the same display; controllers run in parallel;
-* **bus**: bus time of the acting station's display bytes, with the kernel's TCA9548A channel
-  selects (and deselects: the profile's ``idle_disconnect``), at the bus speed.
+* **confirm**: simulated time from the first edge to the event being posted (the INT read at
+  the edge, the confirming read ``confirm_s`` later, the loop's poll cadence);
+* **reads**: bus time of the MCP23017 reads the driver made in that window (as many bytes as
+  it read, the mux select and deselect of each included), and their wait for the transfer on
+  the wire (the INT read waits for the part of another station's frame that is on the wire;
+  the press then holds the bus: :meth:`~pitboard.hw.writer.BusWriter.hold`);
+* **cpu**: measured wall time of ``Table.handle`` until the acting station's answer is handed
+  to its display writer, on this machine (noisy while others share it; a Pi 4 is several
+  times slower: the rows "x4" scale it);
+* **wait**: the answer's wait for its controller: every frame of every station goes on one
+  timeline per controller, part by part, as the writers send them (urgent answers first,
+  nothing else while a press holds the bus, a frame not sent yet replaced by a newer one for
+  the same display, an answer never replaced: the newer frame follows it);
+* **frame**: bus time of the answer itself: every part, with the kernel's TCA9548A channel
+  select and deselect around each transfer (the profile's ``idle_disconnect``).
 
-The table is printed for the shipped grid6 wiring (three controllers, two stations each) and
-for the same stations on one bus (grid6 before), at 100 kHz (the safe speed for long cables)
-and 400 kHz (grid6's setting). Not modelled: the other boards' MCP23017 polls on a shared
-controller (13-17 bytes every 100 ms each), kernel latency between transfers.
+The answer is the whole frame the table posts for the acting station with ``show_first``. Where
+GO brings a whole new screen (the last GO's reveal, the turn screen's GO), the table answers
+with a small change of the screen the player looks at (the plan's LOCKED mark, the GO key
+reading OK: :func:`pitboard.table.views.acknowledgement`) and the new screen follows on the
+same wire; the column "then" gives the latency to that new screen's last byte (p50/p99).
+Inputs are split by the screen they were pressed on (GO planning->locked: a GO that locks a
+plan while others plan; slot resolution: a toggle on the turn screen).
+
+Printed for the shipped grid6 wiring (three controllers, two stations each) and for the same
+stations on one bus, at 100 kHz (the safe speed for long cables) and 400 kHz (grid6's
+setting). Not modelled: the other boards' safety polls on a shared controller (13 bytes
+every 100 ms each), kernel latency between transfers, the periodic display re-init.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 import statistics
 import sys
@@ -225,7 +235,7 @@ class TimedGrid6(Grid6):
             selects = 1
             after = self.table.views[station]
             kind = ("lever" if isinstance(event, LeverMoved) else
-                    "slot" if isinstance(event, SlotPressed) else
+                    f"slot {shown[station]}" if isinstance(event, SlotPressed) else
                     f"GO {shown[station]}->{after.kind if after is not None else ''}")
             self.samples.append(Sample(kind, self.clock.now - edge, reads, read_bytes, cpu, writes,
                                        selects))
@@ -257,9 +267,8 @@ class Wire:
             del self.queue[station]
             if job[1]:
                 self.held_until = float("-inf")  # the press is answered
-                if job[3]:
-                    self.seq += 1
-                    self.queue[station] = [self.seq, False, job[3], []]
+                if job[3]:  # the new screen behind the answer: first of the ordinary ones
+                    self.queue[station] = [job[0], False, job[3], []]
 
     def advance(self, t: float) -> None:
         """Send every part that starts before ``t``."""
@@ -289,6 +298,18 @@ class Wire:
             self._send(nxt)
         return self.free_at
 
+    def drained(self, station: int) -> float:
+        """When ``station``'s frames now queued would be out, if nothing else came (on a copy
+        of this wire)."""
+        wire = copy.deepcopy(self)
+        while station in wire.queue:
+            nxt = wire._next()
+            if nxt is None:
+                wire.free_at = wire.held_until
+                continue
+            wire._send(nxt)
+        return wire.free_at
+
     def read(self, t: float, seconds: float) -> float:
         """A read transaction wanted at ``t``: it waits for the part on the wire. Its wait."""
         self.advance(t)
@@ -309,6 +330,8 @@ class Timed:
     cpu: float
     wait: float
     frame: float
+    #: to the last byte of the whole new screen that follows the answer (None: none follows)
+    then: float | None = None
 
 
 def timeline(races: list[list[Handled]], layout: list[str], hz: int, cpu_scale: float
@@ -343,12 +366,16 @@ def timeline(races: list[list[Handled]], layout: list[str], hz: int, cpu_scale: 
                 out.append(Timed(s, end - edge, wait1 + wait2, s.reads * read_s,
                                  e.acting_cpu_s * cpu_scale, end - frame - posted, frame))
                 done += posted - e.at
+                if e.frames[e.acting]:
+                    wire.post(done, e.acting, [c.seconds(hz) for c in e.frames[e.acting] or []],
+                              urgent=False)
+                    out[-1].then = wire.drained(e.acting) - edge
             if e.answer and not (s is not None and e.acting is not None):
                 assert e.acting is not None
                 wires[layout[e.acting]].post(done, e.acting, [c.seconds(hz) for c in e.answer],
                                              urgent=True)
             for i, frame_parts in enumerate(e.frames):
-                if frame_parts:
+                if frame_parts and not (s is not None and i == e.acting and e.answer):
                     wires[layout[i]].post(done, i, [c.seconds(hz) for c in frame_parts],
                                           urgent=False)
     return out
@@ -411,11 +438,12 @@ def main() -> None:
     print("latency: first edge -> last byte of the acting station's whole new frame on the bus")
     print("breakdown (p50/p99, ms): confirm = edge to event (simulated loop), reads = MCP23017 "
           "reads on the bus and their wait, cpu = table until the frame is posted, wait = "
-          "behind other transfers, frame = the frame's own bus time")
+          "behind other transfers, frame = the answer's own bus time, then = to the last byte "
+          "of the whole new screen behind the answer (GO)")
     print()
     print(f"{'input':<33} {'n':>4} {'wiring':<15} {'speed':>7} {'cpu':>3} {'median':>7} "
           f"{'p99':>6} {'max':>6}  {'confirm':>9} {'reads':>9} {'cpu':>9} {'wait':>9} "
-          f"{'frame':>11}  target p99 <= {TARGET_MS:g} ms")
+          f"{'frame':>11} {'then':>11}  target p99 <= {TARGET_MS:g} ms")
 
     def both(values: list[float]) -> str:
         return f"{statistics.median(values):.1f}/{pct(values, 99):.1f}"
@@ -428,6 +456,8 @@ def main() -> None:
                     group = [t for t in timed if kind in ("all", t.sample.kind)]
                     lat = [1000 * t.total for t in group]
                     p99 = pct(lat, 99)
+                    follow = [1000 * t.then for t in group if t.then is not None]
+                    then = both(follow) if follow else "-"
                     mark = " (profile speed)" if hz == baudrate else ""
                     ok = "ok" if p99 <= TARGET_MS else "missed"
                     print(f"{kind:<33} {len(group):>4} {name:<15} {hz // 1000:>3} kHz "
@@ -437,7 +467,7 @@ def main() -> None:
                           f"{both([1000 * (t.reads + t.read_wait) for t in group]):>9} "
                           f"{both([1000 * t.cpu for t in group]):>9} "
                           f"{both([1000 * t.wait for t in group]):>9} "
-                          f"{both([1000 * t.frame for t in group]):>11}  {ok}{mark}")
+                          f"{both([1000 * t.frame for t in group]):>11} {then:>11}  {ok}{mark}")
         print()
 
 

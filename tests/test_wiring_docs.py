@@ -247,7 +247,7 @@ def test_config_txt_lines_match_install_pi(profile: str) -> None:
     script = INSTALL.read_text()
     config = load_profile(profile)
     lines = config_txt_lines(config)
-    # the extra controllers' lines are built by the script's own table: test_systemd installs
+    # the extra controllers' lines are built by the script's own table: test_install_pi installs
     # grid6 and compares the whole block; here, the same overlays in the script's table
     extra = set(extra_i2c_lines(config, "pi4") + extra_i2c_lines(config, "pi5"))
     for e in config.i2c.extra:

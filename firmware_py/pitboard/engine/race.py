@@ -366,7 +366,7 @@ class Race(Piles):
             return
         hand = list(car.hand)
         for c in cards:
-            if not DISCARDABLE[c]:
+            if c in UNDISCARDABLE:
                 raise IllegalDecision(f"car {car.id}: Heat and Stress cards can never be discarded")
             if c not in hand:
                 raise IllegalDecision(f"car {car.id}: card {c} is not in hand")
@@ -428,37 +428,39 @@ class Race(Piles):
         self.car_turns += 1
         car.start_d = car.d
         car.adrenaline_used = car.boosted = car.slipstreamed = car.spun = False
-        if self.record_events:
+        hooks, events = self.hooks, self.record_events
+        if events:
             self.events.append({"car": car.id, "gear": car.gear, "type": "turn",
                                 "round": self.round})
-        if self.hooks.drive and self.hooks.drive(self, car):  # e.g. a Legend car
+        if hooks.drive and hooks.drive(self, car):  # e.g. a Legend car
             self._end_turn(car)
             return
+        play = car.play
         if car.clogged:
-            if self.record_events:
-                self._event("clogged", car=car.id, cards=list(car.play))
+            if events:
+                self._event("clogged", car=car.id, cards=list(play))
             car.gear = 1
             self._end_turn(car)
             return
-        if self.record_events:
-            self.events.append({"car": car.id, "cards": list(car.play), "type": "reveal",
+        if events:
+            self.events.append({"car": car.id, "cards": list(play), "type": "reveal",
                                 "round": self.round})
-        if STRESS in car.play:
-            for _ in range(car.play.count(STRESS)):
+        if STRESS in play:
+            for _ in range(play.count(STRESS)):
                 self._flip_basic(car, "stress")
         speed = 0
-        for c in car.play:
+        for c in play:
             speed += SPEED[c]
         car.speed = speed
-        if self.hooks.after_reveal:
-            self.hooks.after_reveal(self, car)
-        if self.record_events:
+        if hooks.after_reveal:
+            hooks.after_reveal(self, car)
+        if events:
             self.events.append({"car": car.id, "speed": car.speed, "type": "speed",
                                 "round": self.round})
         self._move(car, car.speed, "cards")
         car.cooldown = _COOLDOWN[car.gear] + car.adrenaline
-        if self.hooks.cooldown:
-            car.cooldown = self.hooks.cooldown(self, car, car.cooldown)
+        if hooks.cooldown:
+            car.cooldown = hooks.cooldown(self, car, car.cooldown)
         if not self._react_choice(car):
             self._after_react(car)
 
@@ -521,19 +523,21 @@ class Race(Piles):
         self._after_slipstream(car)
 
     def _after_slipstream(self, car: Car) -> None:
-        self._check_corners(car)
+        ds = self._line_ds  # a corner line crossed this turn? (most turns cross none)
+        first = bisect_left(ds, car.start_d)
+        if first < len(ds) and ds[first] < car.d:
+            self._check_corners(car, first)
         if not UNDISCARDABLE.issuperset(car.hand):  # a card to discard
             self.phase = DISCARD
             return
         self._end_turn(car)
 
-    def _check_corners(self, car: Car) -> None:
-        """Step 7: every corner line crossed this turn, in order; a spin-out ends the checks."""
-        ds = self._line_ds  # corners_between, written out: most turns cross no line
-        first = bisect_left(ds, car.start_d)
-        last = bisect_left(ds, car.d, first)
-        if first == last:
-            return
+    def _check_corners(self, car: Car, first: int | None = None) -> None:
+        """Step 7: every corner line crossed this turn, in order (``first``: the first line
+        at or after the turn's start, if known); a spin-out ends the checks."""
+        if first is None:
+            first = bisect_left(self._line_ds, car.start_d)
+        last = bisect_left(self._line_ds, car.d, first)
         own_limit, heat_for = self.hooks.car_corner_limit, self.hooks.corner_heat
         for line, index, limit in self._corner_lines[first:last]:
             if own_limit:  # e.g. an upgrade's adjust symbol, this car this turn
@@ -580,7 +584,7 @@ class Race(Piles):
     def _end_turn(self, car: Car) -> None:
         if self.hooks.end_turn:
             self.hooks.end_turn(self, car)
-        car.discard.extend(car.play)
+        car.discard += car.play
         car.play = []
         self._fill_hand(car)
         if car.d > self.finish_d and not car.finished:

@@ -282,8 +282,9 @@ class BusWriter:
                     self._held_until = float("-inf")  # the press is answered: bus released
                 if sending is not None and sending[1].then is not None \
                         and slot not in self._pending:
-                    self._seq += 1
-                    self._pending[slot] = _Frame(sending[1].then, False, self._seq)
+                    # the new screen behind the answer: first of the ordinary frames (it was
+                    # drawn first), no longer ahead of other stations' answers
+                    self._pending[slot] = _Frame(sending[1].then, False, sending[1].seq)
             elif sending is not None and slot not in self._pending:
                 self._pending[slot] = sending[1]  # the rest of it, in its place
 

@@ -43,7 +43,6 @@ from pitboard.table.canvas import (
     _heat_block,
     _keys_left,
     _label_number,
-    _lap,
     _move_block,
     _Screen,
     _signed,
@@ -69,6 +68,7 @@ from pitboard.table.view import (
     RESULTS,
     SETUP,
     WAITING,
+    CornerView,
     StationView,
 )
 
@@ -125,25 +125,25 @@ def _corner_texts(view: StationView) -> list[str]:
 _HEADER_Y = HEADER_Y  # labels rows 1..5, numbers rows 8..23
 _CORNER_Y = 25  # text rows 25..31, its band rows 24..31
 _MESSAGE_Y = 32  # rows 32..38
-#: the gear's BIG digit stands here whether or not a shift ("2→") is drawn before it
+#: GEAR's label and BIG digit (the digit stands here whether or not a shift is shown)
 _GEAR_X = 62
-_GEAR_DIGIT_X = _GEAR_X + 15
 
 
 def _planning(s: _Screen, v: StationView, *, locked: bool = False) -> None:
     # Top: SPEED (left), GEAR (middle), HEAT in the engine (right), all BIG at fixed places.
     _speed_block(s, v.speed)
     gx = _GEAR_X
-    w = s.text(gx, _HEADER_Y, "GEAR", TINY)
-    if v.shift_cost:
+    # a shift shows the gear it leaves in the label ("GEAR 2→"): the label row (page 0) and
+    # the BIG digit (pages 1-2, always at the same place) are all a lever move rewrites
+    label = f"GEAR {v.gear}→" if v.target_gear != v.gear else "GEAR"
+    w = s.text(gx, _HEADER_Y, label if TINY.width(label) <= 30 else "GEAR", TINY)
+    if v.shift_cost and gx + w + 3 + TINY.width(f"+{v.shift_cost}H") + 3 < WIDTH:
         # a 2-gear shift costs Heat: an inverted chip next to the label
         chip = TINY.render(f"+{v.shift_cost}H")
         cx = gx + w + 3
         s.band(0, 6, cx, cx + chip.width + 3)
         s.blit(cx + 2, 1, chip, 0)
-    if v.target_gear != v.gear:
-        s.text(gx, _HEADER_Y + 7 + 5, f"{v.gear}→", SMALL)
-    s.blit(_GEAR_DIGIT_X, _HEADER_Y + 7, BIG.render(str(v.target_gear)))
+    s.blit(gx, _HEADER_Y + 7, BIG.render(str(v.target_gear)))
     _heat_block(s, v.engine)
 
     # Middle: corner warning / SPIN OUT, then the message.
@@ -163,7 +163,10 @@ def _planning(s: _Screen, v: StationView, *, locked: bool = False) -> None:
             s.fitted(_L, _MESSAGE_Y, _R - _L + 1, message)
     else:
         detail = v.detail and not message and not locked  # a pressed upgrade's meaning
-        if v.corners:
+        single = len(v.corners) == 1 and not v.corners[0].adjust and not v.corners[0].overheat
+        if v.corners and single and not detail:
+            _corner_line(s, v.corners[0], owed=v.heat_owed > 0)
+        elif v.corners:
             texts = _corner_texts(v)
             # beside a detail the corners take one TINY line, else a SMALL one
             y, fonts = (24, (TINY,)) if detail else (_CORNER_Y, (SMALL, TINY))
@@ -184,19 +187,33 @@ def _planning(s: _Screen, v: StationView, *, locked: bool = False) -> None:
     _cards_row(s, v.cards, v.soft_keys)
 
 
+#: the corner line's Heat field, right-aligned at a fixed width: a card that changes the
+#: Heat a corner costs rewrites this field, not the line
+_HEAT_FIELD_W = SMALL.width("+88 Heat") + 4
+
+
+def _corner_line(s: _Screen, c: CornerView, *, owed: bool) -> None:
+    """One corner ahead: "C2 limit 4" on the left, its Heat in a fixed field on the right
+    (inverted when the plan owes Heat: act on this)."""
+    x0 = _R - _HEAT_FIELD_W + 1
+    s.fitted(_L, _CORNER_Y, x0 - _L - 3, [f"corner {c.number} limit {c.limit}",
+                                           f"C{c.number} limit {c.limit}",
+                                           f"C{c.number} lim{c.limit}"])
+    heat = f"+{c.heat} Heat" if c.heat else "ok"
+    if owed:
+        s.band(_CORNER_Y - 1, _CORNER_Y + 6, x0, WIDTH - 1)
+    s.fitted(_R, _CORNER_Y, _HEAT_FIELD_W - 2, [heat, f"+{c.heat}H"], ink=0 if owed else 1,
+             align="right")
+
+
 def _locked_mark(s: _Screen, v: StationView) -> None:
-    """The message row of a locked plan: an inverted LOCKED chip, then what it waits for
-    (round and lap when they fit). The rest of the screen is the plan as it was sent."""
+    """The message row of a locked plan: an inverted LOCKED chip, then what it waits for.
+    The rest of the screen is the plan as it was sent (round and lap: the waiting screen)."""
     chip = SMALL.render("LOCKED")
     s.band(_MESSAGE_Y, _MESSAGE_Y + 7, 0, chip.width + 3)
     s.blit(2, _MESSAGE_Y + 1, chip, 0)
     x = chip.width + 7
-    where = ", ".join(p for p in (f"round {v.round}" if v.round else "",
-                                  _lap(v.lap, v.laps) if v.lap else "") if p)
-    waits = [v.message]
-    if where:
-        waits.insert(0, f"{v.message}, {where}")
-    s.fitted(x, _MESSAGE_Y + 2, _R - x + 1, waits, (TINY,))
+    s.fitted(x, _MESSAGE_Y + 2, _R - x + 1, v.message, (TINY,))
 
 
 def _status_band(s: _Screen, left: str, right: str) -> None:

@@ -1,0 +1,277 @@
+"""Test kit for systemd/: the unit's settings and a sandbox that runs install-pi.sh against a
+fake source tree and Pi root, with stub system commands that log what they would change."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+UNIT = REPO / "systemd" / "pitboard.service"
+INSTALL = REPO / "systemd" / "install-pi.sh"
+HWCONFIG_PY = REPO / "firmware_py" / "pitboard" / "hwconfig" / "schema.py"
+
+
+def unit_settings(text: str) -> dict[tuple[str, str], list[str]]:
+    """(section, key) -> every value, in order (systemd keys may repeat, e.g. DeviceAllow=)."""
+    settings: dict[tuple[str, str], list[str]] = {}
+    section = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("["):
+            section = line.strip("[]")
+            continue
+        key, _, value = line.partition("=")
+        settings.setdefault((section, key.strip()), []).append(value.strip())
+    return settings
+
+
+def one(unit: dict[tuple[str, str], list[str]], key: str, section: str = "Service") -> str:
+    values = unit.get((section, key))
+    assert values, f"{key}= missing from [{section}]"
+    return values[-1]
+
+
+STUB = r"""
+import os
+import shutil
+import sys
+from pathlib import Path
+
+name = Path(sys.argv[0]).name
+args = sys.argv[1:]
+state = Path(os.environ["STUB_STATE"])
+
+
+def log() -> None:
+    with open(state / "log", "a") as f:
+        f.write(" ".join([name, *args]) + "\n")
+
+
+def lines(db: str) -> list[str]:
+    path = state / db
+    return path.read_text().splitlines() if path.exists() else []
+
+
+def save(db: str, rows: list[str]) -> None:
+    (state / db).write_text("".join(row + "\n" for row in rows))
+
+
+def join_group(user: str, group: str) -> None:
+    rows = []
+    for row in lines("group"):
+        parts = row.split(":")
+        if parts[0] == group:
+            members = [m for m in parts[3].split(",") if m]
+            parts[3] = ",".join([*members, user])
+        rows.append(":".join(parts))
+    save("group", rows)
+
+
+if name == "dpkg-query":
+    if args[-1] not in lines("dpkg"):
+        sys.exit(1)
+    print("installed", end="")
+    sys.exit(0)
+if name == "getent":
+    db, key = args
+    for row in lines(db):
+        if row.split(":")[0] == key:
+            print(row)
+            sys.exit(0)
+    sys.exit(2)
+if name == "systemctl":
+    verb = next(a for a in args if not a.startswith("-"))
+    if verb == "is-enabled":
+        sys.exit(0 if (state / "enabled").exists() else 1)
+    if verb == "is-active":
+        sys.exit(3)
+    log()
+    if verb == "enable":
+        (state / "enabled").touch()
+    sys.exit(0)
+if name == "python3" and args[:2] != ["-m", "venv"]:
+    os.execv(os.environ["REAL_PYTHON"], [os.environ["REAL_PYTHON"], *args])
+
+log()
+if os.environ.get("STUB_FAIL") == name:
+    sys.exit(100)
+if name == "python3":  # -m venv [...] DIR
+    venv = Path(args[-1])
+    (venv / "bin").mkdir(parents=True, exist_ok=True)
+    shutil.copy(sys.argv[0], venv / "bin" / "python")
+    flag = "true" if "--system-site-packages" in args else "false"
+    (venv / "pyvenv.cfg").write_text(f"include-system-site-packages = {flag}\n")
+elif name == "python":  # the venv's: -m pip install ...
+    script = Path(sys.argv[0]).parent / "pitboard"
+    script.write_text("#!/bin/sh\nexit 0\n")
+    script.chmod(0o755)
+elif name == "apt-get" and "install" in args:
+    save("dpkg", lines("dpkg") + [a for a in args[args.index("install") + 1 :] if a[0] != "-"])
+elif name == "groupadd":
+    save("group", [*lines("group"), f"{args[-1]}:x:{900 + len(lines('group'))}:"])
+elif name == "useradd":
+    save("passwd", [*lines("passwd"), f"{args[-1]}:x:999:999::/var/lib/pitboard:/bin/false"])
+    for group in args[args.index("--groups") + 1].split(","):
+        join_group(args[-1], group)
+elif name == "usermod":
+    join_group(args[-1], args[args.index("--groups") + 1])
+"""
+
+MUTATING = ("apt-get", "groupadd", "useradd", "usermod", "systemctl", "python3", "python")
+
+PI_CONFIG = """\
+# For more options and information see http://rptl.io/configtxt
+dtparam=audio=on
+camera_auto_detect=1
+display_auto_detect=1
+auto_initramfs=1
+dtoverlay=vc4-kms-v3d
+max_framebuffers=2
+disable_fw_kms_setup=1
+arm_64bit=1
+disable_overscan=1
+arm_boost=1
+
+[cm4]
+otg_mode=1
+
+[cm5]
+dtoverlay=dwc2,dr_mode=host
+
+[all]
+"""
+PI_CMDLINE = (
+    "console=serial0,115200 console=tty1 root=PARTUUID=4e639091-02 rootfstype=ext4 "
+    "fsck.repair=yes rootwait quiet splash plymouth.ignore-serial-consoles\n"
+)
+PROFILES = {
+    "sim": '[console]\nport = ""\n[journal]\ndir = "journal"\n'
+    '[[stations]]\ninput = { kind = "emulated" }\n'
+    'display = { driver = "ssd1306", bus = "emulated" }\n',
+    "duo": '[console]\nport = "/dev/ttyUSB0"  # never /dev/serial0, dtparam=spi=off\n'
+    "[i2c]\nbus = 1\nbaudrate = 400000\n"
+    '[[stations]]\ninput = { kind = "gpio", lever = [4, 17, 27, 22] }\n'
+    'display = { driver = "ssd1306", bus = "i2c", address = 0x3C }\n',
+    "grid6": '[console]\nport = "/dev/serial0"\n'
+    '[i2c]\nbus = 1\nbaudrate = 400000\n[i2c.mux]\ntype = "tca9548a"\naddress = 0x70\n'
+    '[[stations]]\ninput = { kind = "mcp23017", mux_channel = 0, address = 0x20 }\n'
+    'display = { driver = "ssd1306", bus = "i2c", mux_channel = 0, address = 0x3C }\n',
+    "spiboard": '[console]\nport = "/dev/ttyACM0"\n'
+    '[[stations]]\ninput = { kind = "gpio", lever = [4, 17, 27, 22] }\n'
+    'display = { driver = "sh1106", bus = "spi", device = 0 }\n',
+}
+
+
+@dataclass
+class Installer:
+    """Runs install-pi.sh against a fake source tree and root, with stub system commands."""
+
+    src: Path
+    root: Path
+    state: Path
+    env: dict[str, str]
+
+    def run(self, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["bash", str(INSTALL), *args],
+            env={**self.env, **env},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    def ok(self, *args: str, **env: str) -> str:
+        result = self.run(*args, **env)
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert result.stderr == ""
+        return result.stdout
+
+    def log(self) -> list[str]:
+        path = self.state / "log"
+        return path.read_text().splitlines() if path.exists() else []
+
+    def clear_log(self) -> None:
+        (self.state / "log").unlink(missing_ok=True)
+
+    def tree(self) -> dict[str, tuple[bytes, int, int]]:
+        """Every file under the root with its bytes, mode and mtime (to prove nothing moved)."""
+        found: dict[str, tuple[bytes, int, int]] = {}
+        for path in sorted(self.root.rglob("*")):
+            info = path.lstat()
+            content = path.read_bytes() if stat.S_ISREG(info.st_mode) else b""
+            found[str(path.relative_to(self.root))] = (content, info.st_mode, info.st_mtime_ns)
+        return found
+
+    @property
+    def config_txt(self) -> Path:
+        return self.root / "boot" / "firmware" / "config.txt"
+
+    @property
+    def cmdline_txt(self) -> Path:
+        return self.root / "boot" / "firmware" / "cmdline.txt"
+
+
+def new_installer(tmp_path: Path) -> Installer:
+    """A fake source tree, Pi root and stub commands under ``tmp_path``."""
+    src = tmp_path / "src"
+    (src / "systemd").mkdir(parents=True)
+    shutil.copy(UNIT, src / "systemd" / UNIT.name)
+    (src / "hw_config").mkdir()
+    for name, text in PROFILES.items():
+        (src / "hw_config" / f"{name}.toml").write_text(text)
+    (src / "firmware_py" / "pitboard" / "hwconfig").mkdir(parents=True)
+    (src / "firmware_py" / "pitboard" / "__init__.py").write_text('"""fake"""\n')
+    shutil.copy(HWCONFIG_PY, src / "firmware_py" / "pitboard" / "hwconfig" / "schema.py")
+    (src / "pyproject.toml").write_text('[project]\nname = "pitboard"\nversion = "0"\n')
+    (src / "README.md").write_text("fake\n")
+
+    root = tmp_path / "root"
+    (root / "boot" / "firmware").mkdir(parents=True)
+    (root / "boot" / "firmware" / "config.txt").write_text(PI_CONFIG)
+    (root / "boot" / "firmware" / "cmdline.txt").write_text(PI_CMDLINE)
+
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "group").write_text("dialout:x:20:\ngpio:x:993:\ni2c:x:994:\n")  # no spi yet
+    (state / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
+    (state / "dpkg").write_text("python3\npython3-venv\n")
+
+    stubs = tmp_path / "stubs"
+    stubs.mkdir()
+    stub = stubs / "stub.py"
+    stub.write_text(f"#!{sys.executable}\n{STUB}")
+    stub.chmod(0o755)
+    for name in ("apt-get", "dpkg-query", "getent", "groupadd", "useradd", "usermod"):
+        shutil.copy(stub, stubs / name)
+    for name in ("systemctl", "python3"):
+        shutil.copy(stub, stubs / name)
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DRY_RUN", "PROFILE", "UART", "SPI")}
+    env.update(
+        PATH=f"{stubs}:{os.environ['PATH']}",
+        ROOT=str(root),
+        PITBOARD_SRC=str(src),
+        STUB_STATE=str(state),
+        REAL_PYTHON=sys.executable,
+        PROFILE="grid6",
+    )
+    return Installer(src, root, state, env)
+
+
+def block_lines(config_txt: Path) -> list[str]:
+    text = config_txt.read_text()
+    start = text.index("# >>> pitboard")
+    end = text.index("# <<< pitboard <<<")
+    return text[start:end].splitlines()[1:]
+
+
+def mutations(log: list[str]) -> list[str]:
+    return [line for line in log if line.split()[0] in MUTATING]
