@@ -92,9 +92,11 @@ class HeuristicBot:
         self.reserve = reserve
         #: plan from the car's hand directly, unless a subclass plans from the rule its own way
         self._own_plan = type(self)._plan is HeuristicBot._plan
-        # top speeds by (d, Heat) for the race last seen (see _targets_for)
+        # what the bot knows of the corners of the race last seen (see _Course): top speeds by
+        # (d, Heat); corner bills by (start, end, speed), or None when modules bill car by car
         self._race: Race | None = None
         self._targets: dict[tuple[int, int], tuple[int, int]] = {}
+        self._bills: dict[tuple[int, int, int], int] | None = None
 
     def choose(self, race: Race, car_id: int) -> Decision:
         phase = race.phase
@@ -115,7 +117,7 @@ class HeuristicBot:
             spare = car.engine - self.reserve
             reaches = race.slipstream_reaches(car)
             for i in range(len(reaches) - 1, -1, -1):
-                if race.corner_bill(car.start_d, car.d + reaches[i], car.speed, car) <= spare:
+                if self._bill(race, car, car.d + reaches[i], car.speed) <= spare:
                     return Slipstream(car_id, True, reaches[i]) if i else _SLIPSTREAM[car_id][1]
             return _SLIPSTREAM[car_id][0]
         # discard: the 0 upgrade is dead weight; spare 1s too
@@ -139,7 +141,7 @@ class HeuristicBot:
         """The best-scoring gear and cards of ``hand`` (the car's playable cards, with its
         Heat cards) for ``car``; None when the hand is clogged at every gear."""
         if race is not self._race:
-            self._race, self._targets = race, _targets_for(race)
+            self._see(race)
         d = car.d
         # top speeds after a shift costing 0 or 1 Heat: one lookup per plan
         heat = car.engine - self.reserve
@@ -185,6 +187,30 @@ class HeuristicBot:
             best = hand.cards[size - best_gear:]
         return Plan(car.id, best_gear, best)
 
+    # -- the course
+    def _see(self, race: Race) -> None:
+        """Take up what the bot knows of the corners of ``race`` (shared by races alike)."""
+        course = _course_of(race)
+        hooks = race.hooks
+        self._race, self._targets = race, course.targets
+        self._bills = None if hooks.car_corner_limit or hooks.corner_heat else course.bills
+
+    def _bill(self, race: Race, car: Car, end: int, speed: int) -> int:
+        """Heat the corners would charge ``car`` for its move from where it began to ``end`` at
+        ``speed`` (race.corner_bill, remembered when no module bills car by car)."""
+        if race is not self._race:
+            self._see(race)
+        bills = self._bills
+        if bills is None:
+            return race.corner_bill(car.start_d, end, speed, car)
+        key = (car.start_d, end, speed)
+        bill = bills.get(key)
+        if bill is None:
+            if len(bills) >= _BILLS_MAX:
+                bills.clear()
+            bill = bills[key] = race.corner_bill(car.start_d, end, speed, car)
+        return bill
+
     # -- react
     def _react(self, race: Race, car_id: int) -> Decision:
         car = race.cars[car_id]
@@ -193,10 +219,10 @@ class HeuristicBot:
             return _COOLDOWN[car_id][n] if n < _COOLDOWN_MAX else React(car_id, COOLDOWN, n)
         spare = car.engine - self.reserve
         if car.adrenaline and not car.adrenaline_used and \
-                race.corner_bill(car.start_d, car.d + 1, car.speed + 1, car) <= spare:
+                self._bill(race, car, car.d + 1, car.speed + 1) <= spare:
             return _ADRENALINE[car_id]
         if not car.boosted and car.engine > 0 and \
-                race.corner_bill(car.start_d, car.d + 4, car.speed + 4, car) <= spare - 1:
+                self._bill(race, car, car.d + 4, car.speed + 4) <= spare - 1:
             return _BOOST[car_id]
         return _DONE[car_id]
 
@@ -213,20 +239,35 @@ _COOLDOWN = tuple(tuple(React(i, COOLDOWN, n) for n in range(_COOLDOWN_MAX))
                   for i in range(MAX_CARS))
 
 
-#: top speeds by (d, Heat), with that Heat and one less, per race geometry: every race on a
-#: track and lap count shares one
-_TARGETS: dict[tuple[tuple[int, int, int], ...], dict[tuple[int, int], tuple[int, int]]] = {}
+class _Course:
+    """What the bot works out about one race geometry (its corner lines), kept for every race
+    that shares it: top speeds by (d, Heat), with that Heat and one less (see _target), and
+    corner bills by (start, end, speed). 300 six-car races on USA (2 laps) meet 571 and 2,704
+    of them; a bill takes ~91 bytes (getsizeof), so a full bill memo (_BILLS_MAX, then cleared)
+    holds ~0.75 MiB, and at most _COURSES_MAX geometries are kept."""
+
+    __slots__ = ("bills", "targets")
+
+    def __init__(self) -> None:
+        self.targets: dict[tuple[int, int], tuple[int, int]] = {}
+        self.bills: dict[tuple[int, int, int], int] = {}
 
 
-def _targets_for(race: Race) -> dict[tuple[int, int], tuple[int, int]]:
-    """The memo of :func:`_target` for races with the corner lines of ``race``: the same few
-    hundred (d, Heat) pairs come up in every race there."""
+#: per race geometry (its corner lines): every race on a track and lap count shares one
+_COURSES: dict[tuple[tuple[int, int, int], ...], _Course] = {}
+_COURSES_MAX = 8
+_BILLS_MAX = 8_192
+
+
+def _course_of(race: Race) -> _Course:
+    """What the bot knows of races with the corner lines of ``race``: the same few hundred
+    positions come up in every race there."""
     lines = tuple(race.corners_between(-sys.maxsize, sys.maxsize))
-    found = _TARGETS.get(lines)
+    found = _COURSES.get(lines)
     if found is None:
-        if len(_TARGETS) >= 64:
-            _TARGETS.clear()
-        found = _TARGETS[lines] = {}
+        if len(_COURSES) >= _COURSES_MAX:
+            _COURSES.clear()
+        found = _COURSES[lines] = _Course()
     return found
 
 
