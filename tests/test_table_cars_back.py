@@ -23,7 +23,7 @@ from pitboard.table.legend_moves import legend_move_count
 from pitboard.table.recorder import JournalRecorder
 from pitboard.table.screens import render
 from pitboard.table.table import Table
-from rig import Grid6, Panel, find_text, shows
+from rig import Grid6, Panel, shows, shows_message
 from test_table_legends import MODULES, play_to_a_legend_move, raced_to_a_legend_move
 
 
@@ -68,7 +68,7 @@ def test_every_seated_station_says_which_cars_go_back_and_go_confirms_each() -> 
             assert rig.view(i).message.startswith(status), (i, rig.view(i).message)
         # on the glass of the station waiting (the turn screen's tray can crowd it out there)
         assert rig.view(1).kind == "waiting"
-        assert find_text(rig.panels[1].image(), rig.view(1).message) is not None
+        assert shows_message(rig.panels[1], rig.view(1))
         assert not rig.view(2).message.startswith("undo")  # S3 does not play
         decisions = len(race.log)
         rig.go(1)  # "put it back": the GO decides nothing

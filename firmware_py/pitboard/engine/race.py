@@ -37,7 +37,7 @@ from .decisions import (
 )
 from .modules import Hooks, build_modules
 from .piles import Piles
-from .react import BASE_ACTIONS
+from .react import BASE_ACTIONS, more_available
 from .react import by_name as react_by_name
 from .setup import RaceSetup
 from .shuffle import seed_key
@@ -65,7 +65,7 @@ class Race(Piles):
         'plan'
     """
 
-    __slots__ = ("_base_react", "_driving_round", "_pending", "_react_actions", "_react_by_name",
+    __slots__ = ("_driving_round", "_pending", "_react_actions", "_react_by_name", "_react_more",
                  "_round_again", "_rules", "_to_plan", "car_turns", "log", "order", "phase",
                  "turn")
 
@@ -125,7 +125,9 @@ class Race(Piles):
         actions.update((a.name or str(id(a)), a) for a in self.hooks.react_actions)
         self._react_actions = tuple(actions.values())
         self._react_by_name = react_by_name(self._react_actions)
-        self._base_react = self._react_actions == BASE_ACTIONS
+        #: the checks _react_choice asks after the base actions' (written out there); None
+        #: when a module changes a base action's availability (every action is asked)
+        self._react_more = more_available(self._react_actions)
         self._derive_corners()
 
 
@@ -464,11 +466,18 @@ class Race(Piles):
 
     def _react_choice(self, car: Car) -> bool:
         """Is there any React action besides 'done'? (asked after every move)"""
-        if self._base_react:  # only the base actions: their available(), written out
+        more = self._react_more
+        if more is not None:  # the base actions' available(), written out, then the others'
             boost_heat = self.hooks.boost_heat
-            return (car.adrenaline and not car.adrenaline_used) or \
-                (car.cooldown > 0 and HEAT in car.hand) or \
-                (not car.boosted and car.engine >= (boost_heat(self, car, 1) if boost_heat else 1))
+            if (car.adrenaline and not car.adrenaline_used) or \
+                    (car.cooldown > 0 and HEAT in car.hand) or \
+                    (not car.boosted and
+                     car.engine >= (boost_heat(self, car, 1) if boost_heat else 1)):
+                return True
+            for available in more:  # noqa: SIM110 (a loop: any() with a generator costs more)
+                if available(self, car):
+                    return True
+            return False
         for action in self._react_actions:  # noqa: SIM110 (a loop: any() with a generator costs more here)
             if action.available(self, car):
                 return True
