@@ -90,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
                   "Run a rules scenario (the line format of docs/scenarios.md) and print\n"
                   "what happened. The text counts cars from 1, as players do; the file\n"
                   "and --json keep the documented 0-based car indexes.")
-    sc.add_argument("file", help="the scenario file (.scenario)")
+    sc.add_argument("file", help="a scenario file, e.g. tests/scenarios/worked_example.txt")
     sc.add_argument("--json", action="store_true",
                     help="print the final state and event log as JSON (cars indexed from 0)")
 
@@ -126,8 +126,9 @@ def build_parser() -> argparse.ArgumentParser:
     cc.add_argument("file", help="a .toml file or a shipped profile name (sim, duo, grid6)")
 
     fd = _command(sub, "flow-diagram", "print the table flow as a Mermaid diagram",
-                  "Print the table's state machine (lobby, planning, resolution, results,\n"
-                  "attract) as Markdown with a Mermaid diagram. The repository keeps it in\n"
+                  "Print the table's state machine (attract, lobby, the set-up checklist,\n"
+                  "the Garage draft, planning, resolution, results) as Markdown with a\n"
+                  "Mermaid diagram. The repository keeps it in\n"
                   "docs/table-flow.md: pitboard flow-diagram --out docs/table-flow.md")
     fd.add_argument("--out", metavar="FILE", default=None,
                     help="write the Markdown to FILE instead of printing it")
@@ -163,7 +164,8 @@ def _race_options(p: argparse.ArgumentParser, *, cars: int, laps: int | None) ->
                    help=f"track name ({', '.join(TRACKS)}) or a .toml file "
                         "(default usa)")
     p.add_argument("--cars", type=_cars, default=cars, metavar="N",
-                   help=f"cars in the race, 1..{MAX_CARS} (default {cars})")
+                   help=f"cars the bots drive, 1..{MAX_CARS} (default {cars}); --legends "
+                        "adds Legend cars")
     p.add_argument("--laps", type=_positive, default=laps, metavar="N",
                    help="laps (default: the track's)" if laps is None else f"laps (default {laps})")
     p.add_argument("--seed", type=int, default=1, metavar="N",

@@ -156,11 +156,16 @@ class Course:
         with ``car``, as they would charge that car (modules' limits and extra Heat too)."""
         ds = self._line_ds
         first = bisect_left(ds, start)
+        if first == len(ds) or ds[first] >= end:  # no corner on the way (bots ask this
+            return 0                              # after every move)
         last = bisect_left(ds, end, first)
-        if first == last:  # no corner on the way (bots ask this after every move)
-            return 0
         own_limit, heat_for = self.hooks.car_corner_limit, self.hooks.corner_heat
         bill = 0
+        if car is None or not (own_limit or heat_for):  # the printed limits alone
+            for _, _, limit in self._corner_lines[first:last]:
+                if speed > limit:
+                    bill += speed - limit
+            return bill
         for _, index, limit in self._corner_lines[first:last]:
             if car is not None and own_limit:
                 limit = own_limit(self, car, index, limit)
@@ -237,7 +242,9 @@ class Course:
         beside = taken[car.space] & ~car.spot if car.on_track else taken[car.space]
         if not beside and not taken[car.d % self._spaces + 1]:  # nobody beside nor just ahead
             return False
-        if car.d + self.slipstream_spaces(car) > self.finish_d:
+        spaces = self.slipstream_spaces(car) if self.hooks.slipstream_spaces else \
+            SLIPSTREAM_SPACES
+        if car.d + spaces > self.finish_d:
             return False
         may = self.hooks.may_slipstream
         return may(self, car) if may else True

@@ -92,7 +92,8 @@ class Piles(Course):
         """
         reshuffled = [False]
         while True:
-            card = self._draw_one(car, reshuffled)
+            draw = car.draw
+            card = draw.pop() if draw else self._draw_one(car, reshuffled)
             if card is None:
                 if self.record_events:
                     self.events.append({"car": car.id, "card": None, "kept": False, "why": why,

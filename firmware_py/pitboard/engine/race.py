@@ -37,7 +37,7 @@ from .decisions import (
 )
 from .modules import Hooks, build_modules
 from .piles import Piles
-from .react import BASE_ACTIONS
+from .react import BASE_ACTIONS, more_available
 from .react import by_name as react_by_name
 from .setup import RaceSetup
 from .shuffle import seed_key
@@ -65,7 +65,7 @@ class Race(Piles):
         'plan'
     """
 
-    __slots__ = ("_base_react", "_driving_round", "_pending", "_react_actions", "_react_by_name",
+    __slots__ = ("_driving_round", "_pending", "_react_actions", "_react_by_name", "_react_more",
                  "_round_again", "_rules", "_to_plan", "car_turns", "log", "order", "phase",
                  "turn")
 
@@ -125,7 +125,9 @@ class Race(Piles):
         actions.update((a.name or str(id(a)), a) for a in self.hooks.react_actions)
         self._react_actions = tuple(actions.values())
         self._react_by_name = react_by_name(self._react_actions)
-        self._base_react = self._react_actions == BASE_ACTIONS
+        #: the checks _react_choice asks after the base actions' (written out there); None
+        #: when a module changes a base action's availability (every action is asked)
+        self._react_more = more_available(self._react_actions)
         self._derive_corners()
 
 
@@ -364,7 +366,7 @@ class Race(Piles):
             return
         hand = list(car.hand)
         for c in cards:
-            if not DISCARDABLE[c]:
+            if c in UNDISCARDABLE:
                 raise IllegalDecision(f"car {car.id}: Heat and Stress cards can never be discarded")
             if c not in hand:
                 raise IllegalDecision(f"car {car.id}: card {c} is not in hand")
@@ -426,47 +428,56 @@ class Race(Piles):
         self.car_turns += 1
         car.start_d = car.d
         car.adrenaline_used = car.boosted = car.slipstreamed = car.spun = False
-        if self.record_events:
+        hooks, events = self.hooks, self.record_events
+        if events:
             self.events.append({"car": car.id, "gear": car.gear, "type": "turn",
                                 "round": self.round})
-        if self.hooks.drive and self.hooks.drive(self, car):  # e.g. a Legend car
+        if hooks.drive and hooks.drive(self, car):  # e.g. a Legend car
             self._end_turn(car)
             return
+        play = car.play
         if car.clogged:
-            if self.record_events:
-                self._event("clogged", car=car.id, cards=list(car.play))
+            if events:
+                self._event("clogged", car=car.id, cards=list(play))
             car.gear = 1
             self._end_turn(car)
             return
-        if self.record_events:
-            self.events.append({"car": car.id, "cards": list(car.play), "type": "reveal",
+        if events:
+            self.events.append({"car": car.id, "cards": list(play), "type": "reveal",
                                 "round": self.round})
-        if STRESS in car.play:
-            for _ in range(car.play.count(STRESS)):
+        if STRESS in play:
+            for _ in range(play.count(STRESS)):
                 self._flip_basic(car, "stress")
         speed = 0
-        for c in car.play:
+        for c in play:
             speed += SPEED[c]
         car.speed = speed
-        if self.hooks.after_reveal:
-            self.hooks.after_reveal(self, car)
-        if self.record_events:
+        if hooks.after_reveal:
+            hooks.after_reveal(self, car)
+        if events:
             self.events.append({"car": car.id, "speed": car.speed, "type": "speed",
                                 "round": self.round})
         self._move(car, car.speed, "cards")
         car.cooldown = _COOLDOWN[car.gear] + car.adrenaline
-        if self.hooks.cooldown:
-            car.cooldown = self.hooks.cooldown(self, car, car.cooldown)
+        if hooks.cooldown:
+            car.cooldown = hooks.cooldown(self, car, car.cooldown)
         if not self._react_choice(car):
             self._after_react(car)
 
     def _react_choice(self, car: Car) -> bool:
         """Is there any React action besides 'done'? (asked after every move)"""
-        if self._base_react:  # only the base actions: their available(), written out
+        more = self._react_more
+        if more is not None:  # the base actions' available(), written out, then the others'
             boost_heat = self.hooks.boost_heat
-            return (car.adrenaline and not car.adrenaline_used) or \
-                (car.cooldown > 0 and HEAT in car.hand) or \
-                (not car.boosted and car.engine >= (boost_heat(self, car, 1) if boost_heat else 1))
+            if (car.adrenaline and not car.adrenaline_used) or \
+                    (car.cooldown > 0 and HEAT in car.hand) or \
+                    (not car.boosted and
+                     car.engine >= (boost_heat(self, car, 1) if boost_heat else 1)):
+                return True
+            for available in more:  # noqa: SIM110 (a loop: any() with a generator costs more)
+                if available(self, car):
+                    return True
+            return False
         for action in self._react_actions:  # noqa: SIM110 (a loop: any() with a generator costs more here)
             if action.available(self, car):
                 return True
@@ -512,19 +523,21 @@ class Race(Piles):
         self._after_slipstream(car)
 
     def _after_slipstream(self, car: Car) -> None:
-        self._check_corners(car)
+        ds = self._line_ds  # a corner line crossed this turn? (most turns cross none)
+        first = bisect_left(ds, car.start_d)
+        if first < len(ds) and ds[first] < car.d:
+            self._check_corners(car, first)
         if not UNDISCARDABLE.issuperset(car.hand):  # a card to discard
             self.phase = DISCARD
             return
         self._end_turn(car)
 
-    def _check_corners(self, car: Car) -> None:
-        """Step 7: every corner line crossed this turn, in order; a spin-out ends the checks."""
-        ds = self._line_ds  # corners_between, written out: most turns cross no line
-        first = bisect_left(ds, car.start_d)
-        last = bisect_left(ds, car.d, first)
-        if first == last:
-            return
+    def _check_corners(self, car: Car, first: int | None = None) -> None:
+        """Step 7: every corner line crossed this turn, in order (``first``: the first line
+        at or after the turn's start, if known); a spin-out ends the checks."""
+        if first is None:
+            first = bisect_left(self._line_ds, car.start_d)
+        last = bisect_left(self._line_ds, car.d, first)
         own_limit, heat_for = self.hooks.car_corner_limit, self.hooks.corner_heat
         for line, index, limit in self._corner_lines[first:last]:
             if own_limit:  # e.g. an upgrade's adjust symbol, this car this turn
@@ -571,7 +584,7 @@ class Race(Piles):
     def _end_turn(self, car: Car) -> None:
         if self.hooks.end_turn:
             self.hooks.end_turn(self, car)
-        car.discard.extend(car.play)
+        car.discard += car.play
         car.play = []
         self._fill_hand(car)
         if car.d > self.finish_d and not car.finished:

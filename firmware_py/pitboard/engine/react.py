@@ -14,7 +14,7 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, ClassVar
 
 from .cards import HEAT, SPEED
@@ -90,6 +90,21 @@ def by_name(actions: tuple[ReactAction, ...]) -> dict[str, ReactAction]:
         else:
             out[a.name] = a
     return out
+
+
+def more_available(actions: tuple[ReactAction, ...]
+                   ) -> tuple[Callable[[Race, Car], bool], ...] | None:
+    """The ``available`` checks of ``actions`` beyond the base game's three, when all three are
+    there with their own availability (a refinement that keeps it, like the Garage's Boost,
+    counts as the base one): the race then writes the base checks out and asks only these.
+    None when a base action is missing or changes when it is available."""
+    by_name = {a.name: a for a in actions}
+    for base in BASE_ACTIONS:
+        found = by_name.get(base.name)
+        if found is None or type(found).available is not type(base).available:
+            return None
+    base_checks = {type(a).available for a in BASE_ACTIONS}
+    return tuple(a.available for a in actions if type(a).available not in base_checks)
 
 
 def register_action(action: ReactAction | type[ReactAction]) -> None:

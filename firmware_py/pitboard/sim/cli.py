@@ -109,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--laps", metavar="N", type=_int_in(1, 9, "laps"),
                    help="laps (default: the sim profile's, else the track's)")
     p.add_argument("--cars", metavar="N", type=_int_in(1, MAX_CARS, "cars"),
-                   help=f"cars in the race, 1..{MAX_CARS} (default: 4, or one per station)")
+                   help=f"cars players and bots drive, 1..{MAX_CARS} (default: 4, or one per "
+                        "station; fewer with --legends)")
     p.add_argument("--seed", metavar="N", type=int,
                    help="race seed (default: random, shown in the header)")
     p.add_argument("--autoplay", action="store_true",
