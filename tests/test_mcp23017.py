@@ -703,7 +703,11 @@ def test_a_press_costs_two_short_reads_and_holds_the_bus_once(factory: MockFacto
         inputs.poll()
     assert events == [GoPressed(station=0)]
     assert inputs.reads == reads + 2 and inputs.read_bytes == read_bytes + 4
-    assert len(edges) == 1
+    release(chip, GO)  # a release answers nothing: no hold
+    for _ in range(30):
+        clock.advance(0.001)
+        inputs.poll()
+    assert len(edges) == 1 and events == [GoPressed(station=0)]
     inputs.close()
 
 

@@ -218,6 +218,11 @@ class DebouncedButton:
         """A change is waiting to be confirmed."""
         return self._state.pending
 
+    @property
+    def pressing(self) -> bool:
+        """A press (not a release) is waiting to be confirmed."""
+        return self._state.pending and not self._state.stable
+
     def update(self, pressed: bool, *, now: float | None = None) -> None:
         """Feed a raw sample (True = pressed)."""
         if self._state.update(bool(pressed), self._clock() if now is None else now):
@@ -280,8 +285,9 @@ class StationLogic:
             on_press=_poster(post, GoPressed(station=station)), pressed=go_pressed,
             debounce_s=debounce_s, confirm_s=confirm_s, clock=clock,
         )
-        #: called (on the sampling thread) when a raw change starts waiting for confirmation:
-        #: the app holds the station's display bus for the press (``BusWriter.hold``)
+        #: called (on the sampling thread) when a press or a lever move starts waiting for
+        #: confirmation (not a release: nothing answers it): the app holds the station's
+        #: display bus for it (``BusWriter.hold``)
         self.on_edge: Callable[[], None] | None = None
 
     @property
@@ -326,9 +332,9 @@ class StationLogic:
         self._edge(was)
 
     def _waiting(self) -> int:
-        """How many inputs wait for confirmation."""
-        return (self.lever.pending + self.go.pending
-                + sum(button.pending for button in self.slots))
+        """How many presses and lever moves wait for confirmation."""
+        return (self.lever.pending + self.go.pressing
+                + sum(button.pressing for button in self.slots))
 
     def _edge(self, waiting: int) -> None:
         if self.on_edge is not None and self._waiting() > waiting:
