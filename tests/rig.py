@@ -88,6 +88,8 @@ class Panel(RecordingSerial):
         super().__init__()
         self.driver = driver
         self.fail: OSError | None = None
+        #: RAM pages data bytes were written to (tests clear it to watch one change)
+        self.pages_written: set[int] = set()
         self._clock = clock or (lambda: 0.0)
         self.attempt_times: list[float] = []
         self.power_on()
@@ -157,6 +159,7 @@ class Panel(RecordingSerial):
         super().data(data)
         width = _RAM_WIDTH if self.driver == "sh1106" else PANEL_WIDTH
         for byte in data:
+            self.pages_written.add(self.page)
             self.ram[self.page * _RAM_WIDTH + self.col] = byte
             if self.driver == "sh1106" or self.mode == _PAGE:
                 self.col = (self.col + 1) % width
@@ -228,6 +231,14 @@ def find_text(image: Image.Image, text: str,
                         return x, y
                     x = line.find(tmpl[anchor], x + 1)
     return None
+
+
+def shows_message(panel: Panel, view: StationView) -> bool:
+    """The view's status line is on the panel's glass (a waiting screen's band, half the
+    width, breaks a long one in two lines: :func:`pitboard.table.screens.status_lines`)."""
+    parts = screens.status_lines(view.message) if view.kind == "waiting" else [view.message]
+    image = panel.image()
+    return all(find_text(image, part) is not None for part in parts)
 
 
 def shows(panel: Panel, *texts: str) -> bool:

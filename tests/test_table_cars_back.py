@@ -5,19 +5,25 @@ pins and panels, the console's ``undo`` and the journal."""
 
 from __future__ import annotations
 
+import contextlib
+import random
 from pathlib import Path
+
+import pytest
 
 from pitboard.console import ConsoleProtocol, DirectLink
 from pitboard.engine.snapshot import replay
 from pitboard.hw.events import GoPressed
 from pitboard.journal import Journal
-from pitboard.table.cars_back import CarBack, Place, after_undo
+from pitboard.table import flow
+from pitboard.table.autoplay import next_input
+from pitboard.table.cars_back import CarBack, Place, after_undo, board, place_of
 from pitboard.table.fonts import TINY
 from pitboard.table.legend_moves import legend_move_count
 from pitboard.table.recorder import JournalRecorder
 from pitboard.table.screens import render
 from pitboard.table.table import Table
-from rig import Grid6, Panel, find_text, shows
+from rig import Grid6, Panel, shows, shows_message
 from test_table_legends import MODULES, play_to_a_legend_move, raced_to_a_legend_move
 
 
@@ -62,7 +68,7 @@ def test_every_seated_station_says_which_cars_go_back_and_go_confirms_each() -> 
             assert rig.view(i).message.startswith(status), (i, rig.view(i).message)
         # on the glass of the station waiting (the turn screen's tray can crowd it out there)
         assert rig.view(1).kind == "waiting"
-        assert find_text(rig.panels[1].image(), rig.view(1).message) is not None
+        assert shows_message(rig.panels[1], rig.view(1))
         assert not rig.view(2).message.startswith("undo")  # S3 does not play
         decisions = len(race.log)
         rig.go(1)  # "put it back": the GO decides nothing
@@ -171,3 +177,29 @@ def test_the_status_line_fits_the_glass() -> None:
     short = CarBack(car=0, name="Ann", frm=Place(9, False, 1), to=Place(3, True, 1))
     assert short.view().status() == "undo: Ann 9→3 back: GO"
     assert short.view().instruction() == "undo: Ann back from space 9 to 3, racing line"
+
+
+@pytest.mark.parametrize("seed", [1, 8])
+def test_after_any_undo_and_its_confirms_the_board_is_the_race(seed: int) -> None:
+    """Autoplayed module races with undos at random moments: whenever nothing waits for a GO,
+    where the table believes each car stands on the board is where the race has it."""
+    rng = random.Random(seed)
+    table = Table(stations=3, render=render, seed=seed, clock=lambda: 0.0, modules=MODULES)
+    table.handle(GoPressed(station=0))
+    table.handle(GoPressed(station=1))
+    table.start_race(track="usa", laps=1, cars=3)
+    undos = backs = 0
+    while (race := table.race) is not None and not race.over:
+        if table.state in (flow.PLANNING, flow.RESOLUTION) and rng.random() < 0.03:
+            with contextlib.suppress(ValueError):  # nothing a person decided yet
+                table.undo()
+                undos += 1
+                backs += len(table.cars_back)
+            continue
+        if not table.legend_moves_waiting():
+            believed = board(race, table.legends_confirmed, table.cars_back)
+            assert believed == {car.id: place_of(race, car) for car in race.cars}
+        event = next_input(table)
+        assert event is not None
+        table.handle(event)
+    assert undos >= 5 and backs >= 5, (undos, backs)

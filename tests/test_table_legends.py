@@ -20,7 +20,7 @@ from pitboard.table.legend_moves import legend_move_count
 from pitboard.table.recorder import JournalRecorder
 from pitboard.table.screens import render
 from pitboard.table.table import Table
-from rig import Grid6, Panel, find_text, shows
+from rig import Grid6, Panel, find_text, shows, shows_message
 
 MODULES: dict[str, dict[str, Any]] = {
     "weather": {"weather": "storm",
@@ -149,7 +149,7 @@ def test_every_status_line_says_where_the_legend_goes_and_go_confirms() -> None:
     assert f"{first.frm}→{first.to}" in status and status.endswith(": GO")
     for i in range(2):  # every seated station, whatever screen it is on
         assert rig.view(i).message == status
-        assert find_text(rig.panels[i].image(), status) is not None, i
+        assert shows_message(rig.panels[i], rig.view(i)), i
     assert rig.view(2).message != status  # S3 does not play
     decisions, waiting = len(table.race.log), len(table.legend_moves_waiting())
     rig.go(1)  # "moved it": the GO confirms the move, it plans or resolves nothing

@@ -131,11 +131,12 @@ class GarageBot(HeuristicBot):
         phase = race.phase
         if phase == REACT:
             turns = self._turns if race is self._turns_race else self._turns_of(race)
-            if turns is not None:  # most React steps hold no turn state and no direct play
+            if turns is not None:  # most React steps hold no open symbol and no direct play
                 ts = turns.get(car_id)
-                car = race.cars[car_id]
-                if ts is not None or not DIRECT.isdisjoint(car.hand):
-                    found = self._upgrade_react(race, car, ts)
+                if (ts is not None and (ts.choices or ts.reduce or ts.salvage or ts.supercool or
+                                        ts.refresh or ts.accelerate or ts.drafts)) or \
+                        not DIRECT.isdisjoint(race.cars[car_id].hand):
+                    found = self._upgrade_react(race, race.cars[car_id], ts)
                     if found is not None:
                         return found
             return self._react(race, car_id)
@@ -172,7 +173,9 @@ class GarageBot(HeuristicBot):
         else:
             same = list(map(_SAME_AS_GET, cards))
             key = tuple(sorted(same))
-        found = self._best_plan(race, car, _garage_hand(key), gears, shift_cost)
+        hand = _GARAGE_HANDS.get(key)
+        found = self._best_plan(race, car, _garage_hand(key) if hand is None else hand, gears,
+                                shift_cost)
         if found is None:  # clogged at every gear: drop to the lowest for Cooldown next time
             return Plan(car.id, min(gears), tuple(filter(PLAYABLE.__getitem__, cards)))
         if same is None:
@@ -218,14 +221,9 @@ class GarageBot(HeuristicBot):
         """An upgrade symbol worth using now, read straight off the turn's upgrade state (the
         full option list is not built): a direct play or accelerate the corners can pay, then
         reduce, a salvage of a 3 or better, supercool, a draft move the corners can pay, a
-        refresh of a card worth 3 or more, and last the highest speed choice that fits."""
+        refresh of a card worth 3 or more, and last the highest speed choice that fits. Asked
+        when the turn state has an optional symbol open or the hand a direct-play card."""
         hand = car.hand
-        if ts is None:
-            if DIRECT.isdisjoint(hand):
-                return None
-        elif not (ts.choices or ts.reduce or ts.salvage or ts.supercool or ts.refresh or
-                  ts.accelerate or ts.drafts or not DIRECT.isdisjoint(hand)):
-            return None
         spare = car.engine - self.reserve
         if not DIRECT.isdisjoint(hand):
             for code in dict.fromkeys(hand):

@@ -88,25 +88,25 @@ def shuffle_cards(cards: list[Any], key: int, n: int) -> None:
             break
     # the same digits, read off a group of radices at a time: a group's digits come from one
     # remainder below 2**30, where CPython's integer division takes its short path
-    for product, radices in _digit_groups(m):
+    for product, steps in _digit_groups(m):
         r, low = divmod(r, product)
-        for i in radices:
-            j = low % (i + 1)
-            low //= i + 1
+        for i, radix in steps:
+            j = low % radix
+            low //= radix
             cards[i], cards[j] = cards[j], cards[i]
 
 
 @lru_cache(maxsize=64)
-def _digit_groups(m: int) -> tuple[tuple[int, range], ...]:
-    """The radices m, m-1, ..., 2 of :func:`shuffle_cards` (as positions ``i = radix - 1``) in
-    runs whose product stays below 2**30, each with that product."""
+def _digit_groups(m: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    """The steps of :func:`shuffle_cards` (position ``i`` from m - 1 down to 1, with its radix
+    ``i + 1``) in runs whose product of radices stays below 2**30, each with that product."""
     groups, hi = [], m - 1
     while hi > 0:
         product, lo = 1, hi
         while lo > 0 and product * (lo + 1) < 1 << 30:
             product *= lo + 1
             lo -= 1
-        groups.append((product, range(hi, lo, -1)))
+        groups.append((product, tuple((i, i + 1) for i in range(hi, lo, -1))))
         hi = lo
     return tuple(groups)
 

@@ -363,17 +363,16 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
-def _move_block(s: _Screen, y: int, view: StationView, move: MoveView) -> None:
-    """SPEED and MOVE as big numbers, the destination beside them (3 SMALL lines)."""
-    x = _L
-    if view.speed:
-        x += _label_number(s, x, y, "SPEED", view.speed, max_width=34) + 6
-    x += _label_number(s, x, y, "MOVE", _signed(move.spaces), max_width=36)
-    right = max(x + 6, 64)
-    width = _R - right + 1
-    s.fitted(right, y, width, [f"→ space {move.space}", f"→ sp {move.space}"])
-    s.fitted(right, y + 8, width, [_spot(move.spot, False), _spot(move.spot, True)])
-    s.fitted(right, y + 16, width, _lap(move.lap, view.laps))
+def _move_block(s: _Screen, y: int, view: StationView, move: MoveView, *, left: int = _L,
+                right: int = _R) -> None:
+    """MOVE as a big number from x ``left``, where to put the car beside it (3 lines) up to x
+    ``right``."""
+    x = left + _label_number(s, left, y, "MOVE", _signed(move.spaces), max_width=36) + 5
+    width = right - x + 1
+    s.fitted(x, y, width, [f"→ space {move.space}", f"→ sp {move.space}", f"sp {move.space}"])
+    spot = _spot(move.spot, False)  # "racing line" in TINY before "RL"
+    s.fitted(x, y + 8, width, spot if TINY.width(spot) <= width else _spot(move.spot, True))
+    s.fitted(x, y + 16, width, [_lap(move.lap, view.laps), f"L{move.lap}"])
 
 
 def _keys_left(keys: Sequence[str]) -> int:

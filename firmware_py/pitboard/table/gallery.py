@@ -67,7 +67,8 @@ DESCRIPTIONS: dict[str, str] = {
     "locked": "Locked in: the planning screen as GO found it (gear, speed, corners, the hand "
               "with the chosen cards raised) with the LOCKED mark and what it waits for in "
               "its message row: GO changes that one row of the glass.",
-    "resolution": "Resolution: Stress flipped a 3, move the car 9 spaces to space 21.",
+    "resolution": "Resolution: Stress flipped a 3, move the car 9 spaces to space 21. SPEED and "
+                  "HEAT sit where the planning and locked screens have them.",
     "resolution_react": "Turn screen: the likely answer preset (lit = on, outlined = off: no "
                          "Boost); GO confirms it, DISC also picks cards to discard.",
     "resolution_symbols": "Garage turn screen: each optional symbol of the played cards is a "
@@ -83,7 +84,9 @@ DESCRIPTIONS: dict[str, str] = {
                                  "distance, stepped through by presses (SL2, SL4, off).",
     "resolution_spin_out": "Spin-out: the engine could not pay; where the car goes back to.",
     "resolution_discard": "Discard step: the selected cards will be discarded on GO.",
-    "waiting": "Another car is resolving: round, lap, its move and the race order.",
+    "waiting": "Another car is resolving: whose turn, its move, round and lap, the race order; "
+               "the tray keeps the cards played, as on the locked screen (the reveal leaves "
+               "those rows alone on the bus).",
     "results": "Race over: finish order.",
     "lobby": "Lobby: track, laps and cars chosen with soft keys; OPTS opens the rules pages.",
     "lobby_modules": "Lobby with rules modules on (chosen on the OPTS pages, the console or "
@@ -277,7 +280,7 @@ def sample_views() -> dict[str, StationView]:
             WAITING, 0, title=name, message="Bob to play", move=MoveView(8, 30, "outside", 1),
             order=("1 Bob L1 sp30", "2 Alice L1 sp21", "3 Carol L1 sp19", "4 Bot 4 L1 sp17",
                    "5 Bot 5 L1 sp12", "6 Dave L1 sp9"),
-            lap=1, laps=2, round=4, engine=4, gear=3,
+            lap=1, laps=2, round=4, engine=4, gear=3, cards=_hand("3412H5S", selected="012"),
         ),
         "results": StationView(
             RESULTS, 0, title="RESULTS",
@@ -387,7 +390,7 @@ def sample_views() -> dict[str, StationView]:
             WAITING, 0, title=name, message=legend_status, move=MoveView(8, 30, "outside", 1),
             order=("1 Bob L1 sp30", "2 Red Legend L1 sp21", "3 Alice L1 sp19",
                    "4 Blue Legend L1 sp14"),
-            lap=1, laps=2, round=4, engine=4, gear=3,
+            lap=1, laps=2, round=4, engine=4, gear=3, cards=_hand("3412H5S", selected="012"),
         ),
     }
     assert views.keys() == DESCRIPTIONS.keys()

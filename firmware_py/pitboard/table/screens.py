@@ -42,7 +42,7 @@ from pitboard.table.canvas import (
     _fit,
     _heat_block,
     _keys_left,
-    _label_number,
+    _lap,
     _move_block,
     _Screen,
     _signed,
@@ -84,6 +84,7 @@ __all__ = [
     "BitmapFont",
     "column_x",
     "render",
+    "status_lines",
 ]
 
 # -- screens -------------------------------------------------------------------------------------
@@ -225,6 +226,15 @@ def _status_band(s: _Screen, left: str, right: str) -> None:
         s.fitted(_R, 1, room, right, ink=0, align="right")
 
 
+#: the waiting screen draws text in rows 0..39 (pages 0-4) only, as the planning and locked
+#: screens do: its tray row is the locked screen's, so the reveal leaves pages 5-7 alone
+_ABOVE_TRAY = 39
+#: the waiting screen's columns: whose turn and the move left of a dotted rule at x=64, the
+#: race order right of it (six TINY lines fill rows 0..39)
+_ORDER_RULE = 64
+_ORDER_X = _ORDER_RULE + 3
+
+
 def _locked(s: _Screen, v: StationView) -> None:
     _planning(s, v, locked=True)
 
@@ -236,24 +246,25 @@ def _resolution(s: _Screen, v: StationView) -> None:
     elif any(v.soft_keys):
         bottom = _KEY_Y - 2
 
-    if v.spin_out:
-        s.band(0, 15)
-        s.text(WIDTH // 2, 1, "SPIN OUT", MEDIUM, ink=0, align="center")
-        y = 17
-    else:
-        flips = " ".join(v.flips)
-        if flips:
-            s.fitted(_L, 0, _R - _L + 1, [f"flipped {flips}", f"flip {flips}", flips])
-        else:
-            s.fitted(_L, 0, _R - _L + 1, v.title)
-        y = 10
+    # The header as on the planning and locked screens: SPEED on the left and HEAT in the
+    # engine on the right, in the same places and fonts (numbers that did not change are bytes
+    # the reveal does not send); the move and where to put the car between them.
+    sw = _speed_block(s, v.speed)
+    hw = _heat_block(s, v.engine)
     if v.move is not None:
-        _move_block(s, y, v, v.move)
-        y += 24
-    elif v.speed:
-        _label_number(s, _L, y, "SPEED", v.speed)
-        y += 24
-    info: list[str] = []
+        _move_block(s, _HEADER_Y, v, v.move, left=_L + sw + 6, right=_R - hw - 4)
+    y = 24
+    if v.spin_out:
+        s.band(y, y + 15)
+        s.text(WIDTH // 2, y + 1, "SPIN OUT", MEDIUM, ink=0, align="center")
+        y += 17
+    flips = " ".join(v.flips)
+    info: list[str] = [f"flipped {flips}"] if flips else []
+    if v.detail:  # a pressed card's meaning (discard step) instead of the prompt
+        y = s.lines(y, bottom, info, x=_L, width=_R - _L + 1)
+        draw_detail(s, _L, y, _R - _L + 1, bottom, v.detail)
+        _cards_row(s, v.cards, v.soft_keys, v.keys_off)
+        return
     if v.move is not None and v.move.blocked:
         n = v.move.blocked
         info.append(f"blocked: {n} space{'s' if n > 1 else ''} lost")
@@ -261,36 +272,83 @@ def _resolution(s: _Screen, v: StationView) -> None:
         paid = ", ".join(v.heat_paid)
         info.append(f"Heat paid: {paid}" if SMALL.width(f"Heat paid: {paid}") <= _R - _L
                     else f"Heat: {paid}")
-    if v.detail:  # a pressed card's meaning (discard step) instead of the prompt
-        draw_detail(s, _L, y, _R - _L + 1, bottom, v.detail)
-    else:
-        info += [v.message, v.sector, *v.lines]
-        s.lines(y, bottom, info, x=_L, width=_R - _L + 1)
+    info += [v.message, v.sector, *v.lines]
+    s.lines(y, bottom, info, x=_L, width=_R - _L + 1)
     _cards_row(s, v.cards, v.soft_keys, v.keys_off)
 
 
+
+
+def _wrap(text: str, width: int, font: BitmapFont) -> list[str]:
+    """``text`` in lines of at most ``width`` px, broken at spaces (a word too long for a line
+    is left to :func:`_fit` to shorten)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and font.width(f"{lines[-1]} {word}") <= width:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
+#: the waiting screen's status band: x 0.._BAND_RIGHT, its text _L.._BAND_RIGHT - 2
+_BAND_RIGHT = _ORDER_RULE - 2
+
+
+def status_lines(message: str) -> list[str]:
+    """How the waiting screen's status band shows ``message``: one line, or two TINY lines
+    when one does not hold it (a Legend move: "1/2 Red Legend 14→21 out: GO").
+
+    Example::
+
+        >>> status_lines("Bob to play")
+        ['Bob to play']
+    """
+    width = _BAND_RIGHT - _L
+    if TINY.width(message) <= width:
+        return [message]
+    return _wrap(message, width, TINY)[:2]
+
+
 def _waiting(s: _Screen, v: StationView) -> None:
-    # whose turn it is leads; round and lap are context
-    lap = (f"LAP {v.lap}/{v.laps}" if v.laps else f"LAP {v.lap}") if v.lap else ""
-    _status_band(s, v.message or (f"ROUND {v.round}" if v.round else "WAITING"), lap)
-    left_w = 60
-    y = 11
+    # Left column: whose turn (an inverted band), the car's move big, round and lap. Right
+    # column: the race order. The tray keeps the cards played, as on the locked screen.
+    left = _BAND_RIGHT
+    width = left - _L
+    lines = status_lines(v.message or (f"ROUND {v.round}" if v.round else "WAITING"))
+    if len(lines) == 1:
+        s.band(0, 8, 0, left)
+        s.fitted(_L, 1, width, lines[0], ink=0)
+        y, label = 10, True
+    else:
+        s.band(0, 14, 0, left)
+        for i, line in enumerate(lines):
+            s.fitted(_L, 2 + 6 * i, width, line, (TINY,), ink=0)
+        y, label = 16, False  # the move without its label: the band took its row
     if v.move is not None:
         m = v.move
-        w = _label_number(s, _L, y, "MOVED", _signed(m.spaces), max_width=34)
-        tx = _L + w + 4
-        s.fitted(tx, y + 8, left_w - tx - 3, [f"→ sp {m.space}", f"sp {m.space}"])
-        s.fitted(tx, y + 16, left_w - tx - 3, [_spot(m.spot, False), _spot(m.spot, True)])
-        y += 25
-        if m.blocked:
-            s.fitted(_L, y, left_w - _L - 3, [f"blocked -{m.blocked}", f"blk -{m.blocked}"])
-            y += 9
-    if v.message and v.round:
-        s.fitted(_L, y, left_w - _L - 3, f"round {v.round}")
+        if label:
+            blocked = [f"MOVED, blocked -{m.blocked}", f"MOVED blk -{m.blocked}"] \
+                if m.blocked else ["MOVED"]
+            s.fitted(_L, y, width, blocked, (TINY,))
+            y += 7
+        number = _fit(_signed(m.spaces), 34, (BIG, MEDIUM, SMALL))
+        s.blit(_L, y, number.image)
+        tx = _L + number.image.width + 4
+        s.fitted(tx, y + 1, left - tx, [f"→ sp {m.space}", f"sp {m.space}"])
+        s.fitted(tx, y + 9, left - tx, [_spot(m.spot, False), _spot(m.spot, True)])
+    where = [f"round {v.round}" if v.round else "", _lap(v.lap, v.laps) if v.lap else ""]
+    short = [f"R{v.round}" if v.round else "", _lap(v.lap, v.laps) if v.lap else ""]
+    if v.move is not None and v.move.blocked and not label:
+        short.insert(0, f"blk -{v.move.blocked}")
+    texts = [", ".join(w for w in where if w), " ".join(w for w in short if w)]
+    if texts[-1]:
+        s.fitted(_L, _ABOVE_TRAY - 6, width, texts)
     # race order on the right, after a dotted rule
-    for ry in range(11, HEIGHT, 2):
-        s.img.putpixel((left_w + 1, ry), _ON)
-    s.lines(11, HEIGHT - 1, v.order, x=left_w + 5, width=_R - left_w - 4, uniform=True)
+    for ry in range(0, _ABOVE_TRAY + 1, 2):
+        s.img.putpixel((_ORDER_RULE, ry), _ON)
+    s.lines(0, _ABOVE_TRAY, v.order, x=_ORDER_X, width=_R - _ORDER_X + 1, uniform=True)
+    _cards_row(s, v.cards, v.soft_keys)
 
 
 def _results(s: _Screen, v: StationView) -> None:

@@ -446,8 +446,14 @@ def _waiting(scene: TableScene, st: Station, race: Race) -> StationView:
         # this car's turn is over (GO answered its last steps at once): where it ended up is
         # what its player must move on the board
         move = _move_view(race, car)
+    # the plan's tray stays as the locked screen showed it until the car's turn (the reveal
+    # leaves those rows alone); once the turn is over those cards are gone: an empty tray
+    cards: tuple[CardView, ...] = ()
+    if car is not None and car.play and not car.finished and car.id not in race.order[:race.turn]:
+        cards = locked_tray(st, race, car)
     return StationView(
         WAITING, st.index, title=st.name, order=order[:SLOTS - 1], message=message, move=move,
+        cards=cards,
         lap=race.lap_of(car.d) if car is not None else 0, laps=race.laps, round=race.round,
         engine=car.engine if car is not None else 0, gear=car.gear if car is not None else 1,
     )

@@ -455,10 +455,9 @@ class Draft(UpgradeAction):
                     yield React(car.id, self.name, n)
 
     def available(self, race: Race, car: Car) -> bool:
-        ts = self._turn(race, car)
-        if not (ts and ts.drafts):
-            return False
-        return super().available(race, car)
+        ts = self.turns.get(car.id)
+        # the longest draft moves whenever a shorter one would (the same nearest car)
+        return bool(ts and ts.drafts and draft_spaces(race, car, max(ts.drafts)))
 
     def legal(self, race: Race, car: Car, react: React) -> bool:
         ts = self._turn(race, car)

@@ -1,0 +1,103 @@
+"""The GO reveal on the bus: what the six displays are sent when the last plan locks in.
+
+The reveal redraws every station at once, and on grid6 two stations share each I2C controller,
+so its bus time is what the screens change. The screens after the reveal are drawn to share
+rows with the screen before: a station that was locked in keeps its tray row (the cards played)
+on the waiting screen, and the acting station's turn screen keeps SPEED and HEAT where the
+planning and locked screens have them. Checked here on the bytes the panels were sent
+(``rig.Panel`` decodes them into controller RAM); ``benchmarks/display_bytes.py`` prints the
+bus time.
+"""
+
+from __future__ import annotations
+
+from pitboard.hw.display import StationDisplay
+from pitboard.hw.oled import PAGES, PANEL_WIDTH, to_pages
+from pitboard.table import flow
+from pitboard.table.screens import render
+from pitboard.table.view import LOCKED, RESOLUTION, WAITING, CardView, MoveView, StationView
+from rig import Grid6, Panel, Players
+
+#: the tray row: rows 40..63 are RAM pages 5-7
+TRAY_PAGES = {5, 6, 7}
+
+
+def _one_lap_race(seed: int) -> Grid6:
+    rig = Grid6(seed=seed)
+    for i in range(6):
+        rig.go(i)
+    rig.slot(5, 1)  # LAPS 2 -> 3
+    rig.slot(5, 1)  # 3 -> 1
+    rig.slot(5, 6)  # RACE
+    assert rig.table.state == flow.PLANNING
+    return rig
+
+
+def test_the_reveal_leaves_the_tray_rows_of_the_locked_stations_alone() -> None:
+    rig = _one_lap_race(seed=21)
+    players = Players(rig, seed=7)
+    reveals = waiting = 0
+    while reveals < 4:
+        before = [rig.view(i).kind for i in range(6)]
+        for panel in rig.panels:
+            panel.pages_written.clear()
+        assert players.step()
+        after = [rig.view(i).kind for i in range(6)]
+        race = rig.table.race
+        assert race is not None
+        for i, kind in enumerate(after):  # a car whose turn is over has no plan in the tray
+            if kind == "waiting" and i in race.order[:race.turn]:
+                assert rig.view(i).cards == (), f"S{i + 1}: a stale tray"
+        if "planning" not in before or "planning" in after:
+            continue
+        reveals += 1  # the last GO of a round
+        rig.check_glass()
+        assert after.count("resolution") <= 1
+        for i, panel in enumerate(rig.panels):
+            if before[i] == "locked" and after[i] == "waiting":
+                waiting += 1
+                assert panel.pages_written, f"S{i + 1}: the reveal did not reach the glass"
+                assert not panel.pages_written & TRAY_PAGES, (
+                    f"S{i + 1}: the reveal rewrote pages {sorted(panel.pages_written)}")
+    rig.close()
+    assert waiting >= 12
+
+
+def _sent(before: StationView, after: StationView) -> tuple[set[int], int]:
+    """Pages written and RAM bytes sent when ``after`` follows ``before`` on one display."""
+    panel = Panel()
+    display = StationDisplay(serial=panel, station="S1")
+    display.show(render(before))
+    panel.pages_written.clear()
+    sent = panel.data_bytes
+    display.show(render(after))
+    assert panel.frame() == to_pages(render(after))
+    return panel.pages_written, panel.data_bytes - sent
+
+
+def test_locked_to_waiting_keeps_the_cards_played_in_place() -> None:
+    cards = tuple(CardView(c, c) for c in "342")
+    locked = StationView(LOCKED, 0, title="S1 Ann", cards=cards, gear=3, target_gear=3,
+                         engine=6, message="waiting for 1", lap=1, laps=2, round=3)
+    waiting = StationView(WAITING, 0, title="S1 Ann", cards=cards, message="Bob to play",
+                          move=MoveView(8, 30, "outside", 1, blocked=1), lap=1, laps=2,
+                          round=3, order=tuple(f"{n} Car {n} L1 sp{40 - n}" for n in range(1, 7)))
+    pages, nbytes = _sent(locked, waiting)
+    assert pages and not pages & TRAY_PAGES
+    assert nbytes <= (PAGES - len(TRAY_PAGES)) * PANEL_WIDTH
+
+
+def test_the_turn_screen_keeps_speed_and_heat_where_planning_has_them() -> None:
+    """The acting station's turn screen: when the speed and the Heat in the engine are what
+    the player saw while planning, only the columns between them change in the top rows."""
+    planning = StationView("planning", 0, title="S1 Ann", gear=3, target_gear=3, engine=6,
+                           speed="9", cards=tuple(CardView(c, c, selected=True) for c in "342"))
+    turn = StationView(RESOLUTION, 0, title="S1 Ann", gear=3, target_gear=3, engine=6,
+                       speed="9", move=MoveView(9, 21, "racing line", 1), round=3, lap=1,
+                       laps=2, soft_keys=("", "BST", "COOL", "", "", "", "GO"))
+    old, new = to_pages(render(planning)), to_pages(render(turn))
+    for page in range(3):  # rows 0..23: the SPEED block on the left, HEAT on the right
+        row = slice(page * PANEL_WIDTH, (page + 1) * PANEL_WIDTH)
+        a, b = old[row], new[row]
+        assert a[:24] == b[:24], f"page {page}: SPEED moved"
+        assert a[104:] == b[104:], f"page {page}: HEAT moved"
