@@ -17,6 +17,7 @@ import sys
 import time
 import warnings
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +26,16 @@ from PIL import Image, ImageDraw, ImageFont
 
 from pitboard.hw.display import Driver, StationDisplay
 from pitboard.hw.oled import (
+    FRAME_BYTES,
     I2C_RDWR_BLOCK,
-    MUX_WRITE,
     SMBUS_BLOCK,
     BusCost,
+    BusWrite,
     RecordingSerial,
     i2c_cost,
     through_mux,
 )
+from pitboard.hw.writer import BusWriter, part_bytes
 
 # luma 3.16 uses Image.getdata(), deprecated in Pillow 13: not our concern here.
 warnings.filterwarnings("ignore", message="Image.Image.getdata is deprecated")
@@ -231,61 +234,78 @@ def cpu_table(n: int = 2000) -> None:
                   f"{statistics.median(stock):>9.0f} / {percentile(stock, 0.99):>6.0f}")
 
 
-def _bus_seconds(costs: dict[str, list[BusCost]], hz: int) -> dict[str, float]:
-    """Bus time per controller: its stations' frames one after another (with the mux's
-    select/deselect writes); controllers run in parallel, so the reveal takes the max."""
-    return {bus: sum(c.seconds(hz) for c in group) for bus, group in costs.items()}
+@dataclass(frozen=True)
+class Reveal:
+    """One GO reveal on grid6: each station's bytes on the bus (its answer to the last GO and
+    its new screen, each transfer with the mux's select and deselect), what each station
+    showed before and after, and the race-control display's frame (None: it did not change)."""
+
+    costs: list[BusCost]
+    screens: list[str]
+    race_control: BusCost | None
 
 
-def _layouts() -> dict[str, list[str]]:
-    """Station -> controller: the shipped grid6 (three controllers) and the same six stations
-    on one bus (what grid6 was before)."""
-    from pitboard.hwconfig import Mcp23017Input, load_profile
+def _controllers() -> list[str]:
+    """Station -> I2C controller in the shipped grid6 profile."""
+    from pitboard.hwconfig import load_profile
 
-    config = load_profile("grid6")
-    three = [s.input.controller if isinstance(s.input, Mcp23017Input) else "A"
-             for s in config.stations]
-    return {"one bus (6 stations)": ["A"] * 6,
-            f"grid6: {len(set(three))} controllers in parallel": three}
+    return [st.display.controller for st in load_profile("grid6").stations]
 
 
-def real_reveals(races: int = 2) -> list[list[BusCost]]:
-    """The GO reveals of real one-lap grid6 races on the test rig: for every last GO of a
-    planning round, each station's bytes as the table sends them (through its mux)."""
+def _priced(writes: list[BusWrite]) -> BusCost:
+    return through_mux(i2c_cost(writes), idle_disconnect=True)
+
+
+def real_reveals(part: int | None, races: int = 2) -> list[Reveal]:
+    """The GO reveals of real one-lap grid6 races on the test rig (six players, every choice
+    made with the lever and the buttons), sent as the device sends them: each controller's
+    :class:`~pitboard.hw.writer.BusWriter` with the profile's race-control display as its
+    background display on controller A. ``part``: the writer's part size in RAM bytes (None:
+    whole windows, one transfer each)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
     from pitboard.hw.events import GoPressed
     from rig import Grid6, Players
 
-    reveals: list[list[BusCost]] = []
+    reveals: list[Reveal] = []
+    layout = _controllers()
 
     class Rig(Grid6):
+        def __init__(self, *, seed: int) -> None:
+            super().__init__(seed=seed)
+            chunk = part or FRAME_BYTES
+            self.writers = {c: BusWriter(name=c, threaded=False, chunk_bytes=chunk)
+                            for c in sorted(set(layout))}
+            self.table.screens = [self.writers[c].add(d)
+                                  for c, d in zip(layout, self.displays, strict=True)]
+            self.rc_bus = RecordingSerial()
+            self.rc = StationDisplay(serial=self.rc_bus, station="race control")
+            self.table.race_control = self.writers["A"].add(self.rc, background=True)
+
         def drain(self) -> int:
+            if not hasattr(self, "writers"):  # the rig's own set-up, before the writers
+                return super().drain()
             handled = 0
             while not self.table.queue.empty():
                 event = self.table.queue.get()
                 before = [len(p.writes) for p in self.panels]
+                rc_before = len(self.rc_bus.writes)
                 kinds = [self.renders.views[i].kind for i in range(len(self.panels))]
                 self.table.handle(event)
+                for writer in self.writers.values():
+                    writer.drain()
                 handled += 1
                 after = [self.renders.views[i].kind for i in range(len(self.panels))]
                 if isinstance(event, GoPressed) and "planning" in kinds and \
                         "planning" not in after:
-                    reveals.append([through_mux(i2c_cost(p.writes[n:]), idle_disconnect=True)
-                                    for p, n in zip(self.panels, before, strict=True)])
+                    rc = self.rc_bus.writes[rc_before:]
+                    reveals.append(Reveal(
+                        [_priced(p.writes[n:]) for p, n in zip(self.panels, before, strict=True)],
+                        [f"{a}->{b}" for a, b in zip(kinds, after, strict=True)],
+                        _priced(rc) if rc else None))
             return handled
-
-    class Acting:
-        """The acting station's frame as its writer sends it (a whole new screen top band
-        first: one more window)."""
-
-        def __init__(self, display: StationDisplay) -> None:
-            self.display, self.size = display, display.size
-            self.show = display.show
-            self.show_first = display.show_acknowledged
 
     for race in range(races):
         rig = Rig(seed=21 + race)
-        rig.table.screens = [Acting(d) for d in rig.displays]
         for i in range(6):
             rig.go(i)
         rig.slot(5, 1)
@@ -298,54 +318,99 @@ def real_reveals(races: int = 2) -> list[list[BusCost]]:
     return reveals
 
 
-def reveal_table() -> None:
-    """The GO reveal on six grid6 stations: every display redraws nearly all of its screen.
-
-    Each station's frame goes out on its controller behind that controller's TCA9548A, wrapped
-    in the kernel's channel select and deselect (idle disconnect, the grid6 default). Frames of
-    stations on one controller go one after another; the controllers are driven in parallel
-    (one writer thread each: pitboard.hw.writer), so the reveal takes as long as the busiest
-    controller. Two reveals are priced: every byte of every screen changing (the worst case:
-    1024 data bytes per station) and the reveals of real races on the grid6 test rig.
-    """
+def _every_byte(part: int | None) -> BusCost:
+    """One station's screen changing in every one of its 1024 RAM bytes, sent as the writer
+    sends a station's frame (``part`` RAM bytes per transfer; None: one window)."""
     base = station_screen()
-    new = full_reveal(base)
+    new = Image.eval(base, lambda v: 255 - v).convert("1")
     bus = RecordingSerial()
     disp = StationDisplay(serial=bus, driver="ssd1306", station="bench")
     disp.show(base)
     bus.writes.clear()
-    disp.show(new)
-    worst = through_mux(i2c_cost(bus.writes), idle_disconnect=True)
-    real = real_reveals()
-    print()
-    print(f"Six-station GO reveal: bus time of the busiest controller, ms (frames through the "
-          f"mux, {MUX_WRITE.bus_bytes} bus bytes per select and per deselect; real: "
-          f"{len(real)} reveals of one-lap races)")
-    print()
-    print(f"{'wiring':<34} {'reveal':<14} {'bus bytes':>9} {'100 kHz':>8} {'400 kHz':>8}")
-    for label, layout in _layouts().items():
-        cases = [("every byte", [[worst] * 6]), ("real, worst", real), ("real, median", real)]
-        for name, reveals in cases:
-            times = []
-            for reveal in reveals:
-                groups: dict[str, list[BusCost]] = {}
-                for controller, cost in zip(layout, reveal, strict=True):
-                    groups.setdefault(controller, []).append(cost)
-                times.append((max(_bus_seconds(groups, 100_000).values()),
-                              max(_bus_seconds(groups, 400_000).values()),
-                              max(sum(c.bus_bytes for c in g) for g in groups.values())))
-            times.sort()
-            slow, fast, nbytes = times[len(times) // 2] if name == "real, median" else times[-1]
-            print(f"{label:<34} {name:<14} {nbytes:>9} {1000 * slow:>8.1f} {1000 * fast:>8.1f}")
-    from pitboard.hwconfig import load_profile
+    while not disp.show_part(new, part or FRAME_BYTES):
+        pass
+    return _priced(bus.writes)
 
-    rc = load_profile("grid6").race_control
-    if rc is not None:
-        # the optional race-control display shares controller A's mux: when it redraws at the
-        # reveal too, A carries a third whole frame
-        on_a = 3 * worst.seconds(100_000), 3 * worst.seconds(400_000)
-        print(f"{'  + race-control display on ' + rc.controller:<34} {'every byte':<14} "
-              f"{3 * worst.bus_bytes:>9} {1000 * on_a[0]:>8.1f} {1000 * on_a[1]:>8.1f}")
+
+def _busiest(costs: list[BusCost], layout: list[str], hz: int) -> tuple[float, int, str]:
+    """(seconds, bus bytes, controller) of the controller that takes longest."""
+    groups: dict[str, list[BusCost]] = {}
+    for controller, cost in zip(layout, costs, strict=True):
+        groups.setdefault(controller, []).append(cost)
+    return max((sum(c.seconds(hz) for c in g), sum(c.bus_bytes for c in g), name)
+               for name, g in groups.items())
+
+
+def reveal_table() -> None:
+    """The GO reveal on six grid6 stations: the last GO redraws every display at once.
+
+    What is counted: per station, every transfer the table's writer puts on that station's mux
+    channel from the last GO until all six new screens are on the glass -- the acting
+    station's answer (its plan marked LOCKED "all in") and its new screen, every other
+    station's new screen -- each transfer with its address and control bytes and the
+    TCA9548A select and deselect around it (idle disconnect, the grid6 default). Frames of the
+    stations on one controller go one after another; the three controllers are driven in
+    parallel, one writer thread each, so the reveal takes as long as the busiest controller.
+    The race-control display (controller A, a background display of its writer) is sent after
+    A's stations: it is not counted in the reveal, its own end is printed. Not counted: the
+    kernel's and the Pi's gaps between transfers, clock stretching.
+    """
+    layout = _controllers()
+    speeds = (100_000, 400_000)
+    print()
+    print("Six-station GO reveal on grid6 (three controllers in parallel, two stations each): "
+          "the busiest controller's bus time, ms")
+    print()
+    header = (f"{'sent as':<34} {'reveal':<14} "
+              + " ".join(f"{f'{hz // 1000} kHz B':>10} {'ms':>6}" for hz in speeds))
+    print(header)
+    print("-" * len(header))
+    runs: dict[str, dict[int, list[Reveal]]] = {}
+    whole = real_reveals(None)
+    runs["whole windows (one transfer each)"] = {hz: whole for hz in speeds}
+    runs["the writer's parts (" + ", ".join(f"{part_bytes(hz)} B at {hz // 1000} kHz"
+                                             for hz in speeds) + ")"] = \
+        {hz: real_reveals(part_bytes(hz)) for hz in speeds}
+    worst_seen: dict[int, tuple[float, Reveal]] = {}
+    for label, by_hz in runs.items():
+        parts = label.startswith("the writer")
+        for case in ("every byte", "real, worst", "real, median"):
+            cells = []
+            for hz in speeds:
+                part = part_bytes(hz) if parts else None
+                reveals = by_hz[hz]
+                if case == "every byte":
+                    timed = [(_busiest([_every_byte(part)] * 6, layout, hz), None)]
+                else:
+                    timed = sorted(((_busiest(r.costs, layout, hz), r) for r in reveals),
+                                   key=lambda t: t[0])
+                (seconds, nbytes, _), reveal = timed[len(timed) // 2] \
+                    if case == "real, median" else timed[-1]
+                if parts and case == "real, worst" and reveal is not None:
+                    worst_seen[hz] = seconds, reveal
+                cells.append(f"{nbytes:>10} {1000 * seconds:>6.1f}")
+            print(f"{label if case == 'every byte' else '':<34} {case:<14} " + " ".join(cells))
+    print()
+    reveals = runs[next(iter(k for k in runs if k.startswith("the writer")))][100_000]
+    print(f"{len(reveals)} real reveals of one-lap races, six players. Worst at 100 kHz, in "
+          "the writer's parts, per station (bus bytes: screen before -> after):")
+    seconds, reveal = worst_seen[100_000]
+    for controller in sorted(set(layout)):
+        stations = [i for i, c in enumerate(layout) if c == controller]
+        line = ", ".join(f"S{i + 1} {reveal.costs[i].bus_bytes} B ({reveal.screens[i]})"
+                         for i in stations)
+        total = sum(reveal.costs[i].seconds(100_000) for i in stations)
+        print(f"  {controller}: {1000 * total:6.1f} ms  {line}")
+    rc_ends = []
+    for r in reveals:
+        if r.race_control is not None:
+            on_a = [c for c, ctrl in zip(r.costs, layout, strict=True) if ctrl == "A"]
+            rc_ends.append(sum(c.seconds(100_000) for c in on_a)
+                           + r.race_control.seconds(100_000))
+    if rc_ends:
+        print(f"race-control display (controller A, sent after A's stations, not counted): its "
+              f"frame ends {1000 * statistics.median(rc_ends):.1f} ms (median) / "
+              f"{1000 * max(rc_ends):.1f} ms (worst) after the last GO at 100 kHz")
     print("target: <= 150 ms at the safe bus speed (100 kHz, long cables); grid6 ships at "
           "400 kHz (2.2 kOhm pull-ups per channel, cables of 1.5 m or less)")
 
