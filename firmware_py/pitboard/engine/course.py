@@ -13,11 +13,14 @@ at ``d = L * spaces``; a corner "at k" on lap ``L`` is the line after ``d = (L -
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..track import Track
 from .car import Car
 from .modules import Hooks
+
+if TYPE_CHECKING:
+    from .setup import RaceSetup
 
 SLIPSTREAM_SPACES = 2
 
@@ -66,6 +69,32 @@ class Course:
             if c.on_track:
                 taken[c.space] |= c.spot
         self._taken = taken
+
+    def _place_cars(self, setup: RaceSetup, grid: list[int]) -> None:
+        """Put every car on its grid spot, ``grid`` listing the cars from pole position back
+        (cars the setup stacks elsewhere go there)."""
+        track, n = self.track, setup.cars
+        if len(track.grid) < n:
+            raise ValueError(f"track {track.key} has {len(track.grid)} grid spots for {n} cars")
+        slot_of = {car: i for i, car in enumerate(grid)}
+        for i in range(n):
+            space, spot = track.grid[slot_of[i]]
+            car = Car(id=i, name=setup.name(i), d=space - track.spaces, spot=spot, space=space)
+            stacked = setup.stacked.get(i)
+            if stacked is not None:
+                if stacked.gear is not None:
+                    car.gear = stacked.gear
+                if stacked.d is not None and stacked.spot is not None:
+                    car.d, car.spot = stacked.d, stacked.spot
+                    car.space = self.space_of(car.d)
+            self.cars.append(car)
+        self.index_cars()
+        seen: dict[tuple[int, int], int] = {}
+        for car in self.cars:
+            other = seen.setdefault((car.space, car.spot), car.id)
+            if other != car.id:
+                raise ValueError(f"cars {other} and {car.id} start on the same spot "
+                                 f"(space {car.space}, spot {car.spot})")
 
     def _put(self, car: Car, d: int, spot: int) -> None:
         """``car`` moves to ``spot`` of the space at ``d``."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any, NoReturn
 
 from ..track import Track
@@ -51,8 +52,6 @@ def _shifts(gear: int, *, heat: bool) -> tuple[tuple[int, ...], dict[int, int]]:
 
 _SHIFTS = {g: _shifts(g, heat=True) for g in range(1, 5)}
 _FREE_SHIFTS = {g: _shifts(g, heat=False) for g in range(1, 5)}
-#: Cooldown by the gear of the turn: 3 in 1st, 1 in 2nd
-_COOLDOWN = (0, 3, 1, 0, 0)
 
 
 class Race(Piles):
@@ -76,10 +75,9 @@ class Race(Piles):
         self.record_events = record_events
         self._pending: Pending | None = None
         self._rules: dict[int, PlanRule] = {}
-        #: cars yet to plan this round (see count_planners)
+        #: cars yet to plan this round (set by _round; counted again on restore)
         self._to_plan = 0
-        #: set while a round that no car plans (only module-driven cars left) is being
-        #: driven, so the next such round loops in _begin_round instead of recursing
+        #: set while a round no car plans is driven: the next one loops in _begin_round
         self._driving_round = self._round_again = False
         self.setup = setup
         self.track = track if track is not None else load_track(setup.track)
@@ -102,7 +100,7 @@ class Race(Piles):
             self.hooks.prepare(self)
             self._derive_corners()
         self.cars: list[Car] = []
-        self._place_cars()
+        self._draw_grid()
         if self.hooks.pre_race and self.hooks.pre_race(self):
             return  # in a module's phase (a draft): the module calls start() when it is done
         self.start()
@@ -130,38 +128,16 @@ class Race(Piles):
         self._react_more = more_available(self._react_actions)
         self._derive_corners()
 
-
-    def _place_cars(self) -> None:
-        """Draw the grid and put every car on it (cards come later, in :meth:`_deal`)."""
-        setup, track = self.setup, self.track
-        n = setup.cars
+    def _draw_grid(self) -> None:
+        """Draw the grid (unless the setup fixes it) and put every car on it (cards come
+        later, in :meth:`_deal`)."""
+        setup = self.setup
         if setup.grid is not None:
-            grid = list(setup.grid)
+            self.grid = list(setup.grid)
         else:
-            grid = list(range(n))
-            self.shuffle(grid)
-        if len(track.grid) < n:
-            raise ValueError(f"track {track.key} has {len(track.grid)} grid spots for {n} cars")
-        self.grid = grid
-        slot_of = {car: i for i, car in enumerate(grid)}
-        for i in range(n):
-            space, spot = track.grid[slot_of[i]]
-            car = Car(id=i, name=setup.name(i), d=space - track.spaces, spot=spot, space=space)
-            stacked = setup.stacked.get(i)
-            if stacked is not None:
-                if stacked.gear is not None:
-                    car.gear = stacked.gear
-                if stacked.d is not None and stacked.spot is not None:
-                    car.d, car.spot = stacked.d, stacked.spot
-                    car.space = self.space_of(car.d)
-            self.cars.append(car)
-        self.index_cars()
-        seen: dict[tuple[int, int], int] = {}
-        for car in self.cars:
-            other = seen.setdefault((car.space, car.spot), car.id)
-            if other != car.id:
-                raise ValueError(f"cars {other} and {car.id} start on the same spot "
-                                 f"(space {car.space}, spot {car.spot})")
+            self.grid = list(range(setup.cars))
+            self.shuffle(self.grid)
+        self._place_cars(setup, self.grid)
 
     # ------------------------------------------------------------------ queries
     def pending(self) -> Pending:
@@ -266,8 +242,7 @@ class Race(Piles):
         return self.plan_rule(plan.car).problem(plan, self.cars[plan.car].hand)
 
     def _apply_plan(self, plan: Plan) -> None:
-        # decisions are unpacked, not read by field name: cheaper on CPython 3.11 (the handler
-        # is picked by exact type, so the fields are known)
+        # unpacked, not read by field name: cheaper (the handler is picked by exact type)
         car_id, gear, played = plan
         if self.phase != PLAN or not 0 <= car_id < len(self.cars):
             self._refuse(PLAN, car_id)
@@ -406,8 +381,7 @@ class Race(Piles):
         # adrenaline goes by the STARTING field: last 2 of the order with 5+ starters
         adrenaline = len(racing) - (2 if len(self.cars) >= 5 else 1)
         plans = self.hooks.plans
-        # the record of held spots is rebuilt each round (so it takes in cars placed by hand):
-        # every car still racing is on the track (_end_round took the finished ones off)
+        # held spots, rebuilt each round (cars placed by hand count): racing = on the track
         taken = [0] * (self._spaces + 1)
         to_plan = 0
         for i, car in enumerate(racing):
@@ -458,7 +432,7 @@ class Race(Piles):
             self.events.append({"car": car.id, "speed": car.speed, "type": "speed",
                                 "round": self.round})
         self._move(car, car.speed, "cards")
-        car.cooldown = _COOLDOWN[car.gear] + car.adrenaline
+        car.cooldown = (3 if car.gear == 1 else 1 if car.gear == 2 else 0) + car.adrenaline
         if hooks.cooldown:
             car.cooldown = hooks.cooldown(self, car, car.cooldown)
         if not self._react_choice(car):
@@ -490,10 +464,6 @@ class Race(Piles):
     def react_options(self, car_id: int) -> list[React]:
         """Every legal React decision of the car now resolving (ends with 'done')."""
         return self._react_options(self.cars[car_id])
-
-    def count_planners(self) -> None:
-        """Count the cars yet to plan this round (after cars are restored or set by hand)."""
-        self._to_plan = sum(not c.planned and not c.finished for c in self.cars)
 
     def waiting_for(self) -> int:
         """The car that must decide next (while planning, the lowest unplanned car); -1 when
@@ -558,7 +528,6 @@ class Race(Piles):
                     self.events.append({"car": car.id, "corner": index + 1, "limit": limit,
                                         "speed": car.speed, "heat": excess, "type": "corner",
                                         "round": self.round})
-                if self.record_events:
                     self._event("heat", car=car.id, n=excess, why=f"corner {index + 1}")
                 continue
             self._spin_out(car, line, index)
@@ -606,10 +575,7 @@ class Race(Piles):
             self.hall_of_fame.append(c.id)
             if self.record_events:
                 self._event("hall_of_fame", car=c.id, place=len(self.hall_of_fame))
-        for c in self.cars:
-            if not c.finished:
-                break
-        else:  # every car has finished
+        if all(map(_FINISHED, self.cars)):
             self.phase = OVER
             if self.record_events:
                 self._event("race_over", order=list(self.hall_of_fame), rounds=self.round)
@@ -617,6 +583,7 @@ class Race(Piles):
         self._begin_round()
 
 
+_FINISHED = attrgetter("finished")
 _BASE_PHASES = frozenset({PLAN, REACT, SLIPSTREAM, DISCARD, OVER})
 #: the phases of one car's turn
 _TURN_PHASES = frozenset({REACT, SLIPSTREAM, DISCARD})

@@ -233,6 +233,14 @@ class StationDisplay:
         self._refresh = False  # the next full frame keeps the panel on (periodic re-init)
         #: show_part: the RAM run being written (its frame, command, RAM indices, sent so far)
         self._run: _Run | None = None
+        #: refresh_part: the next RAM index the refresh rewrites (the panel was initialised
+        #: again and the picture is going out in parts); None: no refresh under way
+        self._unknown: int | None = None
+        #: during a refresh, 1 for every RAM byte not rewritten since the init (its content is
+        #: unknown: every diff must send it)
+        self._stale: bytearray | None = None
+        #: refresh_part: the controller's RAM pointer is at ``_unknown`` (nothing moved it)
+        self._refresh_pointer = False
 
     @property
     def size(self) -> tuple[int, int]:
@@ -323,6 +331,7 @@ class StationDisplay:
             self._wanted = new
             self._flush()
             return True
+        self._mark_unknown(new)
         run = self._run
         if run is None or run.frame != new:
             run = self._next_run(new)
@@ -336,6 +345,7 @@ class StationDisplay:
         try:
             if run.sent == 0:
                 self._command(run.command)
+                self._refresh_pointer = False
             self._data(bytes(new[i] for i in part))
         except TRANSPORT_ERRORS as exc:
             self._run = None
@@ -344,12 +354,99 @@ class StationDisplay:
         for i in part:
             shadow[i] = new[i]
         self._shadow = bytes(shadow)
+        self._written(part)
         run.sent += len(part)
         self._run = run if run.sent < len(run.ram) else None
         if self._run is None and self._shadow == new:
             self._stats.frames_sent += 1
             return True
         return False
+
+    def refresh_due(self) -> bool:
+        """The periodic re-init is due (a display writer sends it in parts: refresh_part)."""
+        return (self._healthy and self._wanted is not None and self._shadow is not None
+                and self._unknown is None and self._next_reinit is not None
+                and self._clock() >= self._next_reinit)
+
+    def refresh_part(self, max_bytes: int) -> bool:
+        """The periodic re-init (or :meth:`reinit`) in parts: the init sequence and the first
+        ``max_bytes`` of the picture, then ``max_bytes`` more per call; True when the panel
+        shows the picture again. Until then the RAM not yet rewritten counts as unknown, so a
+        :meth:`show_part` in between rewrites it too. A display not drawn yet or faulty:
+        :meth:`reinit` (whole, as ever)."""
+        if max_bytes < 1:
+            raise ValueError("max_bytes must be positive")
+        if self._wanted is None or not self._healthy or self._shadow is None:
+            self.reinit()
+            return True
+        frame = self._wanted
+        self._run = None  # the RAM pointer moves: a part-sent run of show_part starts again
+        try:
+            if self._unknown is None:
+                self._stats.reinits += 1
+                init = self._init  # a lit panel: without luma's display-off, so it never blinks
+                if init and init[0].kind == "command" and init[0].payload[:1] == bytes(
+                        (_DISPLAY_OFF,)):
+                    init = [BusWrite("command", init[0].payload[1:]), *init[1:]]
+                self._replay(init)
+                self._unknown = 0
+                self._stale = bytearray(b"\x01") * len(frame)
+                self._refresh_pointer = False
+                self._mark_unknown(frame)
+            windowed = self.driver in WINDOWED_DRIVERS
+            if not self._refresh_pointer or (not windowed and self._unknown % PANEL_WIDTH == 0):
+                # position at the first unknown page: one window to the end (SSD1306), or
+                # each page on its own (SH1106: page addressing only)
+                self._unknown -= self._unknown % PANEL_WIDTH
+                page = self._unknown // PANEL_WIDTH
+                if windowed:
+                    self._send_window_command(Window(page_first=page, page_last=PAGES - 1,
+                                                     first=0, last=PANEL_WIDTH - 1))
+                else:
+                    self._position_sh1106(page, 0)
+                self._refresh_pointer = True
+            start = self._unknown
+            end = min(len(frame), start + max_bytes)
+            if not windowed:
+                end = min(end, (start // PANEL_WIDTH + 1) * PANEL_WIDTH)
+            self._data(frame[start:end])
+        except TRANSPORT_ERRORS as exc:
+            self._unknown = None
+            self._fault(exc)
+            return True
+        assert self._shadow is not None
+        self._shadow = self._shadow[:start] + frame[start:end] + self._shadow[end:]
+        self._written(range(start, end))
+        if end < len(frame):
+            self._unknown = end
+            return False
+        self._unknown = None
+        self._stale = None
+        self._refresh_pointer = False
+        self._replay(self._finish)
+        if self._reinit_s is not None:
+            self._next_reinit = self._clock() + self._reinit_s
+        return True
+
+    def _mark_unknown(self, frame: bytes) -> None:
+        """RAM a refresh has not rewritten yet differs from ``frame`` byte for byte (so every
+        diff sends it)."""
+        if self._stale is not None and self._shadow is not None:
+            shadow = bytearray(self._shadow)
+            for i, stale in enumerate(self._stale):
+                if stale:
+                    shadow[i] = frame[i] ^ 0xFF
+            self._shadow = bytes(shadow)
+
+    def _written(self, ram: Sequence[int] | range) -> None:
+        """These RAM bytes now hold what the shadow says (a refresh under way)."""
+        if self._stale is not None:
+            for i in ram:
+                self._stale[i] = 0
+
+    def _send_window_command(self, w: Window) -> None:
+        self._command(bytes((_SSD1306_COLUMNADDR, w.first, w.last,
+                             _SSD1306_PAGEADDR, w.page_first, w.page_last)))
 
     def _next_run(self, frame: bytes) -> _Run | None:
         """The first RAM run (a window, or an SH1106 page run) where ``frame`` differs."""
@@ -384,7 +481,8 @@ class StationDisplay:
         if not self._healthy:
             if now >= self._retry_at:
                 self._flush()
-        elif self._next_reinit is not None and now >= self._next_reinit:
+        elif self._unknown is None and self._next_reinit is not None and \
+                now >= self._next_reinit:  # (not while a refresh in parts is under way)
             self._stats.reinits += 1
             self._refresh = True
             self._shadow = None
@@ -430,6 +528,7 @@ class StationDisplay:
             if self._shadow is None:
                 self._send_full(frame)
             else:
+                self._mark_unknown(frame)
                 spans = changed_spans(self._shadow, frame)
                 if not spans:
                     self._stats.frames_skipped += 1
@@ -449,6 +548,8 @@ class StationDisplay:
     def _fault(self, exc: BaseException) -> None:
         self._stats.errors += 1
         self._run = None
+        self._unknown = None
+        self._stale = None
         self._shadow = None  # a write may have landed half-way: RAM content unknown
         if self._healthy:
             self._healthy = False
@@ -484,6 +585,9 @@ class StationDisplay:
             init = [BusWrite("command", init[0].payload[1:]), *init[1:]]
         self._refresh = False
         self._run = None
+        self._unknown = None
+        self._stale = None
+        self._refresh_pointer = False
         self._replay(init)
         if self.driver in WINDOWED_DRIVERS:
             self._send_window(frame, FULL_WINDOW)
@@ -497,6 +601,7 @@ class StationDisplay:
 
     def _send_spans(self, frame: bytes, spans: Sequence[PageSpan]) -> None:
         self._run = None  # the RAM pointer moves: a part-sent run starts again
+        self._refresh_pointer = False
         if self.driver in WINDOWED_DRIVERS:
             for window in plan_windows(spans):
                 self._send_window(frame, window)
@@ -506,17 +611,22 @@ class StationDisplay:
                 self._send_sh1106_page(frame, span.page, span.first, span.last)
 
     def _send_window(self, frame: bytes, w: Window) -> None:
-        self._command(bytes((_SSD1306_COLUMNADDR, w.first, w.last,
-                             _SSD1306_PAGEADDR, w.page_first, w.page_last)))
+        self._send_window_command(w)
         self._data(w.slice(frame))
+        for p in range(w.page_first, w.page_last + 1):
+            self._written(range(p * PANEL_WIDTH + w.first, p * PANEL_WIDTH + w.last + 1))
 
     def _send_sh1106_page(self, frame: bytes, page: int, first: int, last: int) -> None:
+        self._position_sh1106(page, first)
+        lo = page * PANEL_WIDTH
+        self._data(frame[lo + first : lo + last + 1])
+        self._written(range(lo + first, lo + last + 1))
+
+    def _position_sh1106(self, page: int, first: int) -> None:
         column = first + self.column_offset
         self._command(bytes((_SH1106_PAGE | page,
                              _SH1106_LOW_COLUMN | (column & 0x0F),
                              _SH1106_HIGH_COLUMN | (column >> 4))))
-        lo = page * PANEL_WIDTH
-        self._data(frame[lo + first : lo + last + 1])
 
 
 def open_display(

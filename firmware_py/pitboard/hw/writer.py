@@ -264,7 +264,13 @@ class BusWriter:
         done = True
         try:
             if image is None:
-                display.reinit()
+                # a re-init resends the whole picture: in parts too where the display can
+                refresh = getattr(display, "refresh_part", None)
+                if callable(refresh):
+                    done = bool(refresh(self._chunk))
+                    self.parts += 1
+                else:
+                    display.reinit()
             elif callable(part := getattr(display, "show_part", None)):
                 done = bool(part(image, URGENT_CHUNK_BYTES if urgent else self._chunk))
                 self.parts += 1
@@ -275,6 +281,8 @@ class BusWriter:
         with self._cond:
             sending, self._sending = self._sending, None
             if image is None:
+                if not done:
+                    self._reinit.add(slot)  # the rest of it, after more urgent work
                 return
             if done:
                 self.sent += 1
@@ -301,10 +309,17 @@ class BusWriter:
         displays."""
         self._send_all()
         self.poll()
+        self._send_all()  # a re-init the poll found due
 
     def poll(self) -> None:
-        """Retry faulty displays and re-initialise when due (the writer's thread does this)."""
-        for display in self._displays:
+        """Retry faulty displays and re-initialise when due (the writer's thread does this):
+        a periodic re-init goes out in parts like a frame (a press waits behind one part)."""
+        for slot, display in enumerate(self._displays):
+            due = getattr(display, "refresh_due", None)
+            if callable(due) and due():
+                with self._cond:
+                    self._reinit.add(slot)
+                continue
             try:
                 display.poll()
             except Exception:
