@@ -253,11 +253,15 @@ class GarageModule(RaceModule):
 
     # -- the turn -------------------------------------------------------------------------------
     def after_reveal(self, race: Race, car: Car) -> None:
-        if UPGRADE_CODES.isdisjoint(car.play):
+        play = car.play
+        if UPGRADE_CODES.isdisjoint(play):
             return  # no upgrade revealed (a direct play starts the turn state itself)
-        ts = self.turn_state(car)
-        for code in [c for c in car.play if c in BY_CODE]:
-            resolve_card(race, car, code, ts, reacting=False)
+        ts = self.turn.get(car.id)
+        if ts is None:  # turn_state(), written out
+            ts = self.turn[car.id] = TurnState(flips=play.count(STRESS) + car.boosted)
+        for code in tuple(play):  # a copy: an unpayable card leaves the play area
+            if code in UPGRADE_CODES:
+                resolve_card(race, car, code, ts, reacting=False)
 
     def turn_state(self, car: Car) -> TurnState:
         """``car``'s upgrade state this turn, started on first use: the [+] flips so far are

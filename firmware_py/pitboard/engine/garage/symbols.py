@@ -214,7 +214,8 @@ class UpgradeAction(ReactAction):
     """A React action of the Garage, bound to the race's Garage module (its turn states)."""
 
     def __init__(self, module: GarageModule) -> None:
-        self.module = module
+        # the module's turn states, not the module: the module holds its actions, and a cycle
+        # would leave every finished race's Garage to the garbage collector
         self.turns = module.turn
 
     def _turn(self, race: Race, car: Car) -> TurnState | None:
@@ -379,7 +380,7 @@ class Direct(UpgradeAction):
         return react.card in DIRECT and react.card in car.hand and not react.n
 
     def apply(self, race: Race, car: Car, react: React) -> None:
-        ts = self.module.turn_state(car)
+        ts = _module(race).turn_state(car)
         code = react.card
         car.hand.remove(code)
         car.play.append(code)
