@@ -11,11 +11,22 @@ bus time.
 
 from __future__ import annotations
 
+from pitboard.bots import HeuristicBot
+from pitboard.engine.race import Race, RaceSetup
 from pitboard.hw.display import StationDisplay
 from pitboard.hw.oled import PAGES, PANEL_WIDTH, to_pages
 from pitboard.table import flow
 from pitboard.table.screens import render
-from pitboard.table.view import LOCKED, RESOLUTION, WAITING, CardView, MoveView, StationView
+from pitboard.table.view import (
+    LOCKED,
+    RESOLUTION,
+    WAITING,
+    CardView,
+    CornerView,
+    MoveView,
+    StationView,
+)
+from pitboard.table.views import turn_corners
 from rig import Grid6, Panel, Players
 
 #: the tray row: rows 40..63 are RAM pages 5-7
@@ -88,16 +99,48 @@ def test_locked_to_waiting_keeps_the_cards_played_in_place() -> None:
 
 
 def test_the_turn_screen_keeps_speed_and_heat_where_planning_has_them() -> None:
-    """The acting station's turn screen: when the speed and the Heat in the engine are what
-    the player saw while planning, only the columns between them change in the top rows."""
+    """The acting station's turn screen: when the speed, the Heat in the engine and the corner
+    ahead are what the player saw while planning, only the columns between SPEED and HEAT
+    change in the top rows, and the corner row (page 3) not at all."""
+    corner = (CornerView(2, 7, 2),)
     planning = StationView("planning", 0, title="S1 Ann", gear=3, target_gear=3, engine=6,
-                           speed="9", cards=tuple(CardView(c, c, selected=True) for c in "342"))
+                           speed="9", cards=tuple(CardView(c, c, selected=True) for c in "342"),
+                           corners=corner, heat_owed=2)
     turn = StationView(RESOLUTION, 0, title="S1 Ann", gear=3, target_gear=3, engine=6,
                        speed="9", move=MoveView(9, 21, "racing line", 1), round=3, lap=1,
-                       laps=2, soft_keys=("", "BST", "COOL", "", "", "", "GO"))
+                       laps=2, soft_keys=("", "BST", "COOL", "", "", "", "GO"), corners=corner,
+                       heat_owed=2, message="GO: cool 1, keep hand")
     old, new = to_pages(render(planning)), to_pages(render(turn))
+    assert old[3 * PANEL_WIDTH : 4 * PANEL_WIDTH] == new[3 * PANEL_WIDTH : 4 * PANEL_WIDTH]
     for page in range(3):  # rows 0..23: the SPEED block on the left, HEAT on the right
         row = slice(page * PANEL_WIDTH, (page + 1) * PANEL_WIDTH)
         a, b = old[row], new[row]
         assert a[:24] == b[:24], f"page {page}: SPEED moved"
         assert a[104:] == b[104:], f"page {page}: HEAT moved"
+
+
+def test_the_turn_screen_corner_row_is_what_the_turn_then_pays() -> None:
+    """turn_corners (the turn screen's corner row) against the engine's own corner check:
+    whenever the car's speed and position are unchanged when the turn is checked (no Boost,
+    Adrenaline or Slipstream taken), each corner costs what the row said."""
+    checked = 0
+    for seed in range(6):
+        race = Race(RaceSetup(track="usa", cars=4, seed=seed, laps=1))
+        bot = HeuristicBot(seed=seed)
+        shown: dict[int, tuple[int, int, tuple[CornerView, ...]]] = {}
+        while not race.over:
+            car_id = race.waiting_for()
+            car = race.cars[car_id]
+            if race.phase in ("react", "slipstream"):
+                shown[car_id] = car.speed, car.d, turn_corners(race, car)
+            events = len(race.events)
+            race.apply(bot.choose(race, car_id))
+            paid = [(e["corner"], e["limit"], e["heat"]) for e in race.events[events:]
+                    if e["type"] == "corner" and e["car"] == car_id]
+            if car_id in shown and race.phase not in ("react", "slipstream"):
+                speed, d, corners = shown.pop(car_id)
+                spun = any(e["type"] == "spin_out" for e in race.events[events:])
+                if speed == car.speed and d == car.d and not spun:
+                    assert paid == [(c.number, c.limit, c.heat) for c in corners]
+                    checked += len(paid)
+    assert checked >= 20

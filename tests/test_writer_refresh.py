@@ -4,8 +4,6 @@ between them, and the glass ends up showing the picture whatever was drawn meanw
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 from PIL import Image, ImageDraw
 
@@ -13,24 +11,7 @@ from pitboard.hw.display import REINIT_S, StationDisplay
 from pitboard.hw.oled import to_pages
 from pitboard.hw.writer import CHUNK_BYTES, BusWriter
 from rig import FakeClock, Panel
-
-
-class Noted(Panel):
-    """A decoding panel that logs every transfer as (station, kind, payload length)."""
-
-    def __init__(self, name: str, log: list[tuple[str, str, int]], driver: str = "ssd1306"
-                 ) -> None:
-        super().__init__(driver)
-        self.name = name
-        self.log = log
-
-    def command(self, *cmd: int) -> None:
-        self.log.append((self.name, "command", len(cmd)))
-        super().command(*cmd)
-
-    def data(self, data: Sequence[int]) -> None:
-        self.log.append((self.name, "data", len(data)))
-        super().data(data)
+from test_writer import Noted
 
 
 def picture(text: str, *, fill: int = 0) -> Image.Image:

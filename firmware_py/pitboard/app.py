@@ -45,7 +45,7 @@ log = logging.getLogger("pitboard")
 #: INT read happens at the edge, in gpiozero's thread, but its confirming read waits for this
 #: poll: 2 ms keeps button-to-glass short (benchmarks/press_to_glass.py) for a few % of a core
 POLL_SECONDS = 0.002
-#: ... and while an input change waits for its confirming sample (a press counts ~3 ms after
+#: ... and while an input change waits for its confirming sample (a press counts ~2-3 ms after
 #: its first edge: see pitboard.hw.inputs)
 FAST_POLL_SECONDS = 0.001
 #: Tick events (kiosk timers, idle seats) at this period (s)

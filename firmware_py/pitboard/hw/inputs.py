@@ -19,12 +19,13 @@ their public names. Imports run one way: ``inputs_logic`` <- ``inputs_gpio``, ``
 
 Debounce is our own: gpiozero's mock pins ignore ``bounce_time`` and lgpio's debounce differs by
 backend. It is built for speed without letting glitches through (:class:`_Debounced`): a new
-raw state is confirmed once two samples agree on it and it has held for ``confirm_s`` (3 ms by
-default), so a press counts about 3 ms after its first edge instead of after a whole debounce
-time; a glitch on a long cable that is over within ``confirm_s`` never counts. After a change is
-confirmed, the input ignores its raw state for ``debounce_s`` (contact bounce), then confirms
-whatever the contact settled to. ``poll()`` confirms, so the table loop must call it often, and
-every millisecond while :attr:`StationInputs.busy` (a change is waiting to be confirmed).
+raw state is confirmed once two samples agree on it and it has held for ``confirm_s`` (2 ms by
+default), so a press counts about 2-3 ms after its first edge instead of after a whole debounce
+time (an MCP23017 board: its INT read at the edge and one confirming read); a glitch on a long
+cable that is over within ``confirm_s`` never counts. After a change is confirmed, the input
+ignores its raw state for ``debounce_s`` (contact bounce), then confirms whatever the contact
+settled to. ``poll()`` confirms, so the table loop must call it often, and every millisecond
+while :attr:`StationInputs.busy` (a change is waiting to be confirmed).
 
 Threads: on a Pi, gpiozero callbacks run in lgpio's thread while ``poll()`` runs in the table
 loop; each backend serialises both with a lock, and ``post`` must only enqueue.

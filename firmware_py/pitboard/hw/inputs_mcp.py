@@ -63,7 +63,7 @@ class Mcp23017StationInputs(StationInputs):
         >>> now[0] = 0.001
         >>> inputs.poll()                              # no INT line: every poll reads
         >>> now[0] = 0.004
-        >>> inputs.poll()                              # a 2nd read agrees after 3 ms: confirmed
+        >>> inputs.poll()                              # a 2nd read agrees >= 2 ms on: confirmed
         >>> events
         [LeverMoved(station=0, gear=1)]
     """

@@ -67,8 +67,10 @@ DESCRIPTIONS: dict[str, str] = {
     "locked": "Locked in: the planning screen as GO found it (gear, speed, corners, the hand "
               "with the chosen cards raised) with the LOCKED mark and what it waits for in "
               "its message row: GO changes that one row of the glass.",
-    "resolution": "Resolution: Stress flipped a 3, move the car 9 spaces to space 21. SPEED and "
-                  "HEAT sit where the planning and locked screens have them.",
+    "resolution": "Turn screen: Stress flipped a 3, move the car 9 spaces to space 21; corner 2 "
+                  "(limit 7) costs 2 Heat when the turn ends. SPEED, HEAT and the corner row "
+                  "sit where the planning and locked screens have them: at the reveal, what "
+                  "did not change is not sent again.",
     "resolution_react": "Turn screen: the likely answer preset (lit = on, outlined = off: no "
                          "Boost); GO confirms it, DISC also picks cards to discard.",
     "resolution_symbols": "Garage turn screen: each optional symbol of the played cards is a "
@@ -230,7 +232,8 @@ def sample_views() -> dict[str, StationView]:
         "resolution": StationView(
             RESOLUTION, 0, title=name, gear=3, target_gear=3, engine=4, speed="9",
             flips=("S>3",), move=MoveView(9, 21, "racing line", 1),
-            heat_paid=("corner 2: 2",), message="", lap=1, laps=2, round=3,
+            corners=(CornerView(2, 7, 2),), heat_owed=2, message="GO: keep hand", lap=1,
+            laps=2, round=3, soft_keys=("", "", "", "", "", "", "GO"),
         ),
         "resolution_react": StationView(
             RESOLUTION, 0, title=name, gear=2, target_gear=2, engine=5, speed="7",

@@ -163,21 +163,8 @@ def _planning(s: _Screen, v: StationView, *, locked: bool = False) -> None:
         if message:
             s.fitted(_L, _MESSAGE_Y, _R - _L + 1, message)
     else:
-        detail = v.detail and not message and not locked  # a pressed upgrade's meaning
-        single = len(v.corners) == 1 and not v.corners[0].adjust and not v.corners[0].overheat
-        if v.corners and single and not detail:
-            _corner_line(s, v.corners[0], owed=v.heat_owed > 0)
-        elif v.corners:
-            texts = _corner_texts(v)
-            # beside a detail the corners take one TINY line, else a SMALL one
-            y, fonts = (24, (TINY,)) if detail else (_CORNER_Y, (SMALL, TINY))
-            if v.heat_owed:
-                s.band(y - 1, y + 6 if fonts[0] is SMALL else y + fonts[0].height)
-                s.fitted(_L, y, _R - _L + 1, texts, fonts, ink=0)
-            else:
-                s.fitted(_L, y, _R - _L + 1, texts, fonts)
-        elif v.sector and not detail:  # no corner ahead: what the sector here does
-            s.fitted(_L, _CORNER_Y, _R - _L + 1, v.sector)
+        detail = bool(v.detail) and not message and not locked  # a pressed upgrade's meaning
+        _corner_row(s, v, detail=detail)
         if message:
             s.fitted(_L, _MESSAGE_Y, _R - _L + 1, message)
         elif detail:
@@ -186,6 +173,26 @@ def _planning(s: _Screen, v: StationView, *, locked: bool = False) -> None:
     if locked:
         _locked_mark(s, v)
     _cards_row(s, v.cards, v.soft_keys)
+
+
+def _corner_row(s: _Screen, v: StationView, *, detail: bool = False) -> None:
+    """The corner row (page 3) of the planning, locked and turn screens: the corners the move
+    crosses and their Heat (inverted when owed), else what the sector does. Beside a
+    ``detail`` the corners take one TINY line higher up and the sector none."""
+    single = len(v.corners) == 1 and not v.corners[0].adjust and not v.corners[0].overheat
+    if v.corners and single and not detail:
+        _corner_line(s, v.corners[0], owed=v.heat_owed > 0)
+    elif v.corners:
+        texts = _corner_texts(v)
+        # beside a detail the corners take one TINY line, else a SMALL one
+        y, fonts = (24, (TINY,)) if detail else (_CORNER_Y, (SMALL, TINY))
+        if v.heat_owed:
+            s.band(y - 1, y + 6 if fonts[0] is SMALL else y + fonts[0].height)
+            s.fitted(_L, y, _R - _L + 1, texts, fonts, ink=0)
+        else:
+            s.fitted(_L, y, _R - _L + 1, texts, fonts)
+    elif v.sector and not detail:  # no corner ahead: what the sector here does
+        s.fitted(_L, _CORNER_Y, _R - _L + 1, v.sector)
 
 
 #: the corner line's Heat field, right-aligned at a fixed width: a card that changes the
@@ -254,10 +261,16 @@ def _resolution(s: _Screen, v: StationView) -> None:
     if v.move is not None:
         _move_block(s, _HEADER_Y, v, v.move, left=_L + sw + 6, right=_R - hw - 4)
     y = 24
+    sector = v.sector
     if v.spin_out:
         s.band(y, y + 15)
         s.text(WIDTH // 2, y + 1, "SPIN OUT", MEDIUM, ink=0, align="center")
         y += 17
+    elif (v.corners or v.sector) and not v.detail:
+        # the corner row as on the planning screen (page 3): the corners this move crosses
+        # and the Heat they will cost when React is over, else what the sector does
+        _corner_row(s, v)
+        y, sector = _MESSAGE_Y, ""
     flips = " ".join(v.flips)
     info: list[str] = [f"flipped {flips}"] if flips else []
     if v.detail:  # a pressed card's meaning (discard step) instead of the prompt
@@ -272,11 +285,9 @@ def _resolution(s: _Screen, v: StationView) -> None:
         paid = ", ".join(v.heat_paid)
         info.append(f"Heat paid: {paid}" if SMALL.width(f"Heat paid: {paid}") <= _R - _L
                     else f"Heat: {paid}")
-    info += [v.message, v.sector, *v.lines]
+    info += [v.message, sector, *v.lines]
     s.lines(y, bottom, info, x=_L, width=_R - _L + 1)
     _cards_row(s, v.cards, v.soft_keys, v.keys_off)
-
-
 
 
 def _wrap(text: str, width: int, font: BitmapFont) -> list[str]:

@@ -384,7 +384,9 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
     cards: tuple[CardView, ...] = ()
     keys_off: tuple[int, ...] = ()
     lines: tuple[str, ...] = ()
+    corners: tuple[CornerView, ...] = ()
     if phase in (dec.REACT, dec.SLIPSTREAM):
+        corners = turn_corners(race, car)  # checked when the turn's React is over
         shown = shown_for(st.turn, race, car.id)
         keys, keys_off, summary = _turn_keys(shown)
         garage = symbols_page(st, race, car.id, keys, keys_off, summary)
@@ -406,8 +408,31 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
         target_gear=car.gear, engine=car.engine, speed=str(car.speed), flips=tuple(flips[-6:]),
         move=_move_view(race, car), heat_paid=tuple(heat_paid), message=message,
         lap=race.lap_of(car.d), laps=race.laps, round=race.round, lines=lines,
-        detail=meaning, sector=sector_line(race, car.id),
+        detail=meaning, sector=sector_line(race, car.id), corners=corners,
+        heat_owed=sum(c.heat for c in corners),
     )
+
+
+def turn_corners(race: Race, car: Any) -> tuple[CornerView, ...]:
+    """The corner lines this turn's move crosses, each with the Heat it costs at the car's
+    speed now: charged once React is over (Boost and Adrenaline can still raise it). The same
+    arithmetic as the engine's corner check; the planning screen's corner line, for the move
+    as made."""
+    own_limit, heat_for = race.hooks.car_corner_limit, race.hooks.corner_heat
+    engine = car.engine
+    out = []
+    for _line, index, limit in race.corners_between(car.start_d, car.d):
+        if own_limit:
+            limit = own_limit(race, car, index, limit)
+        excess = max(0, car.speed - limit)
+        if excess and heat_for:
+            excess = heat_for(race, car, index, excess)
+        out.append(CornerView(index + 1, limit, min(excess, engine),
+                              *corner_notes(race, index + 1, limit)))
+        if excess > engine:  # the engine cannot pay: a spin-out there ends the checks
+            break
+        engine -= excess
+    return tuple(out)
 
 
 def _turn_keys(shown: TurnChoices) -> tuple[tuple[str, ...], tuple[int, ...], str]:
