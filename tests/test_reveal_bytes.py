@@ -11,10 +11,14 @@ bus time.
 
 from __future__ import annotations
 
+from PIL import Image
+
+from pitboard.app import with_writers
 from pitboard.bots import HeuristicBot
 from pitboard.engine.race import Race, RaceSetup
 from pitboard.hw.display import StationDisplay
-from pitboard.hw.oled import PAGES, PANEL_WIDTH, to_pages
+from pitboard.hw.oled import PAGES, PANEL_WIDTH, RecordingSerial, to_pages
+from pitboard.hwconfig import load_profile
 from pitboard.table import flow
 from pitboard.table.screens import BIG, SMALL, TINY, render, status_lines
 from pitboard.table.view import (
@@ -155,3 +159,26 @@ def test_a_long_status_on_the_waiting_screen_keeps_every_fact() -> None:
     image = render(view)
     for text in [*status_lines(view.message), "-3", "BLK -1 R2 L1/3", "1 ANN L1 SP3"]:
         assert find_text(image, text, (TINY, SMALL, BIG)) is not None, text
+
+
+def test_the_race_control_display_goes_after_the_stations_reveal() -> None:
+    """grid6's race-control display shares controller A with S1 and S2. Its frame is sent
+    after theirs even when it was posted first (an update from the GO before the last one, not
+    on the wire yet): it never delays a station's reveal."""
+    config = load_profile("grid6")
+    assert config.race_control is not None
+    specs = [*(st.display for st in config.stations), config.race_control]
+    displays = [StationDisplay(serial=RecordingSerial(), station=name)
+                for name in [*(f"S{i + 1}" for i in range(6)), "race control"]]
+    screens, writers = with_writers(config, displays, threaded=False, specs=specs)
+    for screen in screens:
+        screen.show(Image.new("1", (128, 64)))
+    for writer in writers:
+        writer.drain()
+    lit = Image.new("1", (128, 64), 1)
+    screens[6].show(lit)  # the race-control display's update, still queued
+    screens[0].show(lit)  # the reveal on controller A
+    screens[1].show(lit)
+    screens[6].show(Image.new("1", (128, 64)))  # and its own reveal frame replaces it
+    a = next(w for w in writers if w.name == "I2C A")
+    assert a.order() == ["S1", "S2", "race control"]
