@@ -16,7 +16,7 @@ from pitboard.engine.race import Race, RaceSetup
 from pitboard.hw.display import StationDisplay
 from pitboard.hw.oled import PAGES, PANEL_WIDTH, to_pages
 from pitboard.table import flow
-from pitboard.table.screens import render
+from pitboard.table.screens import BIG, SMALL, TINY, render, status_lines
 from pitboard.table.view import (
     LOCKED,
     RESOLUTION,
@@ -27,7 +27,7 @@ from pitboard.table.view import (
     StationView,
 )
 from pitboard.table.views import turn_corners
-from rig import Grid6, Panel, Players
+from rig import Grid6, Panel, Players, find_text
 
 #: the tray row: rows 40..63 are RAM pages 5-7
 TRAY_PAGES = {5, 6, 7}
@@ -144,3 +144,14 @@ def test_the_turn_screen_corner_row_is_what_the_turn_then_pays() -> None:
                     assert paid == [(c.number, c.limit, c.heat) for c in corners]
                     checked += len(paid)
     assert checked >= 20
+
+
+def test_a_long_status_on_the_waiting_screen_keeps_every_fact() -> None:
+    """Two status lines take the MOVED label's row: the spaces lost to blocking move to the
+    round and lap line, nothing is dropped."""
+    view = StationView(WAITING, 0, message="undo: Red Legend 11→68 back: GO",
+                       move=MoveView(-3, 12, "outside", 1, blocked=1), order=("1 Ann L1 sp3",),
+                       lap=1, laps=3, round=2)
+    image = render(view)
+    for text in [*status_lines(view.message), "-3", "BLK -1 R2 L1/3", "1 ANN L1 SP3"]:
+        assert find_text(image, text, (TINY, SMALL, BIG)) is not None, text

@@ -19,7 +19,16 @@ Example::
 
 from __future__ import annotations
 
-from .bots import _EXPECTED, _WORST, Bot, HeuristicBot, RandomBot, _Hand, card_value
+from .bots import (
+    _EXPECTED,
+    _WORST,
+    Bot,
+    HeuristicBot,
+    RandomBot,
+    _course_of,
+    _Hand,
+    card_value,
+)
 from .engine.cards import HEAT, PLAYABLE, SPEED, STRESS
 from .engine.decisions import (
     DONE,
@@ -126,6 +135,9 @@ class GarageBot(HeuristicBot):
         #: the Garage module's turn states of the race last seen (None: no Garage there)
         self._turns_race: Race | None = None
         self._turns: dict[int, TurnState] | None = None
+        #: the Garage is the only module billing car by car: the race's corner bills are
+        #: remembered for every car but those whose upgrades adjust their limits this turn
+        self._adjusting = False
 
     def choose(self, race: Race, car_id: int) -> Decision:
         phase = race.phase
@@ -157,6 +169,25 @@ class GarageBot(HeuristicBot):
         self._turns_race = race
         self._turns = module.turn if isinstance(module, GarageModule) else None
         return self._turns
+
+    def _see(self, race: Race) -> None:
+        super()._see(race)
+        hooks, turns = race.hooks, self._turns_of(race)
+        # a car with no adjust symbol this turn meets the race's own limits: its bills can be
+        # remembered as the base game's are, unless another module bills car by car too
+        self._adjusting = turns is not None and hooks.corner_heat is None and \
+            hooks.car_corner_limit == hooks.by_key["garage"].car_corner_limit
+        if self._adjusting:
+            self._bills = _course_of(race).bills
+
+    def _bill(self, race: Race, car: Car, end: int, speed: int) -> int:
+        if race is not self._race:
+            self._see(race)
+        if self._adjusting and self._turns:
+            ts = self._turns.get(car.id)
+            if ts is not None and ts.adjust:  # its own limits this turn
+                return race.corner_bill(car.start_d, end, speed, car)
+        return HeuristicBot._bill(self, race, car, end, speed)
 
     def _plan(self, race: Race, rule: PlanRule) -> Plan:
         """The plan for ``rule`` (the race's own rule for the car: its hand as it stands)."""
@@ -197,7 +228,7 @@ class GarageBot(HeuristicBot):
 
     def _fits(self, race: Race, car: Car, spaces: int, speed: int, spare: int) -> bool:
         """Can the corners a move of ``spaces`` more at ``speed`` would cross be paid?"""
-        return race.corner_bill(car.start_d, car.d + spaces, speed, car) <= spare
+        return self._bill(race, car, car.d + spaces, speed) <= spare
 
     def _slipstream(self, race: Race, car: Car) -> Slipstream:
         """The longest slipstream (a slipstream +N symbol offers more) whose corners it can

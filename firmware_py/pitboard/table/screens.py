@@ -350,9 +350,12 @@ def _waiting(s: _Screen, v: StationView) -> None:
         s.fitted(tx, y + 9, left - tx, [_spot(m.spot, False), _spot(m.spot, True)])
     where = [f"round {v.round}" if v.round else "", _lap(v.lap, v.laps) if v.lap else ""]
     short = [f"R{v.round}" if v.round else "", _lap(v.lap, v.laps) if v.lap else ""]
-    if v.move is not None and v.move.blocked and not label:
+    if v.move is not None and v.move.blocked and not label:  # the label row held it
+        where.insert(0, f"blocked -{v.move.blocked}")
         short.insert(0, f"blk -{v.move.blocked}")
-    texts = [", ".join(w for w in where if w), " ".join(w for w in short if w)]
+    tight = [*short[:-1], (f"L{v.lap}/{v.laps}" if v.laps else f"L{v.lap}") if v.lap else ""]
+    texts = [", ".join(w for w in where if w), " ".join(w for w in short if w),
+             " ".join(w for w in tight if w)]
     if texts[-1]:
         s.fitted(_L, _ABOVE_TRAY - 6, width, texts)
     # race order on the right, after a dotted rule

@@ -258,7 +258,7 @@ class GarageModule(RaceModule):
             return  # no upgrade revealed (a direct play starts the turn state itself)
         ts = self.turn.get(car.id)
         if ts is None:  # turn_state(), written out
-            ts = self.turn[car.id] = TurnState(flips=play.count(STRESS) + car.boosted)
+            ts = self.turn[car.id] = TurnState(play.count(STRESS) + car.boosted)
         for code in tuple(play):  # a copy: an unpayable card leaves the play area
             if code in UPGRADE_CODES:
                 resolve_card(race, car, code, ts, reacting=False)
@@ -268,7 +268,7 @@ class GarageModule(RaceModule):
         its Stress cards and a Boost (upgrade flips only come with a state)."""
         ts = self.turn.get(car.id)
         if ts is None:
-            ts = self.turn[car.id] = TurnState(flips=car.play.count(STRESS) + car.boosted)
+            ts = self.turn[car.id] = TurnState(car.play.count(STRESS) + car.boosted)
         return ts
 
     def cooldown(self, race: Race, car: Car, n: int) -> int:

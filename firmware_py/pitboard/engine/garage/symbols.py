@@ -73,21 +73,12 @@ class TurnState:
     drafts: list[int]
 
     # written out: a turn state starts on most turns an upgrade is played, and the generated
-    # __init__ calls a factory per list
-    def __init__(self, flips: int = 0, adjust: int = 0, cool: int = 0,
-                 choices: list[str] | None = None, reduce: int = 0, salvage: int = 0,
-                 supercool: int = 0, slip: list[int] | None = None,
-                 refresh: list[str] | None = None, refreshed: list[str] | None = None,
-                 accelerate: list[int] | None = None, accel: int = 0,
-                 drafts: list[int] | None = None) -> None:
-        self.flips, self.adjust, self.cool, self.reduce = flips, adjust, cool, reduce
-        self.salvage, self.supercool, self.accel = salvage, supercool, accel
-        self.choices = [] if choices is None else choices
-        self.slip = [] if slip is None else slip
-        self.refresh = [] if refresh is None else refresh
-        self.refreshed = [] if refreshed is None else refreshed
-        self.accelerate = [] if accelerate is None else accelerate
-        self.drafts = [] if drafts is None else drafts
+    # __init__ binds every field by keyword and calls a factory per list
+    def __init__(self, flips: int = 0) -> None:
+        self.flips = flips
+        self.adjust = self.cool = self.reduce = self.salvage = self.supercool = self.accel = 0
+        self.choices, self.slip, self.refresh, self.refreshed = [], [], [], []
+        self.accelerate, self.drafts = [], []
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: (list(v) if isinstance(v := getattr(self, f.name), list) else v)
@@ -95,7 +86,12 @@ class TurnState:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TurnState:
-        return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
+        ts = cls()
+        for f in fields(cls):
+            if f.name in data:
+                value = data[f.name]
+                setattr(ts, f.name, list(value) if isinstance(value, list) else value)
+        return ts
 
 
 def _module(race: Race) -> GarageModule:
