@@ -10,7 +10,7 @@ quick on a busy bus (issue 15.13: first edge to the answer's last byte within 20
 * **frames go out in parts**: a frame holds its controller for at most :data:`CHUNK_BYTES` RAM
   bytes at a time (:meth:`~pitboard.hw.display.StationDisplay.show_part`); between parts the
   writer takes the most urgent work, so a press waits behind at most one part of another
-  station's reveal (~3 ms at 100 kHz), not a whole 1 KB frame (~95 ms);
+  station's reveal (~5 ms at 100 kHz), not a whole 1 KB frame (~95 ms);
 * **the acting station first**: the table posts the frame of the station whose input it just
   handled with :meth:`QueuedDisplay.show_first`; it goes out before every other frame waiting
   on that controller (after the part already on the wire), top page first;
@@ -63,10 +63,12 @@ log = logging.getLogger(__name__)
 POLL_S = 0.1
 #: how long close() waits for the writer thread to finish its transfer (s)
 JOIN_S = 5.0
-#: the most RAM bytes of one frame in one transfer: ~3 ms of bus at 100 kHz with its address,
+#: the most RAM bytes of one frame in one transfer at 100 kHz: ~5 ms of bus with its address,
 #: control and mux bytes. Smaller parts cost more transfer overhead per frame (~6 bus bytes
-#: each with the mux cut off between transfers), larger ones make a press wait longer.
-CHUNK_BYTES = 32
+#: each with the mux cut off between transfers: 12% here), larger ones make a press wait longer
+#: (the INT read at its first edge waits for the part on the wire: 64 bytes left the lever's
+#: p99 at 100 kHz 0.1 ms under 20 ms in benchmarks/press_to_glass.py, 48 about 2 ms under)
+CHUNK_BYTES = 48
 
 
 def part_bytes(baudrate: int) -> int:
@@ -75,7 +77,7 @@ def part_bytes(baudrate: int) -> int:
     weighs less). Example::
 
         >>> part_bytes(100_000), part_bytes(400_000)
-        (32, 128)
+        (48, 192)
     """
     return max(8, CHUNK_BYTES * baudrate // 100_000)
 
