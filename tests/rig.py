@@ -236,7 +236,9 @@ def find_text(image: Image.Image, text: str,
 def shows_message(panel: Panel, view: StationView) -> bool:
     """The view's status line is on the panel's glass (a waiting screen's band, half the
     width, breaks a long one in two lines: :func:`pitboard.table.screens.status_lines`)."""
-    parts = screens.status_lines(view.message) if view.kind == "waiting" else [view.message]
+    # (a waiting screen with a plan locked in has the locked screen's whole width for it)
+    wrapped = view.kind == "waiting" and not view.cards
+    parts = screens.status_lines(view.message) if wrapped else [view.message]
     image = panel.image()
     return all(find_text(image, part) is not None for part in parts)
 

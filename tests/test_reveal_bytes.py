@@ -11,13 +11,15 @@ bus time.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PIL import Image
 
 from pitboard.app import with_writers
 from pitboard.bots import HeuristicBot
 from pitboard.engine.race import Race, RaceSetup
 from pitboard.hw.display import StationDisplay
-from pitboard.hw.oled import PAGES, PANEL_WIDTH, RecordingSerial, to_pages
+from pitboard.hw.oled import PANEL_WIDTH, RecordingSerial, to_pages
 from pitboard.hwconfig import load_profile
 from pitboard.table import flow
 from pitboard.table.screens import BIG, SMALL, TINY, render, status_lines
@@ -33,8 +35,9 @@ from pitboard.table.view import (
 from pitboard.table.views import turn_corners
 from rig import Grid6, Panel, Players, find_text
 
-#: the tray row: rows 40..63 are RAM pages 5-7
-TRAY_PAGES = {5, 6, 7}
+#: what a waiting station with a plan locked in is sent at the reveal: rows 24..39 (the
+#: locked screen's header, pages 0-2, and tray stay)
+NEWS_PAGES = {3, 4}
 
 
 def _one_lap_race(seed: int) -> Grid6:
@@ -48,7 +51,7 @@ def _one_lap_race(seed: int) -> Grid6:
     return rig
 
 
-def test_the_reveal_leaves_the_tray_rows_of_the_locked_stations_alone() -> None:
+def test_the_reveal_sends_a_locked_station_two_pages() -> None:
     rig = _one_lap_race(seed=21)
     players = Players(rig, seed=7)
     reveals = waiting = 0
@@ -72,7 +75,7 @@ def test_the_reveal_leaves_the_tray_rows_of_the_locked_stations_alone() -> None:
             if before[i] == "locked" and after[i] == "waiting":
                 waiting += 1
                 assert panel.pages_written, f"S{i + 1}: the reveal did not reach the glass"
-                assert not panel.pages_written & TRAY_PAGES, (
+                assert panel.pages_written <= NEWS_PAGES, (
                     f"S{i + 1}: the reveal rewrote pages {sorted(panel.pages_written)}")
     rig.close()
     assert waiting >= 12
@@ -91,15 +94,16 @@ def _sent(before: StationView, after: StationView) -> tuple[set[int], int]:
 
 
 def test_locked_to_waiting_keeps_the_cards_played_in_place() -> None:
-    cards = tuple(CardView(c, c) for c in "342")
-    locked = StationView(LOCKED, 0, title="S1 Ann", cards=cards, gear=3, target_gear=3,
-                         engine=6, message="waiting for 1", lap=1, laps=2, round=3)
-    waiting = StationView(WAITING, 0, title="S1 Ann", cards=cards, message="Bob to play",
-                          move=MoveView(8, 30, "outside", 1, blocked=1), lap=1, laps=2,
-                          round=3, order=tuple(f"{n} Car {n} L1 sp{40 - n}" for n in range(1, 7)))
+    cards = tuple(CardView(c, c, selected=c != "H") for c in "3H42")
+    locked = StationView(LOCKED, 0, title="S1 Ann", cards=cards, gear=2, target_gear=3,
+                         shift_cost=1, speed="9", engine=6, message="waiting for 1", lap=1,
+                         laps=2, round=3)
+    waiting = replace(locked, kind=WAITING, message="Bob to play", lines=("you: next", "Bob"),
+                      move=MoveView(8, 30, "outside", 1, blocked=1),
+                      order=tuple(f"{n} Car {n} L1 sp{40 - n}" for n in range(1, 7)))
     pages, nbytes = _sent(locked, waiting)
-    assert pages and not pages & TRAY_PAGES
-    assert nbytes <= (PAGES - len(TRAY_PAGES)) * PANEL_WIDTH
+    assert pages == NEWS_PAGES
+    assert nbytes <= len(NEWS_PAGES) * PANEL_WIDTH
 
 
 def test_the_turn_screen_keeps_speed_and_heat_where_planning_has_them() -> None:

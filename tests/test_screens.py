@@ -179,7 +179,8 @@ def test_big_font_is_tall_enough() -> None:
     ("planning_spin_odds", lambda v: [v.speed, str(v.engine)]),
     ("resolution", lambda v: [v.speed, f"+{v.move.spaces}"]),
     ("resolution_spin_out", lambda v: [f"+{v.move.spaces}"]),
-    ("waiting", lambda v: [f"+{v.move.spaces}"]),
+    ("waiting", lambda v: [v.speed, str(v.target_gear), str(v.engine)]),
+    ("waiting_turn_done", lambda v: [f"+{v.move.spaces}"]),
 ])
 def test_key_numbers_are_drawn_big(name: str,
                                    numbers: Callable[[StationView], list[str]]) -> None:

@@ -86,9 +86,12 @@ DESCRIPTIONS: dict[str, str] = {
                                  "distance, stepped through by presses (SL2, SL4, off).",
     "resolution_spin_out": "Spin-out: the engine could not pay; where the car goes back to.",
     "resolution_discard": "Discard step: the selected cards will be discarded on GO.",
-    "waiting": "Another car is resolving: whose turn, its move, round and lap, the race order; "
-               "the tray keeps the cards played, as on the locked screen (the reveal leaves "
-               "those rows alone on the bus).",
+    "waiting": "Another car is resolving, this car's plan still to come (the reveal): the "
+               "locked screen's header (the plan's SPEED, GEAR, HEAT) and tray (the cards "
+               "played) stay; whose turn it is, how far away this car's turn is and the move "
+               "of the car playing take pages 3-4, so the reveal sends two of eight pages.",
+    "waiting_turn_done": "Waiting after this car's turn: whose turn, where this car ended up "
+                         "(big: move it on the board), round and lap, the race order.",
     "results": "Race over: finish order.",
     "lobby": "Lobby: track, laps and cars chosen with soft keys; OPTS opens the rules pages.",
     "lobby_modules": "Lobby with rules modules on (chosen on the OPTS pages, the console or "
@@ -282,8 +285,15 @@ def sample_views() -> dict[str, StationView]:
         "waiting": StationView(
             WAITING, 0, title=name, message="Bob to play", move=MoveView(8, 30, "outside", 1),
             order=("1 Bob L1 sp30", "2 Alice L1 sp21", "3 Carol L1 sp19", "4 Bot 4 L1 sp17",
+                   "5 Bot 5 L1 sp12", "6 Dave L1 sp9"), lines=("you: in 2 turns", "Bob"),
+            lap=1, laps=2, round=4, engine=6, gear=2, target_gear=3, speed="8",
+            cards=_hand("3412H5S", selected="012"),
+        ),
+        "waiting_turn_done": StationView(
+            WAITING, 0, title=name, message="Carol to play", move=MoveView(8, 30, "outside", 1),
+            order=("1 Alice L1 sp30", "2 Bob L1 sp21", "3 Carol L1 sp19", "4 Bot 4 L1 sp17",
                    "5 Bot 5 L1 sp12", "6 Dave L1 sp9"),
-            lap=1, laps=2, round=4, engine=4, gear=3, cards=_hand("3412H5S", selected="012"),
+            lap=1, laps=2, round=4, engine=4, gear=3,
         ),
         "results": StationView(
             RESULTS, 0, title="RESULTS",
@@ -392,8 +402,9 @@ def sample_views() -> dict[str, StationView]:
         "waiting_legend_move": StationView(
             WAITING, 0, title=name, message=legend_status, move=MoveView(8, 30, "outside", 1),
             order=("1 Bob L1 sp30", "2 Red Legend L1 sp21", "3 Alice L1 sp19",
-                   "4 Blue Legend L1 sp14"),
-            lap=1, laps=2, round=4, engine=4, gear=3, cards=_hand("3412H5S", selected="012"),
+                   "4 Blue Legend L1 sp14"), lines=("you: next", "Bob"),
+            lap=1, laps=2, round=4, engine=6, gear=2, target_gear=3, speed="8",
+            cards=_hand("3412H5S", selected="012"),
         ),
     }
     assert views.keys() == DESCRIPTIONS.keys()

@@ -131,7 +131,13 @@ _GEAR_X = 62
 
 
 def _planning(s: _Screen, v: StationView, *, locked: bool = False) -> None:
-    # Top: SPEED (left), GEAR (middle), HEAT in the engine (right), all BIG at fixed places.
+    _plan_header(s, v)
+    _planning_middle(s, v, locked=locked)
+
+
+def _plan_header(s: _Screen, v: StationView) -> None:
+    """Top (pages 0-2) of the planning, locked and plan-waiting screens: SPEED (left), GEAR
+    (middle), HEAT in the engine (right), all BIG at fixed places."""
     _speed_block(s, v.speed)
     gx = _GEAR_X
     # a shift shows the gear it leaves in the label ("GEAR 2→"): the label row (page 0) and
@@ -147,6 +153,8 @@ def _planning(s: _Screen, v: StationView, *, locked: bool = False) -> None:
     s.blit(gx, _HEADER_Y + 7, BIG.render(str(v.target_gear)))
     _heat_block(s, v.engine)
 
+
+def _planning_middle(s: _Screen, v: StationView, *, locked: bool) -> None:
     # Middle: corner warning / SPIN OUT, then the message.
     message = "" if locked else v.message
     spin = v.spin_out or 0 < v.spin_odds < 100
@@ -246,6 +254,36 @@ def _locked(s: _Screen, v: StationView) -> None:
     _planning(s, v, locked=True)
 
 
+def _waiting_plan(s: _Screen, v: StationView) -> None:
+    """Waiting with a plan locked in: the locked screen's header (the plan's SPEED, GEAR,
+    HEAT) and tray (the cards played) stay as they are, so the reveal sends pages 3-4 only:
+    whose turn it is (or the Legend / undo instruction: it always wins its row) and how far
+    away this car's turn is (``lines[0]``) in a band, then the move of the car playing and the
+    lap."""
+    _plan_header(s, v)
+    s.band(_CORNER_Y - 1, _MESSAGE_Y - 1)
+    status = v.message or (f"ROUND {v.round}" if v.round else "WAITING")
+    used = s.fitted(_L, _CORNER_Y, _R - _L + 1, status, ink=0).image.width
+    room = _R - _L - used - 6
+    if v.lines and room >= 20:  # how far away this car's turn is, when the row has room
+        s.fitted(_R, _CORNER_Y + 1, room, v.lines[0], (TINY,), ink=0, align="right")
+    where = _lap(v.lap, v.laps) if v.lap else ""
+    lw = s.fitted(_R, _MESSAGE_Y + 1, 40, [where, f"L{v.lap}"], (TINY,), align="right"
+                  ).image.width if where else 0
+    if v.move is not None:  # the car playing (``lines[1]`` names it)
+        m = v.move
+        who = f"{v.lines[1]} " if len(v.lines) > 1 and v.lines[1] else ""
+        blocked = f", blocked -{m.blocked}" if m.blocked else ""
+        width = _R - _L - lw - 4
+        texts = [f"{who}{_signed(m.spaces)} → sp {m.space} {m.spot}{blocked}",
+                 f"{who}{_signed(m.spaces)} → sp {m.space} {_spot(m.spot, True)}{blocked}"]
+        if TINY.width(texts[-1]) > width:  # the spot in TINY before no spot in SMALL
+            move = f"{_signed(m.spaces)} → sp {m.space}"
+            texts = [f"{who}{move}", move]
+        s.fitted(_L, _MESSAGE_Y, width, texts)
+    _cards_row(s, v.cards, v.soft_keys)
+
+
 def _resolution(s: _Screen, v: StationView) -> None:
     bottom = HEIGHT - 1
     if v.cards:
@@ -322,8 +360,11 @@ def status_lines(message: str) -> list[str]:
 
 
 def _waiting(s: _Screen, v: StationView) -> None:
+    if v.cards:  # a plan locked in, its turn to come: the locked screen with the news
+        _waiting_plan(s, v)
+        return
     # Left column: whose turn (an inverted band), the car's move big, round and lap. Right
-    # column: the race order. The tray keeps the cards played, as on the locked screen.
+    # column: the race order.
     left = _BAND_RIGHT
     width = left - _L
     lines = status_lines(v.message or (f"ROUND {v.round}" if v.round else "WAITING"))

@@ -453,6 +453,11 @@ def _turn_keys(shown: TurnChoices) -> tuple[tuple[str, ...], tuple[int, ...], st
     return tuple(keys), tuple(off), shown.summary()
 
 
+def _turns_away(ahead: int) -> str:
+    """How far away a car's turn is, in turns of the cars before it."""
+    return "you: now" if ahead <= 0 else "you: next" if ahead == 1 else f"you: in {ahead} turns"
+
+
 def _waiting(scene: TableScene, st: Station, race: Race) -> StationView:
     current = race.current
     order = tuple(f"{i + 1} {race.cars[c].name} L{race.lap_of(race.cars[c].d)}"
@@ -471,14 +476,16 @@ def _waiting(scene: TableScene, st: Station, race: Race) -> StationView:
         # this car's turn is over (GO answered its last steps at once): where it ended up is
         # what its player must move on the board
         move = _move_view(race, car)
-    # the plan's tray stays as the locked screen showed it until the car's turn (the reveal
-    # leaves those rows alone); once the turn is over those cards are gone: an empty tray
-    cards: tuple[CardView, ...] = ()
-    if car is not None and car.play and not car.finished and car.id not in race.order[:race.turn]:
-        cards = locked_tray(st, race, car)
+    if car is not None and car.play and not car.finished and car.id in race.order[race.turn:]:
+        # a plan locked in, its turn to come: the locked screen (the plan's header and tray
+        # stay, so the reveal sends two pages) with whose turn it is and the move
+        ahead = race.order.index(car.id) - race.turn
+        return replace(_locked(st, race, car), kind=WAITING, message=message, move=move,
+                       lines=(_turns_away(ahead), current.name if current is not None else ""),
+                       order=order[:SLOTS - 1], corners=(), heat_owed=0, spin_out=False,
+                       spin_odds=0, soft_keys=())
     return StationView(
         WAITING, st.index, title=st.name, order=order[:SLOTS - 1], message=message, move=move,
-        cards=cards,
         lap=race.lap_of(car.d) if car is not None else 0, laps=race.laps, round=race.round,
         engine=car.engine if car is not None else 0, gear=car.gear if car is not None else 1,
     )
