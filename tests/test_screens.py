@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
+from pitboard.hw.oled import to_pages
 from pitboard.table import gallery, hand, screens, terminal
 from pitboard.table import view as view_module
 from pitboard.table.gallery import DESCRIPTIONS, gallery_images, readme_text, sample_views
@@ -205,7 +206,8 @@ def test_spin_out_banner_is_inverted_in_the_corner_row() -> None:
 
 
 def test_cards_sit_over_their_buttons() -> None:
-    """Card i is drawn inside tray column i; a selected card is raised and inverted."""
+    """Card i is drawn inside tray column i, at rest whether selected or not; a selected card
+    has a bar over it (rows 41..42), an unselected one nothing above its top row 44."""
     view = SAMPLES["planning"]
     screen = render(view)
     for i, card in enumerate(view.cards):
@@ -214,9 +216,27 @@ def test_cards_sit_over_their_buttons() -> None:
         box = column.getbbox()
         assert box is not None and box[0] >= 1 and box[2] <= 17, f"card {i} leaves its column"
         top = box[1] + 40
-        assert top == (42 if card.selected else 44), f"card {i} top row {top}"
-        # inverted: most of a selected card is lit
-        assert (_lit(column) > 200) == card.selected
+        assert top == (41 if card.selected else 44), f"card {i} top row {top}"
+        bar = screen.crop((x0 + 2, 41, x0 + 16, 43))
+        assert _lit(bar) == (28 if card.selected else 0), f"card {i} bar"
+        assert screen.crop((x0, 43, x0 + 18, 44)).getbbox() is None  # a gap under the bar
+
+
+def test_a_card_toggle_rewrites_its_columns_of_page_5_only() -> None:
+    """Selecting a card changes the tray's top RAM page over that card and nothing else in the
+    tray: 14 bytes on the bus, not the card's 3 pages (issue 15.13)."""
+    view = SAMPLES["planning"]
+    for i, card in enumerate(view.cards):
+        if not card.code:
+            continue
+        cards = list(view.cards)
+        cards[i] = replace(card, selected=not card.selected)
+        old = to_pages(render(view).convert("1"))
+        new = to_pages(render(replace(view, cards=tuple(cards))).convert("1"))
+        tray = [(p, c) for p in range(5, 8) for c in range(WIDTH)
+                if old[p * WIDTH + c] != new[p * WIDTH + c]]
+        x = column_x(i) + 1
+        assert tray == [(5, c) for c in range(x + 1, x + 15)], f"card {i}"
 
 
 def test_fonts_have_consistent_heights() -> None:

@@ -93,7 +93,7 @@ def test_wrap_breaks_at_spaces() -> None:
 def test_the_tray_draws_an_upgrade_with_its_face() -> None:
     u44 = face("U44")
     assert u44 is not None
-    sprite = _card_sprite_cached("upgrade", "U44", False, False, "U44")
+    sprite = _card_sprite_cached("upgrade", "U44", False, "U44")
     assert found(u44, sprite)
     view = StationView(PLANNING, 0, cards=(CardView("3", "3"), CardView("U44", "U44")),
                        gear=2, target_gear=2, engine=5, speed="7",

@@ -38,7 +38,10 @@ _COLUMN_X0 = (WIDTH - COLUMNS * COLUMN_PITCH) // 2  # 1: the 7 columns centred
 
 _CARD_W, _CARD_H = 16, 20
 _CARD_Y = HEIGHT - _CARD_H  # 44: resting card top
-_CARD_RAISE = 2  # a selected card sits this much higher
+#: a selected card: a bar over it in the tray's top RAM page (rows 41..42, the card stays put
+#: at rest): a toggle rewrites the card's 16 columns of page 5 only, not its 3 pages (a raised or
+#: inverted card changes every byte of its columns: ~3x the bus time of a toggle at 100 kHz)
+_MARK_Y, _MARK_H = 41, 2
 _KEY_W, _KEY_H = 17, 9
 _KEY_Y = HEIGHT - _KEY_H  # 55
 # text margins: the same as the outer edges of the cards
@@ -189,27 +192,26 @@ def _aligned(x: int, width: int, align: str) -> int:
 # -- cards and soft keys -------------------------------------------------------------------------
 
 def _card_sprite(card: CardView) -> Image.Image:
-    return _card_sprite_cached(card.kind, card.label, card.selected, card.disabled, card.code)
+    return _card_sprite_cached(card.kind, card.label, card.disabled, card.code)
 
 
-_sprites: dict[tuple[str, str, bool, bool, str], Image.Image] = {}
+_sprites: dict[tuple[str, str, bool, str], Image.Image] = {}
 
 
-def _card_sprite_cached(kind: str, label: str, selected: bool, disabled: bool,
-                        code: str = "") -> Image.Image:
-    key = (kind, label, selected, disabled, code)
+def _card_sprite_cached(kind: str, label: str, disabled: bool, code: str = "") -> Image.Image:
+    key = (kind, label, disabled, code)
     img = _sprites.get(key)
     if img is None:
-        img = _draw_card(kind, label, selected, disabled, code)
+        img = _draw_card(kind, label, disabled, code)
         if len(_sprites) > 256:
             _sprites.clear()
         _sprites[key] = img
     return img
 
 
-def _draw_card(kind: str, label: str, selected: bool, disabled: bool, code: str = ""
-               ) -> Image.Image:
-    """A 16×20 card: outline, value, type mark; inverted when selected, dotted when disabled.
+def _draw_card(kind: str, label: str, disabled: bool, code: str = "") -> Image.Image:
+    """A 16×20 card: outline, value, type mark; dotted when disabled (a selected one has a bar
+    over it: :func:`_cards_row`).
     A Garage upgrade shows its speed and symbol icons instead (:mod:`.upgrade_art`)."""
     w, h = _CARD_W, _CARD_H
     card = Image.new("1", (w, h), 0)
@@ -253,24 +255,20 @@ def _draw_card(kind: str, label: str, selected: bool, disabled: bool, code: str 
             d.polygon([(0, 0), (3, 0), (0, 3)], fill=0)
             d.line([(0, 3), (3, 0)], fill=_ON)
             d.line([(1, 3), (3, 3), (3, 1)], fill=_ON)
-    if selected:
-        # a solid lit card with a dark value: invert, but keep the outline lit (full size)
-        card = ImageChops.invert(card)
-        ImageDraw.Draw(card).rectangle((0, 0, w - 1, h - 1), outline=_ON)
-        for x, y in ((0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1)):
-            card.putpixel((x, y), 0)
     return card
 
 
 def _cards_row(s: _Screen, cards: Sequence[CardView], keys: Sequence[str] = (),
                off: Sequence[int] = ()) -> None:
-    """Card i over tray button i; a soft key (e.g. "MORE") takes its column instead."""
+    """Card i over tray button i; a soft key (e.g. "MORE") takes its column instead. A selected
+    card has a bar over it (:data:`_MARK_Y`)."""
     for i, card in enumerate(cards[:COLUMNS]):
         if not card.code or (i < len(keys) and keys[i]):
             continue  # an empty slot, or the column belongs to a soft key
-        y = _CARD_Y - (_CARD_RAISE if card.selected else 0)
-        # a plain paste: an inverted (selected) sprite's dark pixels must be drawn too
-        s.img.paste(_card_sprite(card), (column_x(i) + 1, y))
+        x = column_x(i) + 1
+        s.blit(x, _CARD_Y, _card_sprite(card))
+        if card.selected:
+            s.fill((x + 1, _MARK_Y, x + _CARD_W - 2, _MARK_Y + _MARK_H - 1))
     _soft_keys(s, keys, off)
 
 
@@ -296,8 +294,8 @@ def _key_label(key: str, width: int) -> str:
 
 
 def _cards_top(cards: Sequence[CardView]) -> int:
-    """The top row of the card row (a raised card included): text must end above it."""
-    return _CARD_Y - (_CARD_RAISE if any(c.selected for c in cards[:COLUMNS]) else 0)
+    """The top row of the card row (a selected card's bar included): text must end above it."""
+    return _MARK_Y if any(c.selected for c in cards[:COLUMNS]) else _CARD_Y
 
 
 def _soft_keys(s: _Screen, keys: Sequence[str], off: Sequence[int] = ()) -> None:

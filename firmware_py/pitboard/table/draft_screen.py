@@ -5,7 +5,8 @@ Top band: the draft round on the left, whose pick it is on the right ("YOUR PICK
 in the band like every "act on this" cue). Middle: the selected card's meaning
 (:func:`~pitboard.table.upgrade_art.draw_detail`) and what GO does, or what is left of the
 market. Bottom: the market's cards over the tray buttons, each drawn with its face, the
-selected one raised; on the stations that wait, the same cards dotted (not theirs to press).
+selected one marked with a bar; on the stations that wait, the same cards dotted (not theirs
+to press).
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ is, the picks so far. This module turns that into what a station shows
 :mod:`pitboard.table.draft_screen`):
 
 * the station whose pick it is sees the market over its tray buttons (each card's face drawn
-  by :mod:`pitboard.table.upgrade_art`; the selected one raised, its meaning spelled out
-  above) and picks with GO;
+  by :mod:`pitboard.table.upgrade_art`; the selected one marked with a bar, its meaning
+  spelled out above) and picks with GO;
 * every other station sees whose pick it is, the cards left in the market (over its tray, not
   selectable) and its own picks so far.
 

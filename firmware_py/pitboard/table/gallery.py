@@ -52,7 +52,7 @@ def _hand(codes: str | Sequence[str], selected: str = "", disabled: str = "H"
 
 #: one line per sample: what it shows (the README's captions)
 DESCRIPTIONS: dict[str, str] = {
-    "planning": "Planning: shifting 2→3, three cards chosen (raised, inverted), no corner ahead.",
+    "planning": "Planning: shifting 2→3, three cards chosen (a bar over each), no corner ahead.",
     "planning_corner": "Planning: the move crosses corner 2 (limit 4) at 7, 3 Heat owed.",
     "planning_spin_odds": "Planning with Stress: speed 5-9, a spin-out is possible (40%).",
     "planning_spin_out": "Planning: two corners cost more Heat than the engine holds: SPIN OUT.",
@@ -65,7 +65,7 @@ DESCRIPTIONS: dict[str, str] = {
     "planning_upgrades_corner": "Garage hand with a corner ahead: the corner warning takes one "
                                 "line, the pressed card's meaning (Air Intake 0) two.",
     "locked": "Locked in: the planning screen as GO found it (gear, speed, corners, the hand "
-              "with the chosen cards raised) with the LOCKED mark and what it waits for in "
+              "with the chosen cards marked) with the LOCKED mark and what it waits for in "
               "its message row: GO changes that one row of the glass.",
     "resolution": "Turn screen: Stress flipped a 3, move the car 9 spaces to space 21; corner 2 "
                   "(limit 7) costs 2 Heat when the turn ends. SPEED, HEAT and the corner row "
@@ -103,7 +103,7 @@ DESCRIPTIONS: dict[str, str] = {
     "lobby_weather": "Lobby, the Weather page: SKY steps off, random and each token; ROAD "
                      "turns the road-condition tokens on or off.",
     "draft_pick": "Garage draft, your pick: the market over the tray buttons, the selected "
-                  "card raised and spelled out; GO takes it.",
+                  "card marked and spelled out; GO takes it.",
     "draft_waiting": "Garage draft, another player's pick: the cards left (dotted: not yours to "
                      "press) and your picks so far.",
     "draft_drop": "Snake draft, the end: your four upgrades in the tray, drop one to keep three.",

@@ -242,7 +242,7 @@ def demo_line(race: Race) -> str:
 def _locked(st: Station, race: Race, car: Any) -> StationView:
     """The plan locked in: the planning screen as GO found it (``st.plan_view``) with the
     LOCKED mark and what it waits for in its message row. After a restart (no such view) the
-    plan as the engine holds it: the new gear, the played cards raised."""
+    plan as the engine holds it: the new gear, the played cards marked."""
     waiting = sum(1 for c in race.cars if not c.planned and not c.finished)
     base = st.plan_view
     if not isinstance(base, StationView) or base.round != race.round:
@@ -255,7 +255,7 @@ def _locked(st: Station, race: Race, car: Any) -> StationView:
 
 def locked_tray(st: Station, race: Race, car: Any) -> tuple[CardView, ...]:
     """The tray of a locked plan, unchanged from GO until the car's own turn: the hand as the
-    planning screen showed it with the chosen cards raised (the reveal's waiting screen keeps
+    planning screen showed it with the chosen cards marked (the reveal's waiting screen keeps
     it, so those pages never go on the bus again). After a restart: the played cards."""
     base = st.plan_view
     if isinstance(base, StationView) and base.round == race.round:
