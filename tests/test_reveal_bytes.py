@@ -124,7 +124,7 @@ def test_the_turn_screen_keeps_speed_and_heat_where_planning_has_them() -> None:
         row = slice(page * PANEL_WIDTH, (page + 1) * PANEL_WIDTH)
         a, b = old[row], new[row]
         assert a[:24] == b[:24], f"page {page}: SPEED moved"
-        assert a[104:] == b[104:], f"page {page}: HEAT moved"
+        assert a[110:] == b[110:], f"page {page}: HEAT moved"  # the block: x 111..125
 
 
 def test_the_turn_screen_corner_row_is_what_the_turn_then_pays() -> None:

@@ -364,8 +364,10 @@ def _signed(n: int) -> str:
 def _move_block(s: _Screen, y: int, view: StationView, move: MoveView, *, left: int = _L,
                 right: int = _R) -> None:
     """MOVE as a big number from x ``left``, where to put the car beside it (3 lines) up to x
-    ``right``."""
-    x = left + _label_number(s, left, y, "MOVE", _signed(move.spaces), max_width=36) + 5
+    ``right``. The destination starts at a fixed place (past a two-digit move), so a toggle
+    that changes the speed rewrites the numbers and the lines, not the block."""
+    w = _label_number(s, left, y, "MOVE", _signed(move.spaces), max_width=36)
+    x = left + max(w, BIG.width("+13")) + 5
     width = right - x + 1
     s.fitted(x, y, width, [f"→ space {move.space}", f"→ sp {move.space}", f"sp {move.space}"])
     spot = _spot(move.spot, False)  # "racing line" in TINY before "RL"

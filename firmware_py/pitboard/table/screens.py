@@ -300,7 +300,9 @@ def _resolution(s: _Screen, v: StationView) -> None:
     sw = _speed_block(s, v.speed)
     hw = _heat_block(s, v.engine)
     if v.move is not None:
-        _move_block(s, _HEADER_Y, v, v.move, left=_L + sw + 6, right=_R - hw - 4)
+        # MOVE at a fixed place past a two-digit SPEED (a Boost toggle rewrites digits only)
+        _move_block(s, _HEADER_Y, v, v.move, left=_L + max(sw, BIG.width("13")) + 6,
+                    right=_R - hw - 4)
     y = 24
     sector = v.sector
     if v.spin_out:
