@@ -43,7 +43,7 @@ def test_before_any_card_the_corner_row_names_the_next_corner_and_how_far() -> N
     assert (v.next_corner.number, v.next_corner.limit) == (index + 1, limit)
     assert v.next_corner.ahead == line - car.d + 1
     image = render(v)
-    assert find_text(image, f"{v.next_corner.ahead} away") is not None
+    assert find_text(image, f"in {v.next_corner.ahead}") is not None
     assert any(find_text(image, t) is not None for t in (
         f"corner {index + 1} limit {limit}", f"C{index + 1} limit {limit}"))
 

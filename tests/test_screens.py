@@ -22,11 +22,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
-from pitboard.hw.oled import to_pages
+from pitboard.hw.oled import changed_spans, to_pages
 from pitboard.table import gallery, hand, screens, terminal
 from pitboard.table import view as view_module
 from pitboard.table.gallery import DESCRIPTIONS, gallery_images, readme_text, sample_views
 from pitboard.table.screens import (
+    _SPIN_FIELD_W,
     BIG,
     COLUMNS,
     HEIGHT,
@@ -196,13 +197,19 @@ def test_key_numbers_are_drawn_big(name: str,
 
 
 def test_spin_out_banner_is_inverted_in_the_corner_row() -> None:
-    """One inverted line in RAM page 3 (rows 24..31), so the message row below stays free for
-    why GO is refused or the LOCKED mark, and spinning or not rewrites one page (15.13)."""
-    for name, text in (("planning_spin_odds", "SPIN 40%"), ("planning_spin_out", "SPIN OUT")):
+    """Inverted in RAM page 3 (rows 24..31), so the message row below stays free for why GO is
+    refused or the LOCKED mark, and spinning or not rewrites one page (15.13). Past one corner
+    the whole row; at one corner the row's Heat field (TINY), the corner text left as it was."""
+    for name, text, font in (("planning_spin_odds", "SPIN 40% +4H", TINY),
+                             ("planning_spin_out", "SPIN OUT", SMALL)):
         screen = render(SAMPLES[name])
         inverted = ImageChops.invert(screen.convert("L")).convert("1")
-        found = _find(inverted, SMALL.render(text))
-        assert found and all(y >= 24 and y + SMALL.height <= 32 for _, y in found), name
+        found = _find(inverted, font.render(text))
+        assert found and all(y >= 24 and y + font.height <= 32 for _, y in found), name
+    view = SAMPLES["planning_spin_odds"]
+    calm = replace(view, spin_out=False, spin_odds=0)
+    spans = changed_spans(to_pages(render(calm)), to_pages(render(view)))
+    assert [s.page for s in spans] == [3] and spans[0].first >= 128 - 3 - _SPIN_FIELD_W
 
 
 def test_cards_sit_over_their_buttons() -> None:

@@ -53,8 +53,9 @@ def _hand(codes: str | Sequence[str], selected: str = "", disabled: str = "H"
 #: one line per sample: what it shows (the README's captions)
 DESCRIPTIONS: dict[str, str] = {
     "planning": "Planning: shifting 2→3, three cards chosen (a bar over each), no corner ahead.",
-    "planning_next_corner": "Planning: the move does not reach corner 2 (limit 4) yet, 6 "
-                            "spaces on; a card that reaches it changes the field on the right.",
+    "planning_next_corner": "Planning: the move does not reach corner 2 (limit 4), 6 "
+                            "spaces on (in 6); a card that reaches it changes the field on the "
+                            "right.",
     "planning_corner": "Planning: the move crosses corner 2 (limit 4) at 7, 3 Heat owed.",
     "planning_spin_odds": "Planning with Stress: speed 5-9, a spin-out is possible (40%).",
     "planning_spin_out": "Planning: two corners cost more Heat than the engine holds: SPIN OUT.",

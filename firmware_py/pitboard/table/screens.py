@@ -25,6 +25,8 @@ Design decisions:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PIL import Image
 
 from pitboard.table.canvas import (
@@ -161,13 +163,20 @@ def _planning_middle(s: _Screen, v: StationView, *, locked: bool) -> None:
     if spin:
         odds = f"SPIN {v.spin_odds}%" if 0 < v.spin_odds < 100 else "SPIN OUT"
         owe = f"owe {v.heat_owed}H" if v.heat_owed else ""
-        corners = " ".join(f"C{c.number}" for c in v.corners)
-        # one inverted line in the corner row (page 3), so the message row stays free for why
-        # GO is refused or the LOCKED mark, and spinning or not changes one page
-        s.band(_CORNER_Y - 1, _MESSAGE_Y - 1)
-        w = s.text(_L, _CORNER_Y, odds, SMALL, ink=0)
-        s.fitted(_R, _CORNER_Y + 1, _R - _L - w - 5, [f"{corners} {owe}".strip(), owe.strip()],
-                 (TINY,), ink=0, align="right")
+        if _single_corner(v):
+            # the corner line as without the spin, its Heat field inverted and reading SPIN
+            # and the Heat owed: a card that brings the spin changes that field, not page 3
+            h = v.heat_owed
+            _corner_line(s, v.corners[0], owed=True,
+                         spin=[f"{odds} +{h}H", f"{odds} {h}H", odds] if h else [odds])
+        else:
+            corners = " ".join(f"C{c.number}" for c in v.corners)
+            # one inverted line in the corner row (page 3), so the message row stays free for
+            # why GO is refused or the LOCKED mark, and spinning or not changes one page
+            s.band(_CORNER_Y - 1, _MESSAGE_Y - 1)
+            w = s.text(_L, _CORNER_Y, odds, SMALL, ink=0)
+            s.fitted(_R, _CORNER_Y + 1, _R - _L - w - 5,
+                     [f"{corners} {owe}".strip(), owe.strip()], (TINY,), ink=0, align="right")
         if message:
             s.fitted(_L, _MESSAGE_Y, _R - _L + 1, message)
     else:
@@ -183,12 +192,16 @@ def _planning_middle(s: _Screen, v: StationView, *, locked: bool) -> None:
     _cards_row(s, v.cards, v.soft_keys)
 
 
+def _single_corner(v: StationView) -> bool:
+    """One corner crossed, its limit the printed one: the corner row's short form."""
+    return len(v.corners) == 1 and not v.corners[0].adjust and not v.corners[0].overheat
+
+
 def _corner_row(s: _Screen, v: StationView, *, detail: bool = False) -> None:
     """The corner row (page 3) of the planning, locked and turn screens: the corners the move
     crosses and their Heat (inverted when owed), else what the sector does. Beside a
     ``detail`` the corners take one TINY line higher up and the sector none."""
-    single = len(v.corners) == 1 and not v.corners[0].adjust and not v.corners[0].overheat
-    if v.corners and single and not detail:
+    if _single_corner(v) and not detail:
         _corner_line(s, v.corners[0], owed=v.heat_owed > 0)
     elif v.corners:
         texts = _corner_texts(v)
@@ -205,24 +218,28 @@ def _corner_row(s: _Screen, v: StationView, *, detail: bool = False) -> None:
         _corner_line(s, v.next_corner, owed=False)
 
 
-#: the corner line's Heat field, right-aligned at a fixed width: a card that changes the
-#: Heat a corner costs rewrites this field, not the line
-_HEAT_FIELD_W = SMALL.width("+88 Heat") + 4
+#: the corner line's Heat field, right-aligned at a fixed width ("+12H", "ok", "in 6"):
+#: a card that changes the Heat a corner costs rewrites this field's 27 columns, not the line
+_HEAT_FIELD_W = SMALL.width("+88H") + 4
+#: a possible spin takes a wider field ("SPIN 40% +14H", TINY); the corner text ends before it
+_SPIN_FIELD_W = TINY.width("SPIN 40% +14H") + 4
 
 
-def _corner_line(s: _Screen, c: CornerView, *, owed: bool) -> None:
+def _corner_line(s: _Screen, c: CornerView, *, owed: bool, spin: Sequence[str] = ()) -> None:
     """One corner ahead: "C2 limit 4" on the left, its Heat in a fixed field on the right
     (inverted when the plan owes Heat: act on this), or how far it is when the plan does not
-    reach it ("6 away"): the left part stays put when a card makes the move reach it."""
-    x0 = _R - _HEAT_FIELD_W + 1
-    s.fitted(_L, _CORNER_Y, x0 - _L - 3, [f"corner {c.number} limit {c.limit}",
-                                           f"C{c.number} limit {c.limit}",
-                                           f"C{c.number} lim{c.limit}"])
-    heat = [f"{c.ahead} away", f"{c.ahead}sp"] if c.ahead else \
-        [f"+{c.heat} Heat", f"+{c.heat}H"] if c.heat else ["ok"]
+    reach it ("in 6": spaces), or the ``spin`` candidates ("SPIN 40% +4H", inverted, in a wider
+    field): the left part stays put when a card makes the move reach the corner or spin there."""
+    s.fitted(_L, _CORNER_Y, _R - _SPIN_FIELD_W - _L - 2, [f"corner {c.number} limit {c.limit}",
+                                                         f"C{c.number} limit {c.limit}",
+                                                         f"C{c.number} lim{c.limit}"])
+    width = _SPIN_FIELD_W if spin else _HEAT_FIELD_W
+    heat = [f"in {c.ahead}"] if c.ahead else \
+        [f"+{c.heat}H"] if c.heat else ["ok"]
     if owed:
-        s.band(_CORNER_Y - 1, _CORNER_Y + 6, x0, WIDTH - 1)
-    s.fitted(_R, _CORNER_Y, _HEAT_FIELD_W - 2, heat, ink=0 if owed else 1, align="right")
+        s.band(_CORNER_Y - 1, _CORNER_Y + 6, _R - width + 1, WIDTH - 1)
+    s.fitted(_R, _CORNER_Y, width - 2, spin or heat, (TINY,) if spin else (SMALL, TINY),
+             ink=0 if owed else 1, align="right")
 
 
 def _locked_mark(s: _Screen, v: StationView) -> None:
