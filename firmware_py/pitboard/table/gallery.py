@@ -53,6 +53,8 @@ def _hand(codes: str | Sequence[str], selected: str = "", disabled: str = "H"
 #: one line per sample: what it shows (the README's captions)
 DESCRIPTIONS: dict[str, str] = {
     "planning": "Planning: shifting 2→3, three cards chosen (a bar over each), no corner ahead.",
+    "planning_next_corner": "Planning: the move does not reach corner 2 (limit 4) yet, 6 "
+                            "spaces on; a card that reaches it changes the field on the right.",
     "planning_corner": "Planning: the move crosses corner 2 (limit 4) at 7, 3 Heat owed.",
     "planning_spin_odds": "Planning with Stress: speed 5-9, a spin-out is possible (40%).",
     "planning_spin_out": "Planning: two corners cost more Heat than the engine holds: SPIN OUT.",
@@ -183,6 +185,11 @@ def sample_views() -> dict[str, StationView]:
         "planning": StationView(
             PLANNING, 0, title=name, cards=_hand("3412H5S", selected="012"), gear=2,
             target_gear=3, engine=6, speed="8", message="cards 3/3", lap=1, laps=2, round=3,
+        ),
+        "planning_next_corner": StationView(
+            PLANNING, 0, title=name, cards=_hand("4H3S212", selected="2"), gear=2,
+            target_gear=2, engine=5, speed="3", message="cards 1/2",
+            next_corner=CornerView(2, 4, 0, ahead=6), lap=1, laps=2, round=5,
         ),
         "planning_corner": StationView(
             PLANNING, 0, title=name, cards=_hand("4H3S212", selected="02"), gear=2,

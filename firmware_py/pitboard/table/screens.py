@@ -199,8 +199,10 @@ def _corner_row(s: _Screen, v: StationView, *, detail: bool = False) -> None:
             s.fitted(_L, y, _R - _L + 1, texts, fonts, ink=0)
         else:
             s.fitted(_L, y, _R - _L + 1, texts, fonts)
-    elif v.sector and not detail:  # no corner ahead: what the sector here does
+    elif v.sector and not detail:  # no corner crossed: what the sector here does
         s.fitted(_L, _CORNER_Y, _R - _L + 1, v.sector)
+    elif v.next_corner is not None and not detail:  # else the next corner and how far
+        _corner_line(s, v.next_corner, owed=False)
 
 
 #: the corner line's Heat field, right-aligned at a fixed width: a card that changes the
@@ -210,16 +212,17 @@ _HEAT_FIELD_W = SMALL.width("+88 Heat") + 4
 
 def _corner_line(s: _Screen, c: CornerView, *, owed: bool) -> None:
     """One corner ahead: "C2 limit 4" on the left, its Heat in a fixed field on the right
-    (inverted when the plan owes Heat: act on this)."""
+    (inverted when the plan owes Heat: act on this), or how far it is when the plan does not
+    reach it ("6 away"): the left part stays put when a card makes the move reach it."""
     x0 = _R - _HEAT_FIELD_W + 1
     s.fitted(_L, _CORNER_Y, x0 - _L - 3, [f"corner {c.number} limit {c.limit}",
                                            f"C{c.number} limit {c.limit}",
                                            f"C{c.number} lim{c.limit}"])
-    heat = f"+{c.heat} Heat" if c.heat else "ok"
+    heat = [f"{c.ahead} away", f"{c.ahead}sp"] if c.ahead else \
+        [f"+{c.heat} Heat", f"+{c.heat}H"] if c.heat else ["ok"]
     if owed:
         s.band(_CORNER_Y - 1, _CORNER_Y + 6, x0, WIDTH - 1)
-    s.fitted(_R, _CORNER_Y, _HEAT_FIELD_W - 2, [heat, f"+{c.heat}H"], ink=0 if owed else 1,
-             align="right")
+    s.fitted(_R, _CORNER_Y, _HEAT_FIELD_W - 2, heat, ink=0 if owed else 1, align="right")
 
 
 def _locked_mark(s: _Screen, v: StationView) -> None:

@@ -85,6 +85,8 @@ class CornerView:
     adjust: int = 0
     #: Heat a road token (Overheat) adds when the corner is taken too fast
     overheat: int = 0
+    #: spaces from the car to the corner line when the plan does not reach it (0: it does)
+    ahead: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +126,9 @@ class StationView:
     speed: str = ""
     #: corner warning before GO
     corners: tuple[CornerView, ...] = ()
+    #: planning: the next corner ahead when the plan crosses none (its ``ahead`` set), shown
+    #: in the corner row so that reaching it changes the row's Heat field only
+    next_corner: CornerView | None = None
     heat_owed: int = 0
     spin_out: bool = False
     #: chance of a spin-out in percent when Stress makes it uncertain (100 when certain)

@@ -318,11 +318,24 @@ def planning_view(st: Station, race: Race, car: Any) -> StationView:
                                                        forced=set(cards) if clogged else None),
         soft_keys=_page_key(st), gear=car.gear, target_gear=gear,
         shift_cost=rule.shift_cost.get(gear, 0), engine=car.engine, speed=speed,
-        corners=corners, heat_owed=fc.max_heat if fc.outcomes else 0,
+        corners=corners, next_corner=None if corners else next_corner(race, car),
+        heat_owed=fc.max_heat if fc.outcomes else 0,
         spin_out=spin_p > 0, spin_odds=round(float(spin_p) * 100), message=message,
         lap=race.lap_of(car.d), laps=race.laps, round=race.round, detail=meaning,
         sector=sector_line(race, car.id),
     )
+
+
+def next_corner(race: Race, car: Any) -> CornerView | None:
+    """The next corner line ahead of ``car``: its limit for this car and ``ahead``, the fewest
+    spaces of a move that crosses it (as the forecast counts: a line at ``car.d`` is crossed by
+    any move); None past the last one."""
+    for line, index, limit in race.corners_between(car.d, race.finish_d + 1):
+        if race.hooks.car_corner_limit:
+            limit = race.hooks.car_corner_limit(race, car, index, limit)
+        return CornerView(index + 1, limit, 0, *corner_notes(race, index + 1, limit),
+                          ahead=line - car.d + 1)
+    return None
 
 
 def card_detail(st: Station) -> tuple[str, ...]:
