@@ -468,3 +468,20 @@ def test_redraw_goes_home_and_erases() -> None:
     out = redraw("ab\ncd")
     assert out.startswith(terminal.CURSOR_HOME)
     assert out == "\x1b[Hab\x1b[K\ncd\x1b[K\n\x1b[J"
+
+
+def test_a_crowded_turn_screen_keeps_its_status_line() -> None:
+    """Flips, Heat paid and upgrade lines that overflow the turn screen drop from the end, not
+    the status line: it is what the player must act on (a car to move, a prompt)."""
+    from rig import find_text
+    status = "undo: Ann 21→14 back: GO"
+    crowded = StationView(
+        RESOLUTION, 0, speed="9", flips=("S>3", "+>2"),
+        move=MoveView(9, 30, "outside", 1, blocked=2),
+        heat_paid=("corner 1: 3", "shift: 1"), message=status,
+        lines=("scrapped 2", "cooled 1", "salvaged 1"),
+        cards=tuple(CardView(c, c) for c in "12345"), soft_keys=("", "", "", "", "", "OK"))
+    assert find_text(render(crowded), status) is not None
+    # with room to spare the order is as before: flips, Heat paid, then the status line
+    roomy = replace(crowded, lines=(), cards=(), soft_keys=())
+    assert find_text(render(roomy), status) is not None

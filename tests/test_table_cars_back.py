@@ -66,9 +66,11 @@ def test_every_seated_station_says_which_cars_go_back_and_go_confirms_each() -> 
         status = f"undo: {back.name} {back.frm.space}→{back.to.space} back"
         for i in range(2):  # both seated stations, whatever screen they are on
             assert rig.view(i).message.startswith(status), (i, rig.view(i).message)
-        # on the glass of the station waiting (the turn screen's tray can crowd it out there)
+        # on the glass of both: the station waiting, and the one on its turn screen (where
+        # flips, Heat paid and a pressed card's meaning must not crowd it out)
         assert rig.view(1).kind == "waiting"
-        assert shows_message(rig.panels[1], rig.view(1))
+        for i in range(2):
+            assert shows_message(rig.panels[i], rig.view(i)), (i, rig.view(i))
         assert not rig.view(2).message.startswith("undo")  # S3 does not play
         decisions = len(race.log)
         rig.go(1)  # "put it back": the GO decides nothing

@@ -346,8 +346,16 @@ def _resolution(s: _Screen, v: StationView) -> None:
         info.append(f"Heat paid: {paid}" if SMALL.width(f"Heat paid: {paid}") <= _R - _L
                     else f"Heat: {paid}")
     info += [v.message, sector, *v.lines]
+    if v.message and len([i for i in info if i]) > _lines_fit(y, bottom):
+        # too many lines: the status line (a prompt, a car to move) goes first, not last
+        info = [v.message, *(i for i in info if i != v.message)]
     s.lines(y, bottom, info, x=_L, width=_R - _L + 1)
     _cards_row(s, v.cards, v.soft_keys, v.keys_off)
+
+
+def _lines_fit(y: int, bottom: int) -> int:
+    """How many TINY lines :meth:`_Screen.lines` stacks from ``y`` down to ``bottom``."""
+    return max(0, (bottom - y - TINY.height + 1) // (TINY.height + 2) + 1)
 
 
 def _wrap(text: str, width: int, font: BitmapFont) -> list[str]:

@@ -98,7 +98,8 @@ def station_view(scene: TableScene, st: Station) -> StationView:
         # a car to put back after an undo is spelled out here even beside race control
         status = "Legends: race control, GO" if scene.race_control and not first.back \
             else first.status()
-        view = replace(view, message=status)
+        # (a pressed card's meaning gives way: the instruction is what the player must act on)
+        view = replace(view, message=status, detail=())
     return view
 
 
