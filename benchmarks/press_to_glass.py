@@ -471,6 +471,19 @@ def main() -> None:
                           f"{both([1000 * t.frame for t in group]):>11} {then:>11} "
                           f"{sum(1 for v in lat if v > TARGET_MS):>5}  {ok}{mark}")
         print()
+    # what each input puts on the bus for its station (the answer, and for a GO the new screen
+    # behind it): controller RAM bytes, and bus bytes with addresses, control bytes and the mux
+    print("bytes per input on the acting station's bus (p50/p99): RAM data bytes, bus bytes "
+          "with the mux (idle disconnect), command writes (a window or a part's address)")
+    for kind in kinds:
+        group = [s for s in samples if s.kind == kind]
+        ram = [sum(len(w.payload) for w in s.writes if w.kind == "data") for s in group]
+        bus = [through_mux(i2c_cost(s.writes), idle_disconnect=idle_disconnect).bus_bytes
+               for s in group]
+        windows = [sum(1 for w in s.writes if w.kind == "command") for s in group]
+        print(f"{kind:<33} {len(group):>4}  RAM {statistics.median(ram):>5g}/{pct(ram, 99):<5g}"
+              f" bus {statistics.median(bus):>5g}/{pct(bus, 99):<5g}"
+              f" commands {statistics.median(windows):g}/{pct(windows, 99):g}")
 
 
 if __name__ == "__main__":
