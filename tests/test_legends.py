@@ -304,6 +304,7 @@ def test_rounds_without_a_planning_car_do_not_recurse() -> None:
     player.space = race.space_of(player.d)
     legend.d = 1
     legend.space = 1
+    race.index_cars()  # cars placed by hand: the record of held spots follows
     bot = HeuristicBot(seed=1)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(len(inspect.stack()) + 120)  # a few rounds' worth of frames

@@ -393,6 +393,8 @@ def test_safety_poll_catches_a_lost_interrupt(factory: MockFactory, clock: FakeC
     )
     clock.advance(0.003)
     inputs.poll()  # the first read's lever state is confirmed by a second one
+    clock.advance(0.003)
+    inputs.poll()  # which, like every read, is followed by one more (an INT it cleared)
     press(chip, SLOT[0])
     reads = chip.reads
     clock.advance(0.2)
@@ -613,12 +615,14 @@ def run_loop(inputs: Mcp23017StationInputs, clock: FakeClock, until: float,
         tick += 1
 
 
-@pytest.mark.parametrize("during_read", [False, True], ids=["between reads", "inside a read"])
+@pytest.mark.parametrize("during_read", [False, True, "safety"],
+                         ids=["between reads", "inside a read", "inside a safety read"])
 def test_no_150ms_tap_is_lost_at_any_timing(factory: MockFactory, clock: FakeClock,
-                                            during_read: bool) -> None:
+                                            during_read: bool | str) -> None:
     """A 150 ms GO tap, started at every 1 ms offset across two safety-poll periods, either
-    between reads or inside the read that a glitch's INT triggered (the read sees nothing new
-    and clears the interrupt of the press), counts exactly once."""
+    between reads, inside the read that a glitch's INT triggered, or inside the next read
+    whatever started it (the safety read: the read sees nothing new and clears the interrupt
+    of the press), counts exactly once."""
     for offset_ms in range(0, 200, 1):
         chip = mcp.Mcp23017Model()
         wire_int(chip, factory)
@@ -628,12 +632,19 @@ def test_no_150ms_tap_is_lost_at_any_timing(factory: MockFactory, clock: FakeClo
         start = round(offset_ms * 10) + 300  # ticks of 0.1 ms, after the start-up settles
         actions: dict[int, list] = {}  # type: ignore[type-arg]
         if during_read:
-            def arm(chip: mcp.Mcp23017Model = chip) -> None:
+            def arm(chip: mcp.Mcp23017Model = chip,
+                    inputs: Mcp23017StationInputs = inputs) -> None:
                 def hook() -> None:
                     chip.during_read = None
+                    pin = inputs._int
+                    assert pin is not None
+                    # the read clears the press's interrupt before the Pi sees it
+                    callback, pin.when_activated = pin.when_activated, None
                     press(chip, GO)
+                    pin.when_activated = callback
                 chip.during_read = hook
-                chip.glitch(*LEVER[1])  # INT: the read it triggers hides the GO press
+                if during_read != "safety":
+                    chip.glitch(*LEVER[1])  # INT: the read it triggers hides the GO press
             actions[start] = [arm]
         else:
             actions[start] = [lambda chip=chip: press(chip, GO)]
@@ -731,4 +742,62 @@ def test_a_glitch_gone_by_the_confirming_read_is_no_press(factory: MockFactory,
         clock.advance(0.001)
         inputs.poll()
     assert events == []
+    inputs.close()
+
+
+def test_a_failed_confirming_read_confirms_nothing(factory: MockFactory, clock: FakeClock) -> None:
+    """The INT read at a press's edge is one sample; when the confirming read fails (a cable
+    wiggled), the press is not confirmed on elapsed time alone: the recovery reads again."""
+    chip = mcp.Mcp23017Model()
+    wire_int(chip, factory)
+    events: list[StationEvent] = []
+    inputs = Mcp23017StationInputs(station=0, bus=chip, int_pin=INT_PIN, pin_factory=factory,
+                                   post=events.append, clock=clock)
+    run_loop(inputs, clock, clock.now + 0.05, {})
+    events.clear()
+    press(chip, GO)  # the INT read sees it
+    chip.fail = True  # the confirming reads fail (and the release's INT read)
+    release(chip, GO)  # a glitch
+    for _ in range(5):
+        clock.advance(0.001)
+        inputs.poll()
+    assert inputs.faulted and GoPressed(station=0) not in events
+    chip.fail = False
+    run_loop(inputs, clock, clock.now + 1.5, {})  # recovery: the state read again
+    assert not inputs.faulted and GoPressed(station=0) not in events
+    inputs.close()
+
+
+def test_a_release_hidden_in_a_safety_read_does_not_merge_two_taps(
+        factory: MockFactory, clock: FakeClock) -> None:
+    """GO released inside a safety read (the read sees it still down and clears the INT of
+    the release), then tapped again 60 ms later: the follow-up read after the safety read sees
+    the release, so the second tap counts too."""
+    chip = mcp.Mcp23017Model()
+    wire_int(chip, factory)
+    events: list[StationEvent] = []
+    inputs = Mcp23017StationInputs(station=0, bus=chip, int_pin=INT_PIN, pin_factory=factory,
+                                   post=events.append, clock=clock)
+    run_loop(inputs, clock, clock.now + 0.05, {})
+    press(chip, GO)
+    run_loop(inputs, clock, clock.now + 0.05, {})
+    assert events.count(GoPressed(station=0)) == 1
+
+    def hook() -> None:
+        chip.during_read = None
+        # the read clears the release's interrupt before the Pi sees it: no INT callback
+        assert inputs._int is not None
+        callback, inputs._int.when_activated = inputs._int.when_activated, None
+        release(chip, GO)
+        inputs._int.when_activated = callback
+
+    chip.during_read = hook  # the next read is the safety read: the release lands inside it
+    while chip.during_read is not None:
+        run_loop(inputs, clock, clock.now + 0.001, {})
+    run_loop(inputs, clock, clock.now + 0.06, {})
+    press(chip, GO)  # the second tap
+    run_loop(inputs, clock, clock.now + 0.03, {})
+    release(chip, GO)
+    run_loop(inputs, clock, clock.now + 0.2, {})
+    assert events.count(GoPressed(station=0)) == 2, events
     inputs.close()

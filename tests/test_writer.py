@@ -297,7 +297,7 @@ def test_a_first_edge_holds_other_stations_frames_until_the_answer_is_out() -> N
         s.show(screen("PLANNING", "card"))
     writer.drain()
     log.clear()
-    writer.hold()  # S1's contact moved: its reads and answer come next
+    screens[0].hold()  # S1's contact moved: its reads and answer come next
     screens[1].show(screen("LOCKED IN", "wait"))
     assert not writer.step() and log == []  # S2 waits
     screens[0].show_first(picture("S1 acted"))
@@ -307,7 +307,7 @@ def test_a_first_edge_holds_other_stations_frames_until_the_answer_is_out() -> N
     assert panels[1].frame() == to_pages(screen("LOCKED IN", "wait"))
     # a hold nobody answers (a bounce the logic rejected) runs out by itself
     log.clear()
-    writer.hold(0.02)
+    writer.hold(seconds=0.02)
     screens[1].show(screen("ROUND 4", "moved"))
     assert not writer.step()
     clock.advance(0.021)

@@ -289,7 +289,7 @@ class App:
             raise StartupError(f"cannot open station inputs: {exc}") from None
         for inputs, screen in zip(app.inputs, screens, strict=False):
             if isinstance(screen, QueuedDisplay):  # a press holds its display's bus
-                inputs.set_on_edge(screen.writer.hold)
+                inputs.set_on_edge(screen.hold)
         return app
 
     def boot(self) -> None:

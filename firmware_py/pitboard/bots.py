@@ -208,7 +208,9 @@ class HeuristicBot:
         if bill is None:
             if len(bills) >= _BILLS_MAX:
                 bills.clear()
-            bill = bills[key] = race.corner_bill(car.start_d, end, speed, car)
+            # without the car: what goes in the memo every race on this course shares must
+            # never hold one car's own limits (equal to the car's bill whenever the memo is used)
+            bill = bills[key] = race.corner_bill(car.start_d, end, speed)
         return bill
 
     # -- react

@@ -105,11 +105,11 @@ _STAND_INS = frozenset(code for code, rep in _SAME_AS.items() if code != rep)
 #: a card's representative
 _SAME_AS_GET = _SAME_AS.__getitem__
 
-#: the planner's views of hands holding upgrades, by their representatives in code order: the
-#: Garage bot's own memo (bounded: cleared when full). 150 six-car Garage races meet ~3,900
-#: distinct such hands and 600 races ~9,000, against ~1,000 base hands, so in the heuristic
-#: bot's shared memo (2,048) they would keep pushing each other out. A hand holds ~3.4 KiB
-#: (tracemalloc, 300 races): a full memo stays near 21 MiB.
+#: the planner's views of the Garage bot's hands (plain ones too), by their representatives in
+#: code order: the Garage bot's own memo (bounded: cleared when full). 150 six-car Garage races
+#: meet ~3,900 distinct such hands and 600 races ~9,000, against ~1,000 base hands, so in the
+#: heuristic bot's shared memo (2,048) they would keep pushing each other out. A hand holds
+#: ~3.4 KiB (tracemalloc, 300 races): a full memo stays near 21 MiB.
 _GARAGE_HANDS: dict[tuple[str, ...], _Hand] = {}
 _GARAGE_HANDS_MAX = 6_144
 

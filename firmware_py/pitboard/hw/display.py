@@ -241,6 +241,8 @@ class StationDisplay:
         self._stale: bytearray | None = None
         #: refresh_part: the controller's RAM pointer is at ``_unknown`` (nothing moved it)
         self._refresh_pointer = False
+        #: how much later than ``reinit_s`` the first periodic re-init falls (stagger_refresh)
+        self._reinit_phase = 0.0
 
     @property
     def size(self) -> tuple[int, int]:
@@ -331,10 +333,13 @@ class StationDisplay:
             self._wanted = new
             self._flush()
             return True
-        self._mark_unknown(new)
+        # during a refresh the RAM from ``_unknown`` on is the refresh's to write (from the
+        # newest wanted frame): only what changed below it goes out here
+        target = new if self._unknown is None else \
+            new[:self._unknown] + self._shadow[self._unknown:]
         run = self._run
-        if run is None or run.frame != new:
-            run = self._next_run(new)
+        if run is None or run.frame != target:
+            run = self._next_run(target)
             if run is None:
                 self._wanted = new
                 self._stats.frames_skipped += 1
@@ -357,10 +362,25 @@ class StationDisplay:
         self._written(part)
         run.sent += len(part)
         self._run = run if run.sent < len(run.ram) else None
-        if self._run is None and self._shadow == new:
+        if self._run is None and self._shadow == target:
             self._stats.frames_sent += 1
             return True
         return False
+
+    @property
+    def refreshing(self) -> bool:
+        """A refresh in parts (:meth:`refresh_part`) is under way."""
+        return self._unknown is not None
+
+    def stagger_refresh(self, offset_s: float) -> None:
+        """Put the first periodic re-init off by ``offset_s`` (modulo ``reinit_s``): a display
+        writer gives each of its displays its own offset, so they do not fall due together."""
+        if self._reinit_s is None:
+            return
+        phase = offset_s % self._reinit_s
+        if self._next_reinit is not None:
+            self._next_reinit += phase - self._reinit_phase
+        self._reinit_phase = phase
 
     def refresh_due(self) -> bool:
         """The periodic re-init is due (a display writer sends it in parts: refresh_part)."""
@@ -368,12 +388,14 @@ class StationDisplay:
                 and self._unknown is None and self._next_reinit is not None
                 and self._clock() >= self._next_reinit)
 
-    def refresh_part(self, max_bytes: int) -> bool:
+    def refresh_part(self, max_bytes: int, *, restart: bool = False) -> bool:
         """The periodic re-init (or :meth:`reinit`) in parts: the init sequence and the first
         ``max_bytes`` of the picture, then ``max_bytes`` more per call; True when the panel
-        shows the picture again. Until then the RAM not yet rewritten counts as unknown, so a
-        :meth:`show_part` in between rewrites it too. A display not drawn yet or faulty:
-        :meth:`reinit` (whole, as ever)."""
+        shows the picture again. Until then the RAM not yet rewritten is the refresh's: a
+        :meth:`show_part` in between sends only what changed below it, and the refresh writes
+        the rest from the newest frame. ``restart``: start over (init commands, all RAM stale)
+        even when a refresh is under way (the panel was found reset meanwhile). A display not
+        drawn yet or faulty: :meth:`reinit` (whole, as ever)."""
         if max_bytes < 1:
             raise ValueError("max_bytes must be positive")
         if self._wanted is None or not self._healthy or self._shadow is None:
@@ -381,6 +403,8 @@ class StationDisplay:
             return True
         frame = self._wanted
         self._run = None  # the RAM pointer moves: a part-sent run of show_part starts again
+        if restart:
+            self._unknown = None
         try:
             if self._unknown is None:
                 self._stats.reinits += 1
@@ -597,7 +621,7 @@ class StationDisplay:
         self._replay(self._finish)
         self._stats.full_frames += 1
         if self._reinit_s is not None:
-            self._next_reinit = self._clock() + self._reinit_s
+            self._next_reinit = self._clock() + self._reinit_s + self._reinit_phase
 
     def _send_spans(self, frame: bytes, spans: Sequence[PageSpan]) -> None:
         self._run = None  # the RAM pointer moves: a part-sent run starts again

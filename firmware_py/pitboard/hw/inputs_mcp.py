@@ -246,18 +246,24 @@ class Mcp23017StationInputs(StationInputs):
             if self._closed:
                 return
             now = self._clock()
+            # every read clears the INT of a change made while it ran, which it did not
+            # capture: like an INT read, a read started here is followed by one more (2 bytes,
+            # confirm_s later); a follow-up read is not followed up itself
             if self.faulted:
                 if now - self._last_attempt >= self._retry_s:
-                    self._try(self._configure)
+                    self._follow_up = self._try(self._configure) and self._int is not None
             elif self._int is None or now - self._last_read >= self._safety_poll_s - 1e-9:
-                self._follow_up = False
-                self._try(self._read_state)
+                self._follow_up = self._try(self._read_state) and self._int is not None
             elif ((self._follow_up or self._logic.pending or bool(self._int.is_active))
                   and now - self._last_read >= self._confirm_s - 1e-9):
                 # a press's follow-up read confirms it: one read per confirm_s, 2 bytes
-                self._follow_up = False
-                self._try(lambda: self._read_state(full=False))
-            self._logic.poll()
+                follow_up, self._follow_up = self._follow_up, False
+                read = self._try(lambda: self._read_state(full=False))
+                self._follow_up = read and not follow_up
+            if not self.faulted:
+                # a failed read is no sample: nothing is confirmed on time alone (the state is
+                # read again on recovery, and that read confirms or drops the change)
+                self._logic.poll()
 
     def close(self) -> None:
         """Release the INT pin (and the bus if this object opened it); idempotent."""

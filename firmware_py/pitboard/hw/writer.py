@@ -15,9 +15,13 @@ quick on a busy bus (issue 15.13: first edge to the answer's last byte within 20
   handled with :meth:`QueuedDisplay.show_first`; it goes out before every other frame waiting
   on that controller (after the part already on the wire), top page first;
 * **a press clears the bus**: :meth:`BusWriter.hold` (the station's input board calls it on a
-  contact's first edge) keeps background frames, re-inits and display polls off the controller
-  for up to :data:`HOLD_S` or until the acting station's frame is out, so the press's
+  contact's first edge, through :meth:`QueuedDisplay.hold`) keeps background frames, re-inits
+  and display polls off the controller for up to :data:`HOLD_S` or until that station's answer
+  is out (one hold per station: another station's answer does not end it), so the press's
   confirming reads and its answer find the bus free;
+* **re-inits go in the gaps**: the periodic re-init (~1 KB, sent in parts) goes out only when
+  no station frame waits, and each display's first one is put off by its slot
+  (:data:`REINIT_STAGGER_S`), so the displays of one controller do not fall due together;
 * **only the newest frame**: a frame that has not gone out yet is replaced by a newer one for
   the same display (keeping its place), so a bus can never fall behind the table by more than
   one frame per display; except the answer to a press (``show_first``): a newer ordinary frame
@@ -88,6 +92,9 @@ URGENT_CHUNK_BYTES = 128
 #: the longest a first edge keeps background frames off its controller (s): the confirming
 #: read comes within a few ms, and the answer right after (benchmarks/press_to_glass.py)
 HOLD_S = 0.02
+#: how far apart (s) the periodic re-inits of a controller's displays fall: display ``slot``
+#: has its first one ``slot`` times this later (so 3 due at once never put 3 KB ahead of a reveal)
+REINIT_STAGGER_S = 2.5
 
 
 @dataclass(slots=True)
@@ -126,7 +133,14 @@ class BusWriter:
         #: the frame whose part is on the wire now (slot, frame): a newer post keeps its place
         self._sending: tuple[int, _Frame] | None = None
         self._reinit: set[int] = set()
-        self._held_until = float("-inf")
+        #: re-inits asked for explicitly (request_reinit): they start the refresh over, init
+        #: commands included, even one under way (the panel may have browned out meanwhile)
+        self._restart: set[int] = set()
+        #: re-inits to finish at an answer's priority: the display answered a press half-way
+        #: through its refresh, and the rest of its RAM is the refresh's to write
+        self._reinit_urgent: set[int] = set()
+        #: per held slot (None: a hold with no station), when the hold runs out
+        self._holds: dict[int | None, float] = {}
         self._seq = 0
         self._busy = False
         self._stopped = False
@@ -151,6 +165,9 @@ class BusWriter:
             slot = len(self._displays) - 1
             if background:
                 self._background.add(slot)
+            stagger = getattr(display, "stagger_refresh", None)
+            if callable(stagger):
+                stagger(slot * REINIT_STAGGER_S)
             return QueuedDisplay(self, slot, display)
 
     # -- the game thread's side (and the input boards') ---------------------------------------
@@ -180,19 +197,23 @@ class BusWriter:
             self._pending[slot] = _Frame(image, urgent or (old is not None and old.urgent), seq)
             self._cond.notify_all()  # the writer, and any flush() waiting beside it
 
-    def hold(self, seconds: float = HOLD_S) -> None:
-        """A contact moved on a station of this controller: send only urgent frames for
-        ``seconds`` or until the acting station's frame is out (its reads and its answer must
-        not wait behind other stations' frames). Safe from any thread (an INT callback)."""
+    def hold(self, slot: int | None = None, *, seconds: float = HOLD_S) -> None:
+        """A contact moved on station ``slot`` of this controller: send only urgent frames for
+        ``seconds`` or until that station's answer is out (its reads and its answer must not
+        wait behind other stations' frames); another station's answer leaves this hold on.
+        Safe from any thread (an INT callback)."""
         with self._cond:
-            self._held_until = max(self._held_until, self._clock() + seconds)
+            until = self._clock() + seconds
+            self._holds[slot] = max(self._holds.get(slot, until), until)
             self.holds += 1
             self._cond.notify_all()
 
     def request_reinit(self, slot: int) -> None:
-        """Initialise display ``slot`` again (on the writer's thread)."""
+        """Initialise display ``slot`` again (on the writer's thread): the init commands and the
+        whole picture, starting over a refresh under way."""
         with self._cond:
             self._reinit.add(slot)
+            self._restart.add(slot)
             self._cond.notify_all()
 
     def order(self) -> list[str]:
@@ -242,26 +263,45 @@ class BusWriter:
                                                     self._pending[s].seq))
 
     def _held(self) -> bool:
-        return self._clock() < self._held_until
+        now = self._clock()
+        for slot in [s for s, until in self._holds.items() if until <= now]:
+            del self._holds[slot]
+        return bool(self._holds)
 
-    def _take(self, *, hold: bool = True) -> tuple[int, Image.Image | None, bool] | None:
-        """The next job (call with the lock held): the acting station's frame, else a re-init,
-        else the next frame (a re-init sends a whole frame: it must not delay a press); while
-        the bus is held (``hold``) only urgent frames."""
+    def _held_until(self) -> float:
+        return max(self._holds.values(), default=float("-inf"))
+
+    def _take(self, *, hold: bool = True) -> tuple[int, Image.Image | None, bool, bool] | None:
+        """The next job (call with the lock held): (slot, image or None for a re-init part,
+        urgent, restart the re-init). In order: the acting station's frame; the rest of a
+        refresh a press's answer cut into; the next station frame; a re-init part, only when
+        no station frame waits (a refresh is ~1 KB: it goes in the gaps, like a background
+        frame, not ahead of another station's reveal); a background frame. While the bus is
+        held (``hold``) only the first two."""
         queue = self._queue()
         urgent = bool(queue) and self._pending[queue[0]].urgent
+        if not urgent and self._reinit_urgent:
+            slot = next(iter(self._reinit_urgent))  # it leaves the set when the refresh is done
+            self._reinit.discard(slot)
+            restart = slot in self._restart
+            self._restart.discard(slot)
+            return slot, None, False, restart
         if not urgent and hold and self._held():
             return None
-        if self._reinit and not urgent:
-            return self._reinit.pop(), None, False
+        if self._reinit and not urgent and (not queue or queue[0] in self._background):
+            slot = self._reinit.pop()
+            restart = slot in self._restart
+            self._restart.discard(slot)
+            return slot, None, False, restart
         if not queue:
             return None
         slot = queue[0]
         frame = self._pending.pop(slot)
         self._sending = slot, frame
-        return slot, frame.image, frame.urgent
+        return slot, frame.image, frame.urgent, False
 
-    def _send(self, slot: int, image: Image.Image | None, urgent: bool = False) -> None:
+    def _send(self, slot: int, image: Image.Image | None, urgent: bool = False,
+              restart: bool = False) -> None:
         display = self._displays[slot]
         done = True
         try:
@@ -269,7 +309,7 @@ class BusWriter:
                 # a re-init resends the whole picture: in parts too where the display can
                 refresh = getattr(display, "refresh_part", None)
                 if callable(refresh):
-                    done = bool(refresh(self._chunk))
+                    done = bool(refresh(self._chunk, restart=restart))
                     self.parts += 1
                 else:
                     display.reinit()
@@ -285,11 +325,18 @@ class BusWriter:
             if image is None:
                 if not done:
                     self._reinit.add(slot)  # the rest of it, after more urgent work
+                else:
+                    self._reinit_urgent.discard(slot)
                 return
             if done:
                 self.sent += 1
                 if urgent:
-                    self._held_until = float("-inf")  # the press is answered: bus released
+                    self._holds.pop(slot, None)  # this press is answered: its hold ends
+                    if slot in self._reinit and getattr(
+                            self._displays[slot], "refreshing", False):
+                        # the answer went out over a refresh under way: the rest of the
+                        # picture is the refresh's to write, at the answer's priority
+                        self._reinit_urgent.add(slot)
                 if sending is not None and sending[1].then is not None \
                         and slot not in self._pending:
                     # the new screen behind the answer: first of the ordinary frames (it was
@@ -353,7 +400,8 @@ class BusWriter:
         """Work the writer may do now (call with the lock held)."""
         if not self._pending and not self._reinit:
             return False
-        return not self._held() or any(f.urgent for f in self._pending.values())
+        return not self._held() or bool(self._reinit_urgent) or any(
+            f.urgent for f in self._pending.values())
 
     def _run(self) -> None:
         while True:
@@ -361,7 +409,7 @@ class BusWriter:
                 # while held, wake when the hold ends (or an urgent frame comes)
                 wait = self._poll_s
                 if self._held():
-                    wait = min(wait, max(0.0, self._held_until - self._clock()))
+                    wait = min(wait, max(0.0, self._held_until() - self._clock()))
                 self._cond.wait_for(lambda: self._ready() or self._stopped, wait)
                 if self._stopped:
                     return
@@ -407,6 +455,11 @@ class QueuedDisplay:
     def show_first(self, image: Image.Image) -> None:
         """Post ``image`` ahead of other stations' frames (the station that just acted)."""
         self.writer.post(self._slot, image, urgent=True)
+
+    def hold(self) -> None:
+        """A contact of this station moved: hold the bus for its reads and its answer
+        (:meth:`BusWriter.hold`; the station's input board calls this on a first edge)."""
+        self.writer.hold(self._slot)
 
     def poll(self) -> None:
         """Nothing: the writer thread polls its displays itself."""
