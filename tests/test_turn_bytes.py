@@ -2,7 +2,9 @@
 puts on the bus. A DISC press is GO and then the hand to discard from, a whole new picture, so
 it is answered first by its key reading OK (two pages of one tray column); picking a card to
 discard adds the bar over it and moves no text line; a card in the seventh column is a card,
-not GO. Checked on the bytes the panels were sent, through the display writer."""
+not GO; a toggle (ADR, BST, COOL, SLIP) rewrites its key and the GO line from the changed
+word on. Checked on the bytes the panels were sent, through the display writer (the toggle on
+rendered pages)."""
 
 from __future__ import annotations
 
@@ -128,3 +130,35 @@ def test_the_discard_steps_seventh_card_is_a_card_not_go() -> None:
         keys = StationView(RESOLUTION, 0, soft_keys=("", "", "", "", "DISC", "", "GO"))
         assert _commit_key(SlotPressed(station=0, slot=4), keys) == "DISC"
         assert _commit_key(SlotPressed(station=0, slot=6), keys) == "GO"
+
+
+def test_a_toggle_rewrites_its_key_and_the_go_lines_changed_tail() -> None:
+    """Turning COOL off on the turn screen: the COOL key (outlined) and the GO line from the
+    changed word on; the header, the move and the line's first word stay as they were (the
+    line keeps its font whatever its length)."""
+    from dataclasses import replace
+
+    from pitboard.hw.oled import to_pages
+    from pitboard.table.canvas import _L
+    from pitboard.table.screens import TINY, render
+    from pitboard.table.view import MoveView
+
+    on = StationView(RESOLUTION, 0, engine=4, speed="7", move=MoveView(7, 34, "outside", 1),
+                     soft_keys=("ADR", "BST", "COOL", "", "DISC", "", "GO"), keys_off=(1,),
+                     message="GO: cool 2, +1, keep hand", message_toggles=True, laps=2)
+    # (without COOL the line would fit in SMALL: it stays TINY)
+    off = replace(on, keys_off=(1, 2), message="GO: +1, keep hand")
+    a, b = to_pages(render(on)), to_pages(render(off))
+    changed: dict[int, list[int]] = {}
+    for page in range(8):
+        cols = [c for c in range(128) if a[page * 128 + c] != b[page * 128 + c]]
+        if cols:
+            changed[page] = cols
+    assert not set(changed) & {0, 1, 2}, sorted(changed)  # SPEED, MOVE, HEAT
+    key = column_x(2)
+    for page in KEY_PAGES:
+        assert all(key <= c < key + _KEY_W for c in changed.get(page, [])), changed.get(page)
+    text = [p for p in changed if p not in KEY_PAGES]
+    assert text, "the GO line did not change"
+    for page in text:  # "GO: " stays
+        assert min(changed[page]) >= _L + TINY.width("GO: "), (page, min(changed[page]))

@@ -159,12 +159,14 @@ class _Screen:
             self.img.putpixel((x, y), 0)
 
     def lines(self, y: int, bottom: int, lines: Sequence[str], x: int = 0,
-              width: int = WIDTH, *, uniform: bool = False, align: str = "left") -> int:
+              width: int = WIDTH, *, uniform: bool = False, align: str = "left",
+              tiny: str = "") -> int:
         """Stack text lines from y down to ``bottom``; return the y after the last one.
 
         SMALL when every line fits vertically (and, if ``uniform``, horizontally: a list such
         as the race order reads better in one size), else TINY. Lines that do not fit are
-        shortened, lines past ``bottom`` dropped.
+        shortened, lines past ``bottom`` dropped. The line ``tiny`` is drawn in TINY whatever
+        its length.
         """
         lines = [ln for ln in lines if ln]
         small_pitch, tiny_pitch = SMALL.height + 2, TINY.height + 2
@@ -176,7 +178,11 @@ class _Screen:
         for line in lines:
             if y + fonts[0].height - 1 > bottom:
                 break
-            self.fitted(x, y, width, line, fonts, align=align)
+            if line == tiny:  # centred in the pitch, as TINY is when SMALL does not fit
+                self.fitted(x, y + (fonts[0].height - TINY.height) // 2, width, line, (TINY,),
+                            align=align)
+            else:
+                self.fitted(x, y, width, line, fonts, align=align)
             y += pitch
         return y
 

@@ -250,7 +250,7 @@ def sample_views() -> dict[str, StationView]:
             RESOLUTION, 0, title=name, gear=2, target_gear=2, engine=5, speed="7",
             soft_keys=("ADR", "BST", "COOL", "SLIP", "DISC", "", "GO"), keys_off=(1,),
             move=MoveView(7, 34, "outside", 1, blocked=1),
-            message="GO: cool 2, +1, slip, keep hand",
+            message="GO: cool 2, +1, slip, keep hand", message_toggles=True,
             lap=1, laps=2, round=4,
         ),
         "resolution_symbols": StationView(
@@ -270,14 +270,14 @@ def sample_views() -> dict[str, StationView]:
             RESOLUTION, 0, title=name, gear=1, target_gear=1, engine=1, speed="3",
             flips=("+>3",), move=MoveView(3, 17, "racing line", 1),
             soft_keys=("ADR", "", "", "", "DISC", "", "GO"), keys_off=(0,),
-            message="GO: keep hand",
+            message="GO: keep hand", message_toggles=True,
             lines=("Wings 6 discarded: no Heat",), lap=1, laps=2, round=2,
         ),
         "resolution_garage_toggles": StationView(
             RESOLUTION, 0, title=name, gear=2, target_gear=2, engine=4, speed="5",
             soft_keys=("", "BST", "COOL", "SL4", "DISC", "UPG", "GO"), keys_off=(1,),
             move=MoveView(5, 19, "outside", 1), message="GO: cool 1, slip 4, keep hand",
-            lap=1, laps=2, round=4,
+            message_toggles=True, lap=1, laps=2, round=4,
         ),
         "resolution_spin_out": StationView(
             RESOLUTION, 0, title=name, gear=1, target_gear=1, engine=0, speed="12",
@@ -405,7 +405,7 @@ def sample_views() -> dict[str, StationView]:
             RESOLUTION, 0, title=name, gear=2, target_gear=2, engine=5, speed="7",
             soft_keys=("ADR", "BST", "COOL", "SL4", "DISC", "", "GO"), keys_off=(0, 1),
             move=MoveView(7, 34, "outside", 1), message="GO: cool 1, slip 4, keep hand",
-            sector="sector: slipstream +2", lap=1, laps=2, round=4,
+            message_toggles=True, sector="sector: slipstream +2", lap=1, laps=2, round=4,
         ),
         "waiting_legend_move": StationView(
             WAITING, 0, title=name, message=legend_status, move=MoveView(8, 30, "outside", 1),

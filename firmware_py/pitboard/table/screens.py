@@ -352,7 +352,10 @@ def _resolution(s: _Screen, v: StationView) -> None:
     if v.message and len([i for i in info if i]) > _lines_fit(y, bottom):
         # too many lines: the status line (a prompt, a car to move) goes first, not last
         info = [v.message, *(i for i in info if i != v.message)]
-    s.lines(y, bottom, info, x=_L, width=_R - _L + 1)
+    # what GO does ("GO: cool 1, +1, keep hand") in one font when toggles change it, so a
+    # toggle rewrites the line from the changed word on, not the whole line in another font
+    s.lines(y, bottom, info, x=_L, width=_R - _L + 1,
+            tiny=v.message if v.message_toggles else "")
     _cards_row(s, v.cards, v.soft_keys, v.keys_off)
 
 

@@ -135,6 +135,10 @@ class StationView:
     spin_odds: int = 0
     #: one short line: why GO was refused, a clogged hand, whose turn, ...
     message: str = ""
+    #: the turn screen: ``message`` says what GO does and changes with the toggles (ADR, BST,
+    #: COOL, SLIP): drawn in one font (TINY) whatever its length, so a toggle rewrites the
+    #: line from the changed word on and never flips its size
+    message_toggles: bool = False
     #: resolution: flipped cards ("S->3", "boost 4"), final speed, move instruction
     flips: tuple[str, ...] = ()
     move: MoveView | None = None

@@ -32,6 +32,7 @@ from .turn import (
     DISCARD_KEY,
     GO_KEY,
     SLIP_KEY,
+    TOGGLES,
     TurnChoices,
     shown_for,
 )
@@ -402,16 +403,21 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
     keys: tuple[str, ...] = ()
     cards: tuple[CardView, ...] = ()
     keys_off: tuple[int, ...] = ()
+    toggled = False
     lines: tuple[str, ...] = ()
     corners: tuple[CornerView, ...] = ()
     if phase in (dec.REACT, dec.SLIPSTREAM):
         corners = turn_corners(race, car)  # checked when the turn's React is over
         shown = shown_for(st.turn, race, car.id)
         keys, keys_off, summary = _turn_keys(shown)
+        toggled = any(keys[slot] for slot in TOGGLES)
         garage = symbols_page(st, race, car.id, keys, keys_off, summary)
         if garage is not None:
             keys, keys_off, cards, summary, lines = garage
-        message = message or summary  # a spin-out leads
+            toggled = False  # the Garage page says what GO does in its own words
+        if message:  # a spin-out leads
+            toggled = False
+        message = message or summary
     elif phase == dec.DISCARD:
         st.sync_slots(car.hand)
         cards = _tray(st, selectable=DISCARDABLE.__getitem__)
@@ -428,7 +434,7 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
         move=_move_view(race, car), heat_paid=tuple(heat_paid), message=message,
         lap=race.lap_of(car.d), laps=race.laps, round=race.round, lines=lines,
         detail=meaning, sector=sector_line(race, car.id), corners=corners,
-        heat_owed=sum(c.heat for c in corners),
+        heat_owed=sum(c.heat for c in corners), message_toggles=toggled,
     )
 
 
