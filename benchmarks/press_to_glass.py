@@ -207,6 +207,8 @@ class TimedGrid6(Grid6):
             self.handled.append(event)
             before = [len(p.writes) for p in self.panels]
             shown = [v.kind if v is not None else "" for v in self.table.views]
+            at = getattr(event, "station", None)
+            old_view = self.table.views[at] if at is not None else None
             self._posted.clear()
             started = time.perf_counter()
             self.table.handle(event)
@@ -235,12 +237,25 @@ class TimedGrid6(Grid6):
             selects = 1
             after = self.table.views[station]
             kind = ("lever" if isinstance(event, LeverMoved) else
-                    f"slot {shown[station]}" if isinstance(event, SlotPressed) else
+                    f"slot {shown[station]}{_which(old_view, event)}"
+                    if isinstance(event, SlotPressed) else
                     f"GO {shown[station]}->{after.kind if after is not None else ''}")
             self.samples.append(Sample(kind, self.clock.now - edge, reads, read_bytes, cpu, writes,
                                        selects))
             self.events[-1].sample = self.samples[-1]
         return handled
+
+
+def _which(view: Any, event: Any) -> str:
+    """On the turn screen, which input a slot press was: its soft key's label (digits left
+    out: SL4 and SL3 are one row), "card" for a card of the tray (a discard selection)."""
+    if view is None or view.kind != "resolution":
+        return ""
+    slot = event.slot
+    label = view.soft_keys[slot] if slot < len(view.soft_keys) else ""
+    if label:
+        return " " + ("".join(c for c in label if not c.isdigit()) or label)
+    return " card" if view.cards else " (empty)"
 
 
 class Wire:
@@ -435,7 +450,11 @@ def main() -> None:
           f"stations' frames for up to {1000 * HOLD_S:g} ms")
     print()
     kinds = sorted({s.kind for s in samples})
-    print("latency: first edge -> last byte of the acting station's whole new frame on the bus")
+    print("latency: first edge -> last byte of the acting station's answer on the bus: its "
+          "whole new frame, except where the press brings a whole new screen (GO; the turn "
+          "screen's GO and DISC keys): there the answer is a small acknowledgement of the old "
+          "screen (the LOCKED mark, the key reading OK) and the column 'then' is the whole new "
+          "screen behind it")
     print("breakdown (p50/p99, ms): confirm = edge to event (simulated loop), reads = MCP23017 "
           "reads on the bus and their wait, cpu = table until the frame is posted, wait = "
           "behind other transfers, frame = the answer's own bus time, then = to the last byte "

@@ -32,6 +32,7 @@ from PIL import Image
 from pitboard.table.canvas import (
     _KEY_Y,
     _L,
+    _MARK_Y,
     _ON,
     _R,
     COLUMN_PITCH,
@@ -307,7 +308,9 @@ def _waiting_plan(s: _Screen, v: StationView) -> None:
 def _resolution(s: _Screen, v: StationView) -> None:
     bottom = HEIGHT - 1
     if v.cards:
-        bottom = _cards_top(v.cards) - 2
+        # the text ends above a selected card's bar whether or not a card is selected, so
+        # the first selection adds its bar and moves no line (page 5 is the tray's)
+        bottom = _MARK_Y - 2
     elif any(v.soft_keys):
         bottom = _KEY_Y - 2
 

@@ -64,9 +64,8 @@ from .table_kiosk import KioskMixin
 from .table_lobby import LobbyMixin
 from .table_setup import SetupMixin
 from .table_turns import TurnsMixin
-from .turn import GO_KEY
 from .view import StationView
-from .views import TableScene, acknowledgement, station_view
+from .views import COMMIT_LABELS, GO_LABEL, TableScene, acknowledgement, station_view
 
 __all__ = [
     "BACKLOG_LIMIT",
@@ -140,7 +139,9 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
         self.views: list[StationView | None] = [None] * stations
         self.frames = 0
         self._acting: int | None = None  # station of the event being handled: drawn first
-        self._acting_go = False  # ... and it pressed GO (or the turn screen's GO key)
+        #: ... and the key it pressed when that was GO (or the turn screen's GO or DISC key:
+        #: answered at once by a small change, the new screen behind it), else ""
+        self._acting_go = ""
         self.deadline: float | None = None  # kiosk countdowns
         self.attract: Race | None = None
         #: called on the game thread after every handled event (console event stream)
@@ -248,8 +249,7 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
             if st is None:
                 return
             self._acting = st.index
-            self._acting_go = isinstance(event, GoPressed) or (
-                isinstance(event, SlotPressed) and event.slot == GO_KEY)
+            self._acting_go = _commit_key(event, self.views[st.index])
             name = _input_name(st, event)
             if name is not None and self.chatter is not None and \
                     not self.chatter.admit(name, now=now):
@@ -398,8 +398,8 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
                 # station's frame ahead of frames already waiting for its bus
                 show = getattr(screen, "show_first", screen.show) if st.index == first \
                     else screen.show
-                ack = acknowledgement(old, view) if st.index == first and self._acting_go \
-                    else None
+                ack = acknowledgement(old, view, self._acting_go) \
+                    if st.index == first and self._acting_go else None
                 if ack is not None and show is not screen.show:
                     # GO answered at once by a small change; the new screen right behind it
                     show(self.render(ack))
@@ -414,6 +414,18 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
                 self.race_control.show(render_race_control(rc))
         for observer in self.observers:
             observer(self)
+
+
+def _commit_key(event: StationEvent, old: StationView | None) -> str:
+    """The key ``event`` pressed when it commits (GO, or the turn screen's GO or DISC soft key
+    on the screen ``old``), else "": a slot under a card (the discard step's seventh card, its
+    page key) is no GO."""
+    if isinstance(event, GoPressed):
+        return GO_LABEL
+    if isinstance(event, SlotPressed) and old is not None \
+            and event.slot < len(old.soft_keys) and old.soft_keys[event.slot] in COMMIT_LABELS:
+        return old.soft_keys[event.slot]
+    return ""
 
 
 def _input_name(st: Station, event: StationEvent) -> str | None:

@@ -264,30 +264,35 @@ def locked_tray(st: Station, race: Race, car: Any) -> tuple[CardView, ...]:
     return tuple(CardView(c, _label(c), selected=True) for c in car.play)
 
 
-def acknowledgement(old: StationView | None, new: StationView) -> StationView | None:
+def acknowledgement(old: StationView | None, new: StationView,
+                    pressed: str = "GO") -> StationView | None:
     """What answers a GO press at once when the screen it brings is a whole new picture: a
     small change of the screen the player is looking at (None: the new screen is small
     enough). The new screen follows right behind it (issue 15.13: first edge to the answer's
     last byte within 20 ms at 100 kHz, where a whole frame takes ~95 ms).
 
     * planning -> the reveal (the last GO): the plan with its LOCKED mark, "all in";
-    * the resolution screen -> whatever comes next: the GO key turns to OK (on the discard
-      step, where the cards stand over the keys, its prompt ends in "OK").
+    * the resolution screen -> whatever comes next: the key pressed (``pressed``: GO, or
+      DISC, which is GO and then the hand to discard from) turns to OK (on the discard step,
+      where the cards stand over the keys, its prompt ends in "OK").
     """
     if old is None:
         return None
     if old.kind == PLANNING and new.kind not in (PLANNING, LOCKED):
         return replace(old, kind=LOCKED, message="all in", detail=())
-    if old.kind == RESOLUTION and GO_LABEL in old.soft_keys:
-        keys = tuple("OK" if k == GO_LABEL else k for k in old.soft_keys)
+    if old.kind == RESOLUTION and pressed in old.soft_keys:
+        keys = tuple("OK" if k == pressed else k for k in old.soft_keys)
         return replace(old, soft_keys=keys)
     if old.kind == RESOLUTION and old.message:  # the discard step: cards over the keys
         return replace(old, message=f"{old.message}: OK")
     return None
 
 
-#: the resolution screen's GO key (see _turn_keys)
+#: the resolution screen's GO key and DISC key (GO, then the hand to discard from: see
+#: _turn_keys); a press of either is answered like GO (:func:`acknowledgement`)
 GO_LABEL = "GO"
+DISC_LABEL = "DISC"
+COMMIT_LABELS = frozenset({GO_LABEL, DISC_LABEL})
 
 
 def planning_view(st: Station, race: Race, car: Any) -> StationView:
@@ -462,7 +467,7 @@ def _turn_keys(shown: TurnChoices) -> tuple[tuple[str, ...], tuple[int, ...], st
             if not on:
                 off.append(slot)
     if shown.discard is not None:
-        keys[DISCARD_KEY] = "DISC"
+        keys[DISCARD_KEY] = DISC_LABEL
     keys[GO_KEY] = GO_LABEL
     return tuple(keys), tuple(off), shown.summary()
 
