@@ -228,7 +228,7 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
         """The acting station's frames are drawn: a later redraw (a Tick, a bot's move, a
         console command) answers nobody, so it sends no frame first and no GO answer."""
         self._acting = None
-        self._acting_go = False
+        self._acting_go = ""
 
     def _handle(self, event: TableEvent, *, redraw: bool) -> None:
         now = self.clock()
