@@ -175,3 +175,26 @@ def test_a_re_init_asked_for_during_a_refresh_starts_it_over(driver: str) -> Non
     writer.drain()
     assert panels[0].on and panels[0].frame() == to_pages(picture("S1"))
     assert displays[0].stats.reinits == 2
+
+
+@pytest.mark.parametrize("driver", ["ssd1306", "sh1106"])
+def test_after_a_fault_the_picture_comes_back_in_parts(driver: str) -> None:
+    clock, writer, panels, displays, screens, log = rig(2, driver)
+    panels[0].unplug(OSError(121, "Remote I/O error"))
+    screens[0].show(picture("S1 new"))
+    writer.drain()
+    assert not displays[0].healthy
+    panels[0].plug()  # a dark, uninitialised panel
+    clock.advance(60)
+    log.clear()
+    writer.poll()  # the retry is due: queued like a re-init, not sent whole
+    assert log == []
+    assert writer.step() and displays[0].healthy  # init and the first part
+    screens[1].show_first(picture("S2 acted"))
+    mark = len(log)
+    writer.step()
+    assert {name for name, _, _ in log[mark:]} == {"S2"}  # a press cuts in
+    writer.drain()
+    assert panels[0].on and panels[0].frame() == to_pages(picture("S1 new"))
+    assert all(n <= CHUNK_BYTES for name, kind, n in log if kind == "data" and name == "S1")
+    assert displays[0].stats.recoveries == 1

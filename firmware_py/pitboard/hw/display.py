@@ -310,8 +310,9 @@ class StationDisplay:
         between, so one station's big frame holds the bus for one part at a time. A run cut
         short resumes with a data transfer only: the controller's RAM pointer is where the last
         part left it (only this object writes to this panel). Parts go out top page first, so
-        the top band of a new screen is on the glass first. A first frame, a re-init and a
-        faulty display go through :meth:`show` (whole). Example::
+        the top band of a new screen is on the glass first. A first frame goes through
+        :meth:`show` (whole); a faulty display's frame waits for its recovery, which the
+        writer sends in parts (:meth:`recovery_due`, :meth:`refresh_part`). Example::
 
             >>> from pitboard.hw.oled import RecordingSerial
             >>> bus = RecordingSerial()
@@ -328,7 +329,13 @@ class StationDisplay:
             raise ValueError("max_bytes must be positive")
         _check_image(image, self.size)
         new = to_pages(self.device.preprocess(image))
-        if self._shadow is None or not self._healthy:
+        if not self._healthy:
+            # the writer's poll brings it back in parts (recovery_due, refresh_part)
+            self._run = None
+            self._wanted = new
+            self._stats.frames_deferred += 1
+            return True
+        if self._shadow is None:
             self._run = None
             self._wanted = new
             self._flush()
@@ -382,6 +389,11 @@ class StationDisplay:
             self._next_reinit += phase - self._reinit_phase
         self._reinit_phase = phase
 
+    def recovery_due(self) -> bool:
+        """A faulty display's retry is due (a display writer sends it in parts: refresh_part)."""
+        return (not self._healthy and self._wanted is not None
+                and self._clock() >= self._retry_at)
+
     def refresh_due(self) -> bool:
         """The periodic re-init is due (a display writer sends it in parts: refresh_part)."""
         return (self._healthy and self._wanted is not None and self._shadow is not None
@@ -394,14 +406,23 @@ class StationDisplay:
         shows the picture again. Until then the RAM not yet rewritten is the refresh's: a
         :meth:`show_part` in between sends only what changed below it, and the refresh writes
         the rest from the newest frame. ``restart``: start over (init commands, all RAM stale)
-        even when a refresh is under way (the panel was found reset meanwhile). A display not
-        drawn yet or faulty: :meth:`reinit` (whole, as ever)."""
+        even when a refresh is under way (the panel was found reset meanwhile). A faulty
+        display whose retry is due comes back this way too (all RAM unknown); one not drawn
+        yet: :meth:`reinit` (whole, as ever)."""
         if max_bytes < 1:
             raise ValueError("max_bytes must be positive")
-        if self._wanted is None or not self._healthy or self._shadow is None:
+        if self._wanted is None:
+            return True
+        if not self._healthy and self._clock() < self._retry_at:
+            self._stats.frames_deferred += 1
+            return True
+        if self._healthy and self._shadow is None:
             self.reinit()
             return True
         frame = self._wanted
+        if self._shadow is None:  # after a fault: every RAM byte unknown
+            self._shadow = bytes(b ^ 0xFF for b in frame)
+            restart = True
         self._run = None  # the RAM pointer moves: a part-sent run of show_part starts again
         if restart:
             self._unknown = None
@@ -441,6 +462,11 @@ class StationDisplay:
         assert self._shadow is not None
         self._shadow = self._shadow[:start] + frame[start:end] + self._shadow[end:]
         self._written(range(start, end))
+        if not self._healthy:
+            self._healthy = True
+            self._delay = self._backoff_initial
+            self._stats.recoveries += 1
+            self._log.info("display %s recovered", self.station)
         if end < len(frame):
             self._unknown = end
             return False

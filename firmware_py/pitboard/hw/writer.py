@@ -136,6 +136,9 @@ class BusWriter:
         #: re-inits asked for explicitly (request_reinit): they start the refresh over, init
         #: commands included, even one under way (the panel may have browned out meanwhile)
         self._restart: set[int] = set()
+        #: when a re-init part goes out even though station frames wait (one part per poll_s:
+        #: a stream of frames must not starve a refresh or a faulty display's recovery)
+        self._reinit_due = float("inf")
         #: re-inits to finish at an answer's priority: the display answered a press half-way
         #: through its refresh, and the rest of its RAM is the refresh's to write
         self._reinit_urgent: set[int] = set()
@@ -212,7 +215,7 @@ class BusWriter:
         """Initialise display ``slot`` again (on the writer's thread): the init commands and the
         whole picture, starting over a refresh under way."""
         with self._cond:
-            self._reinit.add(slot)
+            self._queue_reinit(slot)
             self._restart.add(slot)
             self._cond.notify_all()
 
@@ -262,6 +265,12 @@ class BusWriter:
                                                     s in self._background,
                                                     self._pending[s].seq))
 
+    def _queue_reinit(self, slot: int) -> None:
+        """Queue a re-init part of display ``slot`` (call with the lock held)."""
+        if not self._reinit:
+            self._reinit_due = self._clock() + self._poll_s
+        self._reinit.add(slot)
+
     def _held(self) -> bool:
         now = self._clock()
         for slot in [s for s, until in self._holds.items() if until <= now]:
@@ -276,7 +285,8 @@ class BusWriter:
         urgent, restart the re-init). In order: the acting station's frame; the rest of a
         refresh a press's answer cut into; the next station frame; a re-init part, only when
         no station frame waits (a refresh is ~1 KB: it goes in the gaps, like a background
-        frame, not ahead of another station's reveal); a background frame. While the bus is
+        frame, not ahead of another station's reveal) or none went out for ``poll_s`` (a
+        stream of frames must not starve it); a background frame. While the bus is
         held (``hold``) only the first two."""
         queue = self._queue()
         urgent = bool(queue) and self._pending[queue[0]].urgent
@@ -288,7 +298,10 @@ class BusWriter:
             return slot, None, False, restart
         if not urgent and hold and self._held():
             return None
-        if self._reinit and not urgent and (not queue or queue[0] in self._background):
+        now = self._clock()
+        if self._reinit and not urgent and (not queue or queue[0] in self._background
+                                            or now >= self._reinit_due):
+            self._reinit_due = now + self._poll_s
             slot = self._reinit.pop()
             restart = slot in self._restart
             self._restart.discard(slot)
@@ -324,7 +337,7 @@ class BusWriter:
             sending, self._sending = self._sending, None
             if image is None:
                 if not done:
-                    self._reinit.add(slot)  # the rest of it, after more urgent work
+                    self._queue_reinit(slot)  # the rest of it, after more urgent work
                 else:
                     self._reinit_urgent.discard(slot)
                 return
@@ -365,9 +378,15 @@ class BusWriter:
         a periodic re-init goes out in parts like a frame (a press waits behind one part)."""
         for slot, display in enumerate(self._displays):
             due = getattr(display, "refresh_due", None)
+            recover = getattr(display, "recovery_due", None)
+            if callable(recover) and recover():
+                with self._cond:  # after a fault: init and the whole picture, in parts
+                    self._queue_reinit(slot)
+                    self._restart.add(slot)
+                continue
             if callable(due) and due():
                 with self._cond:
-                    self._reinit.add(slot)
+                    self._queue_reinit(slot)
                 continue
             try:
                 display.poll()

@@ -188,6 +188,7 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
             except queue.Empty:
                 break
         self._safely_refresh()
+        self._done_acting()
         return True
 
     def tick(self) -> None:
@@ -217,6 +218,19 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
     def handle(self, event: TableEvent, *, redraw: bool = True) -> None:
         """Apply one event, drive bots and forced decisions, redraw what changed (``redraw=False``:
         the caller redraws once after a batch; see :meth:`step`)."""
+        try:
+            self._handle(event, redraw=redraw)
+        finally:
+            if redraw:
+                self._done_acting()
+
+    def _done_acting(self) -> None:
+        """The acting station's frames are drawn: a later redraw (a Tick, a bot's move, a
+        console command) answers nobody, so it sends no frame first and no GO answer."""
+        self._acting = None
+        self._acting_go = ""
+
+    def _handle(self, event: TableEvent, *, redraw: bool) -> None:
         now = self.clock()
         if isinstance(event, Call):
             try:
