@@ -24,12 +24,18 @@ class Recorded:
         self.log.append((self.index, "first"))
 
 
-def test_a_redraw_after_the_event_sends_no_frame_first() -> None:
-    log: list[tuple[int, str]] = []
+def recorded_table(log: list[tuple[int, str]]) -> Table:
+    """Two stations whose screens note what they are sent, the first frames already out."""
     table = Table(stations=2, screens=[Recorded(i, log) for i in range(2)],
                   render=lambda view: view)  # type: ignore[arg-type,return-value]
     table.refresh()
     log.clear()
+    return table
+
+
+def test_a_redraw_after_the_event_sends_no_frame_first() -> None:
+    log: list[tuple[int, str]] = []
+    table = recorded_table(log)
     table.handle(GoPressed(station=0))
     assert log[0] == (0, "first")
     log.clear()
@@ -40,10 +46,7 @@ def test_a_redraw_after_the_event_sends_no_frame_first() -> None:
 
 def test_a_batch_of_events_draws_its_last_acting_station_first() -> None:
     log: list[tuple[int, str]] = []
-    table = Table(stations=2, screens=[Recorded(i, log) for i in range(2)],
-                  render=lambda view: view)  # type: ignore[arg-type,return-value]
-    table.refresh()
-    log.clear()
+    table = recorded_table(log)
     table.post(GoPressed(station=1))
     assert table.step(timeout=0)
     assert log[0] == (1, "first")

@@ -45,16 +45,7 @@ def test_a_refresh_in_parts_leaves_the_picture_and_survives_a_frame_in_between(
 
 
 def test_a_press_cuts_into_another_stations_refresh() -> None:
-    clock = FakeClock()
-    log: list[tuple[str, str, int]] = []
-    writer = BusWriter(name="I2C A", threaded=False, clock=clock)
-    panels = [Noted(f"S{i + 1}", log) for i in range(2)]
-    screens = [writer.add(StationDisplay(serial=p, station=p.name, clock=clock))
-               for p in panels]
-    for i, s in enumerate(screens):
-        s.show(picture(f"S{i + 1}"))
-    writer.drain()
-    log.clear()
+    clock, writer, panels, _, screens, log = rig(2)
     clock.advance(REINIT_S + REINIT_STAGGER_S)
     writer.poll()  # both due: queued as re-inits, not sent whole
     assert log == []
