@@ -153,7 +153,7 @@ class GearLever:
             self._settled()
 
     def poll(self, *, now: float | None = None) -> None:
-        """Confirm a pattern that has stopped changing for ``debounce_s``."""
+        """Confirm a pattern that has held for ``confirm_s`` (the loop polls every 1 ms)."""
         if self._contacts.settle(self._clock() if now is None else now):
             self._settled()
 

@@ -1,8 +1,9 @@
 """Chattering inputs: a switch or wire that toggles faster than any person presses.
 
-A worn tray switch or a loose lever wire can pass the 20 ms debounce hundreds of times a second.
-Each of those would be a press the table acts on and redraws; :class:`ChatterGuard` notices the
-rate, reports the input once, and has the table ignore it until it has been quiet for a while.
+A worn tray switch or a loose lever wire can pass the debounce (2 ms to confirm, 20 ms of
+quiet after) many times a second. Each of those would be a press the table acts on and redraws;
+:class:`ChatterGuard` notices the rate, reports the input once, and has the table ignore it
+until it has been quiet for a while.
 """
 
 from __future__ import annotations
