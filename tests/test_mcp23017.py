@@ -54,6 +54,17 @@ def wire_int(chip: mcp.Mcp23017Model, factory: MockFactory, pin: int = INT_PIN) 
     chip.connect_int(lambda high: mock_pin.drive_high() if high else mock_pin.drive_low())
 
 
+def wired(factory: MockFactory, clock: FakeClock) -> tuple[
+        mcp.Mcp23017Model, Mcp23017StationInputs, list[StationEvent]]:
+    """Station 0's board with its INT wired to the mock Pi, and the events it posts."""
+    chip = mcp.Mcp23017Model()
+    wire_int(chip, factory)
+    events: list[StationEvent] = []
+    inputs = Mcp23017StationInputs(station=0, bus=chip, int_pin=INT_PIN, pin_factory=factory,
+                                   post=events.append, clock=clock)
+    return chip, inputs, events
+
+
 # Station wiring on the chip: (bank, bit) per input, from the one bit map the firmware uses.
 BITS: dict[str, tuple[mcp.Bank, int]] = {f: (bank, bit) for bank, bit, f in mcp.STATION_BITS}
 LEVER = [BITS[f"lever gear {gear}"] for gear in range(1, 5)]
@@ -658,11 +669,7 @@ def test_no_150ms_tap_is_lost_at_any_timing(factory: MockFactory, clock: FakeClo
 def test_a_press_is_confirmed_within_5ms_of_its_first_edge(factory: MockFactory,
                                                            clock: FakeClock) -> None:
     """INT read at the edge, a confirming read confirm_s (2 ms) later: confirmed then."""
-    chip = mcp.Mcp23017Model()
-    wire_int(chip, factory)
-    events: list[StationEvent] = []
-    inputs = Mcp23017StationInputs(station=0, bus=chip, int_pin=INT_PIN, pin_factory=factory,
-                                   post=events.append, clock=clock)
+    chip, inputs, events = wired(factory, clock)
     run_loop(inputs, clock, clock.now + 0.05, {})
     edge = clock.now
     press(chip, GO)
@@ -730,12 +737,7 @@ def test_a_press_costs_two_short_reads_and_holds_the_bus_once(factory: MockFacto
 def test_a_glitch_gone_by_the_confirming_read_is_no_press(factory: MockFactory,
                                                          clock: FakeClock) -> None:
     """Long cables: a spike seen by the INT read but not by the read confirm_s later."""
-    chip = mcp.Mcp23017Model()
-    wire_int(chip, factory)
-    events: list[StationEvent] = []
-    inputs = Mcp23017StationInputs(
-        station=0, bus=chip, int_pin=INT_PIN, pin_factory=factory, post=events.append,
-        clock=clock)
+    chip, inputs, events = wired(factory, clock)
     settle(inputs, clock)
     events.clear()
     press(chip, SLOT[2])
@@ -751,11 +753,7 @@ def test_a_glitch_gone_by_the_confirming_read_is_no_press(factory: MockFactory,
 def test_a_failed_confirming_read_confirms_nothing(factory: MockFactory, clock: FakeClock) -> None:
     """The INT read at a press's edge is one sample; when the confirming read fails (a cable
     wiggled), the press is not confirmed on elapsed time alone: the recovery reads again."""
-    chip = mcp.Mcp23017Model()
-    wire_int(chip, factory)
-    events: list[StationEvent] = []
-    inputs = Mcp23017StationInputs(station=0, bus=chip, int_pin=INT_PIN, pin_factory=factory,
-                                   post=events.append, clock=clock)
+    chip, inputs, events = wired(factory, clock)
     run_loop(inputs, clock, clock.now + 0.05, {})
     events.clear()
     press(chip, GO)  # the INT read sees it
@@ -776,11 +774,7 @@ def test_a_release_hidden_in_a_safety_read_does_not_merge_two_taps(
     """GO released inside a safety read (the read sees it still down and clears the INT of
     the release), then tapped again 60 ms later: the follow-up read after the safety read sees
     the release, so the second tap counts too."""
-    chip = mcp.Mcp23017Model()
-    wire_int(chip, factory)
-    events: list[StationEvent] = []
-    inputs = Mcp23017StationInputs(station=0, bus=chip, int_pin=INT_PIN, pin_factory=factory,
-                                   post=events.append, clock=clock)
+    chip, inputs, events = wired(factory, clock)
     run_loop(inputs, clock, clock.now + 0.05, {})
     press(chip, GO)
     run_loop(inputs, clock, clock.now + 0.05, {})

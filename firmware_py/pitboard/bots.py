@@ -408,10 +408,14 @@ def _hand(key: tuple[str, ...]) -> _Hand:
     hold Heat cards (a whole hand) or not (a rule's playable cards): a full hand's Heat count
     follows from its playable cards, so whole hands are no more numerous than playable ones."""
     hand = _HANDS.get(key)
-    if hand is None:
-        if len(_HANDS) >= _HANDS_MAX:
-            _HANDS.clear()
-        hand = _HANDS[key] = _Hand(key)
+    return new_hand(_HANDS, _HANDS_MAX, key) if hand is None else hand
+
+
+def new_hand(memo: dict[tuple[str, ...], _Hand], limit: int, key: tuple[str, ...]) -> _Hand:
+    """Make the view of ``key`` and remember it in ``memo`` (cleared when it holds ``limit``)."""
+    if len(memo) >= limit:
+        memo.clear()
+    hand = memo[key] = _Hand(key)
     return hand
 
 

@@ -28,6 +28,7 @@ from .bots import (
     _course_of,
     _Hand,
     card_value,
+    new_hand,
 )
 from .engine.cards import HEAT, PLAYABLE, SPEED, STRESS
 from .engine.decisions import (
@@ -114,17 +115,6 @@ _GARAGE_HANDS: dict[tuple[str, ...], _Hand] = {}
 _GARAGE_HANDS_MAX = 6_144
 
 
-def _garage_hand(key: tuple[str, ...]) -> _Hand:
-    """The planner's view of a hand holding upgrades (``key``: its representatives in code
-    order), from the Garage bot's own memo."""
-    hand = _GARAGE_HANDS.get(key)
-    if hand is None:
-        if len(_GARAGE_HANDS) >= _GARAGE_HANDS_MAX:
-            _GARAGE_HANDS.clear()
-        hand = _GARAGE_HANDS[key] = _Hand(key)
-    return hand
-
-
 class GarageBot(HeuristicBot):
     """The heuristic bot, drafting and using upgrades."""
 
@@ -205,8 +195,9 @@ class GarageBot(HeuristicBot):
             same = list(map(_SAME_AS_GET, cards))
             key = tuple(sorted(same))
         hand = _GARAGE_HANDS.get(key)
-        found = self._best_plan(race, car, _garage_hand(key) if hand is None else hand, gears,
-                                shift_cost)
+        if hand is None:
+            hand = new_hand(_GARAGE_HANDS, _GARAGE_HANDS_MAX, key)
+        found = self._best_plan(race, car, hand, gears, shift_cost)
         if found is None:  # clogged at every gear: drop to the lowest for Cooldown next time
             return Plan(car.id, min(gears), tuple(filter(PLAYABLE.__getitem__, cards)))
         if same is None:
