@@ -460,3 +460,17 @@ def test_mux_reset_pin_is_claimed_and_idle_disconnect_defaults_on() -> None:
     raw = mux_base()
     raw["i2c"]["mux"]["reset_pin"] = 2
     assert problems(raw) == ["t.toml: i2c.mux.reset_pin: GPIO 2 is reserved for I2C1 SDA"]
+
+
+def test_a_race_control_display_alone_on_i2c_claims_the_bus_pins_and_is_named() -> None:
+    """Emulated stations and one race-control OLED on I2C bus 1: the pin map has GPIO 2/3 and
+    the set-up names RC, and only it, on /dev/i2c-1."""
+    from pitboard.hwconfig import needs, parse_config
+
+    raw = {"table": {"name": "T"}, "console": {"staff_pin": "1234"}, "journal": {"dir": "j"},
+           "stations": [{"input": {"kind": "emulated"},
+                         "display": {"driver": "ssd1306", "bus": "emulated"}}],
+           "race_control": {"display": {"driver": "ssd1306", "bus": "i2c", "address": 0x3C}}}
+    config = parse_config(raw, source=Path("rc.toml"))
+    assert [u.bcm for u in pin_map(config)] == [2, 3]
+    assert [n.who for n in needs(config) if n.what == "/dev/i2c-1"] == ["I2C bus 1 (RC)"]

@@ -14,11 +14,11 @@ Example::
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .pins import _mux_parent, controller_pins, i2c_map, resolve_i2c_bus
+from .pins import I2cDeviceUse, _mux_parent, controller_pins, i2c_map, resolve_i2c_bus
 from .schema import HwConfig
 
 
@@ -53,21 +53,25 @@ _RPI_GPIO_FIX = "sudo apt install python3-rpi-lgpio (luma drives the D/C and RES
     "through the RPi.GPIO API; rpi-lgpio provides it on lgpio, the only GPIO library of a Pi 5)"
 
 
+def _who(devices: Iterable[I2cDeviceUse]) -> str:
+    """The stations (S1, ...) and the race-control display (RC) among ``devices``."""
+    return ", ".join(sorted({d.device.split(" ")[0] for d in devices
+                             if d.station is not None or d.key == "race_control.display"}))
+
+
 def needs(config: HwConfig) -> list[Need]:
     """Everything ``config`` needs, in the order a builder should fix it."""
     out: list[Need] = []
     devices = i2c_map(config)
     if devices:
-        who = ", ".join(sorted({d.device.split(" ")[0] for d in devices if d.station is not None
-                                or d.key == "race_control.display"}))
+        who = _who(d for d in devices if d.controller == "A")
         out.append(Need(f"/dev/i2c-{config.i2c.bus}", f"I2C bus {config.i2c.bus} ({who})",
                         _I2C_FIX, "device", f"/dev/i2c-{config.i2c.bus}"))
         for controller in config.i2c.controllers:
             mine = [d for d in devices if d.controller == controller]
             name = "" if controller == "A" else f"I2C {controller} "
             if controller != "A" and mine:
-                who = ", ".join(sorted({d.device.split(" ")[0] for d in mine
-                                        if d.station is not None}))
+                who = _who(mine)
                 extra = config.i2c.extra_of(controller)
                 out.append(Need(f"I2C {controller} ({controller_pins(config.i2c, controller)})",
                                 who, _EXTRA_FIX.format(sda=extra.sda, scl=extra.sda + 1),

@@ -234,7 +234,7 @@ def pin_map(config: HwConfig) -> list[PinUse]:
         c = _mux_reset_claim(mux.reset_pin)
         uses.append(PinUse(c.pin, BCM_TO_PHYSICAL[c.pin], c.function, None, c.mode, c.pull, c.key))
     parts = [(s.index, s.input, s.display) for s in config.stations]
-    devices = _i2c_devices(config.i2c, parts)
+    devices = _i2c_devices(config.i2c, parts, config.race_control)
     if config.i2c.bus == 1 and any(d.controller == "A" for d in devices):
         for pin, name in _I2C1_PINS.items():
             uses.append(PinUse(pin, BCM_TO_PHYSICAL[pin], name, None, "i2c", "1.8k on board", ""))
