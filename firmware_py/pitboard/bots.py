@@ -352,25 +352,13 @@ class _Hand:
         #: gear * 32 + target (0..MAX_SPEED) -> the pick when the best cards do not fit
         self.picks: dict[int, tuple[float, tuple[str, ...]]] = {}
 
-    def pick(self, gear: int, target: int) -> tuple[float, tuple[str, ...]]:
-        """The ``gear`` cards to play when the worst case should stay within ``target``, and
-        their score: expected speed, less a penalty for any possible overshoot."""
-        if self.fits[gear] <= target:  # the best cards fit: no choice
-            return self.top(gear)
-        found = self.picks.get(gear * 32 + target)
-        if found is None:
-            found = self.picks[gear * 32 + target] = self.search(gear, target)
-        return found
-
-    def top(self, gear: int) -> tuple[float, tuple[str, ...]]:
-        """The ``gear`` best cards and their score."""
-        return self.tops[gear], self.cards[self.size - gear:]
-
     def search(self, gear: int, target: int) -> tuple[float, tuple[str, ...]]:
-        """Greedy from the most valuable card down: a card is taken if the cheapest cards below
-        it can still fill the remaining slots within ``target``; when only just enough cards
-        are left, they all go. The score is their expected speed, less 10 per point the worst
-        case could overshoot (only when nothing safer exists)."""
+        """The ``gear`` cards to play when the worst case should stay within ``target`` (the
+        best cards do not fit: :meth:`HeuristicBot._best_plan` takes them when they do), and
+        their score. Greedy from the most valuable card down: a card is taken if the cheapest
+        cards below it can still fill the remaining slots within ``target``; when only just
+        enough cards are left, they all go. The score is their expected speed, less 10 per
+        point the worst case could overshoot (only when nothing safer exists)."""
         cards, worst, expected, prefix = self.cards, self.worst, self.expected, self.prefix
         chosen: list[str] = []
         need, total, score = gear, 0.0, 0.0

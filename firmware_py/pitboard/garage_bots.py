@@ -35,17 +35,15 @@ from .engine.decisions import (
     DONE,
     PLAN,
     REACT,
-    SLIPSTREAM,
     Decision,
     Plan,
     PlanRule,
     React,
-    Slipstream,
 )
 from .engine.garage.data import BY_CODE, UPGRADES, Upgrade
 from .engine.garage.draft import DRAFT, DraftDrop, DraftPick
 from .engine.garage.module import GarageModule
-from .engine.garage.symbols import DIRECT, TurnState, draft_spaces
+from .engine.garage.symbols import DIRECT, TurnState, draft_spaces, offers_symbols
 from .engine.race import Car, Race
 
 #: what one [+] flip adds, on average and at most
@@ -108,7 +106,7 @@ _SAME_AS_GET = _SAME_AS.__getitem__
 
 #: the planner's views of the Garage bot's hands (plain ones too), by their representatives in
 #: code order: the Garage bot's own memo (bounded: cleared when full). 150 six-car Garage races
-#: meet ~3,900 distinct such hands and 600 races ~9,000, against ~1,000 base hands, so in the
+#: meet ~3,900 distinct such hands and 600 races ~9,000, against ~1,300 base hands, so in the
 #: heuristic bot's shared memo (2,048) they would keep pushing each other out. A hand holds
 #: ~3.4 KiB (tracemalloc, 300 races): a full memo stays near 21 MiB.
 _GARAGE_HANDS: dict[tuple[str, ...], _Hand] = {}
@@ -135,22 +133,16 @@ class GarageBot(HeuristicBot):
             turns = self._turns if race is self._turns_race else self._turns_of(race)
             if turns is not None:  # most React steps hold no open symbol and no direct play
                 ts = turns.get(car_id)
-                if (ts is not None and (ts.choices or ts.reduce or ts.salvage or ts.supercool or
-                                        ts.refresh or ts.accelerate or ts.drafts)) or \
-                        not DIRECT.isdisjoint(race.cars[car_id].hand):
+                if offers_symbols(ts, race.cars[car_id].hand):
                     found = self._upgrade_react(race, race.cars[car_id], ts)
                     if found is not None:
                         return found
             return self._react(race, car_id)
         if phase == PLAN:
             return self._plan_hand(race, race.cars[car_id])
-        if phase == SLIPSTREAM:
-            turns = self._turns if race is self._turns_race else self._turns_of(race)
-            if turns is not None and car_id in turns:  # a slipstream +N may offer more
-                return self._slipstream(race, race.cars[car_id])
-        elif phase == DRAFT:
+        if phase == DRAFT:
             return self._draft(race, car_id)
-        return HeuristicBot.choose(self, race, car_id)  # slipstream, discard
+        return HeuristicBot.choose(self, race, car_id)  # slipstream (+N too), discard
 
     def _turns_of(self, race: Race) -> dict[int, TurnState] | None:
         """The Garage module's turn states in ``race`` (None: no Garage there), kept for the
@@ -220,24 +212,6 @@ class GarageBot(HeuristicBot):
     def _fits(self, race: Race, car: Car, spaces: int, speed: int, spare: int) -> bool:
         """Can the corners a move of ``spaces`` more at ``speed`` would cross be paid?"""
         return self._bill(race, car, car.d + spaces, speed) <= spare
-
-    def _slipstream(self, race: Race, car: Car) -> Slipstream:
-        """The longest slipstream (a slipstream +N symbol offers more) whose corners it can
-        pay; none if it can pay none."""
-        spare = car.engine - self.reserve
-        spaces = race.slipstream_spaces(car)
-        more = race.hooks.slipstream_choices  # most turns offer only the usual distance
-        if more is None or len(more(race, car, (spaces,))) == 1:
-            return Slipstream(car.id, self._fits(race, car, spaces, car.speed, spare))
-        reaches = race.slipstream_reaches(car)
-        best = -1
-        for i, reach in enumerate(reaches):
-            if (best < 0 or reach > reaches[best]) and \
-                    self._fits(race, car, reach, car.speed, spare):
-                best = i
-        if best < 0:
-            return Slipstream(car.id, False)
-        return Slipstream(car.id, True, reaches[best] if best else 0)
 
     def _upgrade_react(self, race: Race, car: Car, ts: TurnState | None) -> Decision | None:
         """An upgrade symbol worth using now, read straight off the turn's upgrade state (the

@@ -36,7 +36,7 @@ can still change something, in any order the player picks:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
@@ -98,9 +98,13 @@ def _module(race: Race) -> GarageModule:
     return race.hooks.by_key["garage"]  # type: ignore[return-value]
 
 
-def has_options(race: Race, car: Car) -> bool:
-    """Could any optional upgrade symbol be on offer for ``car`` now? (a cheap first test)"""
-    return _module(race).symbols.gate(race, car)
+def offers_symbols(ts: TurnState | None, hand: Collection[str]) -> bool:
+    """Could an optional upgrade symbol be on offer (a cheap first test: most turns offer
+    none)? One open in the turn state ``ts``, or a direct-play card in ``hand``."""
+    if ts is not None and (ts.choices or ts.reduce or ts.salvage or ts.supercool or
+                           ts.refresh or ts.accelerate or ts.drafts):
+        return True
+    return not DIRECT.isdisjoint(hand)
 
 
 def _flip(race: Race, car: Car, ts: TurnState, why: str) -> int:
@@ -498,18 +502,14 @@ for _action in SYMBOL_ACTIONS:
 
 
 class UpgradeSymbols(ReactGroup):
-    """All the optional symbols, behind :func:`has_options` (most turns offer none)."""
+    """All the optional symbols, behind :func:`offers_symbols` (most turns offer none)."""
 
     def __init__(self, module: GarageModule) -> None:
         self.turns = module.turn
         self.members = tuple(action(module) for action in SYMBOL_ACTIONS)
 
     def gate(self, race: Race, car: Car) -> bool:
-        ts = self.turns.get(car.id)
-        if ts is not None and (ts.choices or ts.reduce or ts.salvage or ts.supercool or
-                               ts.refresh or ts.accelerate or ts.drafts):
-            return True
-        return not DIRECT.isdisjoint(car.hand)
+        return offers_symbols(self.turns.get(car.id), car.hand)
 
     def available(self, race: Race, car: Car) -> bool:
         if not self.gate(race, car):
