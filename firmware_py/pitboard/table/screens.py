@@ -3,8 +3,9 @@
 :func:`render` is pure (same view → identical pixels) and fast (static parts and text are cached
 images, a frame is a handful of pastes). White (1) is a lit OLED pixel. This module holds the
 screen of each view kind (planning, locked, resolution, waiting, results, and the titled
-lobby/attract/fault screens), the ``_SCREENS`` registry and :func:`render`; the fonts live in
-:mod:`pitboard.table.fonts` and the shared drawing helpers in :mod:`pitboard.table.canvas`
+lobby/attract/fault/set-up checklist screens; the draft's is in
+:mod:`~pitboard.table.draft_screen`), the ``_SCREENS`` registry and :func:`render`; the fonts
+live in :mod:`pitboard.table.fonts` and the shared drawing helpers in :mod:`pitboard.table.canvas`
 (their public names are re-exported here).
 
 Design decisions:
@@ -19,8 +20,8 @@ Design decisions:
   buttons; cards (planning, discard) and soft keys are drawn in them, so a button's meaning is
   the thing right above it.
 * **Hierarchy by size and inversion, not by more text.** Inverted bands mean "act on this"
-  (corner Heat owed, SPIN OUT, selected cards, soft keys); what does not fit is shortened
-  (smaller font, then an ellipsis), never drawn over its neighbour.
+  (corner Heat owed, SPIN OUT, soft keys; a bar over a selected card); what does not fit is
+  shortened (smaller font, then an ellipsis), never drawn over its neighbour.
 """
 
 from __future__ import annotations
@@ -108,9 +109,8 @@ def _corner_texts(view: StationView) -> list[str]:
                       f"C{c.number} limit {c.limit} ({road}): {heat}"]
         if c.adjust:
             texts.append(f"C{c.number} lim{c.limit}({_signed(c.adjust)}): {heat}")
-        texts.append(f"corner {c.number} limit {c.limit}: " +
-                     (f"+{c.heat} Heat" if c.heat else "ok"))
-        texts.append(f"C{c.number} limit {c.limit}: " + (f"+{c.heat} Heat" if c.heat else "ok"))
+        texts.append(f"corner {c.number} limit {c.limit}: {heat}")
+        texts.append(f"C{c.number} limit {c.limit}: {heat}")
     if any(c.adjust for c in cs):  # the limits the road tokens changed, marked (+1)/(-1)
         texts.append(" ".join(f"C{c.number} lim{c.limit}" +
                               (f"({_signed(c.adjust)})" if c.adjust else "") +
@@ -245,7 +245,7 @@ def _corner_line(s: _Screen, c: CornerView, *, owed: bool, spin: Sequence[str] =
 
 def _locked_mark(s: _Screen, v: StationView) -> None:
     """The message row of a locked plan: an inverted LOCKED chip, then what it waits for.
-    The rest of the screen is the plan as it was sent (round and lap: the waiting screen)."""
+    The rest of the screen is the plan as it was sent (the lap: the waiting screen)."""
     chip = SMALL.render("LOCKED")
     s.band(_MESSAGE_Y, _MESSAGE_Y + 7, 0, chip.width + 3)
     s.blit(2, _MESSAGE_Y + 1, chip, 0)
