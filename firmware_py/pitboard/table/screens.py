@@ -186,7 +186,7 @@ def _planning_middle(s: _Screen, v: StationView, *, locked: bool) -> None:
         if message:
             s.fitted(_L, _MESSAGE_Y, _R - _L + 1, message)
         elif detail:
-            top, gap = (31, 1) if v.corners else (24, 2)
+            top, gap = (30, 1) if v.corners else (24, 2)
             draw_detail(s, _L, top, _R - _L + 1, _cards_top(v.cards) - gap, v.detail)
     if locked:
         _locked_mark(s, v)
@@ -209,7 +209,9 @@ def _corner_row(s: _Screen, v: StationView, *, detail: bool = False) -> None:
         # beside a detail the corners take one TINY line, else a SMALL one
         y, fonts = (24, (TINY,)) if detail else (_CORNER_Y, (SMALL, TINY))
         if v.heat_owed:
-            s.band(y - 1, y + 6 if fonts[0] is SMALL else y + fonts[0].height)
+            # (beside a detail the band ends with the TINY line: the detail's two lines need
+            # every row down to the selected cards' bar)
+            s.band(y - 1, y + 6 if fonts[0] is SMALL else y + fonts[0].height - 1)
             s.fitted(_L, y, _R - _L + 1, texts, fonts, ink=0)
         else:
             s.fitted(_L, y, _R - _L + 1, texts, fonts)
