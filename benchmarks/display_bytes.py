@@ -357,7 +357,7 @@ def reveal_table() -> None:
     The race-control display (controller A, a background display of its writer) is sent after
     A's stations: it is not counted in the reveal, its own end is printed. Not counted: the
     kernel's and the Pi's gaps between transfers, clock stretching. Rows: "every byte" (every
-    RAM byte of every screen: what the screens before the reveal was designed cost), "by
+    RAM byte of every screen rewritten: what a reveal cost before the screens shared rows), "by
     design" (the bound of today's screens: one turn screen changing every byte on the same
     controller as the last GO's answer and waiting screen, pages 3-4) and the real reveals.
     """

@@ -268,7 +268,13 @@ class Wire:
         #: follows an urgent one]
         self.queue: dict[int, list[Any]] = {}
         self.seq = 0
-        self.held_until = float("-inf")
+        #: station -> until when its first edge holds the bus (hw/writer.BusWriter keeps one
+        #: hold per slot too: this class models BusWriter._take; keep the two alike)
+        self.held: dict[int, float] = {}
+
+    @property
+    def held_until(self) -> float:
+        return max(self.held.values(), default=float("-inf"))
 
     def _next(self) -> int | None:
         ready = [(not urgent, seq, st) for st, (seq, urgent, _, _) in self.queue.items()
@@ -281,7 +287,7 @@ class Wire:
         if not job[2]:
             del self.queue[station]
             if job[1]:
-                self.held_until = float("-inf")  # the press is answered
+                self.held.pop(station, None)  # this station's press is answered
                 if job[3]:  # the new screen behind the answer: first of the ordinary ones
                     self.queue[station] = [job[0], False, job[3], []]
 
@@ -332,8 +338,8 @@ class Wire:
         self.free_at = start + seconds
         return start - t
 
-    def hold(self, t: float) -> None:
-        self.held_until = max(self.held_until, t + HOLD_S)
+    def hold(self, t: float, station: int) -> None:
+        self.held[station] = max(self.held.get(station, float("-inf")), t + HOLD_S)
 
 
 @dataclass
@@ -369,7 +375,7 @@ def timeline(races: list[list[Handled]], layout: list[str], hz: int, cpu_scale: 
                 # the INT read at the first edge waits for the part on the wire; the press
                 # then holds the bus; the follow-up reads find it free
                 wait1 = wire.read(edge, read_s)
-                wire.hold(edge + wait1 + read_s)
+                wire.hold(edge + wait1 + read_s, e.acting)
                 rest = (s.reads - 1) * read_s
                 confirmed = e.at + wait1 + read_s
                 wait2 = wire.read(confirmed, rest) if rest else 0.0
@@ -379,8 +385,8 @@ def timeline(races: list[list[Handled]], layout: list[str], hz: int, cpu_scale: 
                 end = wire.finish(e.acting)
                 frame = sum(parts)
                 out.append(Timed(s, end - edge, wait1 + wait2, s.reads * read_s,
-                                 e.acting_cpu_s * cpu_scale, end - frame - posted, frame))
-                done += posted - e.at
+                                 e.acting_cpu_s * cpu_scale, max(0.0, end - frame - posted), frame))
+                done += posted - e.at - e.acting_cpu_s * cpu_scale  # (posted counts it)
                 if e.frames[e.acting]:
                     wire.post(done, e.acting, [c.seconds(hz) for c in e.frames[e.acting] or []],
                               urgent=False)
@@ -456,9 +462,10 @@ def main() -> None:
           "screen (the LOCKED mark, the key reading OK) and the column 'then' is the whole new "
           "screen behind it")
     print("breakdown (p50/p99, ms): confirm = edge to event (simulated loop), reads = MCP23017 "
-          "reads on the bus and their wait, cpu = table until the frame is posted, wait = "
-          "behind other transfers, frame = the answer's own bus time, then = to the last byte "
-          "of the whole new screen behind the answer (GO)")
+          "reads on the bus and their wait (a press's wait behind another part is here: its "
+          "first edge then holds the bus), cpu = table until the frame is posted, wait = the "
+          "answer's own wait behind other transfers, frame = the answer's own bus time, then = "
+          "to the last byte of the whole new screen behind the answer (GO)")
     print()
     print(f"{'input':<33} {'n':>4} {'wiring':<15} {'speed':>7} {'cpu':>3} {'median':>7} "
           f"{'p99':>6} {'max':>6}  {'confirm':>9} {'reads':>9} {'cpu':>9} {'wait':>9} "

@@ -5,7 +5,8 @@ The table's :meth:`QueuedDisplay.show` only posts the finished image; the contro
 :class:`BusWriter` thread sends it through the station's
 :class:`~pitboard.hw.display.StationDisplay`, which is confined to that thread (its ``show``,
 ``show_part``, ``poll``, ``reinit`` and ``close`` all run there). The rules that keep a press
-quick on a busy bus (issue 15.13: first edge to the answer's last byte within 20 ms at 100 kHz):
+quick on a busy bus (issue 15.13 aims at first edge to the answer's last byte within 20 ms at
+100 kHz; benchmarks/press_to_glass.py prints how close each input comes):
 
 * **frames go out in parts**: a frame holds its controller for at most :data:`CHUNK_BYTES` RAM
   bytes at a time (:meth:`~pitboard.hw.display.StationDisplay.show_part`); between parts the
@@ -70,8 +71,8 @@ JOIN_S = 5.0
 #: the most RAM bytes of one frame in one transfer at 100 kHz: ~5 ms of bus with its address,
 #: control and mux bytes. Smaller parts cost more transfer overhead per frame (~6 bus bytes
 #: each with the mux cut off between transfers: 12% here), larger ones make a press wait longer
-#: (the INT read at its first edge waits for the part on the wire: 64 bytes left the lever's
-#: p99 at 100 kHz 0.1 ms under 20 ms in benchmarks/press_to_glass.py, 48 about 2 ms under)
+#: (the INT read at its first edge waits for the part on the wire: with 64 the lever's p99 at
+#: 100 kHz in benchmarks/press_to_glass.py came out ~1 ms later than with 48)
 CHUNK_BYTES = 48
 
 
