@@ -309,8 +309,9 @@ class App:
                 self.table.do_reset()
         self.recorder.prepare()  # reserve the journal's space: a full disk shows in the lobby
         self.table.refresh()
+        deadline = time.monotonic() + BOOT_DRAW_SECONDS  # one wait for all the writers
         for writer in self.writers:  # every station drawn (or found silent) before READY
-            if not writer.flush(timeout=BOOT_DRAW_SECONDS):
+            if not writer.flush(timeout=max(0.0, deadline - time.monotonic())):
                 log.warning("display writer %s still busy after %.0f s: starting anyway",
                             writer.name, BOOT_DRAW_SECONDS)
         self.boot_seconds = time.perf_counter() - started

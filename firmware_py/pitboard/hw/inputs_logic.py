@@ -229,7 +229,7 @@ class DebouncedButton:
             self._changed()
 
     def poll(self, *, now: float | None = None) -> None:
-        """Confirm a state that has stopped changing for ``debounce_s``."""
+        """Confirm a state that has held for ``confirm_s``."""
         if self._state.settle(self._clock() if now is None else now):
             self._changed()
 
@@ -286,8 +286,9 @@ class StationLogic:
             debounce_s=debounce_s, confirm_s=confirm_s, clock=clock,
         )
         #: called (on the sampling thread) when a press or a lever move starts waiting for
-        #: confirmation (not a release: nothing answers it): the app holds the station's
-        #: display bus for it (``BusWriter.hold``)
+        #: confirmation (not a release: nothing answers it; a bounce just after a release
+        #: counts too, and its hold lapses unanswered after writer.HOLD_S): the app holds the
+        #: station's display bus for it (``BusWriter.hold``)
         self.on_edge: Callable[[], None] | None = None
 
     @property
