@@ -125,6 +125,17 @@ def test_extra_i2c_controllers_are_checked(extra: str, station: str, problem: st
         err.value.problems
 
 
+def test_a_broken_i2c_section_is_one_error_not_one_per_station() -> None:
+    """A typo in a controller's mux leaves the controllers unknown: the stations that name
+    them are not flagged as well (the typo is the one thing to fix)."""
+    raw = _extra_profile('[[i2c.extra]]\nsda = 22\nmux = { address = "x" }', 'controller = "B"')
+    raw["stations"][0]["display"]["controller"] = "B"
+    with pytest.raises(ConfigError) as err:
+        parse_config(raw, source=Path("t.toml"))
+    assert err.value.problems == [
+        't.toml: i2c.extra[0].mux.address: expected an integer, got string "x"']
+
+
 def test_stations_on_different_controllers_may_share_addresses() -> None:
     """Each controller is a bus of its own: the same mux address and channel on B is fine."""
     raw = _extra_profile("[[i2c.extra]]\nsda = 22\nmux = { address = 0x70 }")

@@ -176,6 +176,7 @@ class _Parser(_StationParser):
         journal = self.parse_journal(raw)
         gpio = self.parse_gpio(raw)
         i2c = self.i2c_config = self.parse_i2c(raw)
+        self.i2c_broken = i2c is None and "i2c" in raw
         parts = self.parse_stations(raw, i2c)
         mux = i2c.mux if i2c is not None else None
         race_control = self.parse_race_control(raw, mux is not None)

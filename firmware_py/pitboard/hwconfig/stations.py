@@ -96,12 +96,16 @@ class _StationParser(_Reader):
 
     #: the profile's [i2c] section, once parsed (None: absent or broken)
     i2c_config: I2cConfig | None = None
+    #: [i2c] is there but has errors of its own: its controllers and muxes are unknown, so the
+    #: stations' references to them are not checked (one error, not one per station)
+    i2c_broken = False
 
     def controller(self, t: dict[str, Any], path: str) -> str:
         """``controller``: "A" ([i2c]) or the letter of an ``[[i2c.extra]]`` controller."""
         name = self.str_(t, path, "controller", "A")
         known = self.i2c_config.controllers if self.i2c_config is not None else ("A",)
-        if "controller" in t and isinstance(t["controller"], str) and name not in known:
+        if "controller" in t and isinstance(t["controller"], str) and name not in known \
+                and not self.i2c_broken:
             self.add(_join(path, "controller"), f'"{escape(name)}" is not one of this '
                      f"profile's I2C controllers ({', '.join(known)}: [i2c], then "
                      "[[i2c.extra]] in order)")
@@ -113,7 +117,9 @@ class _StationParser(_Reader):
         channel = self.opt_int(t, path, "mux_channel")
         if channel is not None:
             self.in_range(_join(path, "mux_channel"), channel, 0, 7)
-            if controller != "A":
+            if self.i2c_broken:
+                pass
+            elif controller != "A":
                 i2c = self.i2c_config
                 if i2c is not None and i2c.mux_of(controller) is None:
                     self.add(_join(path, "mux_channel"), f"set, but I2C controller {controller} "
