@@ -102,3 +102,20 @@ def test_every_fact_names_its_source_and_verdict() -> None:
     for fact in FACTS:
         assert fact.source and fact.fact
         assert fact.ours == "right" or fact.ours.startswith(("corrected: ", "unconfirmed: "))
+
+
+@pytest.mark.parametrize("baudrate", [100000, 400000])
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_profile_speed_reaches_every_controller(baudrate: int, board: str) -> None:
+    """i2c.baudrate sets I2C1 (i2c_arm_baudrate) and each extra controller (its overlay's
+    baudrate); a controller left without one would run at the 100 kHz default."""
+    import dataclasses
+
+    config = load_profile("grid6")
+    config = dataclasses.replace(config, i2c=dataclasses.replace(config.i2c, baudrate=baudrate))
+    speeds = check_boot_lines(config_txt_lines(config), board).speeds
+    buses = {"pi4": {"i2c1", "i2c6", "i2c5"}, "pi5": {"i2c1", "i2c3", "i2c2"}}[board]
+    assert speeds == dict.fromkeys(buses, baudrate)
+    # and a line without its baudrate is seen to fall back to the default
+    assert check_boot_lines(["[all]", "dtoverlay=i2c6,pins_22_23"], "pi4").speeds == {
+        "i2c6": 100000}

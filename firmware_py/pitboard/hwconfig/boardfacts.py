@@ -112,6 +112,11 @@ BASE_PARAMS: Final[dict[str, dict[str, tuple[int, ...]]]] = {
     "uart0": {"pi5": (14, 15)},
 }
 
+#: every I2C controller's clock unless its parameter says otherwise (overlays/README: base DTB
+#: "i2c_arm_baudrate ... (default "100000")", and each i2cN overlay's "baudrate ... (default
+#: "100000")")
+DEFAULT_BAUDRATE: Final = 100000
+
 #: config.txt settings (not device-tree parameters) a block may carry
 SETTINGS: Final = frozenset({"enable_uart"})
 
@@ -132,6 +137,8 @@ class BootCheck:
     muxes: list[tuple[str, int]] = field(default_factory=list)
     #: the lines that apply on this board, in order
     applied: list[str] = field(default_factory=list)
+    #: I2C bus alias -> its clock in Hz (100000, the documented default, unless set)
+    speeds: dict[str, int] = field(default_factory=dict)
 
     def claim(self, pins: tuple[int, ...], what: str, where: str) -> None:
         for pin in pins:
@@ -202,6 +209,8 @@ def check_boot_lines(lines: list[str], board: str) -> BootCheck:
                             where)
                 if overlay.enables:
                     enabled.add(overlay.enables)
+                    rate = dict(params).get("baudrate")
+                    check.speeds[overlay.enables] = int(rate) if rate else DEFAULT_BAUDRATE
         elif key == "dtparam":
             for name, value in _params(rest):
                 if scope is not None and name in OVERLAYS[scope].params:
@@ -224,6 +233,9 @@ def check_boot_lines(lines: list[str], board: str) -> BootCheck:
                     check.claim(BASE_PARAMS[name][board], what, where)
                     if name == "i2c_arm":
                         enabled.add("i2c1")
+                        check.speeds.setdefault("i2c1", DEFAULT_BAUDRATE)
+                if name == "i2c_arm_baudrate" and value:
+                    check.speeds["i2c1"] = int(value)
         elif key in SETTINGS:
             if key == "enable_uart" and rest == "1" and board == "pi4":
                 # the primary UART (mini UART, or UART0 with disable-bt) is on GPIO 14/15

@@ -71,6 +71,8 @@ def facts_doc() -> str:
                                               for what, pins in claims.items()) or "none"),
                 "- Multiplexers: " + (", ".join(f"0x{addr:02x} on `{bus}`"
                                                 for bus, addr in check.muxes) or "none"),
+                "- Bus clocks: " + ", ".join(f"`{bus}` {hz // 1000} kHz"
+                                             for bus, hz in check.speeds.items()),
                 "- Problems: " + ("; ".join(check.problems) or "none"),
                 "",
             ]
