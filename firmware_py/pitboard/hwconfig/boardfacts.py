@@ -321,8 +321,10 @@ FACTS: Final[tuple[Fact, ...]] = (
          "A mux channel's bus has no alias, so it gets the next free number when the mux "
          "probes (22 and up on a Pi 4, after the i2c20/i2c21 HDMI aliases); with three muxes "
          "the order is not fixed. The kernel links each channel as "
-         "`/sys/bus/i2c/devices/<parent>-0070/channel-k`, and Pitboard reads those links: the "
-         "parent's number is fixed by its alias.",
+         "`/sys/bus/i2c/devices/<parent>-0070/channel-k`, and Pitboard reads those links. The "
+         "parent's number is fixed by its alias; Pitboard still finds controllers B and C by "
+         "their device-tree node (`of_node` in sysfs: bcm2711.dtsi `i2c5: i2c@7e205a00`, "
+         "`i2c6: i2c@7e205c00`; rp1.dtsi `rp1_i2c2: i2c@78000`, `rp1_i2c3: i2c@7c000`).",
          "drivers/i2c/i2c-core-base.c i2c_add_adapter() (idr from __i2c_first_dynamic_bus_num); "
          "drivers/i2c/i2c-mux.c i2c_mux_add_adapter() (\"channel-%u\" link); PR 5443 log "
          "(\"Added multiplexed i2c bus 22\" on a Pi 4)", "right"),

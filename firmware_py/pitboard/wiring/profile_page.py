@@ -208,9 +208,9 @@ def _extra_controllers_bullets(config: HwConfig) -> list[str]:
         rows.append((name, f"GPIO {c.sda}/{c.scl}",
                      f"{BCM_TO_PHYSICAL[c.sda]}/{BCM_TO_PHYSICAL[c.scl]}",
                      f"`{c.controller('pi4')}`: `dtoverlay={c.overlay('pi4')}`, "
-                     f"`/dev/i2c-{c.bus('pi4')}`",
+                     f"`/dev/i2c-{c.bus('pi4')}` (node `{c.node('pi4')}`)",
                      f"`{c.controller('pi5')}`: `dtoverlay={c.overlay('pi5')}`, "
-                     f"`/dev/i2c-{c.bus('pi5')}`", stations))
+                     f"`/dev/i2c-{c.bus('pi5')}` (node `{c.node('pi5')}`)", stations))
     a_stations = ", ".join(s.label for s in config.stations
                            if s.display.bus == "i2c" and s.display.controller == "A") or "-"
     return [
@@ -233,9 +233,12 @@ def _extra_controllers_bullets(config: HwConfig) -> list[str]:
         f"{EXTRA_PULL_UP.replace('k on the hub', ' kOhm')} from SDA and from SCL to 3V3 on the "
         "hub, on the Pi side of each extra mux (the channel pull-ups stay as for controller A). "
         "Each mux line names its parent bus by its device-tree alias, and the kernel numbers "
-        "an aliased bus by its alias, so the controllers' `/dev/i2c-N` above are fixed; the "
-        "mux channels' numbers are not (Pitboard reads them from `/sys/bus/i2c/devices/"
-        "<bus>-0070/channel-k`). The same `i2c-mux` overlay loads once per controller: its "
+        "an aliased bus by its alias, so the controllers' `/dev/i2c-N` above are fixed; even "
+        "so Pitboard finds each controller by its device-tree node (the adapter whose "
+        "`/sys/bus/i2c/devices/i2c-N/of_node` is that node), the number above only when none "
+        "is. The mux channels' numbers are not fixed (given out as each mux probes): Pitboard "
+        "reads them from `/sys/bus/i2c/devices/<bus>-0070/channel-k`. The same `i2c-mux` "
+        "overlay loads once per controller: its "
         "labels are private to each load and its node sits under a different bus each time, "
         "so all three muxes can keep address 0x70.",
         "",
