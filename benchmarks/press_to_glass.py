@@ -24,8 +24,9 @@ writer sends it. For every press or lever move the table acts on, the latency is
   timeline per controller, part by part, as the writers send them (urgent answers first,
   nothing else while a press holds the bus, a frame not sent yet replaced by a newer one for
   the same display, an answer never replaced: the newer frame follows it);
-* **frame**: bus time of the answer itself: every part, with the kernel's TCA9548A channel
-  select and deselect around each transfer (the profile's ``idle_disconnect``).
+* **frame**: bus time of the answer itself: every part, each part one kernel transfer (its
+  windows' commands and data as the messages of one ``i2c_rdwr``: pitboard.hw.oled_i2c) with
+  the TCA9548A channel select and deselect around it (the profile's ``idle_disconnect``).
 
 The answer is the whole frame the table posts for the acting station with ``show_first``. Where
 GO brings a whole new screen (the last GO's reveal, the turn screen's GO), the table answers
@@ -33,7 +34,10 @@ with a small change of the screen the player looks at (the plan's LOCKED mark, t
 reading OK: :func:`pitboard.table.views.acknowledgement`) and the new screen follows on the
 same wire; the column "then" gives the latency to that new screen's last byte (p50/p99).
 Inputs are split by the screen they were pressed on (GO planning->locked: a GO that locks a
-plan while others plan; slot resolution: a toggle on the turn screen).
+plan while others plan; slot resolution: a key on the turn screen, by its label). The players
+are the rig's (a heuristic bot's choices made with the lever and the buttons), who also press
+each of the turn screen's ADR, BST and COOL twice when offered, once a turn (:data:`TRIED`):
+the bots' own choice is nearly always the preset one, people try them.
 
 Printed for the shipped grid6 wiring (three controllers, two stations each) and for the same
 stations on one bus, at 100 kHz (the safe speed for long cables) and 400 kHz (grid6's
@@ -246,6 +250,13 @@ class TimedGrid6(Grid6):
         return handled
 
 
+#: the turn screen's toggles every player tries once a turn when they are offered: pressed to
+#: see what they do and pressed again to take it back, as people do before GO (rig.Players
+#: ``tries``: the bots' own choice is nearly always the preset one, so without this they would
+#: never be measured)
+TRIED = ("ADR", "BST", "COOL")
+
+
 def _which(view: Any, event: Any) -> str:
     """On the turn screen, which input a slot press was: its soft key's label (digits left
     out: SL4 and SL3 are one row), "card" for a card of the tray (a discard selection)."""
@@ -422,7 +433,7 @@ def play(chunk: int) -> tuple[list[list[Handled]], list[Sample], Any]:
         rig.slot(5, 6)  # RACE
         rig.timing = race > 0  # the first race warms caches up
         rig.events.clear()
-        players = Players(rig, seed=5 + race)
+        players = Players(rig, seed=5 + race, tries=TRIED)
         while players.step():
             pass
         if race > 0:

@@ -231,6 +231,7 @@ EXTRA_I2C = {22: {"pi4": ("i2c6,pins_22_23", "i2c6"), "pi5": ("i2c3-pi5,pins_22_
              12: {"pi4": ("i2c5,pins_12_13", "i2c5"), "pi5": ("i2c2-pi5,pins_12_13", "i2c2")}}
 for board in ("pi4", "pi5"):
     lines = []
+    buses = []
     for extra in i2c.get("extra", []):
         known = EXTRA_I2C.get(extra.get("sda"))
         if known is None:
@@ -242,12 +243,44 @@ for board in ("pi4", "pi5"):
         if extra_mux is not None:
             lines.append(f"dtoverlay=i2c-mux,pca9548,addr=0x{int(extra_mux.get('address', 0x70)):02x},"
                          f"{name}")
+            buses.append(name)
     print(f"i2c_extra_{board}=" + ";".join(lines))
+    # the i2c-mux bus parameters those lines need on this board (checked against the overlay)
+    print(f"mux_params_{board}=" + " ".join(buses))
 print(f"uart={int(uart)}")
 print(f"spi={int(spi)}")
 console = cfg.get("console", {})
 print(f"default_pin={int(bool(console.get('port')) and console.get('staff_pin') in shipped)}")
 PY
+}
+
+# check_mux_overlay: does the i2c-mux overlay on this card take every bus parameter the block
+# gives it? Its i2c1/i2c2 parameters only came with raspberrypi/linux PR 6636 (January 2025),
+# and a line whose parameter the overlay lacks does not load the mux. The overlay's parameters
+# are read from the .dtbo (pitboard.hwconfig.dtbo runs on the standard library alone).
+warnings=()
+check_mux_overlay() {
+    local dtbo=$BOOT_DIR/overlays/i2c-mux.dtbo board have param missing_params
+    [[ -n ${fact[mux_params_pi4]}${fact[mux_params_pi5]} ]] || return 0
+    if [[ ! -f $dtbo ]]; then
+        warnings+=("no $dtbo to check: the multiplexers on the extra I2C controllers need it")
+        return 0
+    fi
+    if ! have=$(python3 "$DTBO_PY" "$dtbo" 2>&1); then
+        warnings+=("cannot read $dtbo ($have): the multiplexers on the extra I2C controllers need it")
+        return 0
+    fi
+    for board in pi4 pi5; do
+        missing_params=()
+        for param in ${fact[mux_params_$board]}; do
+            grep -qx -- "$param" <<<"$have" || missing_params+=("$param")
+        done
+        if ((${#missing_params[@]})); then
+            warnings+=("$dtbo has no parameter ${missing_params[*]} (used under [$board]): this overlay predates it (raspberrypi/linux PR 6636, January 2025), so on a ${board/pi/Pi } that mux would not load; update the kernel and firmware (sudo apt full-upgrade), then run this again")
+        else
+            ok "$dtbo takes the [$board] bus parameters: ${fact[mux_params_$board]:-none needed}"
+        fi
+    done
 }
 
 # -- checks before anything changes ----------------------------------------------------------
@@ -266,6 +299,7 @@ fi
 [[ -f $SRC/systemd/$SERVICE ]] || die "no unit file $SRC/systemd/$SERVICE"
 HWCONFIG_PY=$SRC/firmware_py/pitboard/hwconfig/schema.py
 [[ -f $HWCONFIG_PY ]] || die "no $HWCONFIG_PY (is $SRC a pitboard checkout?)"
+DTBO_PY=$SRC/firmware_py/pitboard/hwconfig/dtbo.py
 if [[ $DRY_RUN != 1 && -z $ROOT && $EUID -ne 0 ]]; then
     die "run as root (sudo), or with --dry-run to see what would be done"
 fi
@@ -340,11 +374,11 @@ else
     # GPIO 14/15 serve either the staff console (UART on) or plain inputs (duo: UART off).
     # The console opens /dev/ttyAMA0, the PL011 on GPIO 14/15 of both boards: a Pi 4 gives it
     # to Bluetooth unless disable-bt; a Pi 5's serial0 is its debug connector (ttyAMA10) and
-    # GPIO 14/15 carry UART0 only with dtparam=uart0. [pi4]/[pi5] apply to the lines after
+    # GPIO 14/15 carry UART0 only with dtparam=uart0=on. [pi4]/[pi5] apply to the lines after
     # them, so the block returns to [all] before anything else (order matters).
     if [[ $use_uart == 1 ]]; then
-        block+=("enable_uart=1" "[pi4]" "dtoverlay=disable-bt" "dtoverlay=" "[pi5]" "dtparam=uart0"
-                "[all]")
+        block+=("enable_uart=1" "[pi4]" "dtoverlay=disable-bt" "dtoverlay=" "[pi5]"
+                "dtparam=uart0=on" "[all]")
     else
         block+=("enable_uart=0")
     fi
@@ -359,6 +393,7 @@ else
     [[ -n $rest ]] && wanted=$rest$'\n\n'$wanted
     put_text "$BOOT_DIR/config.txt" - "$wanted"$'\n'
     ((changed)) && reboot_needed=1
+    check_mux_overlay
 
     # Whether GPIO 14/15 are the console's UART or inputs, the kernel console and its login
     # prompt must let go of them.
@@ -474,6 +509,20 @@ if systemctl "${systemctl_root[@]}" is-enabled --quiet "$SERVICE" 2>/dev/null; t
 else
     act "enable $SERVICE at boot" systemctl "${systemctl_root[@]}" enable "$SERVICE"
 fi
+# A Pi 4 gives GPIO 14/15 to the console's PL011 only with disable-bt, and then the modem
+# set-up service must not open that UART (configuration/uart.adoc, "UARTs and Device Tree":
+# "sudo systemctl disable hciuart"). A Pi 5's Bluetooth has a UART of its own: left alone.
+# The board is read from the running device tree; move the card to a Pi 4: run this again.
+compatible=""
+[[ -r $ROOT/proc/device-tree/compatible ]] && compatible=$(tr '\0' ' ' <"$ROOT/proc/device-tree/compatible")
+if [[ $use_uart == 1 && " $compatible " == *" brcm,bcm2711 "* ]]; then
+    if systemctl "${systemctl_root[@]}" is-enabled --quiet hciuart.service 2>/dev/null; then
+        act "disable hciuart.service (its Bluetooth UART is the console's now)" \
+            systemctl "${systemctl_root[@]}" disable hciuart.service
+    else
+        ok "hciuart.service not enabled"
+    fi
+fi
 if [[ -z $ROOT ]] && ((changes)) && systemctl is-active --quiet "$SERVICE" 2>/dev/null; then
     act "restart the running $SERVICE" systemctl try-restart "$SERVICE"
 fi
@@ -492,6 +541,9 @@ elif ((changes)); then
 else
     say "install-pi: nothing changed"
 fi
+for warning in "${warnings[@]}"; do
+    say "warning: $warning"
+done
 if [[ ${fact[default_pin]} == 1 ]]; then
     say "warning: the staff PIN in $CONFIG is still the default published with Pitboard:"
     say "         set [console] staff_pin there (4-8 digits), then: systemctl restart $SERVICE"

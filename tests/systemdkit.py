@@ -15,6 +15,7 @@ REPO = Path(__file__).resolve().parent.parent
 UNIT = REPO / "systemd" / "pitboard.service"
 INSTALL = REPO / "systemd" / "install-pi.sh"
 HWCONFIG_PY = REPO / "firmware_py" / "pitboard" / "hwconfig" / "schema.py"
+DTBO_PY = REPO / "firmware_py" / "pitboard" / "hwconfig" / "dtbo.py"
 
 
 def unit_settings(text: str) -> dict[tuple[str, str], list[str]]:
@@ -88,14 +89,18 @@ if name == "getent":
             sys.exit(0)
     sys.exit(2)
 if name == "systemctl":
-    verb = next(a for a in args if not a.startswith("-"))
+    verb, *units = [a for a in args if not a.startswith("-")]
+    # "enabled" marks pitboard.service, "enabled-<unit>" any other unit
+    flag = state / ("enabled" if units in ([], ["pitboard.service"]) else f"enabled-{units[0]}")
     if verb == "is-enabled":
-        sys.exit(0 if (state / "enabled").exists() else 1)
+        sys.exit(0 if flag.exists() else 1)
     if verb == "is-active":
         sys.exit(3)
     log()
     if verb == "enable":
-        (state / "enabled").touch()
+        flag.touch()
+    if verb == "disable":
+        flag.unlink(missing_ok=True)
     sys.exit(0)
 if name == "python3" and args[:2] != ["-m", "venv"]:
     os.execv(os.environ["REAL_PYTHON"], [os.environ["REAL_PYTHON"], *args])
@@ -230,6 +235,7 @@ def new_installer(tmp_path: Path) -> Installer:
     (src / "firmware_py" / "pitboard" / "hwconfig").mkdir(parents=True)
     (src / "firmware_py" / "pitboard" / "__init__.py").write_text('"""fake"""\n')
     shutil.copy(HWCONFIG_PY, src / "firmware_py" / "pitboard" / "hwconfig" / "schema.py")
+    shutil.copy(DTBO_PY, src / "firmware_py" / "pitboard" / "hwconfig" / "dtbo.py")
     (src / "pyproject.toml").write_text('[project]\nname = "pitboard"\nversion = "0"\n')
     (src / "README.md").write_text("fake\n")
 

@@ -485,3 +485,28 @@ def test_a_race_control_display_alone_on_i2c_claims_the_bus_pins_and_is_named() 
     config = parse_config(raw, source=Path("rc.toml"))
     assert [u.bcm for u in pin_map(config)] == [2, 3]
     assert [n.who for n in needs(config) if n.what == "/dev/i2c-1"] == ["I2C bus 1 (RC)"]
+
+
+def test_an_extra_controller_is_found_by_its_device_tree_node(tmp_path: Path) -> None:
+    """Without the alias a bus would be numbered in probe order: the controller's adapter is
+    the one whose of_node is the controller's node (i2c@7c000 is RP1's i2c3, GPIO 22/23 on a
+    Pi 5), and its mux channels are read under that number."""
+    config = load_profile("grid6")
+    proc = tmp_path / "proc"
+    (proc / "device-tree").mkdir(parents=True)
+    (proc / "device-tree" / "compatible").write_bytes(b"raspberrypi,5-model-b\0brcm,bcm2712\0")
+    sysfs = tmp_path / "sys"
+    base = sysfs / "firmware" / "devicetree" / "base" / "axi" / "pcie@1000120000" / "rp1"
+    devices = sysfs / "bus" / "i2c" / "devices"
+    devices.mkdir(parents=True)
+    for number, node in ((1, "i2c@74000"), (13, "i2c@7c000"), (14, "i2c@78000")):
+        (base / node).mkdir(parents=True)
+        (devices / f"i2c-{number}").mkdir()
+        (devices / f"i2c-{number}" / "of_node").symlink_to(base / node)
+    assert resolve_i2c_bus(config.i2c, None, controller="B", proc_root=proc,
+                           sys_root=sysfs) == 13
+    assert resolve_i2c_bus(config.i2c, None, controller="C", proc_root=proc,
+                           sys_root=sysfs) == 14
+    (devices / "13-0070").mkdir()
+    (devices / "13-0070" / "channel-1").symlink_to("../i2c-40")
+    assert resolve_i2c_bus(config.i2c, 1, controller="B", proc_root=proc, sys_root=sysfs) == 40

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from fdtkit import MUX_2024, MUX_2025, fdt
 from pitboard.cli import main as cli_main
 from pitboard.hw.display import StationDisplay
 from pitboard.hw.mcp23017 import Mcp23017Model
@@ -209,3 +210,48 @@ def test_a_display_luma_cannot_open_is_a_problem_line_not_a_traceback() -> None:
     # every station's display and the race-control display
     assert display_report(report, config, missing_bus) == [None] * (len(config.stations) + 1)
     assert "S1 display: cannot open: I2C device not found: /dev/i2c-1" in out.getvalue()
+
+
+@pytest.mark.parametrize(("board", "params", "verdict"), [
+    (b"raspberrypi,5-model-b\0brcm,bcm2712\0", MUX_2025, "i2c-mux.dtbo takes i2c3, i2c2: ok"),
+    (b"raspberrypi,5-model-b\0brcm,bcm2712\0", MUX_2024,
+     "i2c-mux.dtbo has no parameter i2c2: the overlay predates it (raspberrypi/linux PR 6636, "
+     "January 2025), so the mux of I2C C did not load"),
+    (b"raspberrypi,4-model-b\0brcm,bcm2711\0", MUX_2024, "i2c-mux.dtbo takes i2c6, i2c5: ok"),
+    (b"raspberrypi,5-model-b\0brcm,bcm2712\0", None, "no overlays/i2c-mux.dtbo in"),
+])
+def test_hw_test_checks_the_mux_overlay_on_the_card(tmp_path: Any, board: bytes,
+                                                    params: list[str] | None,
+                                                    verdict: str) -> None:
+    """A Pi 5 grid6 needs an i2c-mux overlay with the i2c2 parameter; hw-test reads the one
+    the firmware loads and names the fix."""
+    build = Build()
+    (tmp_path / "proc" / "device-tree").mkdir(parents=True)
+    (tmp_path / "proc" / "device-tree" / "compatible").write_bytes(board)
+    overlays = tmp_path / "boot" / "firmware" / "overlays"
+    overlays.mkdir(parents=True)
+    if params is not None:
+        (overlays / "i2c-mux.dtbo").write_bytes(fdt(params))
+    out = io.StringIO()
+    run_hw_test(build.config, out=out, pin_factory=build.factory, bus_factory=build.bus,
+                open_display=build.display, seconds=0, clock=build.clock,
+                proc_root=tmp_path / "proc", boot_dirs=(tmp_path / "boot" / "firmware",))
+    line = next(line for line in out.getvalue().splitlines() if verdict in line)
+    assert line.startswith("  PROBLEM: ") is (": ok" not in verdict)
+    build.factory.reset()
+
+
+@pytest.mark.parametrize(("revision", "flagged"), [("c03111", True), ("d04170", False)])
+def test_hw_test_flags_the_modem_service_on_a_pi4_console(tmp_path: Any, revision: str,
+                                                           flagged: bool) -> None:
+    """A Pi 4 console on ttyAMA0 (disable-bt) must not share it with hciuart.service."""
+    build = Build()
+    build.factory = MockFactory(revision=revision)
+    wants = tmp_path / "etc" / "systemd" / "system" / "multi-user.target.wants"
+    wants.mkdir(parents=True)
+    (wants / "hciuart.service").symlink_to("/lib/systemd/system/hciuart.service")
+    out = io.StringIO()
+    run_hw_test(build.config, out=out, pin_factory=build.factory, bus_factory=build.bus,
+                open_display=build.display, seconds=0, clock=build.clock, root=tmp_path)
+    assert ("PROBLEM: hciuart.service is enabled" in out.getvalue()) is flagged
+    build.factory.reset()

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from fdtkit import MUX_2024, MUX_2025, fdt
 from systemdkit import (
     INSTALL,
     PI_CMDLINE,
@@ -103,7 +104,7 @@ def test_install_then_again_changes_nothing(installer: Installer) -> None:
         "dtoverlay=disable-bt",
         "dtoverlay=",
         "[pi5]",
-        "dtparam=uart0",
+        "dtparam=uart0=on",
         "[all]",
         "dtparam=spi=off",
     ]
@@ -160,7 +161,7 @@ def test_spi_display_turns_spi_on(installer: Installer) -> None:
 def test_overrides_win_over_the_profile(installer: Installer) -> None:
     installer.ok(PROFILE="duo", UART="1", SPI="on")
     assert block_lines(installer.config_txt)[2:] == [
-        "enable_uart=1", "[pi4]", "dtoverlay=disable-bt", "dtoverlay=", "[pi5]", "dtparam=uart0",
+        "enable_uart=1", "[pi4]", "dtoverlay=disable-bt", "dtoverlay=", "[pi5]", "dtparam=uart0=on",
         "[all]", "dtparam=spi=on"]
     result = installer.run(UART="maybe")
     assert result.returncode != 0
@@ -328,3 +329,54 @@ def test_the_mux_cuts_its_channels_off_between_transfers(installer: Installer) -
     installer.ok(PROFILE="grid6")
     rule = installer.root / "etc/udev/rules.d/60-pitboard-i2c-mux.rules"
     assert 'DRIVER=="pca954x", ATTR{idle_state}="-2"' in rule.read_text()
+
+
+def _board(installer: Installer, compatible: str) -> None:
+    tree = installer.root / "proc" / "device-tree"
+    tree.mkdir(parents=True)
+    (tree / "compatible").write_bytes(compatible.encode() + b"\0")
+
+
+@pytest.mark.parametrize(("board", "profile", "disabled"), [
+    ("raspberrypi,4-model-b\0brcm,bcm2711", "grid6", True),   # console on ttyAMA0: disable-bt
+    ("raspberrypi,5-model-b\0brcm,bcm2712", "grid6", False),  # its Bluetooth has its own UART
+    ("raspberrypi,4-model-b\0brcm,bcm2711", "duo", False),    # no console on the Pi's UART
+])
+def test_a_pi4_console_turns_the_modem_service_off(installer: Installer, board: str,
+                                                   profile: str, disabled: bool) -> None:
+    """configuration/uart.adoc: with disable-bt "you must also disable the system service that
+    initialises the modem ... sudo systemctl disable hciuart"."""
+    _board(installer, board)
+    (installer.state / "enabled-hciuart.service").touch()
+    out = installer.ok(PROFILE=profile)
+    command = f"systemctl --root={installer.root} disable hciuart.service"
+    assert (command in installer.log()) is disabled
+    assert (installer.state / "enabled-hciuart.service").exists() is not disabled
+    if disabled:
+        assert "change: disable hciuart.service" in out
+        installer.clear_log()
+        assert "ok: hciuart.service not enabled" in installer.ok(PROFILE=profile)
+        assert mutations(installer.log()) == []
+
+
+@pytest.mark.parametrize(("params", "verdict"), [
+    (MUX_2025, "ok: {dtbo} takes the [pi5] bus parameters: i2c3 i2c2"),
+    (MUX_2024, "warning: {dtbo} has no parameter i2c2 (used under [pi5])"),
+    (None, "warning: no {dtbo} to check"),
+])
+def test_the_mux_overlay_on_the_card_is_checked(installer: Installer, tmp_path: Path,
+                                                params: list[str] | None, verdict: str) -> None:
+    """grid6 puts a mux on i2c2 on a Pi 5: an i2c-mux overlay from before raspberrypi/linux
+    PR 6636 has no such parameter, and the installer says so (and still installs)."""
+    from pitboard.hwconfig import profiles_dir
+
+    dtbo = installer.root / "boot" / "firmware" / "overlays" / "i2c-mux.dtbo"
+    if params is not None:
+        dtbo.parent.mkdir()
+        dtbo.write_bytes(fdt(params))
+    mine = tmp_path / "grid6-shipped.toml"
+    mine.write_text((profiles_dir() / "grid6.toml").read_text())
+    out = installer.ok(PROFILE=str(mine))
+    assert verdict.format(dtbo=dtbo) in out
+    assert "ok: " + str(dtbo) + " takes the [pi4] bus parameters: i2c6 i2c5" in out or \
+        params is None

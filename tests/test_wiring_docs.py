@@ -361,7 +361,7 @@ def test_config_txt_ends_each_overlay_scope_and_returns_to_all() -> None:
     assert lines[mux + 1] == "dtoverlay="
     assert lines.index("dtparam=i2c_arm=on,i2c_arm_baudrate=400000") < mux
     pi5 = len(lines) - 1 - lines[::-1].index("[pi5]")  # the UART's [pi5]
-    assert lines[pi5 + 1] == "dtparam=uart0" and lines[pi5 + 2] == "[all]"
+    assert lines[pi5 + 1] == "dtparam=uart0=on" and lines[pi5 + 2] == "[all]"
     # the extra controllers: under [pi4] and [pi5], each overlay before the mux on it, the
     # last overlay's scope ended, back to [all] before the UART lines
     first = lines.index("[pi4]")

@@ -32,6 +32,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 # The hardware libraries, PIL and the profiles load when a check runs, not for --help
@@ -81,9 +82,9 @@ def _console_line(config: HwConfig, model: str, report: Report) -> str:
     if model.startswith("5") and (port == "/dev/serial0" or target.endswith("ttyAMA10")):
         report.problem(f"console {where}: on a Pi 5 that is the 3-pin debug connector, not GPIO "
                        "14/15: set console.port = \"/dev/ttyAMA0\" (config.txt: "
-                       "dtparam=uart0 under [pi5]; make install-pi writes it)")
+                       "dtparam=uart0=on under [pi5]; make install-pi writes it)")
     return f"{where} (the UART on GPIO 14/15 is /dev/ttyAMA0 on a Pi 4 with disable-bt and on a " \
-        "Pi 5 with dtparam=uart0)"
+        "Pi 5 with dtparam=uart0=on)"
 
 
 def uses_gpio(config: HwConfig) -> bool:
@@ -101,7 +102,14 @@ def uses_gpio(config: HwConfig) -> bool:
     return bool(pin_map(config))
 
 
-def gpio_report(report: Report, pin_factory: Any, config: HwConfig) -> Any:
+def _modem_service_on(root: Path) -> bool:
+    """True when hciuart.service is enabled (a ``*.wants`` link under /etc/systemd/system)."""
+    wants = (root / "etc" / "systemd" / "system").glob("*.wants")
+    return any(os.path.lexists(d / "hciuart.service") for d in wants)  # a link, maybe dangling
+
+
+def gpio_report(report: Report, pin_factory: Any, config: HwConfig, *,
+                root: Path = Path("/")) -> Any:
     """Name the pin factory, board and GPIO chip; return the factory (None if unusable).
 
     Without ``pin_factory`` a factory is made the way gpiozero picks its default
@@ -136,6 +144,11 @@ def gpio_report(report: Report, pin_factory: Any, config: HwConfig) -> Any:
         report.problem(f"{name} is not lgpio: a Pi 5 works with lgpio only (apt install "
                        "python3-lgpio; gpiozero >= 2.0.1.post3)")
     report.line(f"  console: {_console_line(config, str(info.model), report)}")
+    if (str(info.model).startswith("4") and config.console.uses_pi_uart
+            and _modem_service_on(root)):
+        report.problem("hciuart.service is enabled: with disable-bt it would open the console's "
+                       "UART (configuration/uart.adoc): sudo systemctl disable hciuart (make "
+                       "install-pi does it on a Pi 4)")
     if str(info.model).startswith("5") and isinstance(chip, int) and chip != 0:
         report.problem(f"gpiochip{chip} on a Pi 5: kernels since 6.6.45 number the header "
                        "chip 0 (gpiozero 2.0.1 before .post3 gets this wrong)")
@@ -164,14 +177,54 @@ def probe(bus: Any, address: int) -> str:
     return "yes"
 
 
+#: where Raspberry Pi OS keeps the overlays the firmware loads (Bookworm, then earlier)
+BOOT_DIRS = (Path("/boot/firmware"), Path("/boot"))
+
+
+def overlay_report(report: Report, config: HwConfig, *, proc_root: Path = Path("/proc"),
+                   boot_dirs: Sequence[Path] = BOOT_DIRS) -> None:
+    """On a Pi, check that the installed i2c-mux overlay takes the bus parameter of each extra
+    controller's mux (``i2c2`` came only with raspberrypi/linux PR 6636, January 2025): a line
+    naming a parameter the overlay lacks leaves that mux, and its stations, without a bus."""
+    from .hwconfig import EXTRA_I2C, pi_board
+    from .hwconfig.dtbo import overlay_parameters
+
+    board = pi_board(proc_root)
+    needed = {extra.pins.controller(board): name
+              for name, extra in zip(config.i2c.controllers[1:], config.i2c.extra, strict=True)
+              if board is not None and extra.mux is not None and extra.sda in EXTRA_I2C}
+    if not needed:
+        return
+    dtbo = next((d / "overlays" / "i2c-mux.dtbo" for d in boot_dirs
+                 if (d / "overlays" / "i2c-mux.dtbo").is_file()), None)
+    if dtbo is None:
+        report.problem("no overlays/i2c-mux.dtbo in " + " or ".join(map(str, boot_dirs))
+                       + ": the muxes of I2C " + ", ".join(needed.values()) + " cannot load")
+        return
+    try:
+        params = overlay_parameters(dtbo.read_bytes())
+    except (OSError, ValueError) as exc:
+        report.problem(f"{dtbo}: {exc}")
+        return
+    for param, controller in needed.items():
+        if param not in params:
+            report.problem(f"{dtbo} has no parameter {param}: the overlay predates it "
+                           "(raspberrypi/linux PR 6636, January 2025), so the mux of I2C "
+                           f"{controller} did not load: sudo apt full-upgrade, then reboot")
+    if all(p in params for p in needed):
+        report.line(f"  {dtbo} takes " + ", ".join(needed) + ": ok")
+
+
 def i2c_report(report: Report, config: HwConfig,
-               bus_factory: Callable[[int], SMBusLike]) -> dict[tuple[str, int | None], int]:
+               bus_factory: Callable[[int], SMBusLike], *, proc_root: Path = Path("/proc"),
+               boot_dirs: Sequence[Path] = BOOT_DIRS) -> dict[tuple[str, int | None], int]:
     """Probe every segment of every I2C controller; return (controller, mux channel) -> bus
     number for the segments that exist."""
     from .hwconfig import i2c_map, resolve_i2c_bus
     from .hwconfig.pins import controller_pins
 
     report.line("2. I2C")
+    overlay_report(report, config, proc_root=proc_root, boot_dirs=boot_dirs)
     devices = i2c_map(config)
     if not devices:
         report.line("  no I2C devices in this profile")
@@ -184,7 +237,8 @@ def i2c_report(report: Report, config: HwConfig,
                                                                else s[1])):
         name = "" if controller == "A" else f"I2C {controller} "
         try:
-            number = resolve_i2c_bus(config.i2c, channel, controller=controller)
+            number = resolve_i2c_bus(config.i2c, channel, controller=controller,
+                                     proc_root=proc_root)
         except LookupError as exc:
             report.problem(f"{name}mux channel {channel}: {exc}" if channel is not None
                            else f"I2C {controller}: {exc}")
@@ -351,14 +405,18 @@ def run_hw_test(
     seconds: float = 30.0,
     clock: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
+    proc_root: Path = Path("/proc"),
+    boot_dirs: Sequence[Path] = BOOT_DIRS,
+    root: Path = Path("/"),
 ) -> int:
     """Run every step on ``config``; 0 when all is well, 1 when something is wrong."""
     report = Report(sys.stdout if out is None else out)
     report.line(f'{COMMAND}: profile "{config.name}" ({config.source}), '
                 f"{len(config.stations)} stations")
-    factory = gpio_report(report, pin_factory, config)
+    factory = gpio_report(report, pin_factory, config, root=root)
     own_factory = pin_factory is None and factory is not None
-    i2c_report(report, config, bus_factory or _open_smbus)
+    i2c_report(report, config, bus_factory or _open_smbus, proc_root=proc_root,
+               boot_dirs=boot_dirs)
     from .hw.inputs import build_station_inputs
 
     if open_display is None:

@@ -212,13 +212,22 @@ class Course:
 
     def _move(self, car: Car, spaces: int, why: str) -> None:
         frm = car.d
-        target = frm + spaces
-        d, spot = self.landing(car, target)
-        n = self._spaces
-        space = (d - 1) % n + 1
-        if car.on_track:  # _put, written out (1.7 moves a car-turn)
-            taken = self._taken
+        d = target = frm + spaces
+        n, spots, taken = self._spaces, self._spots, self._taken
+        on_track = car.on_track
+        if on_track:  # lifted off first: a car is never in its own way
             taken[car.space] &= ~car.spot
+        while True:  # landing() and _put(), written out: 1.7 moves a car-turn
+            space = (d - 1) % n + 1
+            spot = spots[space]
+            held = taken[space]
+            if not held & spot:
+                break
+            spot = 3 - spot
+            if not held & spot:
+                break
+            d -= 1
+        if on_track:
             taken[space] |= spot
         car.d, car.spot, car.space = d, spot, space
         if self.record_events:

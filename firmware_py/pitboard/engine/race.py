@@ -432,7 +432,7 @@ class Race(Piles):
             self.events.append({"car": car.id, "speed": car.speed, "type": "speed",
                                 "round": self.round})
         self._move(car, car.speed, "cards")
-        car.cooldown = (3 if car.gear == 1 else 1 if car.gear == 2 else 0) + car.adrenaline
+        car.cooldown = _COOLDOWN[car.gear] + car.adrenaline
         if hooks.cooldown:
             car.cooldown = hooks.cooldown(self, car, car.cooldown)
         if not self._react_choice(car):
@@ -584,6 +584,8 @@ class Race(Piles):
 
 
 _FINISHED = attrgetter("finished")
+#: Cooldown by gear (3 in 1st, 1 in 2nd), before Adrenaline's +1
+_COOLDOWN = (0, 3, 1, 0, 0)
 _BASE_PHASES = frozenset({PLAN, REACT, SLIPSTREAM, DISCARD, OVER})
 #: the phases of one car's turn
 _TURN_PHASES = frozenset({REACT, SLIPSTREAM, DISCARD})

@@ -88,8 +88,9 @@ def part_bytes(baudrate: int) -> int:
 
 
 #: the acting station's frame goes in larger parts: nothing waits behind it but another
-#: press's reads, and each part costs its transfer overhead on the answer's own time
-URGENT_CHUNK_BYTES = 128
+#: press's reads, and each part costs its transfer overhead on the answer's own time (a
+#: toggle's answer, up to ~150 RAM bytes in a few windows, goes in one transfer)
+URGENT_CHUNK_BYTES = 192
 #: the longest a first edge keeps background frames off its controller (s): the confirming
 #: read comes within a few ms, and the answer right after (benchmarks/press_to_glass.py)
 HOLD_S = 0.02

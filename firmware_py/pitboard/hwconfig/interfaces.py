@@ -41,7 +41,10 @@ class Need:
 _I2C_FIX = ("I2C is off: dtparam=i2c_arm=on in /boot/firmware/config.txt and the i2c-dev module "
             "(sudo make install-pi does both), then reboot")
 _MUX_FIX = ("no bus for it: is dtoverlay=i2c-mux,pca9548,addr=0x{addr:02x}{parent} in config.txt, "
-            "and does the mux answer (pitboard hw-test)?")
+            "{overlay}and does the mux answer (pitboard hw-test)?")
+#: the extra controllers' mux lines name a bus parameter the card's overlay may lack
+_MUX_PARAM = ("does the card's i2c-mux overlay take that bus parameter (a Pi 5's i2c2 needs "
+              "2025 overlays: sudo apt full-upgrade), ")
 _EXTRA_FIX = ("that I2C controller is off: its dtoverlay line for GPIO {sda}/{scl} in "
               "/boot/firmware/config.txt (sudo make install-pi writes it for a Pi 4 and a Pi 5; "
               "wiring_docs names it), then reboot")
@@ -84,7 +87,8 @@ def needs(config: HwConfig) -> list[Need]:
                 parent = ("" if controller == "A" else
                           f",{_mux_parent(config.i2c, controller, None)}")
                 out.append(Need(f"{name}mux channel {channel}", users,
-                                _MUX_FIX.format(addr=mux.address, parent=parent), "channel",
+                                _MUX_FIX.format(addr=mux.address, parent=parent,
+                                                overlay=_MUX_PARAM if parent else ""), "channel",
                                 f"{controller}:{channel}"))
     spi = [s for s in config.stations if s.display.bus == "spi"]
     if spi:

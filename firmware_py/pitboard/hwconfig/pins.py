@@ -436,7 +436,8 @@ def resolve_i2c_bus(
                     raise LookupError(f"I2C controller {controller} (GPIO {extra.sda}/"
                                       f"{extra.sda + 1}): not a Pi 4 or Pi 5, so its bus number "
                                       f"is unknown: set i2c.extra's bus")
-                parent = extra.pins.bus(found)
+                parent = bus_of_node(extra.pins.node(found), sys_root=sys_root,
+                                     fallback=extra.pins.bus(found))
     if mux_channel is None:
         return parent
     if mux is None:
@@ -458,6 +459,31 @@ def resolve_i2c_bus(
             "config.txt?); or set the mux's first_bus"
         )
     return int(match.group(1))
+
+
+def bus_of_node(node: str, *, sys_root: Path = Path("/sys"), fallback: int) -> int:
+    """The /dev/i2c-N whose adapter is the device-tree node ``node`` ("i2c@7e205c00"), found
+    by each adapter's ``of_node`` link in sysfs; ``fallback`` when no adapter has it yet.
+
+    The kernel numbers an aliased bus by its alias (i2c-core-base.c, i2c_add_adapter), so on
+    Raspberry Pi OS the two agree; finding the bus by its node keeps Pitboard right on a
+    kernel whose tree lacks the alias, where the number would be given out in probe order.
+
+    Example::
+
+        >>> bus_of_node("i2c@7e205c00", sys_root=Path("/nonexistent"), fallback=6)
+        6
+    """
+    devices = sys_root / "bus" / "i2c" / "devices"
+    try:
+        adapters = sorted(devices.glob("i2c-*"))
+    except OSError:
+        return fallback
+    for adapter in adapters:
+        target = os.path.realpath(adapter / "of_node")
+        if Path(target).name == node and adapter.name[4:].isdigit():
+            return int(adapter.name[4:])
+    return fallback
 
 
 def _mux_parent(i2c: I2cConfig, controller: str, board: str | None) -> str:

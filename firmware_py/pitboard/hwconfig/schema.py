@@ -112,10 +112,12 @@ class I2cController:
 
     sda: int
     scl: int
-    #: board -> (controller name as the i2c-mux overlay's parameter, overlay line, /dev/i2c-N)
-    boards: tuple[tuple[str, str, str, int], ...]
+    #: board -> (controller name as the i2c-mux overlay's parameter, overlay line, /dev/i2c-N,
+    #: the controller's device-tree node: bcm2711.dtsi "i2c6: i2c@7e205c00", rp1.dtsi
+    #: "rp1_i2c3: i2c@7c000")
+    boards: tuple[tuple[str, str, str, int, str], ...]
 
-    def _of(self, board: str) -> tuple[str, str, str, int]:
+    def _of(self, board: str) -> tuple[str, str, str, int, str]:
         for row in self.boards:
             if row[0] == board:
                 return row
@@ -130,18 +132,22 @@ class I2cController:
         return self._of(board)[2]
 
     def bus(self, board: str) -> int:
-        """Its /dev/i2c-N on ``board``."""
+        """Its /dev/i2c-N on ``board`` (fixed by the base tree's alias of the same name)."""
         return self._of(board)[3]
+
+    def node(self, board: str) -> str:
+        """The name of its device-tree node on ``board``, e.g. "i2c@7e205c00"."""
+        return self._of(board)[4]
 
 
 #: the controllers ``[[i2c.extra]]`` can add, by SDA pin: pins that carry an I2C controller on
 #: both a Pi 4 and a Pi 5, on different controllers of each board (GPIO 4/5 and 6/7 would share
 #: the Pi 5's i2c2/i2c3 with these; 8-11 are SPI0; 0/1 the HAT EEPROM)
 EXTRA_I2C: Final[dict[int, I2cController]] = {
-    22: I2cController(22, 23, (("pi4", "i2c6", "i2c6,pins_22_23", 6),
-                                ("pi5", "i2c3", "i2c3-pi5,pins_22_23", 3))),
-    12: I2cController(12, 13, (("pi4", "i2c5", "i2c5,pins_12_13", 5),
-                                ("pi5", "i2c2", "i2c2-pi5,pins_12_13", 2))),
+    22: I2cController(22, 23, (("pi4", "i2c6", "i2c6,pins_22_23", 6, "i2c@7e205c00"),
+                                ("pi5", "i2c3", "i2c3-pi5,pins_22_23", 3, "i2c@7c000"))),
+    12: I2cController(12, 13, (("pi4", "i2c5", "i2c5,pins_12_13", 5, "i2c@7e205a00"),
+                                ("pi5", "i2c2", "i2c2-pi5,pins_12_13", 2, "i2c@78000"))),
 }
 #: the pull-ups an [[i2c.extra]] controller needs on the hub, Pi side of its mux: unlike GPIO 2/3
 #: (1.8 kOhm on the Pi), these pins have none on the board

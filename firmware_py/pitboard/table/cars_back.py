@@ -3,11 +3,12 @@
 An undo (:meth:`~pitboard.table.table.Table.undo`, from the console or the desktop sim) replays
 the race to an earlier point, but the cars on the real board stay where the players put them.
 So the table compares the board before the undo with the race after it and, for every car that
-stands somewhere else now, shows where it goes back: ``undo: Red Legend 21→14 back`` on every
-seated station's status line (or big on the race-control display), the same way and with the
-same confirm as a Legend move (:mod:`~pitboard.table.legend_moves`): one GO on any seated
-station per car, the car furthest back first (so no car is put back onto one still standing
-there), before any Legend move still to make.
+stands somewhere else now, shows where it goes back: ``undo: Red Legend 21→14 out`` (to the
+outside spot; ``RL``: the racing line) on every seated station's status line (or big on the
+race-control display), the same way and with the same confirm as a Legend move
+(:mod:`~pitboard.table.legend_moves`): one GO on any seated station per car, the car furthest
+back first (so no car is put back onto one still standing there), before any Legend move still
+to make.
 
 Where a car stands on the board: a driven car (a person's or a bot's) where the race last moved
 it, since its screen told its player to move it there; a Legend car where its last *confirmed*
@@ -22,7 +23,7 @@ Example::
 
     >>> b = CarBack(car=2, name="Red Legend", frm=Place(21, True, 1), to=Place(14, False, 1))
     >>> b.view().status()
-    'undo: Red Legend 21→14 back: GO'
+    'undo: Red Legend 21→14 out: GO'
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ class CarBack:
     Example::
 
         >>> CarBack(car=0, name="Ann", frm=Place(9, False, 1), to=Place(3, True, 1)).record()
-        [0, [9, True, 1], [3, True, 1]]
+        [0, [9, False, 1], [3, True, 1]]
     """
 
     car: int

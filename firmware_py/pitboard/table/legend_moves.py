@@ -72,11 +72,16 @@ class LegendMoveView:
 
     def status(self) -> str:
         """One short line for a station's status line."""
-        if self.back:  # ": GO" when the line has room for it
-            text = f"undo: {self.name} {self.frm}→{self.to} back"
-            return text + ": GO" if TINY.width(text + ": GO") <= _R - _L + 1 else text
+        side = "RL" if self.racing_line else "out"
+        if self.back:  # ": GO" when the line has room for it; a Legend's colour alone if not
+            count = f" {self.number}/{self.of}" if self.of > 1 else ""
+            text = f"undo{count}: {self.name} {self.frm}→{self.to} {side}"
+            for line in (text + ": GO", text):
+                if TINY.width(line) <= _R - _L + 1:
+                    return line
+            return text.replace(" Legend ", " ", 1)
         count = f"{self.number}/{self.of} " if self.of > 1 else ""
-        return f"{count}{self.name} {self.frm}→{self.to} {'RL' if self.racing_line else 'out'}: GO"
+        return f"{count}{self.name} {self.frm}→{self.to} {side}: GO"
 
     def instruction(self) -> str:
         """The full instruction (race-control display, console, log)."""

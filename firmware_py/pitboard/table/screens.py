@@ -350,15 +350,26 @@ def _resolution(s: _Screen, v: StationView) -> None:
         paid = ", ".join(v.heat_paid)
         info.append(f"Heat paid: {paid}" if SMALL.width(f"Heat paid: {paid}") <= _R - _L
                     else f"Heat: {paid}")
+    if v.message_toggles and not v.cards and bottom >= _GO_LINE_Y + TINY.height - 1:
+        # what GO does ("GO: cool 1 +1 keep hand"), in TINY fields at fixed places in the
+        # page over the keys (rows 49..53: RAM page 6): a toggle rewrites its own field (and
+        # its key, page 7), whatever the lines above it do
+        if not (v.go_fields and s.fields(_L, _GO_LINE_Y, _R - _L + 1, "GO:", v.go_fields)):
+            s.fitted(_L, _GO_LINE_Y, _R - _L + 1, v.message, (TINY,))
+        s.lines(y, _GO_LINE_Y - 2, [*info, sector, *v.lines], x=_L, width=_R - _L + 1)
+        _cards_row(s, v.cards, v.soft_keys, v.keys_off)
+        return
     info += [v.message, sector, *v.lines]
     if v.message and len([i for i in info if i]) > _lines_fit(y, bottom):
         # too many lines: the status line (a prompt, a car to move) goes first, not last
         info = [v.message, *(i for i in info if i != v.message)]
-    # what GO does ("GO: cool 1, +1, keep hand") in one font when toggles change it, so a
-    # toggle rewrites the line from the changed word on, not the whole line in another font
-    s.lines(y, bottom, info, x=_L, width=_R - _L + 1,
-            tiny=v.message if v.message_toggles else "")
+    s.lines(y, bottom, info, x=_L, width=_R - _L + 1)
     _cards_row(s, v.cards, v.soft_keys, v.keys_off)
+
+
+#: the turn screen's GO line (what GO does, while toggles change it): TINY rows 49..53, in the
+#: RAM page over the soft keys
+_GO_LINE_Y = 49
 
 
 def _lines_fit(y: int, bottom: int) -> int:

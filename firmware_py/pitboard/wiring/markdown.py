@@ -78,7 +78,7 @@ def config_txt_lines(config: HwConfig) -> list[str]:
     if config.console.uses_pi_uart:
         # /dev/ttyAMA0 on GPIO 14/15 on both boards; the sections end with [all] (order matters)
         lines += ["enable_uart=1", "[pi4]", "dtoverlay=disable-bt", "dtoverlay=", "[pi5]",
-                  "dtparam=uart0", "[all]"]
+                  "dtparam=uart0=on", "[all]"]
     else:
         lines.append("enable_uart=0")
     spi = any(s.display.bus == "spi" for s in config.stations)

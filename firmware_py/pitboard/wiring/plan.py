@@ -13,6 +13,7 @@ from pitboard.hwconfig import (
 
 from .bom import bom_doc
 from .drawing import source_digest, stamp_of
+from .facts_page import FACTS_PAGE, facts_doc
 from .harness import build_harness, station_board_harness
 from .markdown import _begin, _end
 from .profile_page import profile_doc
@@ -84,6 +85,7 @@ class Plan:
         for config in configs:
             texts.update(generate(config))
         texts["station-board-harness.yaml"] = station_board_yaml()
+        texts[FACTS_PAGE] = facts_doc()
         drawings = {k: v for k, v in texts.items() if k.endswith("-harness.yaml")}
         return cls(out, texts, shared_sections(), drawings)
 

@@ -14,6 +14,7 @@ from pitboard.hwconfig import (
 from pitboard.hwconfig.pins import controller_pins
 from pitboard.hwconfig.schema import CONTROLLER_NAMES, EXTRA_PULL_UP, RACE_CONTROL_LABEL
 
+from .facts_page import FACTS_PAGE
 from .markdown import (
     _address_setting,
     _end_name,
@@ -102,6 +103,8 @@ def _boot_section(config: HwConfig) -> list[str]:
         f"is the profile's `i2c.baudrate` ({config.i2c.baudrate // 1000} kHz). Written as two "
         "lines (`dtparam=i2c_arm=on` and `dtparam=i2c_arm_baudrate=...`) it means the same. "
         "When to drop to 100 kHz: [i2c-and-cables.md](i2c-and-cables.md).",
+        f"- Every line here was checked against the Raspberry Pi sources, per board: "
+        f"[{FACTS_PAGE}]({FACTS_PAGE}).",
     ]
     mux = config.i2c.mux
     if mux is not None:
@@ -145,7 +148,7 @@ def _boot_section(config: HwConfig) -> list[str]:
             "serial hardware."
         )
         out.append(
-            "- `[pi4]` `dtoverlay=disable-bt`, `[pi5]` `dtparam=uart0`, then `[all]`: which "
+            "- `[pi4]` `dtoverlay=disable-bt`, `[pi5]` `dtparam=uart0=on`, then `[all]`: which "
             "device is on which pins differs between the boards, and these lines make "
             "`/dev/ttyAMA0` the UART on GPIO 14/15 on both. The `[pi4]`/`[pi5]` filters apply "
             "to every line after them until the next filter, so the order matters: keep "
@@ -156,13 +159,16 @@ def _boot_section(config: HwConfig) -> list[str]:
             "  | Board | GPIO 14/15 (pins 8/10) | `/dev/serial0` | Needs |",
             "  |---|---|---|---|",
             "  | Pi 4 | `/dev/ttyAMA0` (PL011) | `ttyAMA0` with disable-bt, else the mini UART "
-            "`ttyS0` | `dtoverlay=disable-bt` (Bluetooth off) |",
+            "`ttyS0` | `dtoverlay=disable-bt` (Bluetooth off) and `hciuart.service` "
+            "disabled (install-pi does both) |",
             "  | Pi 5 | `/dev/ttyAMA0` (RP1 UART0) | `ttyAMA10`, the 3-pin debug connector, not "
-            "GPIO 14/15 | `dtparam=uart0` |",
+            "GPIO 14/15 | `dtparam=uart0=on` |",
             "",
             "  Sources: Raspberry Pi documentation, config.txt \"Conditional filters\" and "
             "\"UARTs\" (configuration); the Pi 5 UART numbering per raspberrypi/documentation "
-            "issue 3239.",
+            "issue 3239 and raspberrypi/linux `rp1.dtsi` (`rp1_uart0` disabled until "
+            "`uart0=on`), `bcm2712-rpi.dtsi` (`serial10 = &uart10`, the console). More: "
+            f"[{FACTS_PAGE}]({FACTS_PAGE}).",
         ]
     else:
         port = config.console.port or "off"
@@ -205,9 +211,9 @@ def _extra_controllers_bullets(config: HwConfig) -> list[str]:
         rows.append((name, f"GPIO {c.sda}/{c.scl}",
                      f"{BCM_TO_PHYSICAL[c.sda]}/{BCM_TO_PHYSICAL[c.scl]}",
                      f"`{c.controller('pi4')}`: `dtoverlay={c.overlay('pi4')}`, "
-                     f"`/dev/i2c-{c.bus('pi4')}`",
+                     f"`/dev/i2c-{c.bus('pi4')}` (node `{c.node('pi4')}`)",
                      f"`{c.controller('pi5')}`: `dtoverlay={c.overlay('pi5')}`, "
-                     f"`/dev/i2c-{c.bus('pi5')}`", stations))
+                     f"`/dev/i2c-{c.bus('pi5')}` (node `{c.node('pi5')}`)", stations))
     a_stations = ", ".join(s.label for s in config.stations
                            if s.display.bus == "i2c" and s.display.controller == "A") or "-"
     return [
@@ -225,13 +231,26 @@ def _extra_controllers_bullets(config: HwConfig) -> list[str]:
         *("  " + line for line in _table(
             ("Controller", "GPIO", "Pins", "Pi 4", "Pi 5", "Stations"), rows)),
         "",
-        "  GPIO 2/3 have 1.8 kOhm pull-ups on the Pi; these pins have none: fit "
+        "  GPIO 2/3 have 1.8 kOhm pull-ups on the Pi; these pins have no board pull-ups (the "
+        "overlays switch on the SoC's weak internal ones): fit "
         f"{EXTRA_PULL_UP.replace('k on the hub', ' kOhm')} from SDA and from SCL to 3V3 on the "
         "hub, on the Pi side of each extra mux (the channel pull-ups stay as for controller A). "
-        "Sources: raspberrypi/linux `arch/arm/boot/dts/overlays` (i2c5, i2c6, i2c2-pi5, "
-        "i2c3-pi5 and `i2c-buses.dtsi`, which gives `i2c-mux` its bus parameters); the RP1 "
-        "GPIO function table. Nothing here has been run on a real board yet: `pitboard "
-        "hw-test` probes every controller and says which one is missing.",
+        "Each mux line names its parent bus by its device-tree alias, and the kernel numbers "
+        "an aliased bus by its alias, so the controllers' `/dev/i2c-N` above are fixed; even "
+        "so Pitboard finds each controller by its device-tree node (the adapter whose "
+        "`/sys/bus/i2c/devices/i2c-N/of_node` is that node), the number above only when none "
+        "is. The mux channels' numbers are not fixed (given out as each mux probes): Pitboard "
+        "reads them from `/sys/bus/i2c/devices/<bus>-0070/channel-k`. The same `i2c-mux` "
+        "overlay loads once per controller: its "
+        "labels are private to each load and its node sits under a different bus each time, "
+        "so all three muxes can keep address 0x70.",
+        "",
+        "  **Pi 5: the `i2c2` parameter needs overlays from 2025.** `i2c-mux` gained `i2c1`/"
+        "`i2c2` with raspberrypi/linux PR 6636 (January 2025); an older card has no `i2c2`, "
+        "and controller C's mux would not load. `make install-pi` reads the card's "
+        "`overlays/i2c-mux.dtbo` and warns, `pitboard hw-test` names it as a problem; the fix "
+        "is `sudo apt full-upgrade` and a reboot. Sources and the per-board check of these "
+        f"lines: [{FACTS_PAGE}]({FACTS_PAGE}).",
     ]
 
 

@@ -129,4 +129,6 @@ def _index() -> list[str]:
                 f"[YAML]({name}-harness.yaml)",
             )
         )
-    return _table(("Profile", "Wiring", "Parts", "Harness"), rows)
+    return [*_table(("Profile", "Wiring", "Parts", "Harness"), rows), "",
+            "Raspberry Pi facts these builds rely on (overlays, bus numbers, UARTs, config.txt "
+            "order), each with its source: [raspberry-pi-facts.md](raspberry-pi-facts.md)."]
