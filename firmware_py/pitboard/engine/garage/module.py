@@ -58,6 +58,7 @@ UPGRADE_CODES = frozenset(BY_CODE)
 #: draft decisions are values: each made once (a race lists every market card at every pick)
 _pick = cache(DraftPick)
 _drop = cache(DraftDrop)
+_DRAFT_TYPES = (DraftPick, DraftDrop)
 _OPTIONS = ("choose", "pool", "expansions", "upgrades", "market")
 
 
@@ -214,7 +215,7 @@ class GarageModule(RaceModule):
         return Pending(DRAFT, (car,), options, forced=len(options) == 1)
 
     def apply(self, race: Race, decision: Decision) -> None:
-        if not isinstance(decision, DraftPick | DraftDrop):
+        if not isinstance(decision, _DRAFT_TYPES):
             raise IllegalDecision(f"not a draft decision: {decision!r}")
         car = self.order[self.at]
         if decision.car != car:
