@@ -187,7 +187,6 @@ class GarageBot(HeuristicBot):
         """The heuristic plan of the hand's representatives (see _SAME_AS), played with the
         real cards they stand for: the first card of the hand that each one stands for."""
         cards = car.hand
-        gears, shift_cost = race.shifts(car)
         if _STAND_INS.isdisjoint(cards):  # every card stands for itself
             same = None
             key = tuple(sorted(cards))
@@ -197,9 +196,10 @@ class GarageBot(HeuristicBot):
         hand = _GARAGE_HANDS.get(key)
         if hand is None:
             hand = new_hand(_GARAGE_HANDS, _GARAGE_HANDS_MAX, key)
-        found = self._best_plan(race, car, hand, gears, shift_cost)
+        found = self._best_plan(race, car, hand)
         if found is None:  # clogged at every gear: drop to the lowest for Cooldown next time
-            return Plan(car.id, min(gears), tuple(filter(PLAYABLE.__getitem__, cards)))
+            return Plan(car.id, min(race.shifts(car)[0]),
+                        tuple(filter(PLAYABLE.__getitem__, cards)))
         if same is None:
             return found
         real = []
