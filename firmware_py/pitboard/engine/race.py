@@ -270,7 +270,7 @@ class Race(Piles):
         if cost:
             car.engine -= cost
             car.discard.append(HEAT)
-        if gear != car.gear and self.record_events:
+        if self.record_events and gear != car.gear:
             self._event("shift", car=car.id, frm=car.gear, to=gear, heat=cost)
             if cost:
                 self._event("heat", car=car.id, n=cost, why="2-gear shift")
@@ -381,16 +381,12 @@ class Race(Piles):
         # adrenaline goes by the STARTING field: last 2 of the order with 5+ starters
         adrenaline = len(racing) - (2 if len(self.cars) >= 5 else 1)
         plans = self.hooks.plans
-        # held spots, rebuilt each round (cars placed by hand count): racing = on the track
-        taken = [0] * (self._spaces + 1)
         to_plan = 0
         for i, car in enumerate(racing):
-            taken[car.space] |= car.spot
             car.adrenaline = i >= adrenaline
             car.planned = plans is not None and not plans(self, car)  # e.g. a Legend car
             if not car.planned:
                 to_plan += 1
-        self._taken = taken
         self._to_plan = to_plan
         if self.record_events:
             self.events.append({"order": list(self.order), "type": "round", "round": self.round})
