@@ -253,8 +253,8 @@ class Race(Piles):
         # gear, cards from hand that are not Heat, and as many as the gear unless every
         # playable card is played (a clogged hand)
         cost = (_SHIFTS if car.engine else _FREE_SHIFTS)[car.gear][1].get(gear)
-        cards = list(played)
-        hand = list(car.hand)  # a copy: an illegal plan leaves the state untouched
+        cards = [*played]  # (not list(): a call to a type costs more)
+        hand = car.hand.copy()  # a copy: an illegal plan leaves the state untouched
         legal = cost is not None and len(cards) <= gear and UNPLAYABLE.isdisjoint(cards)
         if legal:
             try:
@@ -339,7 +339,7 @@ class Race(Piles):
             self.log.append(discard)
             self._end_turn(car)
             return
-        hand = list(car.hand)
+        hand = car.hand.copy()
         for c in cards:
             if c in UNDISCARDABLE:
                 raise IllegalDecision(f"car {car.id}: Heat and Stress cards can never be discarded")

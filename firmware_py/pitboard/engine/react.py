@@ -125,7 +125,7 @@ class Adrenaline(ReactAction):
             yield React(car.id, ADRENALINE)
 
     def legal(self, race: Race, car: Car, react: React) -> bool:
-        return self.available(race, car)
+        return car.adrenaline and not car.adrenaline_used  # available(), written out
 
     def apply(self, race: Race, car: Car, react: React) -> None:
         car.adrenaline_used = True
@@ -149,7 +149,8 @@ class Boost(ReactAction):
             yield React(car.id, BOOST)
 
     def legal(self, race: Race, car: Car, react: React) -> bool:
-        return self.available(race, car)
+        # available(), written out: a call costs more than the test
+        return not car.boosted and car.engine >= race.boost_heat(car)
 
     def apply(self, race: Race, car: Car, react: React) -> None:
         car.boosted = True
