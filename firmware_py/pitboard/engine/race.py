@@ -493,9 +493,10 @@ class Race(Piles):
         first = bisect_left(ds, car.start_d)
         if first < len(ds) and ds[first] < car.d:
             self._check_corners(car, first)
-        if not UNDISCARDABLE.issuperset(car.hand):  # a card to discard
-            self.phase = DISCARD
-            return
+        for c in car.hand:  # a card to discard? (a loop: the first card usually is one)
+            if DISCARDABLE[c]:
+                self.phase = DISCARD
+                return
         self._end_turn(car)
 
     def _check_corners(self, car: Car, first: int | None = None) -> None:
