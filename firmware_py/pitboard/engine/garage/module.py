@@ -55,6 +55,8 @@ if TYPE_CHECKING:
     from ..setup import RaceSetup
 
 UPGRADE_CODES = frozenset(BY_CODE)
+#: upgrade key -> its code in piles (Upgrade.code is a property: worked out per call)
+_CODE_OF = {key: u.code for key, u in UPGRADES.items()}
 #: draft decisions are values: each made once (a race lists every market card at every pick)
 _pick = cache(DraftPick)
 _drop = cache(DraftDrop)
@@ -250,7 +252,7 @@ class GarageModule(RaceModule):
             return
         for code in STARTING_UPGRADES:
             car.draw.remove(code)
-        car.draw.extend(UPGRADES[k].code for k in keys)
+        car.draw.extend(map(_CODE_OF.__getitem__, keys))
 
     # -- the turn -------------------------------------------------------------------------------
     def after_reveal(self, race: Race, car: Car) -> None:
