@@ -17,15 +17,17 @@ writer sends it. For every press or lever move the table acts on, the latency is
   it read, the mux select and deselect of each included), and their wait for the transfer on
   the wire (the INT read waits for the part of another station's frame that is on the wire;
   the press then holds the bus: :meth:`~pitboard.hw.writer.BusWriter.hold`);
-* **cpu**: measured wall time of ``Table.handle`` until the acting station's answer is handed
-  to its display writer, on this machine (noisy while others share it; a Pi 4 is several
+* **cpu**: measured CPU time of the game thread (``time.thread_time``: what other programs on a
+  shared machine do is left out) in ``Table.handle`` until the acting station's answer is
+  handed to its display writer, on this machine (a Pi 4 is several
   times slower: the rows "x4" scale it);
 * **wait**: the answer's wait for its controller: every frame of every station goes on one
   timeline per controller, part by part, as the writers send them (urgent answers first,
   nothing else while a press holds the bus, a frame not sent yet replaced by a newer one for
   the same display, an answer never replaced: the newer frame follows it);
-* **frame**: bus time of the answer itself: every part, with the kernel's TCA9548A channel
-  select and deselect around each transfer (the profile's ``idle_disconnect``).
+* **frame**: bus time of the answer itself: every part, each part one kernel transfer (its
+  windows' commands and data as the messages of one ``i2c_rdwr``: pitboard.hw.oled_i2c) with
+  the TCA9548A channel select and deselect around it (the profile's ``idle_disconnect``).
 
 The answer is the whole frame the table posts for the acting station with ``show_first``. Where
 GO brings a whole new screen (the last GO's reveal, the turn screen's GO), the table answers
@@ -33,7 +35,10 @@ with a small change of the screen the player looks at (the plan's LOCKED mark, t
 reading OK: :func:`pitboard.table.views.acknowledgement`) and the new screen follows on the
 same wire; the column "then" gives the latency to that new screen's last byte (p50/p99).
 Inputs are split by the screen they were pressed on (GO planning->locked: a GO that locks a
-plan while others plan; slot resolution: a toggle on the turn screen).
+plan while others plan; slot resolution: a key on the turn screen, by its label). The players
+are the rig's (a heuristic bot's choices made with the lever and the buttons), who also press
+each of the turn screen's ADR, BST and COOL twice when offered, once a turn (:data:`TRIED`):
+the bots' own choice is nearly always the preset one, people try them.
 
 Printed for the shipped grid6 wiring (three controllers, two stations each) and for the same
 stations on one bus, at 100 kHz (the safe speed for long cables) and 400 kHz (grid6's
@@ -138,7 +143,7 @@ class TimedGrid6(Grid6):
         self.timing = False
         self._fresh = False
         self._phase = random.Random(kw.get("seed", 0))
-        #: station -> perf_counter of its display's first write during the current event
+        #: station -> thread_time of its display's first write during the current event
         self._posted: dict[int, float] = {}
         super().__init__(**kw)
         for i, panel in enumerate(self.panels):
@@ -149,7 +154,7 @@ class TimedGrid6(Grid6):
 
     def _spy(self, station: int, command: Any) -> Any:
         def first_write(*cmd: int) -> None:
-            self._posted.setdefault(station, time.perf_counter())
+            self._posted.setdefault(station, time.thread_time())
             command(*cmd)
         return first_write
 
@@ -210,9 +215,9 @@ class TimedGrid6(Grid6):
             at = getattr(event, "station", None)
             old_view = self.table.views[at] if at is not None else None
             self._posted.clear()
-            started = time.perf_counter()
+            started = time.thread_time()
             self.table.handle(event)
-            cpu = time.perf_counter() - started
+            cpu = time.thread_time() - started
             handled += 1
             station = getattr(event, "station", None)
             parts = [self._parts(i, n) for i, n in enumerate(before)]
@@ -244,6 +249,13 @@ class TimedGrid6(Grid6):
                                        selects))
             self.events[-1].sample = self.samples[-1]
         return handled
+
+
+#: the turn screen's toggles every player tries once a turn when they are offered: pressed to
+#: see what they do and pressed again to take it back, as people do before GO (rig.Players
+#: ``tries``: the bots' own choice is nearly always the preset one, so without this they would
+#: never be measured)
+TRIED = ("ADR", "BST", "COOL")
 
 
 def _which(view: Any, event: Any) -> str:
@@ -422,7 +434,7 @@ def play(chunk: int) -> tuple[list[list[Handled]], list[Sample], Any]:
         rig.slot(5, 6)  # RACE
         rig.timing = race > 0  # the first race warms caches up
         rig.events.clear()
-        players = Players(rig, seed=5 + race)
+        players = Players(rig, seed=5 + race, tries=TRIED)
         while players.step():
             pass
         if race > 0:
@@ -448,7 +460,7 @@ def main() -> None:
     cpu = [1000 * s.cpu_s for s in samples]
     print(f"confirm (first edge -> event): median {statistics.median(confirm):.1f} ms, "
           f"p99 {pct(confirm, 99):.1f} ms, max {max(confirm):.1f} ms")
-    print(f"table CPU per event (this machine, all stations drawn): median "
+    print(f"table CPU per event (game thread, this machine, all stations drawn): median "
           f"{statistics.median(cpu):.2f} ms, p99 {pct(cpu, 99):.2f} ms")
     parts = ", ".join(f"{part_bytes(hz)} RAM bytes at {hz // 1000} kHz" for hz in speeds)
     print(f"display parts of at most {parts} "

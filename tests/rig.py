@@ -444,10 +444,28 @@ class Players:
     a seat's car is its join order, so station i drives car i when all six joined in order.
     """
 
-    def __init__(self, rig: Grid6, *, seed: int = 5) -> None:
+    def __init__(self, rig: Grid6, *, seed: int = 5, tries: Sequence[str] = ()) -> None:
         self.rig = rig
         self.mind = HeuristicBot(seed=seed)
         self.actions = 0
+        #: turn-screen toggles (soft key labels, e.g. "BST") each person presses twice, once a
+        #: turn, before their move: to see what it does and to take it back, as people do (the
+        #: move is the same; the presses are on the bus)
+        self.tries = tuple(tries)
+        self._tried: set[tuple[int, int]] = set()
+
+    def _try_toggles(self, station: int) -> None:
+        race = self.rig.table.race
+        assert race is not None
+        if not self.tries or (race.round, station) in self._tried:
+            return
+        self._tried.add((race.round, station))
+        for label in self.tries:
+            for _ in range(2):
+                keys = self.rig.view(station).soft_keys
+                if label not in keys:
+                    break
+                self.rig.slot(station, keys.index(label))
 
     def cards(self, station: int, codes: Sequence[str]) -> None:
         """Select these cards by their buttons, paging the tray (PG> on button 6) as needed."""
@@ -488,6 +506,7 @@ class Players:
             rig.go(station)
             assert rig.view(station).kind != "planning", rig.view(station).message
         else:
+            self._try_toggles(station)
             # the turn screen: the press the autopilot's hands make for this mind's choices
             event = next_input(rig.table, brain=self.mind, stations={station})
             assert event is not None and event.station == station, event

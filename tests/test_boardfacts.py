@@ -119,3 +119,22 @@ def test_the_profile_speed_reaches_every_controller(baudrate: int, board: str) -
     # and a line without its baudrate is seen to fall back to the default
     assert check_boot_lines(["[all]", "dtoverlay=i2c6,pins_22_23"], "pi4").speeds == {
         "i2c6": 100000}
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_an_spi_display_profile_reads_clean_too(board: str) -> None:
+    """SPI0 (GPIO 7-11) goes to spi=on, the console to the UART, and the display's D/C and
+    RESET outputs and every input stay off the claimed lines."""
+    from pitboard.hwconfig import parse_config
+    from profilekit import SOURCE, base, station
+
+    raw = base()
+    raw["console"]["port"] = "/dev/ttyAMA0"
+    station(raw)["display"] = {"driver": "sh1106", "bus": "spi", "device": 1}
+    config = parse_config(raw, source=SOURCE)
+    check = check_boot_lines(config_txt_lines(config), board)
+    assert check.problems == []
+    assert all(check.pins[pin] == "spi" for pin in (7, 8, 9, 10, 11))
+    for use in pin_map(config):
+        claimed = check.pins.get(use.bcm)
+        assert (claimed is None) is (use.mode in ("input", "output")), (use, claimed)

@@ -38,6 +38,20 @@ def test_memos_stay_bounded() -> None:
     assert all(len(c.bills) <= bots._BILLS_MAX for c in bots._COURSES.values())
     for hand in bots._HANDS.values():
         assert len(hand.picks) <= 4 * (bots.MAX_SPEED + 1)
+    assert 0 < len(bots._SPEEDS) <= (bots.MAX_SPEED + 1) ** 2
+
+
+def test_shifts_depend_on_gear_and_heat_in_engine_only() -> None:
+    """The bot keeps each gear's moves per (gear, any Heat in the engine): race.shifts must
+    not depend on anything else about the car."""
+    race = Race(RaceSetup(track="usa", cars=2, seed=0, laps=1))
+    car = race.cars[0]
+    for gear in range(1, 5):
+        seen = []
+        for engine in (1, 2, 6):
+            car.gear, car.engine = gear, engine
+            seen.append(race.shifts(car))
+        assert seen[0] == seen[1] == seen[2]
 
 
 def test_remembered_bills_are_the_engines() -> None:

@@ -239,3 +239,19 @@ def test_hw_test_checks_the_mux_overlay_on_the_card(tmp_path: Any, board: bytes,
     line = next(line for line in out.getvalue().splitlines() if verdict in line)
     assert line.startswith("  PROBLEM: ") is (": ok" not in verdict)
     build.factory.reset()
+
+
+@pytest.mark.parametrize(("revision", "flagged"), [("c03111", True), ("d04170", False)])
+def test_hw_test_flags_the_modem_service_on_a_pi4_console(tmp_path: Any, revision: str,
+                                                           flagged: bool) -> None:
+    """A Pi 4 console on ttyAMA0 (disable-bt) must not share it with hciuart.service."""
+    build = Build()
+    build.factory = MockFactory(revision=revision)
+    wants = tmp_path / "etc" / "systemd" / "system" / "multi-user.target.wants"
+    wants.mkdir(parents=True)
+    (wants / "hciuart.service").symlink_to("/lib/systemd/system/hciuart.service")
+    out = io.StringIO()
+    run_hw_test(build.config, out=out, pin_factory=build.factory, bus_factory=build.bus,
+                open_display=build.display, seconds=0, clock=build.clock, root=tmp_path)
+    assert ("PROBLEM: hciuart.service is enabled" in out.getvalue()) is flagged
+    build.factory.reset()

@@ -74,3 +74,43 @@ def test_reaching_the_next_corner_rewrites_the_heat_field_of_page_3_only() -> No
         assert event is not None
         table.handle(event)
     assert reached >= 3, "too few cards reach the next corner"
+
+
+def test_a_card_toggle_rewrites_the_speed_digits_the_heat_field_and_its_bar_only() -> None:
+    """A card toggled on the planning screen: the SPEED digits that changed (fixed cells: an end
+    of a range that stays the same is not rewritten), the corner row (page 3), the bar over the
+    card (page 5); never the label row (page 0) nor the message row (page 4: "cards to play: 2"
+    does not count the cards), never the cards themselves (pages 6-7)."""
+    from pitboard.table.canvas import _SPEED_LOW
+
+    table = started()
+    toggles = kept_low = 0
+    for _ in range(400):
+        v = table.views[0]
+        if v is not None and v.kind == "planning":
+            for slot in range(7):
+                before = view(table)
+                if slot >= len(before.cards) or not before.cards[slot].code \
+                        or before.cards[slot].disabled:
+                    continue
+                table.handle(SlotPressed(station=0, slot=slot))
+                after = view(table)
+                if after.message == before.message and after.cards != before.cards:
+                    toggles += 1
+                    spans = changed_spans(to_pages(render(before)), to_pages(render(after)))
+                    assert {s.page for s in spans} <= {1, 2, 3, 5}, (before.speed, after.speed,
+                                                                      spans)
+                    low, dash, _ = before.speed.partition("-")
+                    new_low, new_dash, _ = after.speed.partition("-")
+                    if dash and new_dash and low == new_low:  # "4-7" -> "4-9"
+                        kept_low += 1
+                        assert all(s.first > _SPEED_LOW for s in spans if s.page in (1, 2))
+                table.handle(SlotPressed(station=0, slot=slot))  # as it was
+                assert view(table) == before
+        if toggles >= 40:
+            break
+        event = next_input(table)
+        assert event is not None
+        table.handle(event)
+    assert toggles >= 40, toggles
+    assert kept_low >= 1, "no toggle kept the low end of a range"

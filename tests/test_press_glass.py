@@ -12,7 +12,7 @@ from pitboard.hw.oled import BusWrite
 from pitboard.hw.writer import BusWriter
 from rig import Grid6, Players, find_text, shows
 
-#: the message row (the LOCKED mark, "cards n/N", why GO is refused)
+#: the message row (the LOCKED mark, "cards to play: 2", why GO is refused)
 MESSAGE_PAGE = 4
 
 
@@ -77,7 +77,7 @@ def test_go_and_the_lever_rewrite_few_pages_of_the_planning_screen() -> None:
                     waits += 1
         if kind == "lever" and old.kind == new.kind == "planning" \
                 and old.target_gear != new.target_gear:
-            # the label row (GEAR 2→, a shift's Heat), the BIG digit, "cards n/N"
+            # the label row (GEAR 2→, a shift's Heat), the BIG digit, "cards to play: 3"
             assert pages[station] <= {0, 1, 2, MESSAGE_PAGE}, pages[station]
             shifts += 1
     assert locked >= 10 and shifts >= 5 and waits >= 10, (locked, shifts, waits)

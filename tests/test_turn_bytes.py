@@ -1,9 +1,9 @@
 """Issue 15.13 on the turn screen (the acting station's resolution screen): what a press there
 puts on the bus. A DISC press is GO and then the hand to discard from, a whole new picture, so
-it is answered first by its key reading OK (two pages of one tray column); picking a card to
+it is answered first by its key reading OK (one page of one tray column); picking a card to
 discard adds the bar over it and moves no text line; a card in the seventh column is a card,
-not GO; a toggle (ADR, BST, COOL, SLIP) rewrites its key and the GO line from the changed
-word on. Checked on the bytes the panels were sent, through the display writer (the toggle on
+not GO; a toggle (ADR, BST, COOL, SLIP) rewrites its key and its field of the GO line.
+Checked on the bytes the panels were sent, through the display writer (one toggle also on
 rendered pages)."""
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from pitboard.table.turn import DISCARD_KEY
 from pitboard.table.view import RESOLUTION, StationView
 from rig import Grid6, Players, find_text
 
-#: the soft keys' rows 55..63 and the tray's rows 40..63, in RAM pages
-KEY_PAGES = {6, 7}
+#: the soft keys' rows 56..63, the GO line's rows 49..53 and the tray's rows 40..63, in RAM pages
+KEY_PAGES = {7}
+GO_PAGE = 6
 TRAY_PAGES = {5, 6, 7}
 
 
@@ -66,7 +67,7 @@ class Turns(Grid6):
         self.presses.append((slot, old, new, first, glass, panel.writes[mark:]))
 
 
-def _played(seed: int) -> Turns:
+def _played(seed: int, *, toggles: bool = False) -> Turns:
     rig = Turns(seed=seed)
     for i in range(6):
         rig.go(i)
@@ -74,7 +75,7 @@ def _played(seed: int) -> Turns:
     rig.slot(5, 1)  # one lap
     rig.slot(5, 6)  # RACE
     rig.presses.clear()
-    players = Players(rig, seed=seed - 6)
+    players = Players(rig, seed=seed - 6, tries=("ADR", "BST", "COOL", "SLIP") if toggles else ())
     while players.step():
         pass
     rig.close()
@@ -88,7 +89,7 @@ def test_turn_screen_presses_rewrite_only_what_they_change() -> None:
         for slot, old, new, first, glass, _every in rig.presses:
             key = old.soft_keys[slot] if slot < len(old.soft_keys) else ""
             if key == "DISC" and new.kind == RESOLUTION and new.cards:
-                # the answer: the DISC key reads OK (its column, pages 6-7), then the hand
+                # the answer: the DISC key reads OK (its column, page 7), then the hand
                 x = column_x(DISCARD_KEY)
                 for pages, columns in windows(first):
                     assert pages <= KEY_PAGES, pages
@@ -132,33 +133,60 @@ def test_the_discard_steps_seventh_card_is_a_card_not_go() -> None:
         assert _commit_key(SlotPressed(station=0, slot=6), keys) == "GO"
 
 
-def test_a_toggle_rewrites_its_key_and_the_go_lines_changed_tail() -> None:
-    """Turning COOL off on the turn screen: the COOL key (outlined) and the GO line from the
-    changed word on; the header, the move and the line's first word stay as they were (the
-    line keeps its font whatever its length)."""
+def test_a_toggle_rewrites_its_key_and_its_field_of_the_go_line() -> None:
+    """Turning COOL off on the turn screen: the COOL key (outlined, page 7) and the "cool 2"
+    field of the GO line (page 6); the header, the move, "GO:" and the other fields stay."""
     from dataclasses import replace
 
     from pitboard.hw.oled import to_pages
-    from pitboard.table.canvas import _L
+    from pitboard.table.canvas import _FIELD_GAP, _L
     from pitboard.table.screens import TINY, render
+    from pitboard.table.turn import TurnChoices
     from pitboard.table.view import MoveView
 
-    on = StationView(RESOLUTION, 0, engine=4, speed="7", move=MoveView(7, 34, "outside", 1),
-                     soft_keys=("ADR", "BST", "COOL", "", "DISC", "", "GO"), keys_off=(1,),
-                     message="GO: cool 2, +1, keep hand", message_toggles=True, laps=2)
-    # (without COOL the line would fit in SMALL: it stays TINY)
-    off = replace(on, keys_off=(1, 2), message="GO: +1, keep hand")
+    def view(choices: TurnChoices, off: tuple[int, ...]) -> StationView:
+        return StationView(RESOLUTION, 0, engine=4, speed="7",
+                           move=MoveView(7, 34, "outside", 1),
+                           soft_keys=("ADR", "BST", "COOL", "", "DISC", "", "GO"), keys_off=off,
+                           message=choices.summary(), message_toggles=True,
+                           go_fields=choices.fields(), laps=2)
+
+    cool = TurnChoices(adrenaline=True, boost=False, cool=2, cooling=True, discard=False)
+    on, off = view(cool, (1,)), view(replace(cool, cooling=False), (1, 2))
     a, b = to_pages(render(on)), to_pages(render(off))
     changed: dict[int, list[int]] = {}
     for page in range(8):
         cols = [c for c in range(128) if a[page * 128 + c] != b[page * 128 + c]]
         if cols:
             changed[page] = cols
-    assert not set(changed) & {0, 1, 2}, sorted(changed)  # SPEED, MOVE, HEAT
+    assert set(changed) == {GO_PAGE} | KEY_PAGES, sorted(changed)
     key = column_x(2)
-    for page in KEY_PAGES:
-        assert all(key <= c < key + _KEY_W for c in changed.get(page, [])), changed.get(page)
-    text = [p for p in changed if p not in KEY_PAGES]
-    assert text, "the GO line did not change"
-    for page in text:  # "GO: " stays
-        assert min(changed[page]) >= _L + TINY.width("GO: "), (page, min(changed[page]))
+    assert all(key <= c < key + _KEY_W for c in changed[7]), changed[7]
+    field = _L + TINY.width("GO:") + _FIELD_GAP  # the first field: "cool 2"
+    assert field <= min(changed[GO_PAGE]), changed[GO_PAGE]
+    assert max(changed[GO_PAGE]) < field + TINY.width("cool 2"), changed[GO_PAGE]
+    assert find_text(render(on), "cool 2") is not None
+    assert find_text(render(off), "cool 2") is None
+
+
+def test_every_toggle_on_the_turn_screen_rewrites_its_keys_and_the_go_line_only() -> None:
+    """Through the rig's display writer: each ADR, BST, COOL and SLIP press on a turn screen
+    is answered in one transfer (one mux select) whose windows lie in the GO line's page and
+    the keys' page; the glass is the new view."""
+    from pitboard.table.screens import render
+
+    seen = 0
+    for seed in (12, 13):
+        rig = _played(seed, toggles=True)
+        for slot, old, new, first, glass, _every in rig.presses:
+            key = old.soft_keys[slot] if slot < len(old.soft_keys) else ""
+            if key.rstrip("0123456789") not in ("ADR", "BST", "COOL", "SL", "SLIP") \
+                    or new.kind != RESOLUTION:
+                continue
+            assert first and not first[0].joined and all(w.joined for w in first[1:]), first
+            assert windows(first), "the toggle never reached the glass"
+            for pages, _columns in windows(first):
+                assert pages <= {GO_PAGE} | KEY_PAGES, pages
+            assert glass.tobytes() == render(new).tobytes()
+            seen += 1
+    assert seen >= 10, seen

@@ -7,8 +7,9 @@ mixing, like the engine's shuffles), so a bot race replays alike on every platfo
 
 from __future__ import annotations
 
+import math
 import sys
-from itertools import accumulate
+from operator import itemgetter
 from typing import Protocol
 
 from .engine.cards import HEAT, PLAYABLE, SPEED, STRESS
@@ -93,9 +94,10 @@ class HeuristicBot:
         #: plan from the car's hand directly, unless a subclass plans from the rule its own way
         self._own_plan = type(self)._plan is HeuristicBot._plan
         # what the bot knows of the corners of the race last seen (see _Course): top speeds by
-        # (d, Heat); corner bills by (start, end, speed), or None when modules bill car by car
+        # (d, Heat to spare); corner bills by (start, end, speed), or None when modules bill
+        # car by car
         self._race: Race | None = None
-        self._targets: dict[tuple[int, int], tuple[int, int]] = {}
+        self._speeds: dict[tuple[int, int], _Speeds] = {}
         self._bills: dict[tuple[int, int, int], int] | None = None
 
     def choose(self, race: Race, car_id: int) -> Decision:
@@ -103,13 +105,16 @@ class HeuristicBot:
         if phase == REACT:
             return self._react(race, car_id)
         if phase == PLAN:
-            if self._own_plan:  # from the car's hand and gear directly: no PlanRule to build
+            if self._own_plan:  # from the car's hand directly: no PlanRule to build
                 car = race.cars[car_id]
-                gears, shift_cost = race.shifts(car)
-                found = self._best_plan(race, car, _hand(tuple(sorted(car.hand))), gears,
-                                        shift_cost)
+                key = tuple(sorted(car.hand))
+                hand = _HANDS.get(key)
+                if hand is None:
+                    hand = new_hand(_HANDS, _HANDS_MAX, key)
+                found = self._best_plan(race, car, hand)
                 if found is None:  # clogged at every gear: drop to the lowest for Cooldown
-                    return Plan(car_id, min(gears), tuple(filter(PLAYABLE.__getitem__, car.hand)))
+                    return Plan(car_id, min(race.shifts(car)[0]),
+                                tuple(filter(PLAYABLE.__getitem__, car.hand)))
                 return found
             return self._plan(race, race.plan_rule(car_id))
         car = race.cars[car_id]
@@ -130,69 +135,65 @@ class HeuristicBot:
     def _plan(self, race: Race, rule: PlanRule) -> Plan:
         """The plan for ``rule`` (a subclass may override this to plan with other cards)."""
         car = race.cars[rule.car]
-        key = tuple(sorted(rule.playable + (HEAT,) * car.hand.count(HEAT)))
-        found = self._best_plan(race, car, _hand(key), rule.gears, rule.shift_cost)
+        found = self._best_plan(race, car, _hand(tuple(sorted(car.hand))))
         if found is None:  # clogged at every gear: drop to the lowest for Cooldown next time
             return Plan(rule.car, min(rule.gears), rule.playable)
         return found
 
-    def _best_plan(self, race: Race, car: Car, hand: _Hand, gears: tuple[int, ...],
-                   shift_cost: dict[int, int]) -> Plan | None:
+    def _best_plan(self, race: Race, car: Car, hand: _Hand) -> Plan | None:
         """The best-scoring gear and cards of ``hand`` (the car's playable cards, with its
-        Heat cards) for ``car``; None when the hand is clogged at every gear."""
+        Heat cards) for ``car`` at the gears it may plan now; None when the hand is clogged at
+        every gear."""
         if race is not self._race:
             self._see(race)
-        d = car.d
-        # top speeds after a shift costing 0 or 1 Heat: one lookup per plan
         heat = car.engine - self.reserve
         if heat < 0:
             heat = 0
-        speeds = self._targets.get((d, heat))
+        speeds = self._speeds.get((car.d, heat))
         if speeds is None:
-            ahead = race.corners_ahead(d, MAX_SPEED)
-            speeds = self._targets[(d, heat)] = \
-                (_target(d, ahead, heat), _target(d, ahead, heat - 1 if heat else 0))
-        fits, tops, size, capped, cool = hand.fits, hand.tops, hand.size, hand.capped, hand.cool
-        picks = hand.picks
+            speeds = self._speeds[(car.d, heat)] = _speeds_at(race, car.d, heat)
+        # the gears it may plan, their targets and bonuses: race.shifts(car) depends on its
+        # gear and on whether it has Heat to pay a 2-gear shift, nothing else
+        shifting = car.gear if car.engine else -car.gear
+        moves = speeds.moves[shifting]
+        if moves is None:
+            moves = speeds.moves[shifting] = speeds.moves_for(*race.shifts(car))
+        fits, scores, picks = hand.fits, hand.scores, hand.picks
         best_score = -1e9
         best_gear = 0
         best: tuple[str, ...] | None = None
-        for gear in gears:
-            if gear > size:  # clogged at this gear
-                continue
-            cost = shift_cost[gear]
-            target = speeds[cost]
-            bonus = _GEAR_BONUS[gear][cost]
+        for gear, target, bonus in moves:
             if fits[gear] <= target:  # the best cards fit: no choice
-                score = tops[gear] + bonus + cool[gear]
+                score = scores[gear] + bonus
                 if score > best_score:
                     best_score, best_gear, best = score, gear, None
                 continue
-            # no pick scores above the best cards' expected speed, nor (when no card may give
-            # more than its worst case) above the target: skip a search that cannot win
-            score = tops[gear]
-            if capped and target < score:
-                score = target
-            if score + bonus + cool[gear] <= best_score:
+            # no pick scores above the best cards (nor, when no card may give more than its
+            # worst case, above the target): skip a search that cannot win. A gear the hand
+            # cannot fill (clogged) scores -inf
+            score = scores[gear]
+            if hand.capped and target < hand.tops[gear]:
+                score = target + hand.cool[gear]
+            if score + bonus <= best_score:
                 continue
             found = picks.get(gear * 32 + target)
             if found is None:
                 found = picks[gear * 32 + target] = hand.search(gear, target)
-            score = found[0] + bonus + cool[gear]
+            score = found[0] + bonus
             if score > best_score:
                 best_score, best_gear, best = score, gear, found[1]
         if not best_gear:
             return None
         if best is None:
-            best = hand.cards[size - best_gear:]
-        return Plan(car.id, best_gear, best)
+            best = hand.cards[hand.size - best_gear:]
+        return _new_tuple(Plan, (car.id, best_gear, best))
 
     # -- the course
     def _see(self, race: Race) -> None:
         """Take up what the bot knows of the corners of ``race`` (shared by races alike)."""
         course = _course_of(race)
         hooks = race.hooks
-        self._race, self._targets = race, course.targets
+        self._race, self._speeds = race, course.speeds
         self._bills = None if hooks.car_corner_limit or hooks.corner_heat else course.bills
 
     def _bill(self, race: Race, car: Car, end: int, speed: int) -> int:
@@ -229,6 +230,10 @@ class HeuristicBot:
         return _DONE[car_id]
 
 
+#: Plan(...) runs the NamedTuple's __new__, a Python function: tuple.__new__ builds the same
+#: value for half the cost (callgrind: 1,700 instructions against 3,000, once a car-turn)
+_new_tuple = tuple.__new__
+
 # The bot's most common answers, built once per car: decisions are immutable values, and a bot
 # race asks for a few hundred of these.
 _ADRENALINE = tuple(React(i, ADRENALINE) for i in range(MAX_CARS))
@@ -243,15 +248,15 @@ _COOLDOWN = tuple(tuple(React(i, COOLDOWN, n) for n in range(_COOLDOWN_MAX))
 
 class _Course:
     """What the bot works out about one race geometry (its corner lines), kept for every race
-    that shares it: top speeds by (d, Heat), with that Heat and one less (see _target), and
-    corner bills by (start, end, speed). 300 six-car races on USA (2 laps) meet 571 and 2,704
+    that shares it: top speeds by (d, Heat to spare) (see _Speeds), and corner bills by (start,
+    end, speed). 300 six-car races on USA (2 laps) meet 571 and 2,704
     of them; a bill takes ~91 bytes (getsizeof), so a full bill memo (_BILLS_MAX, then cleared)
     holds ~0.75 MiB, and at most _COURSES_MAX geometries are kept."""
 
-    __slots__ = ("bills", "targets")
+    __slots__ = ("bills", "speeds")
 
     def __init__(self) -> None:
-        self.targets: dict[tuple[int, int], tuple[int, int]] = {}
+        self.speeds: dict[tuple[int, int], _Speeds] = {}
         self.bills: dict[tuple[int, int, int], int] = {}
 
 
@@ -271,6 +276,39 @@ def _course_of(race: Race) -> _Course:
             _COURSES.clear()
         found = _COURSES[lines] = _Course()
     return found
+
+
+class _Speeds:
+    """The highest speeds the corners ahead of a car can let it pay for with its spare Heat,
+    and with one less after a 2-gear shift; and, per gear it is in (as ``race.shifts``
+    tells), the gears it may plan with each one's target speed and bonus. Positions alike
+    share one: a course meets a few dozen."""
+
+    __slots__ = ("moves", "targets")
+
+    def __init__(self, targets: tuple[int, int]) -> None:
+        self.targets = targets
+        #: by gear, negative without Heat in the engine: (gear, target, bonus) per gear
+        self.moves: list[tuple[tuple[int, int, float], ...] | None] = [None] * 9
+
+    def moves_for(self, gears: tuple[int, ...], shift_cost: dict[int, int]
+                  ) -> tuple[tuple[int, int, float], ...]:
+        return tuple((gear, self.targets[shift_cost[gear]], _GEAR_BONUS[gear][shift_cost[gear]])
+                     for gear in gears)
+
+
+#: the speeds objects by their two targets (at most 21 x 21: every target is 0..MAX_SPEED)
+_SPEEDS: dict[tuple[int, int], _Speeds] = {}
+
+
+def _speeds_at(race: Race, d: int, heat: int) -> _Speeds:
+    """The speeds from ``d`` with ``heat`` to spare."""
+    ahead = race.corners_ahead(d, MAX_SPEED)
+    targets = (_target(d, ahead, heat), _target(d, ahead, heat - 1 if heat else 0))
+    speeds = _SPEEDS.get(targets)
+    if speeds is None:
+        speeds = _SPEEDS[targets] = _Speeds(targets)
+    return speeds
 
 
 def _target(d: int, ahead: list[tuple[int, int, int]], heat: int) -> int:
@@ -309,10 +347,29 @@ _WORST = _Values(STRESS_WORST)
 _EXPECTED = _Values(STRESS_EXPECTED)
 
 
+class _Records(dict[str, "tuple[float, str, float] | None"]):
+    """Card code -> what the planner needs of it: (expected, code, worst), so a hand's
+    records sort by value and then by code; None for a card that cannot be played (Heat)."""
+
+    def __missing__(self, code: str) -> tuple[float, str, float] | None:
+        record = self[code] = (_EXPECTED[code], code, _WORST[code]) if PLAYABLE[code] else None
+        return record
+
+
+_RECORDS = _Records()
+#: cards that may give more than their worst case on average (see _Hand.capped)
+_UNCAPPED: set[str] = set()
+
+
 def card_value(code: str, *, worst: float, expected: float) -> None:
     """Teach the planner what a module's card is worth (an upgrade's flips or speed choice):
     its speed at worst (for corners) and on average (for the score)."""
     _WORST[code], _EXPECTED[code] = worst, expected
+    _RECORDS.pop(code, None)
+    if expected > worst:
+        _UNCAPPED.add(code)
+    else:
+        _UNCAPPED.discard(code)
     _HANDS.clear()
 
 
@@ -328,27 +385,46 @@ class _Hand:
     """The bot's view of one hand: its playable cards sorted by value, its Heat cards (what a
     Cooldown could return), and its best play per gear and target speed, each worked out once:
     races keep meeting the same hands (about 1,500 distinct ones in 600 six-car races, against
-    65,000 plans)."""
+    65,000 plans). Built with plain loops: a new hand comes up in a quarter of the plans of a
+    fresh process, and a few C calls per value cost more than the loops."""
 
-    __slots__ = ("capped", "cards", "cool", "expected", "fits", "picks", "prefix", "size", "tops",
-                 "worst")
+    __slots__ = ("capped", "cards", "cool", "fits", "picks", "prefix", "records", "scores",
+                 "size", "tops")
 
     def __init__(self, cards_in_hand: tuple[str, ...]) -> None:
-        cards = self.cards = tuple(sorted(filter(PLAYABLE.__getitem__, cards_in_hand),
-                                          key=_EXPECTED.__getitem__))
-        worst = self.worst = tuple(map(_WORST.__getitem__, cards))
-        expected = self.expected = tuple(map(_EXPECTED.__getitem__, cards))
-        self.prefix = tuple(accumulate(worst, initial=0.0))
-        self.size = len(cards)
-        #: per gear: the worst case of the gear's best cards, and their expected speed (every
-        #: value is a multiple of 0.5, so sums come out alike in any order)
-        self.fits = tuple(accumulate(reversed(worst), initial=0.0))
-        self.tops = tuple(accumulate(reversed(expected), initial=0.0))
+        records = self.records = sorted(filter(None, map(_RECORDS.__getitem__, cards_in_hand)))
+        size = self.size = len(records)
+        #: per gear 0-4, what its Cooldown is worth with this hand's Heat cards
+        cool = self.cool = _COOLDOWN_BONUS[min(cards_in_hand.count(HEAT), 3)]
+        #: per gear 0-4: the worst case of the gear's best cards, their expected speed, and
+        #: that with the gear's Cooldown (every value is a multiple of 0.5, so sums come out
+        #: alike in any order); a gear the hand cannot fill never fits and scores -inf
+        fits, tops, scores = [0.0], [0.0], [cool[0]]
+        worst = expected = 0.0
+        for gear in range(1, 5):
+            if gear > size:
+                fits.append(math.inf)
+                tops.append(-math.inf)
+                scores.append(-math.inf)
+                continue
+            record = records[size - gear]
+            expected += record[0]
+            worst += record[2]
+            fits.append(worst)
+            tops.append(expected)
+            scores.append(expected + cool[gear])
+        self.fits, self.tops, self.scores = fits, tops, scores
+        #: the worst case of the 0-3 cheapest cards (what slots left to fill need at least)
+        prefix = self.prefix = [0.0]
+        worst = 0.0
+        for record in records[:3]:
+            worst += record[2]
+            prefix.append(worst)
+        #: the cards, cheapest first
+        self.cards = tuple(map(_CODE, records))
         #: no card gives more than its worst case on average (a pick then scores at most its
         #: target)
-        self.capped = all(map(float.__le__, expected, worst))
-        #: per gear, what its Cooldown is worth with this hand's Heat cards
-        self.cool = _COOLDOWN_BONUS[min(cards_in_hand.count(HEAT), 3)]
+        self.capped = _UNCAPPED.isdisjoint(cards_in_hand)
         #: gear * 32 + target (0..MAX_SPEED) -> the pick when the best cards do not fit
         self.picks: dict[int, tuple[float, tuple[str, ...]]] = {}
 
@@ -357,28 +433,33 @@ class _Hand:
         best cards do not fit: :meth:`HeuristicBot._best_plan` takes them when they do), and
         their score. Greedy from the most valuable card down: a card is taken if the cheapest
         cards below it can still fill the remaining slots within ``target``; when only just
-        enough cards are left, they all go. The score is their expected speed, less 10 per
-        point the worst case could overshoot (only when nothing safer exists)."""
-        cards, worst, expected, prefix = self.cards, self.worst, self.expected, self.prefix
+        enough cards are left, they all go. The score is their expected speed and the gear's
+        Cooldown, less 10 per point the worst case could overshoot (only when nothing safer
+        exists)."""
+        records, prefix = self.records, self.prefix
         chosen: list[str] = []
-        need, total, score = gear, 0.0, 0.0
+        need, total, score = gear, 0.0, self.cool[gear]
         i = self.size - 1
         while i >= need > 0:  # more cards left than slots: a choice
-            w = worst[i]
-            if total + w + prefix[need - 1] <= target:
-                chosen.append(cards[i])
-                total += w
-                score += expected[i]
+            expected, code, worst = records[i]
+            if total + worst + prefix[need - 1] <= target:
+                chosen.append(code)
+                total += worst
+                score += expected
                 need -= 1
             i -= 1
         while need:  # only just enough cards left: they all go
             need -= 1
-            chosen.append(cards[need])
-            total += worst[need]
-            score += expected[need]
+            expected, code, worst = records[need]
+            chosen.append(code)
+            total += worst
+            score += expected
         if total > target:  # could spin out or overpay
             score -= 10.0 * (total - target)
         return score, tuple(chosen)
+
+
+_CODE = itemgetter(1)
 
 
 #: hands seen so far, keyed by their cards in code order (bounded: cleared when full). Six-car

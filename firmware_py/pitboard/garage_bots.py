@@ -35,13 +35,14 @@ from .engine.decisions import (
     DONE,
     PLAN,
     REACT,
+    SLIPSTREAM,
     Decision,
     Plan,
     PlanRule,
     React,
 )
 from .engine.garage.data import BY_CODE, UPGRADES, Upgrade
-from .engine.garage.draft import DRAFT, DraftDrop, DraftPick
+from .engine.garage.draft import DRAFT, DraftDrop
 from .engine.garage.module import GarageModule
 from .engine.garage.symbols import DIRECT, TurnState, draft_spaces, offers_symbols
 from .engine.race import Car, Race
@@ -68,6 +69,19 @@ def draft_value(u: Upgrade) -> float:
 
 #: upgrade key -> its draft value (keyed by the key: hashing an Upgrade hashes all its fields)
 _DRAFT_VALUE = {key: draft_value(u) for key, u in UPGRADES.items()}
+
+
+class _PickValues(dict[Decision, float]):
+    """A draft pick or drop -> its card's draft value, filled on first sight (at most one entry
+    per car, card and kind). Keyed by the decision so min/max take the dict's own lookup as
+    their key: a Python key function cost a call per market card (~9 a pick)."""
+
+    def __missing__(self, decision: Decision) -> float:
+        value = self[decision] = _DRAFT_VALUE[decision.card]  # type: ignore[union-attr]
+        return value
+
+
+_PICK_VALUE = _PickValues()
 
 
 #: card code -> the code the planner thinks of it as: the first card (base cards first) with
@@ -120,56 +134,50 @@ class GarageBot(HeuristicBot):
 
     def __init__(self, *, seed: int = 0, reserve: int = 1) -> None:
         super().__init__(seed=seed, reserve=reserve)
-        #: the Garage module's turn states of the race last seen (None: no Garage there)
-        self._turns_race: Race | None = None
+        #: the Garage module's turn states in the race last seen (None: no Garage there)
         self._turns: dict[int, TurnState] | None = None
-        #: the Garage is the only module billing car by car: the race's corner bills are
-        #: remembered for every car but those whose upgrades adjust their limits this turn
-        self._adjusting = False
+        #: the race's corner bills (see _see), for cars whose upgrades leave their limits alone
+        self._course_bills: dict[tuple[int, int, int], int] | None = None
 
     def choose(self, race: Race, car_id: int) -> Decision:
+        if race is not self._race:
+            self._see(race)
         phase = race.phase
-        if phase == REACT:
-            turns = self._turns if race is self._turns_race else self._turns_of(race)
-            if turns is not None:  # most React steps hold no open symbol and no direct play
-                ts = turns.get(car_id)
-                if offers_symbols(ts, race.cars[car_id].hand):
-                    found = self._upgrade_react(race, race.cars[car_id], ts)
-                    if found is not None:
-                        return found
+        # two comparisons, not `in (REACT, SLIPSTREAM)`: that builds a tuple per answer and cost
+        # ~1,500 instructions per car-turn (callgrind)
+        if phase == REACT or phase == SLIPSTREAM:  # noqa: SIM109
+            turns = self._turns
+            ts = turns.get(car_id) if turns is not None else None
+            # the bills the answer will ask for (HeuristicBot._bill): remembered ones, unless
+            # this car's upgrades adjust its limits this turn. Chosen here, once per answer,
+            # rather than in a _bill override: that cost a call per bill (1.8 a car-turn)
+            self._bills = None if ts is not None and ts.adjust else self._course_bills
+            if phase == SLIPSTREAM:  # the longest reach, slipstream +N too
+                return HeuristicBot.choose(self, race, car_id)
+            # most React steps hold no open symbol and no direct play
+            if turns is not None and offers_symbols(ts, race.cars[car_id].hand):
+                found = self._upgrade_react(race, race.cars[car_id], ts)
+                if found is not None:
+                    return found
             return self._react(race, car_id)
         if phase == PLAN:
             return self._plan_hand(race, race.cars[car_id])
         if phase == DRAFT:
             return self._draft(race, car_id)
-        return HeuristicBot.choose(self, race, car_id)  # slipstream (+N too), discard
-
-    def _turns_of(self, race: Race) -> dict[int, TurnState] | None:
-        """The Garage module's turn states in ``race`` (None: no Garage there), kept for the
-        race's next question."""
-        module = race.hooks.by_key.get("garage")
-        self._turns_race = race
-        self._turns = module.turn if isinstance(module, GarageModule) else None
-        return self._turns
+        return HeuristicBot.choose(self, race, car_id)  # discard
 
     def _see(self, race: Race) -> None:
         super()._see(race)
-        hooks, turns = race.hooks, self._turns_of(race)
+        hooks = race.hooks
+        module = hooks.by_key.get("garage")
+        self._turns = module.turn if isinstance(module, GarageModule) else None
         # a car with no adjust symbol this turn meets the race's own limits: its bills can be
         # remembered as the base game's are, unless another module bills car by car too
-        self._adjusting = turns is not None and hooks.corner_heat is None and \
-            hooks.car_corner_limit == hooks.by_key["garage"].car_corner_limit
-        if self._adjusting:
-            self._bills = _course_of(race).bills
-
-    def _bill(self, race: Race, car: Car, end: int, speed: int) -> int:
-        if race is not self._race:
-            self._see(race)
-        if self._adjusting and self._turns:
-            ts = self._turns.get(car.id)
-            if ts is not None and ts.adjust:  # its own limits this turn
-                return race.corner_bill(car.start_d, end, speed, car)
-        return HeuristicBot._bill(self, race, car, end, speed)
+        if self._turns is not None and hooks.corner_heat is None and \
+                hooks.car_corner_limit == hooks.by_key["garage"].car_corner_limit:
+            self._course_bills = self._bills = _course_of(race).bills
+        else:
+            self._course_bills = self._bills
 
     def _plan(self, race: Race, rule: PlanRule) -> Plan:
         """The plan for ``rule`` (the race's own rule for the car: its hand as it stands)."""
@@ -179,7 +187,6 @@ class GarageBot(HeuristicBot):
         """The heuristic plan of the hand's representatives (see _SAME_AS), played with the
         real cards they stand for: the first card of the hand that each one stands for."""
         cards = car.hand
-        gears, shift_cost = race.shifts(car)
         if _STAND_INS.isdisjoint(cards):  # every card stands for itself
             same = None
             key = tuple(sorted(cards))
@@ -189,9 +196,10 @@ class GarageBot(HeuristicBot):
         hand = _GARAGE_HANDS.get(key)
         if hand is None:
             hand = new_hand(_GARAGE_HANDS, _GARAGE_HANDS_MAX, key)
-        found = self._best_plan(race, car, hand, gears, shift_cost)
+        found = self._best_plan(race, car, hand)
         if found is None:  # clogged at every gear: drop to the lowest for Cooldown next time
-            return Plan(car.id, min(gears), tuple(filter(PLAYABLE.__getitem__, cards)))
+            return Plan(car.id, min(race.shifts(car)[0]),
+                        tuple(filter(PLAYABLE.__getitem__, cards)))
         if same is None:
             return found
         real = []
@@ -202,12 +210,10 @@ class GarageBot(HeuristicBot):
         return Plan(car.id, found.gear, tuple(real))
 
     def _draft(self, race: Race, car_id: int) -> Decision:
-        options = race.pending().options
+        options = race.pending().options  # built already: waiting_for asked for it
         if isinstance(options[0], DraftDrop):
-            return min(options, key=lambda d: _DRAFT_VALUE[d.card])  # type: ignore
-        best = max(options, key=lambda d: _DRAFT_VALUE[d.card])  # type: ignore
-        assert isinstance(best, DraftPick)
-        return best
+            return min(options, key=_PICK_VALUE.__getitem__)
+        return max(options, key=_PICK_VALUE.__getitem__)
 
     def _fits(self, race: Race, car: Car, spaces: int, speed: int, spare: int) -> bool:
         """Can the corners a move of ``spaces`` more at ``speed`` would cross be paid?"""

@@ -102,7 +102,14 @@ def uses_gpio(config: HwConfig) -> bool:
     return bool(pin_map(config))
 
 
-def gpio_report(report: Report, pin_factory: Any, config: HwConfig) -> Any:
+def _modem_service_on(root: Path) -> bool:
+    """True when hciuart.service is enabled (a ``*.wants`` link under /etc/systemd/system)."""
+    wants = (root / "etc" / "systemd" / "system").glob("*.wants")
+    return any(os.path.lexists(d / "hciuart.service") for d in wants)  # a link, maybe dangling
+
+
+def gpio_report(report: Report, pin_factory: Any, config: HwConfig, *,
+                root: Path = Path("/")) -> Any:
     """Name the pin factory, board and GPIO chip; return the factory (None if unusable).
 
     Without ``pin_factory`` a factory is made the way gpiozero picks its default
@@ -137,6 +144,11 @@ def gpio_report(report: Report, pin_factory: Any, config: HwConfig) -> Any:
         report.problem(f"{name} is not lgpio: a Pi 5 works with lgpio only (apt install "
                        "python3-lgpio; gpiozero >= 2.0.1.post3)")
     report.line(f"  console: {_console_line(config, str(info.model), report)}")
+    if (str(info.model).startswith("4") and config.console.uses_pi_uart
+            and _modem_service_on(root)):
+        report.problem("hciuart.service is enabled: with disable-bt it would open the console's "
+                       "UART (configuration/uart.adoc): sudo systemctl disable hciuart (make "
+                       "install-pi does it on a Pi 4)")
     if str(info.model).startswith("5") and isinstance(chip, int) and chip != 0:
         report.problem(f"gpiochip{chip} on a Pi 5: kernels since 6.6.45 number the header "
                        "chip 0 (gpiozero 2.0.1 before .post3 gets this wrong)")
@@ -395,12 +407,13 @@ def run_hw_test(
     sleep: Callable[[float], None] = time.sleep,
     proc_root: Path = Path("/proc"),
     boot_dirs: Sequence[Path] = BOOT_DIRS,
+    root: Path = Path("/"),
 ) -> int:
     """Run every step on ``config``; 0 when all is well, 1 when something is wrong."""
     report = Report(sys.stdout if out is None else out)
     report.line(f'{COMMAND}: profile "{config.name}" ({config.source}), '
                 f"{len(config.stations)} stations")
-    factory = gpio_report(report, pin_factory, config)
+    factory = gpio_report(report, pin_factory, config, root=root)
     own_factory = pin_factory is None and factory is not None
     i2c_report(report, config, bus_factory or _open_smbus, proc_root=proc_root,
                boot_dirs=boot_dirs)

@@ -16,6 +16,11 @@ Design decisions:
   Everything that reaches the panel goes through :class:`StationDisplay`, so the shadow copy is
   always the truth and building a display never touches the bus (a panel that is missing at boot
   is just a faulty display, not a crash).
+* **One kernel transfer per part.** A part's writes (each window's address command and its
+  RAM data, several windows up to the part's size) are collected and handed to the transport
+  at once: :class:`~pitboard.hw.oled_i2c.I2cLink` sends them as the messages of one
+  ``i2c_rdwr``, so a TCA9548A with idle disconnect is selected and deselected once per part,
+  not once per write (a transport without ``transfer``, luma's ``spi``, gets them one by one).
 * **Faults never stop the table.** Transport errors (``OSError``, and luma's
   ``DeviceNotFoundError``, which luma raises instead of ``OSError`` for a NACK/EIO on commands)
   are caught, logged once, and retried with exponential backoff on an injected clock.
@@ -40,7 +45,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -57,6 +62,7 @@ from pitboard.hw.display_base import (
 )
 from pitboard.hw.oled import (
     FULL_WINDOW,
+    PAGE_RUN_OVERHEAD_BYTES,
     PAGES,
     PANEL_HEIGHT,
     PANEL_WIDTH,
@@ -66,6 +72,7 @@ from pitboard.hw.oled import (
     Window,
     changed_spans,
     plan_windows,
+    split_gaps,
     to_pages,
 )
 
@@ -109,12 +116,6 @@ _SH1106_PAGE = 0xB0
 _SH1106_LOW_COLUMN = 0x00
 _SH1106_HIGH_COLUMN = 0x10
 _DISPLAY_OFF = 0xAE
-
-#: the acting station's big changes go out top band first (:meth:`StationDisplay.
-#: show_acknowledged`): the top two pages (16 pixel rows, where every screen says what it is),
-#: when at least this many RAM bytes change (a whole new screen, not a card toggle)
-ACK_PAGES = 2
-ACK_MIN_BYTES = 400
 
 #: the longest a faulty display waits between retries (s)
 BACKOFF_MAX_S = 30.0
@@ -243,6 +244,8 @@ class StationDisplay:
         self._refresh_pointer = False
         #: how much later than ``reinit_s`` the first periodic re-init falls (stagger_refresh)
         self._reinit_phase = 0.0
+        #: the writes of the transfer being built (:meth:`_one_transfer`), or None: write now
+        self._batch: list[BusWrite] | None = None
 
     @property
     def size(self) -> tuple[int, int]:
@@ -273,34 +276,6 @@ class StationDisplay:
         _check_image(image, self.size)
         self._wanted = to_pages(self.device.preprocess(image))
         self._flush()
-
-    def show_acknowledged(self, image: Image.Image, *, pages: int = ACK_PAGES,
-                          min_bytes: int = ACK_MIN_BYTES) -> bool:
-        """Like :meth:`show`, but when the change is large (``min_bytes`` or more changed RAM
-        bytes) send the top ``pages`` of the new picture first: every screen names what it is
-        in its top band ("LOCKED IN", "Bob to play"), so the player who pressed sees the answer
-        after a few hundred bytes instead of a whole frame. True when it was sent in two parts.
-        """
-        _check_image(image, self.size)
-        new = to_pages(self.device.preprocess(image))
-        old = self._shadow
-        # the screen's top band in RAM: the first pages, or the last ones on a panel turned
-        # upside down (rotate 2); a panel on its side (1, 3) has no band of whole pages
-        rotate = self.device.rotate
-        split = pages * PANEL_WIDTH if rotate == 0 else len(new) - pages * PANEL_WIDTH
-        band = slice(0, split) if rotate == 0 else slice(split, len(new))
-        if (old is None or not self._healthy or not 0 < pages < PAGES or rotate not in (0, 2)
-                or old[band] == new[band]
-                or sum(s.last - s.first + 1 for s in changed_spans(old, new)) < min_bytes):
-            self._wanted = new
-            self._flush()
-            return False
-        # the band first: a real picture on its own
-        self._wanted = new[:split] + old[split:] if rotate == 0 else old[:split] + new[split:]
-        self._flush()
-        self._wanted = new
-        self._flush()
-        return self._healthy  # a band that did not reach the glass was no acknowledgement
 
     def show_part(self, image: Image.Image, max_bytes: int) -> bool:
         """Send at most ``max_bytes`` of the RAM bytes that still differ from ``image`` (plus
@@ -344,31 +319,41 @@ class StationDisplay:
         # newest wanted frame): only what changed below it goes out here
         target = new if self._unknown is None else \
             new[:self._unknown] + self._shadow[self._unknown:]
-        run = self._run
-        if run is None or run.frame != target:
-            run = self._next_run(target)
-            if run is None:
-                self._wanted = new
-                self._stats.frames_skipped += 1
-                return True
         self._wanted = new
         shadow = bytearray(self._shadow)
-        part = run.ram[run.sent : run.sent + max_bytes]
+        run = self._run
+        sent: list[int] = []
         try:
-            if run.sent == 0:
-                self._command(run.command)
-                self._refresh_pointer = False
-            self._data(bytes(new[i] for i in part))
+            with self._one_transfer():
+                # runs (windows) one after the other until max_bytes are out: the messages of
+                # one transfer
+                while len(sent) < max_bytes:
+                    if run is None or run.frame != target:
+                        run = self._next_run(bytes(shadow), target)
+                        if run is None:
+                            break
+                    part = run.ram[run.sent : run.sent + max_bytes - len(sent)]
+                    if run.sent == 0:
+                        self._command(run.command)
+                        self._refresh_pointer = False
+                    self._data(bytes(new[i] for i in part))
+                    for i in part:
+                        shadow[i] = new[i]
+                    sent += part
+                    run.sent += len(part)
+                    if run.sent < len(run.ram):
+                        break
+                    run = None
         except TRANSPORT_ERRORS as exc:
             self._run = None
             self._fault(exc)
             return True
-        for i in part:
-            shadow[i] = new[i]
+        self._run = run
+        if not sent:
+            self._stats.frames_skipped += 1
+            return True
         self._shadow = bytes(shadow)
-        self._written(part)
-        run.sent += len(part)
-        self._run = run if run.sent < len(run.ram) else None
+        self._written(sent)
         if self._run is None and self._shadow == target:
             self._stats.frames_sent += 1
             return True
@@ -427,34 +412,8 @@ class StationDisplay:
         if restart:
             self._unknown = None
         try:
-            if self._unknown is None:
-                self._stats.reinits += 1
-                init = self._init  # a lit panel: without luma's display-off, so it never blinks
-                if init and init[0].kind == "command" and init[0].payload[:1] == bytes(
-                        (_DISPLAY_OFF,)):
-                    init = [BusWrite("command", init[0].payload[1:]), *init[1:]]
-                self._replay(init)
-                self._unknown = 0
-                self._stale = bytearray(b"\x01") * len(frame)
-                self._refresh_pointer = False
-                self._mark_unknown(frame)
-            windowed = self.driver in WINDOWED_DRIVERS
-            if not self._refresh_pointer or (not windowed and self._unknown % PANEL_WIDTH == 0):
-                # position at the first unknown page: one window to the end (SSD1306), or
-                # each page on its own (SH1106: page addressing only)
-                self._unknown -= self._unknown % PANEL_WIDTH
-                page = self._unknown // PANEL_WIDTH
-                if windowed:
-                    self._send_window_command(Window(page_first=page, page_last=PAGES - 1,
-                                                     first=0, last=PANEL_WIDTH - 1))
-                else:
-                    self._position_sh1106(page, 0)
-                self._refresh_pointer = True
-            start = self._unknown
-            end = min(len(frame), start + max_bytes)
-            if not windowed:
-                end = min(end, (start // PANEL_WIDTH + 1) * PANEL_WIDTH)
-            self._data(frame[start:end])
+            with self._one_transfer():
+                start, end = self._refresh_writes(frame, max_bytes)
         except TRANSPORT_ERRORS as exc:
             self._unknown = None
             self._fault(exc)
@@ -462,21 +421,56 @@ class StationDisplay:
         assert self._shadow is not None
         self._shadow = self._shadow[:start] + frame[start:end] + self._shadow[end:]
         self._written(range(start, end))
-        if not self._healthy:
-            self._healthy = True
-            self._delay = self._backoff_initial
-            self._stats.recoveries += 1
-            self._log.info("display %s recovered", self.station)
+        self._recovered()
         if end < len(frame):
             self._unknown = end
             return False
         self._unknown = None
         self._stale = None
         self._refresh_pointer = False
-        self._replay(self._finish)
         if self._reinit_s is not None:
             self._next_reinit = self._clock() + self._reinit_s
         return True
+
+    def _refresh_writes(self, frame: bytes, max_bytes: int) -> tuple[int, int]:
+        """The writes of one refresh part (:meth:`refresh_part`): the init commands at its
+        start, the window or page position when needed, the next RAM bytes; the RAM range, and
+        luma's finishing commands with the last part."""
+        if self._unknown is None:
+            self._stats.reinits += 1
+            self._replay(self._lit_init())  # a lit panel: never blinks
+            self._unknown = 0
+            self._stale = bytearray(b"\x01") * len(frame)
+            self._refresh_pointer = False
+            self._mark_unknown(frame)
+        windowed = self.driver in WINDOWED_DRIVERS
+        if not self._refresh_pointer or (not windowed and self._unknown % PANEL_WIDTH == 0):
+            # position at the first unknown page: one window to the end (SSD1306), or
+            # each page on its own (SH1106: page addressing only)
+            self._unknown -= self._unknown % PANEL_WIDTH
+            page = self._unknown // PANEL_WIDTH
+            if windowed:
+                self._send_window_command(Window(page_first=page, page_last=PAGES - 1,
+                                                 first=0, last=PANEL_WIDTH - 1))
+            else:
+                self._position_sh1106(page, 0)
+            self._refresh_pointer = True
+        start = self._unknown
+        end = min(len(frame), start + max_bytes)
+        if not windowed:
+            end = min(end, (start // PANEL_WIDTH + 1) * PANEL_WIDTH)
+        self._data(frame[start:end])
+        if end == len(frame):
+            self._replay(self._finish)  # luma's display-on, in the same transfer
+        return start, end
+
+    def _recovered(self) -> None:
+        """A write went through: a faulty display is healthy again."""
+        if not self._healthy:
+            self._healthy = True
+            self._delay = self._backoff_initial
+            self._stats.recoveries += 1
+            self._log.info("display %s recovered", self.station)
 
     def _mark_unknown(self, frame: bytes) -> None:
         """RAM a refresh has not rewritten yet differs from ``frame`` byte for byte (so every
@@ -494,29 +488,33 @@ class StationDisplay:
             for i in ram:
                 self._stale[i] = 0
 
+    def _lit_init(self) -> list[BusWrite]:
+        """luma's init sequence without its leading display-off: for a panel that is lit."""
+        init = self._init
+        if init and init[0].kind == "command" and init[0].payload[:1] == bytes((_DISPLAY_OFF,)):
+            return [BusWrite("command", init[0].payload[1:]), *init[1:]]
+        return list(init)
+
     def _send_window_command(self, w: Window) -> None:
         self._command(bytes((_SSD1306_COLUMNADDR, w.first, w.last,
                              _SSD1306_PAGEADDR, w.page_first, w.page_last)))
 
-    def _next_run(self, frame: bytes) -> _Run | None:
-        """The first RAM run (a window, or an SH1106 page run) where ``frame`` differs."""
-        assert self._shadow is not None
-        spans = changed_spans(self._shadow, frame)
+    def _next_run(self, old: bytes, frame: bytes) -> _Run | None:
+        """The first RAM run (a window, or an SH1106 page run) where ``frame`` differs from
+        ``old``."""
+        spans = changed_spans(old, frame)
         if not spans:
             return None
+        w = self._windows(old, frame, spans)[0]
         if self.driver in WINDOWED_DRIVERS:
-            w = plan_windows(spans)[0]
             command = bytes((_SSD1306_COLUMNADDR, w.first, w.last,
                              _SSD1306_PAGEADDR, w.page_first, w.page_last))
-            ram = [p * PANEL_WIDTH + c for p in range(w.page_first, w.page_last + 1)
-                   for c in range(w.first, w.last + 1)]
         else:
-            span = spans[0]
-            column = span.first + self.column_offset
-            command = bytes((_SH1106_PAGE | span.page, _SH1106_LOW_COLUMN | (column & 0x0F),
+            column = w.first + self.column_offset
+            command = bytes((_SH1106_PAGE | w.page_first, _SH1106_LOW_COLUMN | (column & 0x0F),
                              _SH1106_HIGH_COLUMN | (column >> 4)))
-            lo = span.page * PANEL_WIDTH
-            ram = list(range(lo + span.first, lo + span.last + 1))
+        ram = [p * PANEL_WIDTH + c for p in range(w.page_first, w.page_last + 1)
+               for c in range(w.first, w.last + 1)]
         return _Run(frame, command, ram)
 
     def poll(self) -> None:
@@ -576,24 +574,25 @@ class StationDisplay:
             return
         try:
             if self._shadow is None:
-                self._send_full(frame)
+                with self._one_transfer():
+                    self._send_full(frame)
+                self._stats.full_frames += 1
+                if self._reinit_s is not None:
+                    self._next_reinit = self._clock() + self._reinit_s + self._reinit_phase
             else:
                 self._mark_unknown(frame)
                 spans = changed_spans(self._shadow, frame)
                 if not spans:
                     self._stats.frames_skipped += 1
                     return
-                self._send_spans(frame, spans)
+                with self._one_transfer():
+                    self._send_spans(self._shadow, frame, spans)
         except TRANSPORT_ERRORS as exc:
             self._fault(exc)
             return
         self._shadow = frame
         self._stats.frames_sent += 1
-        if not self._healthy:
-            self._healthy = True
-            self._delay = self._backoff_initial
-            self._stats.recoveries += 1
-            self._log.info("display %s recovered", self.station)
+        self._recovered()
 
     def _fault(self, exc: BaseException) -> None:
         self._stats.errors += 1
@@ -611,11 +610,43 @@ class StationDisplay:
             self._log.debug("display %s retry failed: %s", self.station, exc)
         self._retry_at = self._clock() + self._delay
 
+    @contextlib.contextmanager
+    def _one_transfer(self) -> Iterator[None]:
+        """The writes made inside go out together at the end, as the messages of one kernel
+        transfer where the transport can (:meth:`~pitboard.hw.oled_i2c.I2cLink.transfer`: one
+        mux select and deselect for a whole part), else one by one; a transport error is raised
+        from the end of the block, before anything after it counts the RAM as written."""
+        if self._batch is not None:  # already inside one
+            yield
+            return
+        batch: list[BusWrite] = []
+        self._batch = batch
+        try:
+            yield
+        finally:
+            self._batch = None
+        transfer = getattr(self._serial, "transfer", None)
+        if callable(transfer):
+            transfer(batch)
+        else:
+            for w in batch:
+                if w.kind == "command":
+                    self._serial.command(*w.payload)
+                else:
+                    self._serial.data(list(w.payload))  # luma/spidev want a list
+        self._stats.bytes_sent += sum(len(w.payload) for w in batch)
+
     def _command(self, payload: bytes) -> None:
+        if self._batch is not None:
+            self._batch.append(BusWrite("command", payload))
+            return
         self._serial.command(*payload)
         self._stats.bytes_sent += len(payload)
 
     def _data(self, payload: bytes) -> None:
+        if self._batch is not None:
+            self._batch.append(BusWrite("data", bytes(payload)))
+            return
         self._serial.data(list(payload))  # luma/spidev want a list
         self._stats.bytes_sent += len(payload)
 
@@ -629,10 +660,7 @@ class StationDisplay:
     def _send_full(self, frame: bytes) -> None:
         # The panel may have been power-cycled (or never initialised): full luma init first.
         # A refresh of a lit panel leaves out luma's leading display-off, so it does not blink.
-        init = self._init
-        if self._refresh and init and init[0].kind == "command" and init[0].payload[:1] == bytes(
-                (_DISPLAY_OFF,)):
-            init = [BusWrite("command", init[0].payload[1:]), *init[1:]]
+        init = self._lit_init() if self._refresh else self._init
         self._refresh = False
         self._run = None
         self._unknown = None
@@ -645,20 +673,25 @@ class StationDisplay:
             for page in range(PAGES):
                 self._send_sh1106_page(frame, page, 0, PANEL_WIDTH - 1)
         self._replay(self._finish)
-        self._stats.full_frames += 1
-        if self._reinit_s is not None:
-            self._next_reinit = self._clock() + self._reinit_s + self._reinit_phase
 
-    def _send_spans(self, frame: bytes, spans: Sequence[PageSpan]) -> None:
+    def _send_spans(self, old: bytes, frame: bytes, spans: Sequence[PageSpan]) -> None:
         self._run = None  # the RAM pointer moves: a part-sent run starts again
         self._refresh_pointer = False
-        if self.driver in WINDOWED_DRIVERS:
-            for window in plan_windows(spans):
+        for window in self._windows(old, frame, spans):
+            if self.driver in WINDOWED_DRIVERS:
                 self._send_window(frame, window)
-        else:
-            # SH1106 has page addressing only: one position + run per changed page.
-            for span in spans:
-                self._send_sh1106_page(frame, span.page, span.first, span.last)
+            else:
+                self._send_sh1106_page(frame, window.page_first, window.first, window.last)
+
+    def _windows(self, old: bytes, frame: bytes, spans: Sequence[PageSpan]) -> list[Window]:
+        """Where ``frame`` differs from ``old``, as the windows to send: SSD1306 rectangles
+        (:func:`plan_windows`), or one run per page on an SH1106 (page addressing only); each
+        cut where unchanged columns cost more than another window (:func:`split_gaps`)."""
+        if self.driver in WINDOWED_DRIVERS:
+            return [part for w in plan_windows(spans) for part in split_gaps(old, frame, w)]
+        return [part for span in spans for part in split_gaps(
+            old, frame, Window(span.page, span.page, span.first, span.last),
+            PAGE_RUN_OVERHEAD_BYTES)]
 
     def _send_window(self, frame: bytes, w: Window) -> None:
         self._send_window_command(w)
@@ -697,8 +730,9 @@ def open_display(
 ) -> StationDisplay:
     """Build a :class:`StationDisplay` on a real transport.
 
-    ``bus="i2c"``: ``luma.core.interface.serial.i2c(port=port, address=address)`` — ``port`` is
-    the N of ``/dev/i2c-N`` (a TCA9548A channel is just another N). ``bus="spi"``:
+    ``bus="i2c"``: :class:`~pitboard.hw.oled_i2c.I2cLink` (luma's ``i2c(port=port,
+    address=address)`` sending each part of a frame in one kernel transfer) — ``port`` is the N
+    of ``/dev/i2c-N`` (a TCA9548A channel is just another N). ``bus="spi"``:
     ``luma.core.interface.serial.spi(port=port, device=spi_device, gpio_DC=dc_pin,
     gpio_RST=reset_pin)`` (needs ``spidev`` and luma's GPIO backend, RPi.GPIO). ``serial``
     overrides the transport (tests). Opening the bus fails loudly (missing ``/dev/i2c-N``,
@@ -715,11 +749,13 @@ def open_display(
     if bus not in ("i2c", "spi"):
         raise ValueError(f"unknown display bus {bus!r} (expected 'i2c' or 'spi')")
     if serial is None:
-        from luma.core.interface.serial import i2c, spi
-
         if bus == "i2c":
-            serial = i2c(port=port, address=address)
+            from pitboard.hw.oled_i2c import I2cLink
+
+            serial = I2cLink(port=port, address=address)
         else:
+            from luma.core.interface.serial import spi
+
             serial = spi(port=port, device=spi_device, gpio_DC=dc_pin, gpio_RST=reset_pin,
                          bus_speed_hz=spi_speed_hz)
     drv = next(d for d in DRIVERS if d == driver)

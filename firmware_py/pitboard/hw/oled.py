@@ -5,16 +5,18 @@
   byte what ``luma.oled``'s ``display()`` sends for a full frame.
 * :func:`changed_spans` and :func:`plan_windows` find what changed between two such frames and
   group it into rectangular RAM windows (SSD1306 horizontal addressing).
+* :func:`split_gaps` cuts a window where a run of unchanged columns costs more to send than
+  another window.
 * :class:`RecordingSerial` is a luma-style serial interface that only records writes; it is used to
   capture luma's init sequence and, in tests and benchmarks, to count bytes.
 * :func:`i2c_cost` prices a list of writes on an I2C bus the way luma's ``i2c`` interface frames
-  them.
+  them, and :func:`through_mux` adds the TCA9548A channel selects the kernel makes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from PIL import Image
@@ -25,8 +27,12 @@ PAGES = PANEL_HEIGHT // 8
 FRAME_BYTES = PANEL_WIDTH * PAGES
 
 #: Bus overhead of one extra SSD1306 window: the 6 address-command bytes (0x21 s e 0x22 s e) plus
-#: the I2C address and control byte of the command write and of the data write.
+#: the I2C address and control byte of the command message and of the data message (the
+#: display sends a part's windows as the messages of one kernel transfer: no mux writes of
+#: their own, :meth:`RecordingSerial.transfer`)
 WINDOW_OVERHEAD_BYTES = 6 + 2 + 2
+#: the same for one SH1106 page run: its 3 position commands (page, column low and high nibble)
+PAGE_RUN_OVERHEAD_BYTES = 3 + 2 + 2
 
 #: luma's ``i2c(bus=...)`` (a bus object passed in, "unmanaged") writes data with SMBus
 #: ``write_i2c_block_data``: at most 32 bytes per transaction.
@@ -142,6 +148,47 @@ def _cover(spans: Sequence[PageSpan]) -> Window:
     )
 
 
+def split_gaps(old: bytes, new: bytes, window: Window,
+               overhead: int = WINDOW_OVERHEAD_BYTES) -> list[Window]:
+    """``window`` cut at every run of columns that is unchanged on all its pages and costs more
+    to send (its columns times its pages) than another window's ``overhead``: "4-7" becoming
+    "5-8" in big digits goes out as two digits, not as the three characters.
+
+    Example::
+
+        >>> a = bytes(1024)
+        >>> b = bytearray(a); b[128 + 2] = 1; b[128 + 40] = 1
+        >>> split_gaps(a, bytes(b), Window(page_first=1, page_last=1, first=2, last=40))
+        [Window(page_first=1, page_last=1, first=2, last=2), \
+Window(page_first=1, page_last=1, first=40, last=40)]
+    """
+    first, last = window.first, window.last
+    width = last - first + 1
+    pages = window.page_last - window.page_first + 1
+    if width * pages <= overhead:
+        return [window]
+    changed = 0
+    for page in range(window.page_first, window.page_last + 1):
+        lo = page * PANEL_WIDTH
+        changed |= int.from_bytes(old[lo + first : lo + last + 1], "big") ^ \
+            int.from_bytes(new[lo + first : lo + last + 1], "big")
+    columns = changed.to_bytes(width, "big")
+    out: list[Window] = []
+    start = 0  # the window being built starts at this column (relative)
+    gap = 0  # unchanged columns just before ``i``
+    for i, byte in enumerate(columns):
+        if byte:
+            if gap * pages > overhead and i - gap > start:
+                out.append(Window(window.page_first, window.page_last, first + start,
+                                  first + i - gap - 1))
+                start = i
+            gap = 0
+        else:
+            gap += 1
+    out.append(Window(window.page_first, window.page_last, first + start, last - gap))
+    return out
+
+
 def plan_windows(spans: Sequence[PageSpan]) -> list[Window]:
     """Group changed page spans into the SSD1306 windows that are cheapest to send.
 
@@ -182,7 +229,10 @@ Window(page_first=7, page_last=7, first=120, last=127)]
 
 @dataclass(frozen=True, slots=True)
 class BusWrite:
-    """One call on a luma-style serial interface: ``command(*payload)`` or ``data(payload)``.
+    """One call on a luma-style serial interface: ``command(*payload)`` or ``data(payload)``;
+    ``joined``: a message of the same kernel transfer as the write before it (one ``i2c_rdwr``:
+    a repeated START, and no TCA9548A select or deselect of its own). Writes compare by kind
+    and payload only.
 
     Example::
 
@@ -191,6 +241,7 @@ class BusWrite:
 
     kind: Literal["command", "data"]
     payload: bytes
+    joined: bool = field(default=False, compare=False)
 
 
 class RecordingSerial:
@@ -217,6 +268,19 @@ class RecordingSerial:
         """Record a data write."""
         self.writes.append(BusWrite("data", bytes(data)))
 
+    def transfer(self, writes: Sequence[BusWrite]) -> None:
+        """Send ``writes`` as the messages of one kernel transfer (see
+        :class:`~pitboard.hw.oled_i2c.I2cLink`): each goes through :meth:`command` or
+        :meth:`data` (a subclass decodes them there) and is recorded ``joined`` to the one
+        before it, except the first."""
+        start = len(self.writes)
+        for w in writes:
+            if w.kind == "command":
+                self.command(*w.payload)
+            elif w.payload:
+                self.data(w.payload)
+        self.writes[start + 1 :] = [replace(w, joined=True) for w in self.writes[start + 1 :]]
+
     def cleanup(self) -> None:
         """Nothing to release (luma calls this at exit)."""
 
@@ -235,11 +299,13 @@ class RecordingSerial:
 class BusCost:
     """What a sequence of writes costs on an I2C bus.
 
-    ``bus_bytes`` counts every byte clocked on SDA: payload plus, per transaction, the address
-    byte and luma's control byte (0x00 command / 0x40 data). Each byte takes 9 clocks (8 bits +
-    ACK) and each transaction adds a START and a STOP (counted as one clock each). Bus-free time
-    between transactions, clock stretching and kernel/driver latency are not included, so real
-    transfers are somewhat slower.
+    ``bus_bytes`` counts every byte clocked on SDA: payload plus, per transaction (an I2C
+    message), the address byte and luma's control byte (0x00 command / 0x40 data). Each byte
+    takes 9 clocks (8 bits + ACK) and each transaction adds a START and a STOP (counted as one
+    clock each); ``joined`` of them are further messages of one kernel transfer (a repeated
+    START, no STOP before it, and no mux select of their own: :func:`through_mux`). Bus-free
+    time between transactions, clock stretching and kernel/driver latency are not included, so
+    real transfers are somewhat slower.
 
     Example::
 
@@ -251,11 +317,17 @@ class BusCost:
     transactions: int
     payload_bytes: int
     bus_bytes: int
+    joined: int = 0
+
+    @property
+    def transfers(self) -> int:
+        """Kernel transfers (``i2c_transfer`` calls): a STOP and a mux select/deselect each."""
+        return self.transactions - self.joined
 
     @property
     def clocks(self) -> int:
-        """SCL periods needed: 9 per byte plus START and STOP per transaction."""
-        return 9 * self.bus_bytes + 2 * self.transactions
+        """SCL periods needed: 9 per byte plus a START per message and a STOP per transfer."""
+        return 9 * self.bus_bytes + self.transactions + self.transfers
 
     def seconds(self, clock_hz: float) -> float:
         """Transfer time at the given SCL frequency (e.g. 100_000 or 400_000)."""
@@ -274,29 +346,31 @@ def i2c_cost(writes: Iterable[BusWrite], *, block_size: int = I2C_RDWR_BLOCK) ->
 
         >>> w = [BusWrite("command", bytes(6)), BusWrite("data", bytes(1024))]
         >>> i2c_cost(w, block_size=SMBUS_BLOCK)
-        BusCost(transactions=33, payload_bytes=1030, bus_bytes=1096)
+        BusCost(transactions=33, payload_bytes=1030, bus_bytes=1096, joined=0)
     """
     if block_size < 1:
         raise ValueError("block_size must be positive")
     transactions = 0
+    joined = 0
     payload = 0
     for write in writes:
         n = len(write.payload)
         payload += n
-        if write.kind == "command":
-            transactions += 1
-        else:
-            transactions += -(-n // block_size)  # ceil; an empty data() sends nothing
+        messages = 1 if write.kind == "command" else -(-n // block_size)  # ceil; none if empty
+        transactions += messages
+        if write.joined and messages:
+            joined += 1
     # each transaction adds its address byte and luma's control byte
-    return BusCost(
-        transactions=transactions, payload_bytes=payload, bus_bytes=payload + 2 * transactions
-    )
+    return BusCost(transactions=transactions, payload_bytes=payload,
+                   bus_bytes=payload + 2 * transactions, joined=joined)
 
 
 #: a TCA9548A channel select is one write of its control register: address byte + 1 data byte
 #: (TI TCA9548A data sheet SCPS207, 8.5 "Control register"). The kernel's pca954x driver writes
 #: it before a transfer on another channel than the last one; with idle disconnect
 #: (``idle_state`` -2) it also deselects after every transfer, so each transfer costs two.
+#: A transfer is one ``i2c_transfer`` call with all its messages (Linux i2c-mux.c,
+#: ``__i2c_mux_master_xfer``: select, ``__i2c_transfer(parent, msgs, num)``, deselect).
 MUX_WRITE = BusCost(transactions=1, payload_bytes=1, bus_bytes=2)
 
 
@@ -304,8 +378,8 @@ def through_mux(cost: BusCost, *, idle_disconnect: bool, selects: int = 1) -> Bu
     """``cost`` on a TCA9548A channel: plus the mux writes the kernel adds.
 
     ``selects`` is how many times the channel is selected (once per burst of transfers to one
-    station when the mux is left connected); with ``idle_disconnect`` every transaction is
-    wrapped in a select and a deselect instead.
+    station when the mux is left connected); with ``idle_disconnect`` every kernel transfer
+    (:attr:`BusCost.transfers`) is wrapped in a select and a deselect instead.
 
     Example::
 
@@ -313,9 +387,10 @@ def through_mux(cost: BusCost, *, idle_disconnect: bool, selects: int = 1) -> Bu
         >>> through_mux(frame, idle_disconnect=True).bus_bytes - frame.bus_bytes
         8
     """
-    writes = 2 * cost.transactions if idle_disconnect else selects
+    writes = 2 * cost.transfers if idle_disconnect else selects
     return BusCost(
         transactions=cost.transactions + writes * MUX_WRITE.transactions,
         payload_bytes=cost.payload_bytes + writes * MUX_WRITE.payload_bytes,
         bus_bytes=cost.bus_bytes + writes * MUX_WRITE.bus_bytes,
+        joined=cost.joined,
     )

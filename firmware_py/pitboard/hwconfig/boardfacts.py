@@ -396,6 +396,14 @@ FACTS: Final[tuple[Fact, ...]] = (
          "raspberrypi/documentation configuration/uart.adoc (\"The mini UART is disabled by "
          "default\", enable_uart table); bcm2711-rpi-4-b.dts (`uart0_pins` on 32/33); rp1.dtsi "
          "(`rp1_uart0` disabled); overlays/README base DTB \"spi ... (default off)\"", "right"),
+    Fact("mux idle disconnect",
+         "The pca954x driver leaves the last channel connected unless its `idle_state` is -2 "
+         "(\"disconnect on idle\"), writable in sysfs since kernel 5.2. `i2c-mux` has a "
+         "`disconnect_on_idle` parameter since March 2024, but a report of the firmware "
+         "passing a wrong idle-state through it is open; Pitboard sets the sysfs value from a "
+         "udev rule when the driver binds, which does not depend on the overlay version.",
+         "kernel Documentation/ABI/testing/sysfs-bus-i2c-devices-pca954x; raspberrypi/linux "
+         "PR 6040 (disconnect_on_idle), issue 6039", "right"),
     Fact("firmware and an unknown overlay parameter",
          "What the firmware does with a `dtoverlay=` line naming a parameter the overlay lacks "
          "(skip the line, or the whole overlay) is not documented; the firmware is closed.",

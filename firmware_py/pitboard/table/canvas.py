@@ -42,8 +42,10 @@ _CARD_Y = HEIGHT - _CARD_H  # 44: resting card top
 #: at rest): a toggle rewrites the card's 16 columns of page 5 only, not its 3 pages (a raised or
 #: inverted card changes every byte of its columns: ~3x the bus time of a toggle at 100 kHz)
 _MARK_Y, _MARK_H = 41, 2
-_KEY_W, _KEY_H = 17, 9
-_KEY_Y = HEIGHT - _KEY_H  # 55
+#: a soft key fills the last RAM page (rows 56..63): a toggle turning on or off, or GO reading
+#: OK, rewrites its 17 columns of one page, not of two
+_KEY_W, _KEY_H = 17, 8
+_KEY_Y = HEIGHT - _KEY_H  # 56
 # text margins: the same as the outer edges of the cards
 _L, _R = 2, WIDTH - 3
 
@@ -159,14 +161,12 @@ class _Screen:
             self.img.putpixel((x, y), 0)
 
     def lines(self, y: int, bottom: int, lines: Sequence[str], x: int = 0,
-              width: int = WIDTH, *, uniform: bool = False, align: str = "left",
-              tiny: str = "") -> int:
+              width: int = WIDTH, *, uniform: bool = False, align: str = "left") -> int:
         """Stack text lines from y down to ``bottom``; return the y after the last one.
 
         SMALL when every line fits vertically (and, if ``uniform``, horizontally: a list such
         as the race order reads better in one size), else TINY. Lines that do not fit are
-        shortened, lines past ``bottom`` dropped. The line ``tiny`` is drawn in TINY whatever
-        its length.
+        shortened, lines past ``bottom`` dropped.
         """
         lines = [ln for ln in lines if ln]
         small_pitch, tiny_pitch = SMALL.height + 2, TINY.height + 2
@@ -178,13 +178,44 @@ class _Screen:
         for line in lines:
             if y + fonts[0].height - 1 > bottom:
                 break
-            if line == tiny:  # centred in the pitch, as TINY is when SMALL does not fit
-                self.fitted(x, y + (fonts[0].height - TINY.height) // 2, width, line, (TINY,),
-                            align=align)
-            else:
-                self.fitted(x, y, width, line, fonts, align=align)
+            self.fitted(x, y, width, line, fonts, align=align)
             y += pitch
         return y
+
+
+    def fields(self, x: int, y: int, width: int, lead: str,
+               fields: Sequence[tuple[str, str]]) -> bool:
+        """``lead`` then each field's text at a fixed place, in TINY: every field as wide as
+        its widest text, the last one right-aligned at the end of ``width``, so a field that
+        changes leaves the others' pixels alone ("done" in the first field when all are
+        empty). Without ``lead`` when they do not fit with it; False (nothing drawn) when
+        they do not fit ``width`` at all."""
+        if not fields:
+            return False
+        gap = _FIELD_GAP
+        *left, (last, last_widest) = fields
+        widths = [max(TINY.width(text), TINY.width(widest)) for text, widest in left]
+        need = sum(widths) + gap * len(widths)
+        right = x + width - max(TINY.width(last), TINY.width(last_widest))
+        start = x + TINY.width(lead) + gap
+        if start + need > right:
+            lead, start = "", x
+            if start + need > right:
+                return False
+        self.text(x, y, lead, TINY)
+        if not any(text for text, _ in fields):
+            self.text(start, y, "done", TINY)
+        for (text, _), w in zip(left, widths, strict=True):
+            if text:
+                self.text(start, y, text, TINY)
+            start += w + gap
+        if last:
+            self.text(x + width - 1, y, last, TINY, align="right")
+        return True
+
+
+#: the space between two fields of :meth:`_Screen.fields`
+_FIELD_GAP = 3
 
 
 def _aligned(x: int, width: int, align: str) -> int:
@@ -342,9 +373,32 @@ def _label_number(s: _Screen, x: int, y: int, label: str, number: str, *,
 HEADER_Y = 1
 
 
+#: SPEED's number in fixed BIG cells: the lowest speed right-aligned in two digit cells, the
+#: dash of a range, the highest speed left-aligned in two more ("7", " 4-7", "10-13"), so a
+#: card that changes one end of the range rewrites that end's digits, not the whole number
+_SPEED_LOW = _L + BIG.width("88") - 1  # right edge of the lowest speed (col 23)
+_SPEED_DASH = _SPEED_LOW + 3  # the dash (cols 26..31)
+_SPEED_HIGH = _SPEED_DASH + BIG.width("-") + 2  # left edge of the highest speed (col 34)
+
+
 def _speed_block(s: _Screen, speed: str) -> int:
-    """SPEED at the planning header's place (left); returns its width."""
-    return _label_number(s, _L, HEADER_Y, "SPEED", speed, max_width=52)
+    """SPEED at the planning header's place (left), its number in fixed cells
+    (:data:`_SPEED_LOW`); returns its width."""
+    low, dash, high = speed.partition("-")
+    cells = low.isdigit() and len(low) <= 2 and (not dash or (high.isdigit() and len(high) <= 2))
+    if speed and not cells:  # (not a speed or a range of speeds: as it comes)
+        return _label_number(s, _L, HEADER_Y, "SPEED", speed, max_width=52)
+    lw = s.text(_L, HEADER_Y, "SPEED", TINY)
+    y = HEADER_Y + 7
+    if not speed:  # no card chosen yet: the dash alone
+        s.blit(_SPEED_DASH, y, BIG.render("-"))
+        return max(lw, _SPEED_DASH + BIG.width("-") - _L)
+    s.text(_SPEED_LOW, y, low, BIG, align="right")
+    if not dash:
+        return max(lw, _SPEED_LOW - _L + 1)
+    s.blit(_SPEED_DASH, y, BIG.render("-"))
+    w = s.text(_SPEED_HIGH, y, high, BIG)
+    return _SPEED_HIGH + w - _L
 
 
 def _heat_block(s: _Screen, engine: int) -> int:

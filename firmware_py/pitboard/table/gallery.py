@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pitboard.usage import Parser
 
@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # the views, Pillow and the renderer load when drawing, not f
     from PIL import Image
 
     from pitboard.table.race_control import RaceControlView
+    from pitboard.table.turn import TurnChoices
     from pitboard.table.view import CardView, StationView
 
 __all__ = [
@@ -48,6 +49,12 @@ def _hand(codes: str | Sequence[str], selected: str = "", disabled: str = "H"
         CardView(code, code, selected=str(i) in selected, disabled=code in disabled)
         for i, code in enumerate(codes)
     )
+
+
+def _go(choices: TurnChoices) -> dict[str, Any]:
+    """The turn screen's GO line for these choices, as the table shows it (views.py)."""
+    return {"message": choices.summary(), "message_toggles": True,
+            "go_fields": choices.fields()}
 
 
 #: one line per sample: what it shows (the README's captions)
@@ -162,6 +169,7 @@ def sample_views() -> dict[str, StationView]:
     """
     from pitboard.table.draft_view import market_card
     from pitboard.table.icons import ICON
+    from pitboard.table.turn import TurnChoices
     from pitboard.table.upgrade_art import detail
     from pitboard.table.view import (
         ATTRACT,
@@ -185,11 +193,11 @@ def sample_views() -> dict[str, StationView]:
     views = {
         "planning": StationView(
             PLANNING, 0, title=name, cards=_hand("3412H5S", selected="012"), gear=2,
-            target_gear=3, engine=6, speed="8", message="cards 3/3", lap=1, laps=2, round=3,
+            target_gear=3, engine=6, speed="8", message="cards to play: 3", lap=1, laps=2, round=3,
         ),
         "planning_next_corner": StationView(
             PLANNING, 0, title=name, cards=_hand("4H3S212", selected="2"), gear=2,
-            target_gear=2, engine=5, speed="3", message="cards 1/2",
+            target_gear=2, engine=5, speed="3", message="cards to play: 2",
             next_corner=CornerView(2, 4, 0, ahead=6), lap=1, laps=2, round=5,
         ),
         "planning_corner": StationView(
@@ -221,7 +229,7 @@ def sample_views() -> dict[str, StationView]:
         "planning_paged": StationView(
             PLANNING, 0, title=name, cards=_hand("SS1H34", selected="4"),
             soft_keys=("", "", "", "", "", "", "PG>"), gear=1, target_gear=1, engine=0,
-            speed="3", message="cards 1/1", lap=1, laps=2, round=6,
+            speed="3", message="cards to play: 1", lap=1, laps=2, round=6,
         ),
         "planning_upgrades": StationView(
             PLANNING, 0, title=name, cards=_hand(("3", "U44", "U7", "H", "U23", "U8", "S"),
@@ -250,7 +258,8 @@ def sample_views() -> dict[str, StationView]:
             RESOLUTION, 0, title=name, gear=2, target_gear=2, engine=5, speed="7",
             soft_keys=("ADR", "BST", "COOL", "SLIP", "DISC", "", "GO"), keys_off=(1,),
             move=MoveView(7, 34, "outside", 1, blocked=1),
-            message="GO: cool 2, +1, slip, keep hand", message_toggles=True,
+            **_go(TurnChoices(adrenaline=True, boost=False, cool=2, cooling=True,
+                              slipstream=True, discard=False)),
             lap=1, laps=2, round=4,
         ),
         "resolution_symbols": StationView(
@@ -270,14 +279,16 @@ def sample_views() -> dict[str, StationView]:
             RESOLUTION, 0, title=name, gear=1, target_gear=1, engine=1, speed="3",
             flips=("+>3",), move=MoveView(3, 17, "racing line", 1),
             soft_keys=("ADR", "", "", "", "DISC", "", "GO"), keys_off=(0,),
-            message="GO: keep hand", message_toggles=True,
+            **_go(TurnChoices(adrenaline=False, discard=False)),
             lines=("Wings 6 discarded: no Heat",), lap=1, laps=2, round=2,
         ),
         "resolution_garage_toggles": StationView(
             RESOLUTION, 0, title=name, gear=2, target_gear=2, engine=4, speed="5",
             soft_keys=("", "BST", "COOL", "SL4", "DISC", "UPG", "GO"), keys_off=(1,),
-            move=MoveView(5, 19, "outside", 1), message="GO: cool 1, slip 4, keep hand",
-            message_toggles=True, lap=1, laps=2, round=4,
+            move=MoveView(5, 19, "outside", 1),
+            **_go(TurnChoices(boost=False, cool=1, cooling=True, slipstream=True, reach=4,
+                              reaches=(2, 4), discard=False)),
+            lap=1, laps=2, round=4,
         ),
         "resolution_spin_out": StationView(
             RESOLUTION, 0, title=name, gear=1, target_gear=1, engine=0, speed="12",
@@ -298,7 +309,8 @@ def sample_views() -> dict[str, StationView]:
             cards=_hand("3412H5S", selected="012"),
         ),
         "waiting_turn_done": StationView(
-            WAITING, 0, title=name, message="Carol to play", move=MoveView(8, 30, "outside", 1),
+            WAITING, 0, title=name, message="Carol to play",
+            move=MoveView(8, 30, "outside", 1, who="you"),
             order=("1 Alice L1 sp30", "2 Bob L1 sp21", "3 Carol L1 sp19", "4 Bot 4 L1 sp17",
                    "5 Bot 5 L1 sp12", "6 Dave L1 sp9"),
             lap=1, laps=2, round=4, engine=4, gear=3,
@@ -404,8 +416,10 @@ def sample_views() -> dict[str, StationView]:
         "resolution_sector": StationView(
             RESOLUTION, 0, title=name, gear=2, target_gear=2, engine=5, speed="7",
             soft_keys=("ADR", "BST", "COOL", "SL4", "DISC", "", "GO"), keys_off=(0, 1),
-            move=MoveView(7, 34, "outside", 1), message="GO: cool 1, slip 4, keep hand",
-            message_toggles=True, sector="sector: slipstream +2", lap=1, laps=2, round=4,
+            move=MoveView(7, 34, "outside", 1),
+            **_go(TurnChoices(adrenaline=False, boost=False, cool=1, cooling=True,
+                              slipstream=True, reach=4, reaches=(2, 4), discard=False)),
+            sector="sector: slipstream +2", lap=1, laps=2, round=4,
         ),
         "waiting_legend_move": StationView(
             WAITING, 0, title=name, message=legend_status, move=MoveView(8, 30, "outside", 1),

@@ -83,6 +83,28 @@ class TurnChoices:
             parts.append("discard" if self.discard else "keep hand")
         return "GO: " + (", ".join(parts) if parts else "done")
 
+    def fields(self) -> tuple[tuple[str, str], ...]:
+        """:meth:`summary` as fixed fields (cool, Adrenaline when the car may take it: that
+        stays so all turn long, Boost, slipstream, the hand): (the field's text now, "" when
+        off or not offered; the widest text it can show), so a screen keeps each field at its
+        place while toggles (and the choices they bring or take away, such as a slipstream a
+        Boost makes possible) change the others.
+
+        Example::
+
+            >>> TurnChoices(cool=2, cooling=False, boost=True, discard=False).fields()[:2]
+            (('', 'cool 8'), ('boost', 'boost'))
+        """
+        slip = (f"slip {self.reach}" if self.reach else "slip") if self.slipstream else ""
+        widest_slip = "slip 8" if any(self.reaches) else "slip"
+        hand = "" if self.discard is None else "discard" if self.discard else "keep hand"
+        adrenaline = () if self.adrenaline is None else (("+1" if self.adrenaline else "", "+1"),)
+        return (("" if not (self.cool and self.cooling) else f"cool {self.cool}", "cool 8"),
+                *adrenaline,
+                ("boost" if self.boost else "", "boost"),
+                (slip, widest_slip),
+                (hand, "keep hand"))
+
     def react(self, car: int) -> list[Decision]:
         """The React decisions GO makes, in the order the heuristic bot takes them: cool
         (more Heat to spend), Adrenaline, Boost, done."""

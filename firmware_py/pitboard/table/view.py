@@ -98,6 +98,8 @@ class MoveView:
     spot: str  # "racing line" or "outside"
     lap: int
     blocked: int = 0  # spaces lost to blocking
+    #: whose move it is when the screen must say ("you": the station's own car)
+    who: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +141,10 @@ class StationView:
     #: COOL, SLIP): drawn in one font (TINY) whatever its length, so a toggle rewrites the
     #: line from the changed word on and never flips its size
     message_toggles: bool = False
+    #: the turn screen: ``message`` as fixed fields (:meth:`~pitboard.table.turn.TurnChoices.
+    #: fields`): each field's text ("" when off) and the widest it can show; drawn at fixed
+    #: places when they fit the line, so a toggle rewrites its own field only
+    go_fields: tuple[tuple[str, str], ...] = ()
     #: resolution: flipped cards ("S->3", "boost 4"), final speed, move instruction
     flips: tuple[str, ...] = ()
     move: MoveView | None = None

@@ -100,7 +100,7 @@ def station_view(scene: TableScene, st: Station) -> StationView:
         status = "Legends: race control, GO" if scene.race_control and not first.back \
             else first.status()
         # (a pressed card's meaning gives way: the instruction is what the player must act on)
-        view = replace(view, message=status, detail=())
+        view = replace(view, message=status, detail=(), message_toggles=False, go_fields=())
     return view
 
 
@@ -310,8 +310,9 @@ def planning_view(st: Station, race: Race, car: Any) -> StationView:
         message = short_problem(fc.problem)
     meaning = card_detail(st)
     if not message and not meaning:
-        # always there, digits at fixed places: a card or a shift changes one digit's columns
-        message = f"cards {len(cards)}/{rule.cards_needed(gear)}"
+        # how many cards the gear plays (the bars over the cards say how many are chosen):
+        # a shift changes its digit, a card nothing (a toggle's answer keeps off this row)
+        message = f"cards to play: {rule.cards_needed(gear)}"
     speed = ""
     if fc.outcomes and cards:
         speed = str(fc.min_speed) if fc.min_speed == fc.max_speed \
@@ -406,6 +407,7 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
     toggled = False
     lines: tuple[str, ...] = ()
     corners: tuple[CornerView, ...] = ()
+    go_fields: tuple[tuple[str, str], ...] = ()
     if phase in (dec.REACT, dec.SLIPSTREAM):
         corners = turn_corners(race, car)  # checked when the turn's React is over
         shown = shown_for(st.turn, race, car.id)
@@ -418,6 +420,7 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
         if message:  # a spin-out leads
             toggled = False
         message = message or summary
+        go_fields = shown.fields() if toggled else ()
     elif phase == dec.DISCARD:
         st.sync_slots(car.hand)
         cards = _tray(st, selectable=DISCARDABLE.__getitem__)
@@ -434,7 +437,7 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
         move=_move_view(race, car), heat_paid=tuple(heat_paid), message=message,
         lap=race.lap_of(car.d), laps=race.laps, round=race.round, lines=lines,
         detail=meaning, sector=sector_line(race, car.id), corners=corners,
-        heat_owed=sum(c.heat for c in corners), message_toggles=toggled,
+        heat_owed=sum(c.heat for c in corners), message_toggles=toggled, go_fields=go_fields,
     )
 
 
@@ -500,7 +503,7 @@ def _waiting(scene: TableScene, st: Station, race: Race) -> StationView:
     if car is not None and current is not None and car.id in race.order[:race.turn]:
         # this car's turn is over (GO answered its last steps at once): where it ended up is
         # what its player must move on the board
-        move = _move_view(race, car)
+        move = replace(_move_view(race, car), who="you")
     if car is not None and car.play and not car.finished and car.id in race.order[race.turn:]:
         # a plan locked in, its turn to come: the locked screen (the plan's header and tray
         # stay, so the reveal sends two pages) with whose turn it is and the move

@@ -159,13 +159,16 @@ def _boot_section(config: HwConfig) -> list[str]:
             "  | Board | GPIO 14/15 (pins 8/10) | `/dev/serial0` | Needs |",
             "  |---|---|---|---|",
             "  | Pi 4 | `/dev/ttyAMA0` (PL011) | `ttyAMA0` with disable-bt, else the mini UART "
-            "`ttyS0` | `dtoverlay=disable-bt` (Bluetooth off) |",
+            "`ttyS0` | `dtoverlay=disable-bt` (Bluetooth off) and `hciuart.service` "
+            "disabled (install-pi does both) |",
             "  | Pi 5 | `/dev/ttyAMA0` (RP1 UART0) | `ttyAMA10`, the 3-pin debug connector, not "
             "GPIO 14/15 | `dtparam=uart0=on` |",
             "",
             "  Sources: Raspberry Pi documentation, config.txt \"Conditional filters\" and "
             "\"UARTs\" (configuration); the Pi 5 UART numbering per raspberrypi/documentation "
-            "issue 3239.",
+            "issue 3239 and raspberrypi/linux `rp1.dtsi` (`rp1_uart0` disabled until "
+            "`uart0=on`), `bcm2712-rpi.dtsi` (`serial10 = &uart10`, the console). More: "
+            f"[{FACTS_PAGE}]({FACTS_PAGE}).",
         ]
     else:
         port = config.console.port or "off"

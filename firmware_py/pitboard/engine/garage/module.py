@@ -55,9 +55,12 @@ if TYPE_CHECKING:
     from ..setup import RaceSetup
 
 UPGRADE_CODES = frozenset(BY_CODE)
+#: upgrade key -> its code in piles (Upgrade.code is a property: worked out per call)
+_CODE_OF = {key: u.code for key, u in UPGRADES.items()}
 #: draft decisions are values: each made once (a race lists every market card at every pick)
 _pick = cache(DraftPick)
 _drop = cache(DraftDrop)
+_DRAFT_TYPES = (DraftPick, DraftDrop)
 _OPTIONS = ("choose", "pool", "expansions", "upgrades", "market")
 
 
@@ -214,7 +217,7 @@ class GarageModule(RaceModule):
         return Pending(DRAFT, (car,), options, forced=len(options) == 1)
 
     def apply(self, race: Race, decision: Decision) -> None:
-        if not isinstance(decision, DraftPick | DraftDrop):
+        if not isinstance(decision, _DRAFT_TYPES):
             raise IllegalDecision(f"not a draft decision: {decision!r}")
         car = self.order[self.at]
         if decision.car != car:
@@ -249,7 +252,7 @@ class GarageModule(RaceModule):
             return
         for code in STARTING_UPGRADES:
             car.draw.remove(code)
-        car.draw.extend(UPGRADES[k].code for k in keys)
+        car.draw.extend(map(_CODE_OF.__getitem__, keys))
 
     # -- the turn -------------------------------------------------------------------------------
     def after_reveal(self, race: Race, car: Car) -> None:
