@@ -162,7 +162,7 @@ class HeuristicBot:
         best_score = -1e9
         best_gear = 0
         best: tuple[str, ...] | None = None
-        for gear, target, bonus in moves:
+        for gear, target, bonus, pick in moves:
             if fits[gear] <= target:  # the best cards fit: no choice
                 score = scores[gear] + bonus
                 if score > best_score:
@@ -176,9 +176,9 @@ class HeuristicBot:
                 score = target + hand.cool[gear]
             if score + bonus <= best_score:
                 continue
-            found = picks.get(gear * 32 + target)
+            found = picks.get(pick)
             if found is None:
-                found = picks[gear * 32 + target] = hand.search(gear, target)
+                found = picks[pick] = hand.search(gear, target)
             score = found[0] + bonus
             if score > best_score:
                 best_score, best_gear, best = score, gear, found[1]
@@ -288,13 +288,16 @@ class _Speeds:
 
     def __init__(self, targets: tuple[int, int]) -> None:
         self.targets = targets
-        #: by gear, negative without Heat in the engine: (gear, target, bonus) per gear
-        self.moves: list[tuple[tuple[int, int, float], ...] | None] = [None] * 9
+        #: by gear, negative without Heat in the engine: per gear it may plan, (gear, target,
+        #: bonus, the key of its picks in a _Hand); the target a float, as every value it is
+        #: compared with (an int beside a float takes CPython's slow comparison)
+        self.moves: list[tuple[tuple[int, float, float, int], ...] | None] = [None] * 9
 
     def moves_for(self, gears: tuple[int, ...], shift_cost: dict[int, int]
-                  ) -> tuple[tuple[int, int, float], ...]:
-        return tuple((gear, self.targets[shift_cost[gear]], _GEAR_BONUS[gear][shift_cost[gear]])
-                     for gear in gears)
+                  ) -> tuple[tuple[int, float, float, int], ...]:
+        return tuple((gear, float(target), _GEAR_BONUS[gear][cost], gear * 32 + target)
+                     for gear in gears
+                     for cost in (shift_cost[gear],) for target in (self.targets[cost],))
 
 
 #: the speeds objects by their two targets (at most 21 x 21: every target is 0..MAX_SPEED)
@@ -428,7 +431,7 @@ class _Hand:
         #: gear * 32 + target (0..MAX_SPEED) -> the pick when the best cards do not fit
         self.picks: dict[int, tuple[float, tuple[str, ...]]] = {}
 
-    def search(self, gear: int, target: int) -> tuple[float, tuple[str, ...]]:
+    def search(self, gear: int, target: float) -> tuple[float, tuple[str, ...]]:
         """The ``gear`` cards to play when the worst case should stay within ``target`` (the
         best cards do not fit: :meth:`HeuristicBot._best_plan` takes them when they do), and
         their score. Greedy from the most valuable card down: a card is taken if the cheapest
