@@ -306,32 +306,36 @@ _SPEEDS: dict[tuple[int, int], _Speeds] = {}
 
 def _speeds_at(race: Race, d: int, heat: int) -> _Speeds:
     """The speeds from ``d`` with ``heat`` to spare."""
-    ahead = race.corners_ahead(d, MAX_SPEED)
-    targets = (_target(d, ahead, heat), _target(d, ahead, heat - 1 if heat else 0))
+    targets = _targets(d, race.corners_ahead(d, MAX_SPEED), heat)
     speeds = _SPEEDS.get(targets)
     if speeds is None:
         speeds = _SPEEDS[targets] = _Speeds(targets)
     return speeds
 
 
-def _target(d: int, ahead: list[tuple[int, int, int]], heat: int) -> int:
-    """Highest speed whose corner bill ``heat`` can pay (MAX_SPEED with no corner near).
+def _targets(d: int, ahead: list[tuple[int, int, int]], heat: int) -> tuple[int, int]:
+    """The highest speeds whose corner bill ``heat`` can pay, and ``heat`` less 1 (a 2-gear
+    shift's) (MAX_SPEED with no corner near).
 
     The bill only grows with speed, and is 0 until the first line is crossed, so scan up from
-    the first speed that crosses it.
+    the first speed that crosses it, once for both.
     """
     if not ahead:
-        return MAX_SPEED
+        return MAX_SPEED, MAX_SPEED
+    less = heat - 1 if heat else 0
+    lower = -1
     speed = ahead[0][0] - d + 1
     while speed <= MAX_SPEED:
         bill = 0
         for line, _, limit in ahead:
             if line < d + speed and speed > limit:
                 bill += speed - limit
+        if bill > less and lower < 0:
+            lower = speed - 1
         if bill > heat:
-            return speed - 1
+            return speed - 1, lower
         speed += 1
-    return MAX_SPEED
+    return MAX_SPEED, MAX_SPEED if lower < 0 else lower
 
 
 class _Values(dict[str, float]):
@@ -391,7 +395,7 @@ class _Hand:
     65,000 plans). Built with plain loops: a new hand comes up in a quarter of the plans of a
     fresh process, and a few C calls per value cost more than the loops."""
 
-    __slots__ = ("capped", "cards", "cool", "fits", "picks", "prefix", "records", "scores",
+    __slots__ = ("capped", "cards", "cool", "fits", "least", "picks", "records", "scores",
                  "size", "tops")
 
     def __init__(self, cards_in_hand: tuple[str, ...]) -> None:
@@ -417,12 +421,13 @@ class _Hand:
             tops.append(expected)
             scores.append(expected + cool[gear])
         self.fits, self.tops, self.scores = fits, tops, scores
-        #: the worst case of the 0-3 cheapest cards (what slots left to fill need at least)
-        prefix = self.prefix = [0.0]
+        #: per number of slots to fill (1-4), the worst case of the cheapest cards that could
+        #: fill all but one (what the slots left after a card need at least)
+        least = self.least = [0.0, 0.0]
         worst = 0.0
         for record in records[:3]:
             worst += record[2]
-            prefix.append(worst)
+            least.append(worst)
         #: the cards, cheapest first
         self.cards = tuple(map(_CODE, records))
         #: no card gives more than its worst case on average (a pick then scores at most its
@@ -439,13 +444,13 @@ class _Hand:
         enough cards are left, they all go. The score is their expected speed and the gear's
         Cooldown, less 10 per point the worst case could overshoot (only when nothing safer
         exists)."""
-        records, prefix = self.records, self.prefix
+        records, least = self.records, self.least
         chosen: list[str] = []
         need, total, score = gear, 0.0, self.cool[gear]
         i = self.size - 1
         while i >= need > 0:  # more cards left than slots: a choice
             expected, code, worst = records[i]
-            if total + worst + prefix[need - 1] <= target:
+            if total + worst + least[need] <= target:
                 chosen.append(code)
                 total += worst
                 score += expected
