@@ -5,9 +5,10 @@ Run: ``python benchmarks/display_bytes.py``. Prints figures only.
 Each case starts from the same station screen and applies one realistic change. "ours" is what
 :class:`pitboard.hw.display.StationDisplay` sends for that change; "stock" is what
 ``luma.oled``'s ``device.display()`` sends for the same new image. Both go through the same
-recording serial. Bus time is computed with :func:`pitboard.hw.oled.i2c_cost` for luma's managed
-I2C (``i2c(port=N)``: one ``i2c_rdwr`` message per data write, as ``open_display`` builds) and,
-in brackets, for 32-byte SMBus blocks (``i2c(bus=...)``).
+recording serial. Bus time is computed with :func:`pitboard.hw.oled.i2c_cost` for the transport
+``open_display`` builds (:class:`pitboard.hw.oled_i2c.I2cLink`: luma's ``i2c(port=N)``, each
+write an ``i2c_rdwr`` message, a part's writes the messages of one transfer) and, in brackets,
+for 32-byte SMBus blocks (``i2c(bus=...)``).
 """
 
 from __future__ import annotations

@@ -17,8 +17,9 @@ writer sends it. For every press or lever move the table acts on, the latency is
   it read, the mux select and deselect of each included), and their wait for the transfer on
   the wire (the INT read waits for the part of another station's frame that is on the wire;
   the press then holds the bus: :meth:`~pitboard.hw.writer.BusWriter.hold`);
-* **cpu**: measured wall time of ``Table.handle`` until the acting station's answer is handed
-  to its display writer, on this machine (noisy while others share it; a Pi 4 is several
+* **cpu**: measured CPU time of the game thread (``time.thread_time``: what other programs on a
+  shared machine do is left out) in ``Table.handle`` until the acting station's answer is
+  handed to its display writer, on this machine (a Pi 4 is several
   times slower: the rows "x4" scale it);
 * **wait**: the answer's wait for its controller: every frame of every station goes on one
   timeline per controller, part by part, as the writers send them (urgent answers first,
@@ -142,7 +143,7 @@ class TimedGrid6(Grid6):
         self.timing = False
         self._fresh = False
         self._phase = random.Random(kw.get("seed", 0))
-        #: station -> perf_counter of its display's first write during the current event
+        #: station -> thread_time of its display's first write during the current event
         self._posted: dict[int, float] = {}
         super().__init__(**kw)
         for i, panel in enumerate(self.panels):
@@ -153,7 +154,7 @@ class TimedGrid6(Grid6):
 
     def _spy(self, station: int, command: Any) -> Any:
         def first_write(*cmd: int) -> None:
-            self._posted.setdefault(station, time.perf_counter())
+            self._posted.setdefault(station, time.thread_time())
             command(*cmd)
         return first_write
 
@@ -214,9 +215,9 @@ class TimedGrid6(Grid6):
             at = getattr(event, "station", None)
             old_view = self.table.views[at] if at is not None else None
             self._posted.clear()
-            started = time.perf_counter()
+            started = time.thread_time()
             self.table.handle(event)
-            cpu = time.perf_counter() - started
+            cpu = time.thread_time() - started
             handled += 1
             station = getattr(event, "station", None)
             parts = [self._parts(i, n) for i, n in enumerate(before)]
@@ -459,7 +460,7 @@ def main() -> None:
     cpu = [1000 * s.cpu_s for s in samples]
     print(f"confirm (first edge -> event): median {statistics.median(confirm):.1f} ms, "
           f"p99 {pct(confirm, 99):.1f} ms, max {max(confirm):.1f} ms")
-    print(f"table CPU per event (this machine, all stations drawn): median "
+    print(f"table CPU per event (game thread, this machine, all stations drawn): median "
           f"{statistics.median(cpu):.2f} ms, p99 {pct(cpu, 99):.2f} ms")
     parts = ", ".join(f"{part_bytes(hz)} RAM bytes at {hz // 1000} kHz" for hz in speeds)
     print(f"display parts of at most {parts} "

@@ -185,3 +185,26 @@ def test_split_windows_keep_the_panel_exact_under_random_changes() -> None:
             while not disp.show_part(img, rnd.choice((8, 48, 192))):
                 pass
             assert panel.frame() == to_pages(img)
+
+
+def test_an_adapter_that_refuses_several_messages_gets_them_one_by_one() -> None:
+    """EOPNOTSUPP from a transfer of several messages (the kernel refuses before the bus): the
+    same writes go again one per transfer, and so does every later part."""
+    import errno
+
+    class OneAtATime(RdwrBus):
+        def i2c_rdwr(self, *messages: Any) -> None:
+            if len(messages) > 1:
+                raise OSError(errno.EOPNOTSUPP, "Operation not supported")
+            super().i2c_rdwr(*messages)
+
+    panel = Panel("ssd1306")
+    bus = OneAtATime(panel)
+    disp = StationDisplay(serial=I2cLink(bus=bus), driver="ssd1306")
+    disp.show(big("4-7"))
+    assert disp.show_part(big("5-8"), 192) and disp.healthy
+    assert panel.frame() == to_pages(big("5-8"))
+    calls = len(bus.calls)
+    assert disp.show_part(big("6-9"), 192)
+    assert panel.frame() == to_pages(big("6-9"))
+    assert all(len(call) == 1 for call in bus.calls[calls:]) and len(bus.calls) > calls + 1

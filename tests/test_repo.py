@@ -88,25 +88,6 @@ def test_readme_names_the_optional_tools_the_skipped_tests_need() -> None:
         assert tool in text, tool
 
 
-def test_readme_example_commands_parse() -> None:
-    """Every `.venv/bin/pitboard ...` line in the README is accepted by its command's parser."""
-    import shlex
-
-    from pitboard.cli import build_parser
-    from pitboard.sim import build_parser as sim_parser
-
-    lines = [line.split("#")[0].strip() for line in README.splitlines()
-             if line.startswith(".venv/bin/pitboard ")]
-    assert len(lines) >= 6
-    for line in lines:
-        words = shlex.split(line)[1:]
-        parser = sim_parser() if words[0] == "sim" else build_parser()
-        try:
-            parser.parse_args(words[1:] if words[0] == "sim" else words)
-        except SystemExit as exc:  # pragma: no cover - the message says which line
-            raise AssertionError(f"README: {line}") from exc
-
-
 def test_make_demo_races_with_legends_and_weather() -> None:
     """`make demo` shows a module race: its command parses and asks for Legends, weather and
     the Garage's draft."""

@@ -16,6 +16,11 @@ Design decisions:
   Everything that reaches the panel goes through :class:`StationDisplay`, so the shadow copy is
   always the truth and building a display never touches the bus (a panel that is missing at boot
   is just a faulty display, not a crash).
+* **One kernel transfer per part.** A part's writes (each window's address command and its
+  RAM data, several windows up to the part's size) are collected and handed to the transport
+  at once: :class:`~pitboard.hw.oled_i2c.I2cLink` sends them as the messages of one
+  ``i2c_rdwr``, so a TCA9548A with idle disconnect is selected and deselected once per part,
+  not once per write (a transport without ``transfer``, luma's ``spi``, gets them one by one).
 * **Faults never stop the table.** Transport errors (``OSError``, and luma's
   ``DeviceNotFoundError``, which luma raises instead of ``OSError`` for a NACK/EIO on commands)
   are caught, logged once, and retried with exponential backoff on an injected clock.
@@ -111,12 +116,6 @@ _SH1106_PAGE = 0xB0
 _SH1106_LOW_COLUMN = 0x00
 _SH1106_HIGH_COLUMN = 0x10
 _DISPLAY_OFF = 0xAE
-
-#: the acting station's big changes go out top band first (:meth:`StationDisplay.
-#: show_acknowledged`): the top two pages (16 pixel rows, where every screen says what it is),
-#: when at least this many RAM bytes change (a whole new screen, not a card toggle)
-ACK_PAGES = 2
-ACK_MIN_BYTES = 400
 
 #: the longest a faulty display waits between retries (s)
 BACKOFF_MAX_S = 30.0
@@ -277,34 +276,6 @@ class StationDisplay:
         _check_image(image, self.size)
         self._wanted = to_pages(self.device.preprocess(image))
         self._flush()
-
-    def show_acknowledged(self, image: Image.Image, *, pages: int = ACK_PAGES,
-                          min_bytes: int = ACK_MIN_BYTES) -> bool:
-        """Like :meth:`show`, but when the change is large (``min_bytes`` or more changed RAM
-        bytes) send the top ``pages`` of the new picture first: every screen names what it is
-        in its top band ("LOCKED IN", "Bob to play"), so the player who pressed sees the answer
-        after a few hundred bytes instead of a whole frame. True when it was sent in two parts.
-        """
-        _check_image(image, self.size)
-        new = to_pages(self.device.preprocess(image))
-        old = self._shadow
-        # the screen's top band in RAM: the first pages, or the last ones on a panel turned
-        # upside down (rotate 2); a panel on its side (1, 3) has no band of whole pages
-        rotate = self.device.rotate
-        split = pages * PANEL_WIDTH if rotate == 0 else len(new) - pages * PANEL_WIDTH
-        band = slice(0, split) if rotate == 0 else slice(split, len(new))
-        if (old is None or not self._healthy or not 0 < pages < PAGES or rotate not in (0, 2)
-                or old[band] == new[band]
-                or sum(s.last - s.first + 1 for s in changed_spans(old, new)) < min_bytes):
-            self._wanted = new
-            self._flush()
-            return False
-        # the band first: a real picture on its own
-        self._wanted = new[:split] + old[split:] if rotate == 0 else old[:split] + new[split:]
-        self._flush()
-        self._wanted = new
-        self._flush()
-        return self._healthy  # a band that did not reach the glass was no acknowledgement
 
     def show_part(self, image: Image.Image, max_bytes: int) -> bool:
         """Send at most ``max_bytes`` of the RAM bytes that still differ from ``image`` (plus
@@ -467,11 +438,7 @@ class StationDisplay:
         luma's finishing commands with the last part."""
         if self._unknown is None:
             self._stats.reinits += 1
-            init = self._init  # a lit panel: without luma's display-off, so it never blinks
-            if init and init[0].kind == "command" and init[0].payload[:1] == bytes(
-                    (_DISPLAY_OFF,)):
-                init = [BusWrite("command", init[0].payload[1:]), *init[1:]]
-            self._replay(init)
+            self._replay(self._lit_init())  # a lit panel: never blinks
             self._unknown = 0
             self._stale = bytearray(b"\x01") * len(frame)
             self._refresh_pointer = False
@@ -520,6 +487,13 @@ class StationDisplay:
         if self._stale is not None:
             for i in ram:
                 self._stale[i] = 0
+
+    def _lit_init(self) -> list[BusWrite]:
+        """luma's init sequence without its leading display-off: for a panel that is lit."""
+        init = self._init
+        if init and init[0].kind == "command" and init[0].payload[:1] == bytes((_DISPLAY_OFF,)):
+            return [BusWrite("command", init[0].payload[1:]), *init[1:]]
+        return list(init)
 
     def _send_window_command(self, w: Window) -> None:
         self._command(bytes((_SSD1306_COLUMNADDR, w.first, w.last,
@@ -686,10 +660,7 @@ class StationDisplay:
     def _send_full(self, frame: bytes) -> None:
         # The panel may have been power-cycled (or never initialised): full luma init first.
         # A refresh of a lit panel leaves out luma's leading display-off, so it does not blink.
-        init = self._init
-        if self._refresh and init and init[0].kind == "command" and init[0].payload[:1] == bytes(
-                (_DISPLAY_OFF,)):
-            init = [BusWrite("command", init[0].payload[1:]), *init[1:]]
+        init = self._lit_init() if self._refresh else self._init
         self._refresh = False
         self._run = None
         self._unknown = None

@@ -23,6 +23,8 @@ then go one by one, as luma sends them.
 
 from __future__ import annotations
 
+import errno
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,6 +32,8 @@ from luma.core.interface.serial import i2c
 from smbus2 import i2c_msg
 
 from pitboard.hw.oled import BusWrite
+
+log = logging.getLogger(__name__)
 
 #: messages per ``I2C_RDWR`` call (include/uapi/linux/i2c-dev.h: I2C_RDWR_IOCTL_MAX_MSGS)
 RDWR_MAX_MESSAGES = 42
@@ -60,10 +64,22 @@ class I2cLink(i2c):  # type: ignore[misc]
             self._managed = True
             self._i2c_msg_write = i2c_msg.write
 
+    _one_by_one = False
+
+    @staticmethod
+    def _written(writes: Sequence[BusWrite], messages: int) -> int:
+        """How many of ``writes`` the first ``messages`` messages were (empty ones send none)."""
+        sent = 0
+        for n, w in enumerate(writes):
+            if sent == messages:
+                return n
+            sent += bool(w.payload)
+        return len(writes)
+
     def transfer(self, writes: Sequence[BusWrite]) -> None:
         """Send ``writes`` (in order) as the messages of one ``i2c_rdwr``; raises ``OSError``
         as the kernel reports it (a NACK: EREMOTEIO or EIO)."""
-        if not self._managed:
+        if not self._managed or self._one_by_one:
             for w in writes:
                 if w.kind == "command":
                     self.command(*w.payload)
@@ -73,4 +89,16 @@ class I2cLink(i2c):  # type: ignore[misc]
         messages: list[Any] = [self._i2c_msg_write(self._addr, [CONTROL[w.kind], *w.payload])
                                for w in writes if w.payload]
         for i in range(0, len(messages), RDWR_MAX_MESSAGES):
-            self._bus.i2c_rdwr(*messages[i : i + RDWR_MAX_MESSAGES])
+            batch = messages[i : i + RDWR_MAX_MESSAGES]
+            try:
+                self._bus.i2c_rdwr(*batch)
+            except OSError as exc:
+                if exc.errno != errno.EOPNOTSUPP or len(batch) == 1:
+                    raise
+                # an adapter that takes one message per transfer (the kernel says so before
+                # anything goes on the bus): from now on one write per transfer, as luma sends
+                log.warning("I2C adapter takes one message per transfer: display writes go "
+                            "one by one (%s)", exc)
+                self._one_by_one = True
+                self.transfer(writes[self._written(writes, i):])
+                return

@@ -144,17 +144,15 @@ class BusWriter:
         #: re-inits to finish at an answer's priority: the display answered a press half-way
         #: through its refresh, and the rest of its RAM is the refresh's to write
         self._reinit_urgent: set[int] = set()
-        #: per held slot (None: a hold with no station), when the hold runs out
-        self._holds: dict[int | None, float] = {}
+        #: per held slot, when the hold runs out
+        self._holds: dict[int, float] = {}
         self._seq = 0
         self._busy = False
         self._stopped = False
-        #: frames sent, frames replaced by a newer one before they went out, parts sent, and
-        #: first edges that held the bus
+        #: frames sent, frames replaced by a newer one before they went out, and parts sent
         self.sent = 0
         self.coalesced = 0
         self.parts = 0
-        self.holds = 0
         self._thread: threading.Thread | None = None
         if threaded:
             self._thread = threading.Thread(target=self._run, name=f"display writer {name}",
@@ -202,7 +200,7 @@ class BusWriter:
             self._pending[slot] = _Frame(image, urgent or (old is not None and old.urgent), seq)
             self._cond.notify_all()  # the writer, and any flush() waiting beside it
 
-    def hold(self, slot: int | None = None, *, seconds: float = HOLD_S) -> None:
+    def hold(self, slot: int, *, seconds: float = HOLD_S) -> None:
         """A contact moved on station ``slot`` of this controller: send only urgent frames for
         ``seconds`` or until that station's answer is out (its reads and its answer must not
         wait behind other stations' frames); another station's answer leaves this hold on.
@@ -210,7 +208,6 @@ class BusWriter:
         with self._cond:
             until = self._clock() + seconds
             self._holds[slot] = max(self._holds.get(slot, until), until)
-            self.holds += 1
             self._cond.notify_all()
 
     def request_reinit(self, slot: int) -> None:
@@ -293,27 +290,29 @@ class BusWriter:
         queue = self._queue()
         urgent = bool(queue) and self._pending[queue[0]].urgent
         if not urgent and self._reinit_urgent:
-            slot = next(iter(self._reinit_urgent))  # it leaves the set when the refresh is done
-            self._reinit.discard(slot)
-            restart = slot in self._restart
-            self._restart.discard(slot)
-            return slot, None, False, restart
+            # (it leaves the set when the refresh is done)
+            return self._reinit_job(next(iter(self._reinit_urgent)))
         if not urgent and hold and self._held():
             return None
         now = self._clock()
         if self._reinit and not urgent and (not queue or queue[0] in self._background
                                             or now >= self._reinit_due):
             self._reinit_due = now + self._poll_s
-            slot = self._reinit.pop()
-            restart = slot in self._restart
-            self._restart.discard(slot)
-            return slot, None, False, restart
+            return self._reinit_job(next(iter(self._reinit)))
         if not queue:
             return None
         slot = queue[0]
         frame = self._pending.pop(slot)
         self._sending = slot, frame
         return slot, frame.image, frame.urgent, False
+
+    def _reinit_job(self, slot: int) -> tuple[int, None, bool, bool]:
+        """The job of a re-init part of display ``slot`` (call with the lock held): it leaves
+        the queue, and says whether it starts the refresh over."""
+        self._reinit.discard(slot)
+        restart = slot in self._restart
+        self._restart.discard(slot)
+        return slot, None, False, restart
 
     def _send(self, slot: int, image: Image.Image | None, urgent: bool = False,
               restart: bool = False) -> None:

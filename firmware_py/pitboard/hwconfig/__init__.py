@@ -9,6 +9,7 @@ re-exported here.
 
 Example::
 
+    >>> from pitboard.hwconfig import load_profile
     >>> config = load_profile("grid6")
     >>> len(config.stations), config.i2c.mux.address if config.i2c.mux else None
     (6, 112)

@@ -38,6 +38,7 @@ class PinUse:
 
     Example::
 
+        >>> from pitboard.hwconfig import load_profile
         >>> use = pin_map(load_profile("duo"))[0]
         >>> use.bcm, use.physical, use.function
         (2, 3, 'I2C1 SDA')
@@ -64,6 +65,7 @@ class I2cDeviceUse:
 
     Example::
 
+        >>> from pitboard.hwconfig import load_profile
         >>> [d.address for d in i2c_map(load_profile("duo"))]
         [60, 61]
     """
@@ -217,6 +219,7 @@ def pin_map(config: HwConfig) -> list[PinUse]:
 
     Example::
 
+        >>> from pitboard.hwconfig import load_profile
         >>> [u.function for u in pin_map(load_profile("grid6")) if u.bcm == 17]
         ['S1 MCP23017 INT (open-drain, active low)']
     """
@@ -279,6 +282,7 @@ def i2c_map(config: HwConfig) -> list[I2cDeviceUse]:
 
     Example::
 
+        >>> from pitboard.hwconfig import load_profile
         >>> [(d.mux_channel, d.device) for d in i2c_map(load_profile("grid6"))][:3]
         [(None, 'TCA9548A mux'), (0, 'S1 MCP23017 inputs'), (0, 'S1 SSD1306 display')]
     """
@@ -307,6 +311,7 @@ def controller_pins(i2c: I2cConfig, controller: str) -> str:
 
     Example::
 
+        >>> from pitboard.hwconfig import load_profile
         >>> controller_pins(load_profile("grid6").i2c, "B")
         'GPIO 22/23'
     """
@@ -322,6 +327,7 @@ def format_pin_map(config: HwConfig) -> str:
 
     Example::
 
+        >>> from pitboard.hwconfig import load_profile
         >>> print(format_pin_map(load_profile("duo")).splitlines()[0])
         Hardware profile "duo" (duo.toml): 2 stations
     """
@@ -416,6 +422,7 @@ def resolve_i2c_bus(
 
     Example::
 
+        >>> from pitboard.hwconfig import MuxConfig
         >>> resolve_i2c_bus(I2cConfig(mux=MuxConfig(first_bus=22)), 3)
         25
     """

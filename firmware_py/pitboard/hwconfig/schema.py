@@ -51,6 +51,7 @@ configured), 14/15 (UART, when the console uses the Pi's own UART: see :func:`is
 
 Example::
 
+    >>> from pitboard.hwconfig import load_profile
     >>> config = load_profile("grid6")
     >>> len(config.stations), config.i2c.mux.address if config.i2c.mux else None
     (6, 112)
@@ -187,6 +188,7 @@ class ConfigError(Exception):
 
     Example::
 
+        >>> from pitboard.hwconfig import load_profile
         >>> try:
         ...     load_profile("nosuch")
         ... except ConfigError as exc:
@@ -486,6 +488,7 @@ class HwConfig:
 
     Example::
 
+        >>> from pitboard.hwconfig import load_profile
         >>> config = load_profile("sim")
         >>> config.name, [s.input.kind for s in config.stations][:2]
         ('sim', ['emulated', 'emulated'])

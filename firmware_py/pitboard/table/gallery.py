@@ -309,7 +309,8 @@ def sample_views() -> dict[str, StationView]:
             cards=_hand("3412H5S", selected="012"),
         ),
         "waiting_turn_done": StationView(
-            WAITING, 0, title=name, message="Carol to play", move=MoveView(8, 30, "outside", 1),
+            WAITING, 0, title=name, message="Carol to play",
+            move=MoveView(8, 30, "outside", 1, who="you"),
             order=("1 Alice L1 sp30", "2 Bob L1 sp21", "3 Carol L1 sp19", "4 Bot 4 L1 sp17",
                    "5 Bot 5 L1 sp12", "6 Dave L1 sp9"),
             lap=1, laps=2, round=4, engine=4, gear=3,

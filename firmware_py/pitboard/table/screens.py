@@ -194,8 +194,8 @@ def _planning_middle(s: _Screen, v: StationView, *, locked: bool) -> None:
 
 
 def _single_corner(v: StationView) -> bool:
-    """One corner crossed, its limit the printed one: the corner row's short form."""
-    return len(v.corners) == 1 and not v.corners[0].adjust and not v.corners[0].overheat
+    """One corner crossed: the corner row's short form (its Heat in the right-hand field)."""
+    return len(v.corners) == 1
 
 
 def _corner_row(s: _Screen, v: StationView, *, detail: bool = False) -> None:
@@ -233,16 +233,27 @@ def _corner_line(s: _Screen, c: CornerView, *, owed: bool, spin: Sequence[str] =
     (inverted when the plan owes Heat: act on this), or how far it is when the plan does not
     reach it ("in 6": spaces), or the ``spin`` candidates ("SPIN 40% +4H", inverted, in a wider
     field): the left part stays put when a card makes the move reach the corner or spin there."""
-    s.fitted(_L, _CORNER_Y, _R - _SPIN_FIELD_W - _L - 2, [f"corner {c.number} limit {c.limit}",
-                                                         f"C{c.number} limit {c.limit}",
-                                                         f"C{c.number} lim{c.limit}"])
+    left = [f"corner {c.number} limit {c.limit}", f"C{c.number} limit {c.limit}",
+            f"C{c.number} lim{c.limit}"]
+    if c.adjust or c.overheat:  # a road token changed it: say so where it fits
+        road = ", ".join(([f"road {_signed(c.adjust)}"] if c.adjust else []) +
+                         ([f"+{c.overheat}H over"] if c.overheat else []))
+        left = [f"C{c.number} limit {c.limit} ({road})", f"C{c.number} lim{c.limit} ({road})",
+                *([f"C{c.number} lim{c.limit}({_signed(c.adjust)})"] if c.adjust else []),
+                left[-1]]
+    s.fitted(_L, _CORNER_Y, _R - _SPIN_FIELD_W - _L - 2, left)
     width = _SPIN_FIELD_W if spin else _HEAT_FIELD_W
     heat = [f"in {c.ahead}"] if c.ahead else \
         [f"+{c.heat}H"] if c.heat else ["ok"]
     if owed:
-        s.band(_CORNER_Y - 1, _CORNER_Y + 6, _R - width + 1, WIDTH - 1)
+        # an inverted chip as wide as its TINY text (rows 26..30 in the band's 24..31, clear
+        # of its edges): "ok" becoming "+3H" rewrites ~17 columns of page 3, not the field
+        fit = _fit(spin or heat, width - 2, (TINY,))
+        s.band(_CORNER_Y - 1, _CORNER_Y + 6, _R - fit.image.width - 1, WIDTH - 1)
+        s.blit(_R - fit.image.width + 1, _CORNER_Y + 1, fit.image, 0)
+        return
     s.fitted(_R, _CORNER_Y, width - 2, spin or heat, (TINY,) if spin else (SMALL, TINY),
-             ink=0 if owed else 1, align="right")
+             align="right")
 
 
 def _locked_mark(s: _Screen, v: StationView) -> None:
@@ -429,8 +440,9 @@ def _waiting(s: _Screen, v: StationView) -> None:
     if v.move is not None:
         m = v.move
         if label:
-            blocked = [f"MOVED, blocked -{m.blocked}", f"MOVED blk -{m.blocked}"] \
-                if m.blocked else ["MOVED"]
+            moved = f"{m.who} moved".strip()  # "you moved": this car's own turn is over
+            blocked = [f"{moved}, blocked -{m.blocked}", f"{moved} blk -{m.blocked}",
+                       f"moved blk -{m.blocked}"] if m.blocked else [moved, "moved"]
             s.fitted(_L, y, width, blocked, (TINY,))
             y += 7
         number = _fit(_signed(m.spaces), 34, (BIG, MEDIUM, SMALL))

@@ -265,7 +265,7 @@ def detail(code: str) -> tuple[str, ...]:
     Example::
 
         >>> detail("U8")
-        ('Brakes 1/3: choose the speed', 'Brakes 1/3: choose the speed', 'speed 1/3')
+        ('Brakes 1/3: choose the speed', 'Brakes 1/3: speed 1/3', 'speed 1/3')
     """
     u = by_code(code)
     if u is None:

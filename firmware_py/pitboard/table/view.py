@@ -98,6 +98,8 @@ class MoveView:
     spot: str  # "racing line" or "outside"
     lap: int
     blocked: int = 0  # spaces lost to blocking
+    #: whose move it is when the screen must say ("you": the station's own car)
+    who: str = ""
 
 
 @dataclass(frozen=True, slots=True)

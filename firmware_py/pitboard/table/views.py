@@ -503,7 +503,7 @@ def _waiting(scene: TableScene, st: Station, race: Race) -> StationView:
     if car is not None and current is not None and car.id in race.order[:race.turn]:
         # this car's turn is over (GO answered its last steps at once): where it ended up is
         # what its player must move on the board
-        move = _move_view(race, car)
+        move = replace(_move_view(race, car), who="you")
     if car is not None and car.play and not car.finished and car.id in race.order[race.turn:]:
         # a plan locked in, its turn to come: the locked screen (the plan's header and tray
         # stay, so the reveal sends two pages) with whose turn it is and the move

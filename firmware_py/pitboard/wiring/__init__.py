@@ -20,6 +20,7 @@ carries the SHA-256 of the YAML it was drawn from (an SVG comment, a PNG text ch
 Example::
 
     >>> from pitboard.hwconfig import load_profile
+    >>> from pitboard.wiring import config_txt_lines, generate
     >>> docs = generate(load_profile("grid6"))
     >>> sorted(docs)[:2]
     ['grid6-bom.md', 'grid6-harness.yaml']

@@ -38,6 +38,7 @@ class Cable:
 
     Example::
 
+        >>> from pitboard.wiring.parts import RJ45_PINS, T568B
         >>> Cable("C1", "Cat5e patch cable", T568B, RJ45_PINS, length_m=1.5).wirecount
         8
     """

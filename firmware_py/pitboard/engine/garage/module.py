@@ -55,6 +55,8 @@ if TYPE_CHECKING:
     from ..setup import RaceSetup
 
 UPGRADE_CODES = frozenset(BY_CODE)
+#: upgrade key -> its code in piles (Upgrade.code is a property: worked out per call)
+_CODE_OF = {key: u.code for key, u in UPGRADES.items()}
 #: draft decisions are values: each made once (a race lists every market card at every pick)
 _pick = cache(DraftPick)
 _drop = cache(DraftDrop)
@@ -214,6 +216,11 @@ class GarageModule(RaceModule):
             options = tuple(map(_drop, repeat(car), dict.fromkeys(self.picks[car])))
         return Pending(DRAFT, (car,), options, forced=len(options) == 1)
 
+    def waiting(self, race: Race) -> int | None:
+        # a draft pick's Pending lists the market (~30,000 instructions, callgrind): a bot race
+        # asked for it at every pick only to learn whose pick it is
+        return self.order[self.at] if race.phase == DRAFT else None
+
     def apply(self, race: Race, decision: Decision) -> None:
         if not isinstance(decision, _DRAFT_TYPES):
             raise IllegalDecision(f"not a draft decision: {decision!r}")
@@ -250,7 +257,7 @@ class GarageModule(RaceModule):
             return
         for code in STARTING_UPGRADES:
             car.draw.remove(code)
-        car.draw.extend(UPGRADES[k].code for k in keys)
+        car.draw.extend(map(_CODE_OF.__getitem__, keys))
 
     # -- the turn -------------------------------------------------------------------------------
     def after_reveal(self, race: Race, car: Car) -> None:
