@@ -59,7 +59,7 @@ class Course:
     #: per board space, the spots held there by cars on the track, as bits (spot 1 = 1, spot
     #: 2 = 2): landing and the slipstream test read it instead of asking every car where it
     #: is (they did that ~3 times a car-turn, a fifth of the engine's bytecodes). Kept by
-    #: every move here, rebuilt by :meth:`index_cars` (each round, and after a restore)
+    #: every move here; rebuilt by :meth:`index_cars` (after a restore, or cars placed by hand)
     _taken: list[int]
 
     def index_cars(self) -> None:
@@ -143,8 +143,8 @@ class Course:
         """``cars`` from the one furthest ahead back (by :meth:`ahead_key`; equal keys keep
         their order). The keys are built here rather than by ``sort(key=self.ahead_key)``:
         a sort calling back into Python once per car cost more than all the rest of a round."""
-        n, spots = self._spaces, self._spots
-        keyed = [(c.d, c.spot == spots[(c.d - 1) % n + 1], -i, c) for i, c in enumerate(cars)]
+        spots = self._spots
+        keyed = [(c.d, c.spot == spots[c.space], -i, c) for i, c in enumerate(cars)]
         keyed.sort(reverse=True)
         return [k[3] for k in keyed]
 

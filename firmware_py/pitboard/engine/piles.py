@@ -130,7 +130,9 @@ class Piles(Course):
                 self.shuffle(draw)
                 if log and self.record_events:
                     self._event("reshuffle", car=car.id, cards=len(draw))
-            take = min(need - drawn, len(draw))
+            take = need - drawn  # (not min(): a builtin call costs more, on every reshuffle)
+            if take > len(draw):
+                take = len(draw)
             car.hand.extend(draw[:-take - 1:-1])  # top card first, as if popped one by one
             del draw[-take:]
             drawn += take

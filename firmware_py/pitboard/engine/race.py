@@ -253,8 +253,8 @@ class Race(Piles):
         # gear, cards from hand that are not Heat, and as many as the gear unless every
         # playable card is played (a clogged hand)
         cost = (_SHIFTS if car.engine else _FREE_SHIFTS)[car.gear][1].get(gear)
-        cards = list(played)
-        hand = list(car.hand)  # a copy: an illegal plan leaves the state untouched
+        cards = [*played]  # (not list(): a call to a type costs more)
+        hand = car.hand.copy()  # a copy: an illegal plan leaves the state untouched
         legal = cost is not None and len(cards) <= gear and UNPLAYABLE.isdisjoint(cards)
         if legal:
             try:
@@ -270,7 +270,7 @@ class Race(Piles):
         if cost:
             car.engine -= cost
             car.discard.append(HEAT)
-        if gear != car.gear and self.record_events:
+        if self.record_events and gear != car.gear:
             self._event("shift", car=car.id, frm=car.gear, to=gear, heat=cost)
             if cost:
                 self._event("heat", car=car.id, n=cost, why="2-gear shift")
@@ -339,7 +339,7 @@ class Race(Piles):
             self.log.append(discard)
             self._end_turn(car)
             return
-        hand = list(car.hand)
+        hand = car.hand.copy()
         for c in cards:
             if c in UNDISCARDABLE:
                 raise IllegalDecision(f"car {car.id}: Heat and Stress cards can never be discarded")
@@ -381,16 +381,12 @@ class Race(Piles):
         # adrenaline goes by the STARTING field: last 2 of the order with 5+ starters
         adrenaline = len(racing) - (2 if len(self.cars) >= 5 else 1)
         plans = self.hooks.plans
-        # held spots, rebuilt each round (cars placed by hand count): racing = on the track
-        taken = [0] * (self._spaces + 1)
         to_plan = 0
         for i, car in enumerate(racing):
-            taken[car.space] |= car.spot
             car.adrenaline = i >= adrenaline
             car.planned = plans is not None and not plans(self, car)  # e.g. a Legend car
             if not car.planned:
                 to_plan += 1
-        self._taken = taken
         self._to_plan = to_plan
         if self.record_events:
             self.events.append({"order": list(self.order), "type": "round", "round": self.round})
@@ -478,6 +474,10 @@ class Race(Piles):
             return self.order[self.turn]
         if phase == OVER:
             return -1
+        if self.hooks.waiting:  # a module's phase, named without listing its options
+            car_id = self.hooks.waiting(self)
+            if car_id is not None:
+                return car_id
         cars = self.pending().cars  # a module's phase
         return cars[0] if cars else -1
 
@@ -497,9 +497,10 @@ class Race(Piles):
         first = bisect_left(ds, car.start_d)
         if first < len(ds) and ds[first] < car.d:
             self._check_corners(car, first)
-        if not UNDISCARDABLE.issuperset(car.hand):  # a card to discard
-            self.phase = DISCARD
-            return
+        for c in car.hand:  # a card to discard? (a loop: the first card usually is one)
+            if DISCARDABLE[c]:
+                self.phase = DISCARD
+                return
         self._end_turn(car)
 
     def _check_corners(self, car: Car, first: int | None = None) -> None:

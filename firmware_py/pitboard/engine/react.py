@@ -125,7 +125,7 @@ class Adrenaline(ReactAction):
             yield React(car.id, ADRENALINE)
 
     def legal(self, race: Race, car: Car, react: React) -> bool:
-        return self.available(race, car)
+        return car.adrenaline and not car.adrenaline_used  # available(), written out
 
     def apply(self, race: Race, car: Car, react: React) -> None:
         car.adrenaline_used = True
@@ -149,7 +149,8 @@ class Boost(ReactAction):
             yield React(car.id, BOOST)
 
     def legal(self, race: Race, car: Car, react: React) -> bool:
-        return self.available(race, car)
+        # available(), written out: a call costs more than the test
+        return not car.boosted and car.engine >= race.boost_heat(car)
 
     def apply(self, race: Race, car: Car, react: React) -> None:
         car.boosted = True
@@ -181,7 +182,8 @@ class Cooldown(ReactAction):
                 yield React(car.id, COOLDOWN, n)
 
     def legal(self, race: Race, car: Car, react: React) -> bool:
-        return 1 <= react.n <= min(car.cooldown, car.hand.count(HEAT)) and not react.card
+        # no min(): a builtin call costs more than the second comparison
+        return 1 <= react.n <= car.cooldown and react.n <= car.hand.count(HEAT) and not react.card
 
     def apply(self, race: Race, car: Car, react: React) -> None:
         for _ in range(react.n):

@@ -82,7 +82,7 @@ def shuffle_cards(cards: list[Any], key: int, n: int) -> None:
     if plan is None:
         plan = _PLANS[m] = (*_draw_plan(m), _digit_pairs(m))
     words, limit, pairs = plan
-    state = stream_start(key, n)
+    state = mix64(key ^ (n & MASK64))  # stream_start(), written out
     while True:
         r = 0
         for _ in range(words):
