@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pitboard.engine import Race, RaceSetup
-from pitboard.garage_bots import GarageBot
+from pitboard.garage_bots import _DRAFT_VALUE, GarageBot
 
 #: adjust cards for two cars (+2, +3 and -1 to the corner limits of a turn they are played)
 ADJUSTERS = {"0": ["U44", "U46", "U39"], "1": ["U45", "U41", "U36"]}
@@ -41,3 +41,22 @@ def test_no_remembered_bills_when_another_module_bills_car_by_car() -> None:
     while (car_id := race.waiting_for()) >= 0:
         race.apply(bot.choose(race, car_id))
     assert race.over
+
+
+def test_waiting_for_names_the_drafting_car_pending_names() -> None:
+    for choose in ("draft", "snake"):
+        race = Race(RaceSetup(track="usa", cars=5, seed=2, laps=1, modules={
+            "garage": {"choose": choose, "pool": "all", "expansions": True}}))
+        bot = GarageBot(seed=2)
+        picks = 0
+        while race.phase == "draft":
+            car_id = race.waiting_for()
+            pending = race.pending()
+            assert pending.cars == (car_id,)
+            decision = bot.choose(race, car_id)
+            assert decision in pending.options  # the bot's own reading of the market
+            best = max if type(decision).__name__ == "DraftPick" else min
+            assert decision == best(pending.options, key=lambda d: _DRAFT_VALUE[d.card])
+            race.apply(decision)
+            picks += 1
+        assert picks == (25 if choose == "snake" else 15)  # a snake draft: 4 picks and a drop each

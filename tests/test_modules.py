@@ -267,3 +267,21 @@ def test_setup_modules_from_json_are_one_line_errors() -> None:
                                  "modules": {"test_banked": 5}})
     with pytest.raises(ValueError, match=r"^module test_banked: options must be a table"):
         setup.validate()
+
+
+def test_first_answer_hooks_take_the_first_module_that_answers() -> None:
+    class Quiet(RaceModule):
+        key = "quiet"
+
+        def waiting(self, race: Race) -> int | None:
+            return None
+
+    class Speaks(RaceModule):
+        key = "speaks"
+
+        def waiting(self, race: Race) -> int | None:
+            return 3
+
+    assert Hooks((Quiet({}), Speaks({}))).waiting(None) == 3  # type: ignore[misc]
+    assert Hooks((Quiet({}),)).waiting(None) is None  # type: ignore[misc]
+    assert Hooks(()).waiting is None

@@ -162,7 +162,7 @@ class HeuristicBot:
         best_score = -1e9
         best_gear = 0
         best: tuple[str, ...] | None = None
-        for gear, target, bonus in moves:
+        for gear, target, bonus, pick in moves:
             if fits[gear] <= target:  # the best cards fit: no choice
                 score = scores[gear] + bonus
                 if score > best_score:
@@ -176,9 +176,9 @@ class HeuristicBot:
                 score = target + hand.cool[gear]
             if score + bonus <= best_score:
                 continue
-            found = picks.get(gear * 32 + target)
+            found = picks.get(pick)
             if found is None:
-                found = picks[gear * 32 + target] = hand.search(gear, target)
+                found = picks[pick] = hand.search(gear, target)
             score = found[0] + bonus
             if score > best_score:
                 best_score, best_gear, best = score, gear, found[1]
@@ -288,13 +288,16 @@ class _Speeds:
 
     def __init__(self, targets: tuple[int, int]) -> None:
         self.targets = targets
-        #: by gear, negative without Heat in the engine: (gear, target, bonus) per gear
-        self.moves: list[tuple[tuple[int, int, float], ...] | None] = [None] * 9
+        #: by gear, negative without Heat in the engine: per gear it may plan, (gear, target,
+        #: bonus, the key of its picks in a _Hand); the target a float, as every value it is
+        #: compared with (an int beside a float takes CPython's slow comparison)
+        self.moves: list[tuple[tuple[int, float, float, int], ...] | None] = [None] * 9
 
     def moves_for(self, gears: tuple[int, ...], shift_cost: dict[int, int]
-                  ) -> tuple[tuple[int, int, float], ...]:
-        return tuple((gear, self.targets[shift_cost[gear]], _GEAR_BONUS[gear][shift_cost[gear]])
-                     for gear in gears)
+                  ) -> tuple[tuple[int, float, float, int], ...]:
+        return tuple((gear, float(target), _GEAR_BONUS[gear][cost], gear * 32 + target)
+                     for gear in gears
+                     for cost in (shift_cost[gear],) for target in (self.targets[cost],))
 
 
 #: the speeds objects by their two targets (at most 21 x 21: every target is 0..MAX_SPEED)
@@ -303,32 +306,36 @@ _SPEEDS: dict[tuple[int, int], _Speeds] = {}
 
 def _speeds_at(race: Race, d: int, heat: int) -> _Speeds:
     """The speeds from ``d`` with ``heat`` to spare."""
-    ahead = race.corners_ahead(d, MAX_SPEED)
-    targets = (_target(d, ahead, heat), _target(d, ahead, heat - 1 if heat else 0))
+    targets = _targets(d, race.corners_ahead(d, MAX_SPEED), heat)
     speeds = _SPEEDS.get(targets)
     if speeds is None:
         speeds = _SPEEDS[targets] = _Speeds(targets)
     return speeds
 
 
-def _target(d: int, ahead: list[tuple[int, int, int]], heat: int) -> int:
-    """Highest speed whose corner bill ``heat`` can pay (MAX_SPEED with no corner near).
+def _targets(d: int, ahead: list[tuple[int, int, int]], heat: int) -> tuple[int, int]:
+    """The highest speeds whose corner bill ``heat`` can pay, and ``heat`` less 1 (a 2-gear
+    shift's) (MAX_SPEED with no corner near).
 
     The bill only grows with speed, and is 0 until the first line is crossed, so scan up from
-    the first speed that crosses it.
+    the first speed that crosses it, once for both.
     """
     if not ahead:
-        return MAX_SPEED
+        return MAX_SPEED, MAX_SPEED
+    less = heat - 1 if heat else 0
+    lower = -1
     speed = ahead[0][0] - d + 1
     while speed <= MAX_SPEED:
         bill = 0
         for line, _, limit in ahead:
             if line < d + speed and speed > limit:
                 bill += speed - limit
+        if bill > less and lower < 0:
+            lower = speed - 1
         if bill > heat:
-            return speed - 1
+            return speed - 1, lower
         speed += 1
-    return MAX_SPEED
+    return MAX_SPEED, MAX_SPEED if lower < 0 else lower
 
 
 class _Values(dict[str, float]):
@@ -388,7 +395,7 @@ class _Hand:
     65,000 plans). Built with plain loops: a new hand comes up in a quarter of the plans of a
     fresh process, and a few C calls per value cost more than the loops."""
 
-    __slots__ = ("capped", "cards", "cool", "fits", "picks", "prefix", "records", "scores",
+    __slots__ = ("capped", "cards", "cool", "fits", "least", "picks", "records", "scores",
                  "size", "tops")
 
     def __init__(self, cards_in_hand: tuple[str, ...]) -> None:
@@ -414,12 +421,13 @@ class _Hand:
             tops.append(expected)
             scores.append(expected + cool[gear])
         self.fits, self.tops, self.scores = fits, tops, scores
-        #: the worst case of the 0-3 cheapest cards (what slots left to fill need at least)
-        prefix = self.prefix = [0.0]
+        #: per number of slots to fill (1-4), the worst case of the cheapest cards that could
+        #: fill all but one (what the slots left after a card need at least)
+        least = self.least = [0.0, 0.0]
         worst = 0.0
         for record in records[:3]:
             worst += record[2]
-            prefix.append(worst)
+            least.append(worst)
         #: the cards, cheapest first
         self.cards = tuple(map(_CODE, records))
         #: no card gives more than its worst case on average (a pick then scores at most its
@@ -428,7 +436,7 @@ class _Hand:
         #: gear * 32 + target (0..MAX_SPEED) -> the pick when the best cards do not fit
         self.picks: dict[int, tuple[float, tuple[str, ...]]] = {}
 
-    def search(self, gear: int, target: int) -> tuple[float, tuple[str, ...]]:
+    def search(self, gear: int, target: float) -> tuple[float, tuple[str, ...]]:
         """The ``gear`` cards to play when the worst case should stay within ``target`` (the
         best cards do not fit: :meth:`HeuristicBot._best_plan` takes them when they do), and
         their score. Greedy from the most valuable card down: a card is taken if the cheapest
@@ -436,13 +444,13 @@ class _Hand:
         enough cards are left, they all go. The score is their expected speed and the gear's
         Cooldown, less 10 per point the worst case could overshoot (only when nothing safer
         exists)."""
-        records, prefix = self.records, self.prefix
+        records, least = self.records, self.least
         chosen: list[str] = []
         need, total, score = gear, 0.0, self.cool[gear]
         i = self.size - 1
         while i >= need > 0:  # more cards left than slots: a choice
             expected, code, worst = records[i]
-            if total + worst + prefix[need - 1] <= target:
+            if total + worst + least[need] <= target:
                 chosen.append(code)
                 total += worst
                 score += expected

@@ -16,6 +16,7 @@ The hook points, in the order a race meets them:
 ``corner_limit``       once per corner, before the race: the limit every car faces there
 ``setup_car``          each car's starting deck and engine, before the deck is shuffled
 ``pre_race``           whether decisions (a draft) must come before the cards are dealt
+``waiting``            the car a module's phase waits for (a draft pick), options not listed
 ``plans``              does this car plan this round (a Legend car does not)
 ``drive``              a car's whole turn when the module drives it (a Legend); True = handled
 ``after_reveal``       the planned cards are revealed and the speed added up, before moving
@@ -114,6 +115,12 @@ class RaceModule:
         """What the race waits for in a phase this module owns (None: not its phase)."""
         return None
 
+    def waiting(self, race: Race) -> int | None:
+        """The car that decides next in a phase this module owns, -1 if none, None if not its
+        phase: what :meth:`pending` would name, without listing every option (bots and loops
+        ask ``race.waiting_for()`` before each decision)."""
+        return None
+
     def apply(self, race: Race, decision: Decision) -> None:
         """Apply one of :attr:`decisions` (raise IllegalDecision, state untouched, if illegal)."""
         raise NotImplementedError
@@ -178,6 +185,8 @@ _BROADCAST = ("prepare", "setup_car", "after_reveal", "end_turn")
 #: yes/no hooks: all must say yes (plans, may_slipstream) or one says yes (drive, pre_race)
 _ALL = ("plans", "may_slipstream")
 _ANY = ("drive", "pre_race")
+#: hooks answered by the first module that answers (not None)
+_FIRST = ("waiting",)
 
 
 class Hooks:
@@ -211,6 +220,7 @@ class Hooks:
         self.may_slipstream: Callable[..., bool] | None = None
         self.drive: Callable[..., bool] | None = None
         self.pre_race: Callable[..., bool] | None = None
+        self.waiting: Callable[..., int | None] | None = None
         self.forecast_reveal: Callable[..., RevealForecast] | None = None
         #: every module's React actions, in module order
         self.react_actions: tuple[ReactAction, ...] = tuple(
@@ -232,7 +242,7 @@ class Hooks:
 
 
 #: every hook, in the order _combine meets them
-_HOOK_NAMES = (*_CHAINED, *_BROADCAST, *_ALL, *_ANY)
+_HOOK_NAMES = (*_CHAINED, *_BROADCAST, *_ALL, *_ANY, *_FIRST)
 
 
 #: module class -> the hooks it overrides (one entry per module class)
@@ -264,6 +274,14 @@ def _combine(name: str, found: list[Callable[..., Any]]) -> Callable[..., Any]:
         return lambda *args: all(fn(*args) for fn in found)
     if name in _ANY:
         return lambda *args: any(fn(*args) for fn in found)
+    if name in _FIRST:
+        def first(*args: Any) -> Any:
+            for fn in found:
+                answer = fn(*args)
+                if answer is not None:
+                    return answer
+            return None
+        return first
 
     def broadcast(*args: Any) -> None:
         for fn in found:

@@ -473,6 +473,10 @@ class Race(Piles):
             return self.order[self.turn]
         if phase == OVER:
             return -1
+        if self.hooks.waiting:  # a module's phase, named without listing its options
+            car_id = self.hooks.waiting(self)
+            if car_id is not None:
+                return car_id
         cars = self.pending().cars  # a module's phase
         return cars[0] if cars else -1
 
