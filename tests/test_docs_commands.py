@@ -209,3 +209,12 @@ def test_the_module_options_readme_lists_are_on_each_command_it_names() -> None:
     assert len(options) >= 8
     for name in ("sim", "demo", "simulate"):
         assert set(options) <= set(COMMANDS[name]._option_string_actions), name
+
+
+def test_pitboard_help_and_readme_give_the_same_reasons_for_exit_1() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| 1 |"))
+    epilog = " ".join((build_parser().epilog or "").split())
+    for named in ("sim --autoplay", "wiring-docs --check", "hw-test"):
+        assert named in row
+    assert "stuck autoplay" in epilog and "wiring-docs --check" in epilog and "hw-test" in epilog

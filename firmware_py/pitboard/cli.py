@@ -71,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="pitboard COMMAND --help describes a command and each of its options. "
                "Exit status: 0 done, 2 bad input (arguments, config, scenario or track "
                "file), 1 a failure at run time (hardware that does not start, a stuck "
-               "autoplay).",
+               "autoplay, stale files for wiring-docs --check, a problem hw-test found).",
     )
     parser.add_argument("--version", action="version", version=f"pitboard {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

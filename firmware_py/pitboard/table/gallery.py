@@ -82,7 +82,9 @@ DESCRIPTIONS: dict[str, str] = {
                   "sit where the planning and locked screens have them: at the reveal, what "
                   "did not change is not sent again.",
     "resolution_react": "Turn screen: the likely answer preset (lit = on, outlined = off: no "
-                         "Boost); GO confirms it, DISC also picks cards to discard.",
+                         "Boost); the line over the keys says what GO does, each choice in its "
+                         "own place (a toggle changes its word and its key only); GO confirms "
+                         "it, DISC also picks cards to discard.",
     "resolution_symbols": "Garage turn screen: each optional symbol of the played cards is a "
                           "key (play Gas Pedal 4 from hand, salvage up to 2), used in the order "
                           "pressed; the line says what they do, TURN shows the toggles; the "

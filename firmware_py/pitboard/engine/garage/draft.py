@@ -53,6 +53,12 @@ class DraftDrop(NamedTuple):
         return f"drop {self.car} {self.card}"
 
 
+#: a pick or drop, made once per car and card (decisions are values; a NamedTuple's own
+#: constructor is a Python call, the cache's lookup is not)
+draft_pick = cache(DraftPick)
+draft_drop = cache(DraftDrop)
+
+
 def _key(car: int, words: list[str], kind: str) -> str:
     if len(words) != 1:
         raise ValueError(f"expected '{kind} CAR CARD' (an upgrade such as U7)")

@@ -20,7 +20,6 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
 from itertools import repeat
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -36,6 +35,8 @@ from .draft import (
     POOLS,
     DraftDrop,
     DraftPick,
+    draft_drop,
+    draft_pick,
     market_size,
     pick_order,
     pool,
@@ -57,9 +58,6 @@ if TYPE_CHECKING:
 UPGRADE_CODES = frozenset(BY_CODE)
 #: upgrade key -> its code in piles (Upgrade.code is a property: worked out per call)
 _CODE_OF = {key: u.code for key, u in UPGRADES.items()}
-#: draft decisions are values: each made once (a race lists every market card at every pick)
-_pick = cache(DraftPick)
-_drop = cache(DraftDrop)
 _DRAFT_TYPES = (DraftPick, DraftDrop)
 _OPTIONS = ("choose", "pool", "expansions", "upgrades", "market")
 
@@ -211,9 +209,9 @@ class GarageModule(RaceModule):
         car = self.order[self.at]
         if self.market:
             options: tuple[Decision, ...] = tuple(
-                map(_pick, repeat(car), dict.fromkeys(self.market)))
+                map(draft_pick, repeat(car), dict.fromkeys(self.market)))
         else:
-            options = tuple(map(_drop, repeat(car), dict.fromkeys(self.picks[car])))
+            options = tuple(map(draft_drop, repeat(car), dict.fromkeys(self.picks[car])))
         return Pending(DRAFT, (car,), options, forced=len(options) == 1)
 
     def waiting(self, race: Race) -> int | None:
