@@ -478,8 +478,8 @@ _CODE = itemgetter(1)
 #: races on USA meet 1,318 distinct hands in 150 races, 1,487 in 600, 1,519 in 1,200; with
 #: tracemalloc every memo of this module (hands and their picks, speeds, bills) holds 3.4 MiB
 #: after 150 races and 5.3 MiB after 600 (3.6 KiB a hand, picks growing towards their bound of
-#: 4 gears x 21 targets), so a full memo stays near 8 MiB. Sharing equal picks between hands halved that
-#: but cost 2.5% of the engine's time per car-turn: not worth it.
+#: 4 gears x 21 targets), so a full memo stays near 8 MiB. Sharing equal picks between hands
+#: halved that but cost 2.5% of the engine's time per car-turn: not worth it.
 _HANDS: dict[tuple[str, ...], _Hand] = {}
 _HANDS_MAX = 2_048
 
