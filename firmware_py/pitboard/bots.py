@@ -399,7 +399,8 @@ class _Hand:
                  "size", "tops")
 
     def __init__(self, cards_in_hand: tuple[str, ...]) -> None:
-        records = self.records = sorted(filter(None, map(_RECORDS.__getitem__, cards_in_hand)))
+        records = self.records = tuple(sorted(filter(None, map(_RECORDS.__getitem__,
+                                                           cards_in_hand))))
         size = self.size = len(records)
         #: per gear 0-4, what its Cooldown is worth with this hand's Heat cards
         cool = self.cool = _COOLDOWN_BONUS[min(cards_in_hand.count(HEAT), 3)]
@@ -420,14 +421,17 @@ class _Hand:
             fits.append(worst)
             tops.append(expected)
             scores.append(expected + cool[gear])
-        self.fits, self.tops, self.scores = fits, tops, scores
+        # as tuples: the garbage collector stops tracking a tuple of floats, and each full
+        # collection would walk every list of the memo again
+        self.fits, self.tops, self.scores = tuple(fits), tuple(tops), tuple(scores)
         #: per number of slots to fill (1-4), the worst case of the cheapest cards that could
         #: fill all but one (what the slots left after a card need at least)
-        least = self.least = [0.0, 0.0]
+        least = [0.0, 0.0]
         worst = 0.0
         for record in records[:3]:
             worst += record[2]
             least.append(worst)
+        self.least = tuple(least)
         #: the cards, cheapest first
         self.cards = tuple(map(_CODE, records))
         #: no card gives more than its worst case on average (a pick then scores at most its
@@ -471,11 +475,11 @@ _CODE = itemgetter(1)
 
 
 #: hands seen so far, keyed by their cards in code order (bounded: cleared when full). Six-car
-#: races on USA meet 1,318 distinct hands in 150 races, 1,519 in 1,200; with tracemalloc every
-#: memo of this module (hands and their picks, targets, bills) holds 3.6 MiB after 150 races
-#: and 5.8 MiB after 1,200 (3.8 KiB a hand, picks growing towards their bound of 4 gears x 21
-#: targets), so a full memo stays near 8 MiB. Sharing equal picks between hands halved that
-#: but cost 2.5% of the engine's time per car-turn: not worth it.
+#: races on USA meet 1,318 distinct hands in 150 races, 1,487 in 600, 1,519 in 1,200; with
+#: tracemalloc every memo of this module (hands and their picks, speeds, bills) holds 3.4 MiB
+#: after 150 races and 5.3 MiB after 600 (3.6 KiB a hand, picks growing towards their bound of
+#: 4 gears x 21 targets), so a full memo stays near 8 MiB. Sharing equal picks between hands
+#: halved that but cost 2.5% of the engine's time per car-turn: not worth it.
 _HANDS: dict[tuple[str, ...], _Hand] = {}
 _HANDS_MAX = 2_048
 

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from .setup import RaceSetup
 
 SLIPSTREAM_SPACES = 2
+_USUAL_REACH = (SLIPSTREAM_SPACES,)
 
 
 class Course:
@@ -266,8 +267,11 @@ class Course:
     def slipstream_reaches(self, car: Car) -> tuple[int, ...]:
         """Every distance ``car`` may slipstream now, the usual one first (a module may offer
         longer ones: "may add 1 space"); none across the final finish line."""
+        hooks = self.hooks
+        if not (hooks.slipstream_spaces or hooks.slipstream_choices):
+            return _USUAL_REACH  # the base game's (bots ask at every slipstream)
         spaces = self.slipstream_spaces(car)
-        more = self.hooks.slipstream_choices
+        more = hooks.slipstream_choices
         if not more:
             return (spaces,)
         reaches = more(self, car, (spaces,))

@@ -88,12 +88,10 @@ class Race(Piles):
         self.order: list[int] = []
         self.turn = 0
         self.hall_of_fame: list[int] = []
-        self.shuffles = 0
-        self.car_turns = 0
+        self.shuffles = self.car_turns = self.stress_reserve = 0
         self.log: list[Decision] = []
         self.events: list[dict[str, Any]] = []
         self.grid: list[int] = []
-        self.stress_reserve = 0
         self.hooks = Hooks(build_modules(setup))
         self._derive()
         if self.hooks.prepare:
@@ -315,7 +313,8 @@ class Race(Piles):
         if self.phase != SLIPSTREAM or self.order[self.turn] != car_id:
             self._refuse(SLIPSTREAM, car_id)
         car = self.cars[car_id]
-        spaces = self.slipstream_spaces(car) if take else 0
+        spaces = 0 if not take else self.slipstream_spaces(car) if self.hooks.slipstream_spaces \
+            else SLIPSTREAM_SPACES  # (the hook tested here: a call costs more than the test)
         if reach and reach != spaces:
             reaches = self.slipstream_reaches(car)
             if not take or reach not in reaches:
@@ -439,10 +438,10 @@ class Race(Piles):
         more = self._react_more
         if more is not None:  # the base actions' available(), written out, then the others'
             boost_heat = self.hooks.boost_heat
-            if (car.adrenaline and not car.adrenaline_used) or \
-                    (car.cooldown > 0 and HEAT in car.hand) or \
-                    (not car.boosted and
-                     car.engine >= (boost_heat(self, car, 1) if boost_heat else 1)):
+            if (not car.boosted and  # Boost first: the most often open, and the cheapest test
+                    car.engine >= (boost_heat(self, car, 1) if boost_heat else 1)) or \
+                    (car.adrenaline and not car.adrenaline_used) or \
+                    (car.cooldown > 0 and HEAT in car.hand):
                 return True
             for available in more:  # noqa: SIM110 (a loop: any() with a generator costs more)
                 if available(self, car):
