@@ -16,9 +16,9 @@ import gc
 import time
 from typing import Any
 
-from pitboard.bots import Bot, HeuristicBot
+from pitboard.bots import Bot, HeuristicBot, RandomBot
 from pitboard.engine import Race, RaceSetup
-from pitboard.garage_bots import GarageBot, GarageRandomBot
+from pitboard.garage_bots import GarageBot
 from pitboard.simulate import simulate
 
 GARAGE: dict[str, dict[str, Any]] = {
@@ -70,7 +70,7 @@ def duel(races: int) -> None:
     places = {"heuristic": 0, "random": 0}
     for i in range(races):
         heuristic = {c for c in range(6) if (c + i) % 2 == 0}
-        bots: list[Bot] = [GarageBot(seed=i) if c in heuristic else GarageRandomBot(seed=i + c)
+        bots: list[Bot] = [GarageBot(seed=i) if c in heuristic else RandomBot(seed=i + c)
                            for c in range(6)]
         race = Race(RaceSetup(track="usa", cars=6, seed=10_000 + i, laps=2, modules=GARAGE),
                     record_events=False)

@@ -283,13 +283,13 @@ def test_a_failed_expect_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixtu
 # ---------------------------------------------------------------- bots
 def test_heuristic_garage_bot_beats_the_random_one() -> None:
     """benchmarks/garage.py measures it over 200 races; here 8 are enough to be sure."""
-    from pitboard.bots import Bot
-    from pitboard.garage_bots import GarageBot, GarageRandomBot
+    from pitboard.bots import Bot, RandomBot
+    from pitboard.garage_bots import GarageBot
 
     places = {True: 0, False: 0}
     for i in range(8):
         heuristic = {c for c in range(4) if (c + i) % 2 == 0}
-        bots: list[Bot] = [GarageBot(seed=i) if c in heuristic else GarageRandomBot(seed=i)
+        bots: list[Bot] = [GarageBot(seed=i) if c in heuristic else RandomBot(seed=i)
                            for c in range(4)]
         race = Race(RaceSetup(cars=4, seed=500 + i, laps=1, modules={"garage": {
             "choose": "snake", "expansions": True}}), record_events=False)

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 
 import pytest
 
-from pitboard.bots import Bot
+from pitboard.bots import Bot, RandomBot
 from pitboard.engine import Race, RaceSetup, race_from_dict, race_to_dict, replay, undo
 from pitboard.engine.cards import HEAT, STRESS
 from pitboard.engine.garage import removed_cards
-from pitboard.garage_bots import GarageBot, GarageRandomBot
+from pitboard.garage_bots import GarageBot
 
 TRACKS = ("usa", "france", "great_britain", "italy")
 MAX_ROUNDS_PER_LAP = 100
@@ -50,7 +50,7 @@ class GarageGame:
         rng = self.rng
         rng.random()
         cars = self.setup().cars
-        return [GarageRandomBot(seed=self.seed + i) if rng.random() < 0.6
+        return [RandomBot(seed=self.seed + i) if rng.random() < 0.6
                 else GarageBot(seed=self.seed + i) for i in range(cars)]
 
 
@@ -123,7 +123,7 @@ def test_every_symbol_path_is_walked() -> None:
         setup = RaceSetup(cars=6, seed=seed, laps=1, modules={"garage": {
             "choose": "random", "pool": "all", "expansions": True}})
         race = Race(setup)
-        bots = [GarageRandomBot(seed=seed + i) for i in range(6)]
+        bots = [RandomBot(seed=seed + i) for i in range(6)]
         while not race.over:
             car = race.pending().cars[0]
             race.apply(bots[car].choose(race, car))

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from pitboard.bots import Bot, HeuristicBot, RandomBot
 from pitboard.catalog import WEATHER_TOKENS
 from pitboard.engine import Race, RaceSetup, race_from_dict, race_to_dict, replay, undo
-from pitboard.garage_bots import GarageBot, GarageRandomBot
+from pitboard.garage_bots import GarageBot
 from test_properties import MAX_ROUNDS_PER_LAP, TRACKS, Checker
 
 MODULE_RACES = settings(max_examples=60, deadline=None)
@@ -58,7 +58,7 @@ class ModuleGame:
 
     def bots(self) -> list[Bot]:
         if self.garage is not None:
-            return [GarageRandomBot(seed=self.seed + i) if r else GarageBot(seed=self.seed + i)
+            return [RandomBot(seed=self.seed + i) if r else GarageBot(seed=self.seed + i)
                     for i, r in enumerate(self.random_bots)]
         return [RandomBot(seed=self.seed + i) if r else HeuristicBot(seed=self.seed + i)
                 for i, r in enumerate(self.random_bots)]

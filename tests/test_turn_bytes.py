@@ -9,6 +9,7 @@ rendered pages)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from PIL import Image
@@ -190,3 +191,23 @@ def test_every_toggle_on_the_turn_screen_rewrites_its_keys_and_the_go_line_only(
             assert glass.tobytes() == render(new).tobytes()
             seen += 1
     assert seen >= 10, seen
+
+
+def test_the_go_line_says_done_with_nothing_on_and_falls_back_when_fields_do_not_fit() -> None:
+    from pitboard.table.screens import render
+    from pitboard.table.turn import TurnChoices
+    from pitboard.table.view import MoveView
+
+    nothing = TurnChoices(adrenaline=False, boost=False)
+    view = StationView(RESOLUTION, 0, engine=4, speed="7", move=MoveView(7, 34, "outside", 1),
+                       soft_keys=("ADR", "BST", "", "", "", "", "GO"), keys_off=(0, 1),
+                       message=nothing.summary(), message_toggles=True,
+                       go_fields=nothing.fields(), laps=2)
+    image = render(view)
+    assert nothing.summary() == "GO: done"
+    assert find_text(image, "GO:") is not None and find_text(image, "done") is not None
+    # fields that cannot keep their places on one line: the line as one text, as it comes
+    wide = (("boost", "boost boost boost"), ("slip", "slip slip slip slip"),
+            ("keep hand", "keep hand keep hand"))
+    image = render(replace(view, message="GO: boost, slip, keep hand", go_fields=wide))
+    assert find_text(image, "GO: boost, slip, keep hand") is not None

@@ -2,9 +2,10 @@
 
 :class:`GarageBot` is the heuristic bot plus a draft (it values each market card by speed,
 [+] flips, Cooldown and corner help, and shuns the pool's Heat cards) and React choices for every
-symbol, each taken when the corners ahead can pay for it. :class:`GarageRandomBot` picks any
-legal decision (the random bot already does: the draft market and every symbol are listed in
-``pending().options``), so it walks every symbol path.
+symbol, each taken when the corners ahead can pay for it. The base game's random bot needs nothing
+more (:func:`make_garage_bot` gives it for ``random``): it picks any legal decision, and the
+draft market and every symbol are listed in ``pending().options``, so it walks every symbol
+path.
 
 Example::
 
@@ -283,17 +284,13 @@ class _SalvageValues(dict[str, int]):
 _SALVAGE_VALUE = _SalvageValues()
 
 
-class GarageRandomBot(RandomBot):
-    """Any legal decision: draft picks and every upgrade symbol included."""
-
-
 def make_garage_bot(kind: str, *, seed: int = 0) -> Bot:
     """``random`` or ``heuristic``, able to draft and use upgrades."""
     if kind == "random":
-        return GarageRandomBot(seed=seed)
+        return RandomBot(seed=seed)
     if kind == "heuristic":
         return GarageBot(seed=seed)
     raise ValueError(f"unknown bot {kind!r} (random, heuristic)")
 
 
-__all__ = ["DONE", "GarageBot", "GarageRandomBot", "draft_value", "make_garage_bot"]
+__all__ = ["DONE", "GarageBot", "draft_value", "make_garage_bot"]
