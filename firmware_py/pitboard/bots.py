@@ -457,13 +457,13 @@ class _Hand:
         exists)."""
         records, least = self.records, self.least
         chosen: list[str] = []
-        need, total, score = gear, 0.0, self.cool[gear]
+        need, room, score = gear, target, self.cool[gear]  # room: what the worst case may add
         i = self.size - 1
-        while i >= need > 0:  # more cards left than slots: a choice
+        while need and i >= need:  # more cards left than slots: a choice
             expected, code, worst = records[i]
-            if total + worst + least[need] <= target:
+            if worst + least[need] <= room:
                 chosen.append(code)
-                total += worst
+                room -= worst
                 score += expected
                 need -= 1
             i -= 1
@@ -471,10 +471,10 @@ class _Hand:
             need -= 1
             expected, code, worst = records[need]
             chosen.append(code)
-            total += worst
+            room -= worst
             score += expected
-        if total > target:  # could spin out or overpay
-            score -= 10.0 * (total - target)
+        if room < 0.0:  # could spin out or overpay
+            score += 10.0 * room
         return score, tuple(chosen)
 
 
