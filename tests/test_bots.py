@@ -39,6 +39,7 @@ def test_memos_stay_bounded() -> None:
     for hand in bots._HANDS.values():
         assert len(hand.picks) <= 4 * (bots.MAX_SPEED + 1)
     assert 0 < len(bots._SPEEDS) <= (bots.MAX_SPEED + 1) ** 2
+    assert 0 < len(bots._PLANS) <= bots._PLANS_MAX
 
 
 def test_shifts_depend_on_gear_and_heat_in_engine_only() -> None:

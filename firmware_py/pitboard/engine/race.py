@@ -83,10 +83,9 @@ class Race(Piles):
         self.track = track if track is not None else load_track(setup.track)
         self.laps = setup.laps if setup.laps is not None else self.track.laps
         self.finish_d = self.laps * self.track.spaces
-        self.round = 0
+        self.round = self.turn = 0
         self.phase = PLAN
         self.order: list[int] = []
-        self.turn = 0
         self.hall_of_fame: list[int] = []
         self.shuffles = self.car_turns = self.stress_reserve = 0
         self.log: list[Decision] = []
@@ -473,10 +472,8 @@ class Race(Piles):
             return self.order[self.turn]
         if phase == OVER:
             return -1
-        if self.hooks.waiting:  # a module's phase, named without listing its options
-            car_id = self.hooks.waiting(self)
-            if car_id is not None:
-                return car_id
+        if self.hooks.waiting and (car_id := self.hooks.waiting(self)) is not None:
+            return car_id  # a module's phase, named without listing its options
         cars = self.pending().cars  # a module's phase
         return cars[0] if cars else -1
 

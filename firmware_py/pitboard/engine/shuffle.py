@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import product
+from itertools import chain, repeat
 from math import factorial
 from typing import Any, TypeVar
 
@@ -91,34 +91,38 @@ def shuffle_cards(cards: list[Any], key: int, n: int) -> None:
         if r < limit:
             break
     # the same digits, read off two at a time: one divmod by the pair's radices' product, then
-    # the two digits from a table (a fifth cheaper than a division per digit)
-    for size, i, k, table in pairs:
+    # the two digits from two tables (a fifth cheaper than a division per digit)
+    for size, i, k, low_digit, high_digit in pairs:
         r, low = divmod(r, size)
-        h, j = table[low]  # the digits of positions k and i
+        j = low_digit[low]
+        h = high_digit[low]
         cards[i], cards[j] = cards[j], cards[i]
         cards[k], cards[h] = cards[h], cards[k]
 
 
-_Pairs = tuple[tuple[int, int, int, tuple[tuple[int, ...], ...]], ...]
+_Pairs = tuple[tuple[int, int, int, tuple[int, ...], tuple[int, ...]], ...]
 #: m -> (words, limit, digit pairs) for shuffling m cards: a dict, as an lru_cache lookup cost
 #: ~6% of a shuffle (entries: the few dozen deck sizes a game has)
 _PLANS: dict[int, tuple[int, int, _Pairs]] = {}
-#: radix a -> for each low below a * (a - 1): (low // a, low % a), the digits of radices a - 1
-#: and a (a = 2: the last digit, paired with a digit of radix 1, always 0)
-_PAIR_TABLES: dict[int, tuple[tuple[int, ...], ...]] = {}
+#: radix a -> for each low below a * (a - 1): low % a and low // a, the digits of radices a and
+#: a - 1 (a = 2: the last digit, paired with a digit of radix 1, always 0). Two tuples of ints
+#: build at C speed: for decks up to 19 cards ~1.1 million instructions, against 2.2 million for
+#: one table of pairs (every fresh process builds them)
+_PAIR_TABLES: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
 
 def _digit_pairs(m: int) -> _Pairs:
     """The steps of :func:`shuffle_cards` two at a time: positions ``i`` and ``i - 1`` (radices
     ``i + 1`` and ``i``), from the last position down, with the product of their radices and
-    their table; an odd last step (position 1) pairs with a no-op (position 0, radix 1)."""
+    their digit tables; an odd last step (position 1) pairs with a no-op (position 0, radix 1)."""
     pairs = []
     for i in range(m - 1, 0, -2):
         a = i + 1
-        table = _PAIR_TABLES.get(a)
-        if table is None:
-            table = _PAIR_TABLES[a] = tuple(product(range(i), range(a)))
-        pairs.append((a * i, i, i - 1, table))
+        tables = _PAIR_TABLES.get(a)
+        if tables is None:
+            tables = _PAIR_TABLES[a] = (tuple(range(a)) * i,
+                                        tuple(chain.from_iterable(repeat(h, a) for h in range(i))))
+        pairs.append((a * i, i, i - 1, *tables))
     return tuple(pairs)
 
 
