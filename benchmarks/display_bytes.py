@@ -26,15 +26,14 @@ from luma.oled.device import sh1106, ssd1306
 from PIL import Image, ImageDraw, ImageFont
 
 from pitboard.hw.display import Driver, StationDisplay
+from pitboard.hw.display_cost import busiest, by_design, priced, rewrite_cost
 from pitboard.hw.oled import (
     FRAME_BYTES,
     I2C_RDWR_BLOCK,
     SMBUS_BLOCK,
     BusCost,
-    BusWrite,
     RecordingSerial,
     i2c_cost,
-    through_mux,
 )
 from pitboard.hw.writer import BusWriter, part_bytes
 
@@ -253,16 +252,14 @@ def _controllers() -> list[str]:
     return [st.display.controller for st in load_profile("grid6").stations]
 
 
-def _priced(writes: list[BusWrite]) -> BusCost:
-    return through_mux(i2c_cost(writes), idle_disconnect=True)
-
-
 def real_reveals(part: int | None, races: int = 2) -> list[Reveal]:
     """The GO reveals of real one-lap grid6 races on the test rig (six players, every choice
     made with the lever and the buttons), sent as the device sends them: each controller's
     :class:`~pitboard.hw.writer.BusWriter` with the profile's race-control display as its
     background display on controller A. ``part``: the writer's part size in RAM bytes (None:
-    whole windows, one transfer each)."""
+    a frame's windows all in one transfer, as long as the frame is: only a press's answer
+    still goes in parts of :data:`~pitboard.hw.writer.URGENT_CHUNK_BYTES`, and the last GO's
+    answer is smaller than one)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
     from pitboard.hw.events import GoPressed
     from rig import Grid6, Players
@@ -300,9 +297,9 @@ def real_reveals(part: int | None, races: int = 2) -> list[Reveal]:
                         "planning" not in after:
                     rc = self.rc_bus.writes[rc_before:]
                     reveals.append(Reveal(
-                        [_priced(p.writes[n:]) for p, n in zip(self.panels, before, strict=True)],
+                        [priced(p.writes[n:]) for p, n in zip(self.panels, before, strict=True)],
                         [f"{a}->{b}" for a, b in zip(kinds, after, strict=True)],
-                        _priced(rc) if rc else None))
+                        priced(rc) if rc else None))
             return handled
 
     for race in range(races):
@@ -317,32 +314,6 @@ def real_reveals(part: int | None, races: int = 2) -> list[Reveal]:
             pass
         rig.close()
     return reveals
-
-
-def _every_byte(part: int | None, rows: tuple[int, int] = (0, 64)) -> BusCost:
-    """One station's screen changing in every RAM byte of pixel ``rows`` (all 1024 by
-    default), sent as the writer sends a station's frame (``part`` RAM bytes per transfer;
-    None: one window)."""
-    base = station_screen()
-    new = base.copy()
-    box = (0, rows[0], W, rows[1])
-    new.paste(Image.eval(base.crop(box), lambda v: 255 - v).convert("1"), box[:2])
-    bus = RecordingSerial()
-    disp = StationDisplay(serial=bus, driver="ssd1306", station="bench")
-    disp.show(base)
-    bus.writes.clear()
-    while not disp.show_part(new, part or FRAME_BYTES):
-        pass
-    return _priced(bus.writes)
-
-
-def _busiest(costs: list[BusCost], layout: list[str], hz: int) -> tuple[float, int, str]:
-    """(seconds, bus bytes, controller) of the controller that takes longest."""
-    groups: dict[str, list[BusCost]] = {}
-    for controller, cost in zip(layout, costs, strict=True):
-        groups.setdefault(controller, []).append(cost)
-    return max((sum(c.seconds(hz) for c in g), sum(c.bus_bytes for c in g), name)
-               for name, g in groups.items())
 
 
 def reveal_table() -> None:
@@ -374,7 +345,7 @@ def reveal_table() -> None:
     print("-" * len(header))
     runs: dict[str, dict[int, list[Reveal]]] = {}
     whole = real_reveals(None)
-    runs["whole windows (one transfer each)"] = {hz: whole for hz in speeds}
+    runs["whole frames (one transfer each)"] = {hz: whole for hz in speeds}
     runs["the writer's parts (" + ", ".join(f"{part_bytes(hz)} B at {hz // 1000} kHz"
                                              for hz in speeds) + ")"] = \
         {hz: real_reveals(part_bytes(hz)) for hz in speeds}
@@ -387,19 +358,11 @@ def reveal_table() -> None:
                 part = part_bytes(hz) if parts else None
                 reveals = by_hz[hz]
                 if case == "every byte":
-                    timed = [(_busiest([_every_byte(part)] * 6, layout, hz), None)]
+                    timed = [(busiest([rewrite_cost(part)] * 6, layout, hz), None)]
                 elif case == "by design":
-                    # the acting station's whole screen, every other station pages 3-4
-                    # (rows 24..39: a waiting screen after a locked plan) plus the last GO's
-                    # answer (its message row, page 4)
-                    turn, news = _every_byte(part), _every_byte(part, (24, 40))
-                    answer = _every_byte(part, (32, 40))
-                    last = BusCost(news.transactions + answer.transactions,
-                                   news.payload_bytes + answer.payload_bytes,
-                                   news.bus_bytes + answer.bus_bytes)
-                    timed = [(_busiest([turn, last, news, news, news, news], layout, hz), None)]
+                    timed = [(busiest(by_design(part), layout, hz), None)]
                 else:
-                    timed = sorted(((_busiest(r.costs, layout, hz), r) for r in reveals),
+                    timed = sorted(((busiest(r.costs, layout, hz), r) for r in reveals),
                                    key=lambda t: t[0])
                 (seconds, nbytes, _), reveal = timed[len(timed) // 2] \
                     if case == "real, median" else timed[-1]

@@ -8,8 +8,9 @@ default), into ``wiring_docs/``:
 * ``<profile>-bom.md``: the bill of materials, quantities computed from the profile;
 * ``<profile>-harness.yaml``: the WireViz harness, rendered to ``.svg`` and ``.png``.
 
-Profile-independent parts (the station board pinouts, the MCP23017 pin table, the pull-up table
-and the file index) are written between ``BEGIN GENERATED``/``END GENERATED`` markers into the
+Profile-independent parts (the station board pinouts, the MCP23017 pin table, the pull-up table,
+the display transport's bus time: :mod:`~pitboard.wiring.bus_page`, and the file index) are
+written between ``BEGIN GENERATED``/``END GENERATED`` markers into the
 hand-written ``station-board.md``, ``i2c-and-cables.md`` and ``README.md``; text outside the
 markers is left alone. ``station-board-harness.yaml`` draws one MCP23017 station board.
 

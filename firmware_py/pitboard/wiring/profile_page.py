@@ -61,7 +61,7 @@ def profile_doc(config: HwConfig, harness: Harness) -> str:
     if mcp_st:
         kinds.append(
             f"{len(mcp_st)} on MCP23017 station boards"
-            + (" behind a TCA9548A I2C mux" if mux else "")
+            + (_behind_muxes(config) if mux else "")
             + " (Cat5e patch cable each)"
         )
     out += [
@@ -309,6 +309,14 @@ def _header_section(config: HwConfig, h: Harness) -> list[str]:
     return out
 
 
+def _behind_muxes(config: HwConfig) -> str:
+    """" behind a TCA9548A I2C mux", or the muxes of a profile with more controllers."""
+    n = 1 + sum(1 for e in config.i2c.extra if e.mux is not None)
+    if n == 1:
+        return " behind a TCA9548A I2C mux"
+    return f" behind {n} TCA9548A I2C muxes, one per I2C controller"
+
+
 def _i2c_section(config: HwConfig) -> list[str]:
     mux = config.i2c.mux
     rows = []
@@ -331,11 +339,15 @@ def _i2c_section(config: HwConfig) -> list[str]:
     out = [
         "## 3. I2C devices",
         "",
-        f"I2C bus {config.i2c.bus} (header pins 3/5) at {config.i2c.baudrate // 1000} kHz.",
+        f"I2C bus {config.i2c.bus} (header pins 3/5)"
+        + (f" and {len(config.i2c.extra)} more controller{'s' * (len(config.i2c.extra) > 1)}"
+           " (section 1)" if config.i2c.extra else "")
+        + f" at {config.i2c.baudrate // 1000} kHz.",
     ]
     if mux is not None:
         out[-1] += (
-            " Each station is alone on its own mux channel, so every station board is the "
+            " Each station is alone on its own channel of its controller's mux, so every "
+            "station board is the "
             "same (same addresses, no jumpers) and each station cable is a bus segment of its "
             "own: its capacitance is not added to the others'."
         )
@@ -536,8 +548,29 @@ def _checks_section(config: HwConfig) -> list[str]:
             "`i2c-N`; `i2cdetect -y N` shows that station's devices only (e.g. 20 and 3c). "
             "A station missing here: its cable, jack or board."
         )
+    step = 4 if mux is not None else 3
+    for extra, name in zip(config.i2c.extra, CONTROLLER_NAMES[1:], strict=False):
+        if extra.mux is None or mux is None:
+            continue
+        pins = extra.pins
+        buses = [str(extra.bus)] if extra.bus is not None else \
+            [str(pins.bus("pi4")), str(pins.bus("pi5"))]
+        sysfs = [f"{b}-00{extra.mux.address:02x}" for b in buses]
+        where = "" if len(buses) == 1 else \
+            f" (on a Pi 5: `i2cdetect -y {buses[1]}`, `{sysfs[1]}`)"
+        chans = sorted({d.mux_channel for d in i2c_map(config)
+                        if d.controller == name and d.mux_channel is not None})
+        out.append(
+            f"{step}. Controller {name} ({controller_pins(config.i2c, name)}) has a mux of its "
+            f"own: `i2cdetect -y {buses[0]}`{' (Pi 4)' if len(buses) > 1 else ''} shows `UU` "
+            f"at {extra.mux.address:02x}, and for "
+            f"each channel k in {', '.join(map(str, chans))} `ls -l /sys/bus/i2c/devices/"
+            f"{sysfs[0]}/channel-k` gives `i2c-N`, whose `i2cdetect -y N` shows that station's "
+            f"devices only{where}."
+        )
+        step += 1
     out.append(
-        f"{4 if mux is not None else 3}. With a multimeter, unpowered: every input line reads "
+        f"{step}. With a multimeter, unpowered: every input line reads "
         "open to GND, and closes when its button is pressed; exactly one lever contact is "
         "closed in each gear, none between gears."
     )

@@ -23,6 +23,8 @@ from .parts import (
 
 def shared_sections() -> dict[str, dict[str, str]]:
     """file name -> {section key -> generated Markdown} for the hand-written files."""
+    from .bus_page import bus_time_section  # the display transport: PIL, luma, smbus2
+
     x_rows = [
         (i, label, _wire_colour(FUNCTION_COLOURS[label]), _station_side(label))
         for i, label in enumerate(GPIO_STATION_PINS, 1)
@@ -56,7 +58,8 @@ def shared_sections() -> dict[str, dict[str, str]]:
             ),
             "mcp23017-pins": "\n".join(_table(("DIP pin", "Name", "Connect to"), mcp_rows)),
         },
-        "i2c-and-cables.md": {"pull-up-limits": "\n".join(_pullup_table())},
+        "i2c-and-cables.md": {"pull-up-limits": "\n".join(_pullup_table()),
+                              "bus-time": bus_time_section()},
         "README.md": {"files": "\n".join(_index())},
     }
     return files
