@@ -60,3 +60,22 @@ def test_waiting_for_names_the_drafting_car_pending_names() -> None:
             race.apply(decision)
             picks += 1
         assert picks == (25 if choose == "snake" else 15)  # a snake draft: 4 picks and a drop each
+
+
+def test_teaching_a_card_value_forgets_the_garage_bots_hands_too() -> None:
+    """A hand view is worked out with the values of its cards: a value taught later makes every
+    view in every memo stale, the Garage bot's own memo as well as the heuristic bot's."""
+    from pitboard import bots, garage_bots
+    race = Race(RaceSetup(track="usa", cars=2, seed=3, laps=1, modules={
+        "garage": {"choose": "random"}}))
+    bot = GarageBot(seed=3)
+    while not garage_bots._GARAGE_HANDS and (car_id := race.waiting_for()) >= 0:
+        race.apply(bot.choose(race, car_id))
+    assert garage_bots._GARAGE_HANDS
+    code = "U8"
+    worst, expected = bots._WORST[code], bots._EXPECTED[code]
+    try:
+        bots.card_value(code, worst=worst, expected=expected)
+        assert not garage_bots._GARAGE_HANDS and not bots._HANDS
+    finally:
+        bots.card_value(code, worst=worst, expected=expected)

@@ -390,7 +390,8 @@ def card_value(code: str, *, worst: float, expected: float) -> None:
         _UNCAPPED.add(code)
     else:
         _UNCAPPED.discard(code)
-    _HANDS.clear()
+    for memo in HAND_MEMOS:  # views made with the old value are stale, in every memo
+        memo.clear()
 
 
 #: Heat cards a Cooldown can return at each gear (Cooldown 3 in 1st, 1 in 2nd)
@@ -492,6 +493,8 @@ _NO_CARD = (-math.inf, "", math.inf)
 #: halved that but cost 2.5% of the engine's time per car-turn: not worth it.
 _HANDS: dict[tuple[str, ...], _Hand] = {}
 _HANDS_MAX = 2_048
+#: every memo of hand views (a bot with its own memo adds it here): card_value() clears them
+HAND_MEMOS: list[dict[tuple[str, ...], _Hand]] = [_HANDS]
 
 
 def _hand(key: tuple[str, ...]) -> _Hand:

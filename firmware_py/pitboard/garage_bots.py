@@ -23,6 +23,7 @@ from __future__ import annotations
 from .bots import (
     _EXPECTED,
     _WORST,
+    HAND_MEMOS,
     Bot,
     HeuristicBot,
     RandomBot,
@@ -114,6 +115,7 @@ _SAME_AS_GET = _SAME_AS.__getitem__
 #: ~3.4 KiB (tracemalloc, 300 races): a full memo stays near 21 MiB.
 _GARAGE_HANDS: dict[tuple[str, ...], _Hand] = {}
 _GARAGE_HANDS_MAX = 6_144
+HAND_MEMOS.append(_GARAGE_HANDS)
 
 
 class GarageBot(HeuristicBot):
