@@ -119,7 +119,7 @@ def bom_rows(config: HwConfig) -> list[tuple[str, str, str]]:
          "one per station" + (" + the hub board" if boards > n else "")),
         ("1 set", "Hookup wire 0.14-0.25 mm2 in the colours of the wire list, heat-shrink",
          "plus 2.54 mm pin headers and sockets for the OLED modules"
-         + (" and the mux board" if mux is not None else "")),
+         + (" and the mux board" + "s" * (len(muxes) > 1) if muxes else "")),
     ]
     if config.console.uses_pi_uart:
         rows.append(("1", "3.3 V USB-serial adapter (TTL levels, e.g. CP2102 or FT232R)",
