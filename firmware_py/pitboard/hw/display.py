@@ -1,7 +1,10 @@
 """Station OLED displays: windowed updates, interchangeable transports, fault tolerance.
 
 (The :class:`Display` interface, its counters and :class:`EmulatedDisplay` are in
-:mod:`pitboard.hw.display_base`; every name is re-exported here.)
+:mod:`pitboard.hw.display_base`; the controllers' knowledge (luma's device, window and page
+commands, which RAM to send) in :mod:`pitboard.hw.display_chip`; the batching of a part's writes
+into one kernel transfer and the fault back-off in :mod:`pitboard.hw.display_link`. Every
+public name is re-exported here.)
 
 The table hands every station a finished 128×64 mode ``"1"`` PIL image (in the station's logical
 orientation) through :meth:`StationDisplay.show`. Stock luma resends all 1024 bytes on every
@@ -10,20 +13,14 @@ bytes instead of ~1 KB (≈ 23 ms at 400 kHz, shared by all stations on one bus)
 
 Design decisions:
 
+* **One kernel transfer per part; faults never stop the table**: see
+  :mod:`pitboard.hw.display_link`.
 * **luma owns the chip knowledge, we own the bus.** The luma device (``ssd1306``/``sh1106``) is
   built over a :class:`~pitboard.hw.oled.RecordingSerial`, never over the real transport: its
   constructor's writes are captured as the init sequence, and its ``preprocess()`` does rotation.
   Everything that reaches the panel goes through :class:`StationDisplay`, so the shadow copy is
   always the truth and building a display never touches the bus (a panel that is missing at boot
   is just a faulty display, not a crash).
-* **One kernel transfer per part.** A part's writes (each window's address command and its
-  RAM data, several windows up to the part's size) are collected and handed to the transport
-  at once: :class:`~pitboard.hw.oled_i2c.I2cLink` sends them as the messages of one
-  ``i2c_rdwr``, so a TCA9548A with idle disconnect is selected and deselected once per part,
-  not once per write (a transport without ``transfer``, luma's ``spi``, gets them one by one).
-* **Faults never stop the table.** Transport errors (``OSError``, and luma's
-  ``DeviceNotFoundError``, which luma raises instead of ``OSError`` for a NACK/EIO on commands)
-  are caught, logged once, and retried with exponential backoff on an injected clock.
 * **A panel that reset by itself is brought back.** An OLED that browns out or takes a static
   discharge comes back dark and uninitialised, and nothing on I2C says so (the modules cannot be
   read). So every ``reinit_s`` (30 s) :meth:`StationDisplay.poll` sends the init sequence again,
@@ -45,12 +42,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from collections.abc import Callable, Sequence
+from typing import Any
 
-import luma.core.error
-from luma.oled.device import sh1106, ssd1306, ssd1309
 from PIL import Image
 
 from pitboard.hw.display_base import (
@@ -60,24 +54,38 @@ from pitboard.hw.display_base import (
     SerialInterface,
     _check_image,
 )
+from pitboard.hw.display_chip import (
+    DISPLAY_OFF,
+    DRIVERS,
+    SH1106_COLUMN_OFFSET,
+    WINDOWED_DRIVERS,
+    Driver,
+    RamRun,
+    lit_init,
+    luma_device,
+    next_run,
+    page_command,
+    ram_windows,
+    split_init,
+    window_command,
+)
+from pitboard.hw.display_link import BACKOFF_MAX_S, TRANSPORT_ERRORS, PanelLink
 from pitboard.hw.oled import (
     FULL_WINDOW,
-    PAGE_RUN_OVERHEAD_BYTES,
     PAGES,
-    PANEL_HEIGHT,
     PANEL_WIDTH,
     BusWrite,
     PageSpan,
     RecordingSerial,
     Window,
     changed_spans,
-    plan_windows,
-    split_gaps,
     to_pages,
 )
 
 __all__ = [
+    "BACKOFF_MAX_S",
     "DRIVERS",
+    "REINIT_S",
     "SH1106_COLUMN_OFFSET",
     "TRANSPORT_ERRORS",
     "WINDOWED_DRIVERS",
@@ -92,75 +100,11 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-Driver = Literal["ssd1306", "sh1106", "ssd1309"]
-#: every controller :class:`StationDisplay` drives
-DRIVERS: tuple[Driver, ...] = ("ssd1306", "sh1106", "ssd1309")
-#: controllers with the SSD1306 command set's horizontal addressing mode and its column/page
-#: address window commands 0x21/0x22 (SSD1306 data sheet rev 1.1 §10.1.3-10.1.5; the SSD1309
-#: data sheet rev 1.2 has the same commands): a changed rectangle goes out as one window.
-#: The SH1106 has page addressing only (SH1106 data sheet V2.3: no 0x20/0x21/0x22 commands),
-#: so every changed page is positioned and written on its own.
-WINDOWED_DRIVERS: tuple[Driver, ...] = ("ssd1306", "ssd1309")
-
-#: SH1106 RAM is 132 columns wide; most 128-pixel modules show columns 2..129 (some 0..127:
-#: ``column_offset`` in the profile).
-SH1106_COLUMN_OFFSET = 2
-
-#: What a failing transport raises. luma's ``i2c.command`` turns EIO/EREMOTEIO into
-#: ``DeviceNotFoundError`` (not an ``OSError``); ``i2c.data`` and spidev raise ``OSError``.
-TRANSPORT_ERRORS: tuple[type[BaseException], ...] = (OSError, luma.core.error.Error)
-
-_SSD1306_COLUMNADDR = 0x21
-_SSD1306_PAGEADDR = 0x22
-_SH1106_PAGE = 0xB0
-_SH1106_LOW_COLUMN = 0x00
-_SH1106_HIGH_COLUMN = 0x10
-_DISPLAY_OFF = 0xAE
-
-#: the longest a faulty display waits between retries (s)
-BACKOFF_MAX_S = 30.0
 #: how often a healthy display is initialised again (s): see the module docstring
 REINIT_S = 30.0
 
 
-def _luma_device(driver: Driver, rotate: int, serial: RecordingSerial, column_offset: int) -> Any:
-    if driver == "sh1106":
-        return sh1106(serial_interface=serial, width=PANEL_WIDTH, height=PANEL_HEIGHT,
-                      rotate=rotate, page_address_offset=column_offset)
-    chip = {"ssd1306": ssd1306, "ssd1309": ssd1309}.get(driver)
-    if chip is None:
-        raise ValueError(f"unknown display driver {driver!r} (expected one of {DRIVERS})")
-    return chip(serial_interface=serial, width=PANEL_WIDTH, height=PANEL_HEIGHT, rotate=rotate)
-
-
-def _split_init(construct: Sequence[BusWrite], clear: Sequence[BusWrite],
-                ) -> tuple[list[BusWrite], list[BusWrite]]:
-    """Split luma's constructor writes into (before its blank frame, after it).
-
-    luma's constructor is init commands + ``clear()`` (a full blank frame) + display-on. We replay
-    the parts around the blank frame and send the real frame in its place, so a (re)initialised
-    panel lights up showing the current picture and not RAM noise, for ~1 KB less. If a future
-    luma orders things differently, replay everything: correct, just one frame more.
-    """
-    n = len(clear)
-    for i in range(len(construct) - n + 1):
-        if list(construct[i : i + n]) == list(clear):
-            return list(construct[:i]), list(construct[i + n :])
-    return list(construct), []
-
-
-@dataclass(slots=True)
-class _Run:
-    """A RAM run being sent in parts (:meth:`StationDisplay.show_part`): the frame it is
-    for, the command that positions it, its RAM indices in fill order, how many went out."""
-
-    frame: bytes
-    command: bytes
-    ram: list[int]
-    sent: int = 0
-
-
-class StationDisplay:
+class StationDisplay(PanelLink):
     """One station's physical OLED, updated in changed windows only.
 
     Owns a luma ``ssd1306``/``sh1106`` device (for its init sequence and rotation) and talks to the
@@ -199,41 +143,32 @@ class StationDisplay:
     ) -> None:
         if rotate not in (0, 1, 2, 3):
             raise ValueError(f"rotate must be 0..3, got {rotate}")
-        if not 0 < backoff_initial <= backoff_max <= BACKOFF_MAX_S:
-            raise ValueError(f"need 0 < backoff_initial <= backoff_max <= {BACKOFF_MAX_S:g}")
         if reinit_s is not None and reinit_s <= 0:
             raise ValueError("reinit_s must be positive (or None: never)")
+        super().__init__(serial=serial, station=station, clock=clock,
+                         backoff_initial=backoff_initial, backoff_max=backoff_max,
+                         logger=logger or log)
         self._reinit_s = reinit_s
-        self._serial = serial
         self.driver: Driver = driver
-        self.station = station
-        self._clock = clock
-        self._backoff_initial = backoff_initial
-        self._backoff_max = backoff_max
-        self._log = logger or log
 
         recorder = RecordingSerial()
         if not 0 <= column_offset <= 4:
             raise ValueError(f"column_offset must be 0..4, got {column_offset}")
         #: sh1106: RAM column of the panel's first pixel column (unused by the others)
         self.column_offset = column_offset
-        self.device: Any = _luma_device(driver, rotate, recorder, column_offset)
+        self.device: Any = luma_device(driver, rotate, recorder, column_offset)
         self.device.persist = True  # see module docstring: no luma atexit blanking
         construct = list(recorder.writes)
         recorder.writes.clear()
         self.device.clear()
-        self._init, self._finish = _split_init(construct, recorder.writes)
+        self._init, self._finish = split_init(construct, recorder.writes)
 
-        self._stats = DisplayStats()
         self._wanted: bytes | None = None  # latest frame asked for (page format)
         self._shadow: bytes | None = None  # what the panel RAM holds; None = unknown
-        self._healthy = True
-        self._delay = backoff_initial
-        self._retry_at = 0.0
         self._next_reinit: float | None = None  # set by the first full frame
         self._refresh = False  # the next full frame keeps the panel on (periodic re-init)
         #: show_part: the RAM run being written (its frame, command, RAM indices, sent so far)
-        self._run: _Run | None = None
+        self._run: RamRun | None = None
         #: refresh_part: the next RAM index the refresh rewrites (the panel was initialised
         #: again and the picture is going out in parts); None: no refresh under way
         self._unknown: int | None = None
@@ -244,24 +179,12 @@ class StationDisplay:
         self._refresh_pointer = False
         #: how much later than ``reinit_s`` the first periodic re-init falls (stagger_refresh)
         self._reinit_phase = 0.0
-        #: the writes of the transfer being built (:meth:`_one_transfer`), or None: write now
-        self._batch: list[BusWrite] | None = None
 
     @property
     def size(self) -> tuple[int, int]:
         """Logical image size: (128, 64), or (64, 128) when rotated by 90°/270°."""
         size: tuple[int, int] = self.device.size
         return size
-
-    @property
-    def healthy(self) -> bool:
-        """False from a transport failure until a retry succeeds."""
-        return self._healthy
-
-    @property
-    def stats(self) -> DisplayStats:
-        """Live counters (not a copy)."""
-        return self._stats
 
     @property
     def init_sequence(self) -> list[BusWrite]:
@@ -329,7 +252,8 @@ class StationDisplay:
                 # one transfer
                 while len(sent) < max_bytes:
                     if run is None or run.frame != target:
-                        run = self._next_run(bytes(shadow), target)
+                        run = next_run(self.driver, bytes(shadow), target,
+                                       column_offset=self.column_offset)
                         if run is None:
                             break
                     part = run.ram[run.sent : run.sent + max_bytes - len(sent)]
@@ -438,7 +362,7 @@ class StationDisplay:
         luma's finishing commands with the last part."""
         if self._unknown is None:
             self._stats.reinits += 1
-            self._replay(self._lit_init())  # a lit panel: never blinks
+            self._replay(lit_init(self._init))  # a lit panel: never blinks
             self._unknown = 0
             self._stale = bytearray(b"\x01") * len(frame)
             self._refresh_pointer = False
@@ -450,8 +374,8 @@ class StationDisplay:
             self._unknown -= self._unknown % PANEL_WIDTH
             page = self._unknown // PANEL_WIDTH
             if windowed:
-                self._send_window_command(Window(page_first=page, page_last=PAGES - 1,
-                                                 first=0, last=PANEL_WIDTH - 1))
+                self._command(window_command(Window(page_first=page, page_last=PAGES - 1,
+                                                    first=0, last=PANEL_WIDTH - 1)))
             else:
                 self._position_sh1106(page, 0)
             self._refresh_pointer = True
@@ -463,14 +387,6 @@ class StationDisplay:
         if end == len(frame):
             self._replay(self._finish)  # luma's display-on, in the same transfer
         return start, end
-
-    def _recovered(self) -> None:
-        """A write went through: a faulty display is healthy again."""
-        if not self._healthy:
-            self._healthy = True
-            self._delay = self._backoff_initial
-            self._stats.recoveries += 1
-            self._log.info("display %s recovered", self.station)
 
     def _mark_unknown(self, frame: bytes) -> None:
         """RAM a refresh has not rewritten yet differs from ``frame`` byte for byte (so every
@@ -487,35 +403,6 @@ class StationDisplay:
         if self._stale is not None:
             for i in ram:
                 self._stale[i] = 0
-
-    def _lit_init(self) -> list[BusWrite]:
-        """luma's init sequence without its leading display-off: for a panel that is lit."""
-        init = self._init
-        if init and init[0].kind == "command" and init[0].payload[:1] == bytes((_DISPLAY_OFF,)):
-            return [BusWrite("command", init[0].payload[1:]), *init[1:]]
-        return list(init)
-
-    def _send_window_command(self, w: Window) -> None:
-        self._command(bytes((_SSD1306_COLUMNADDR, w.first, w.last,
-                             _SSD1306_PAGEADDR, w.page_first, w.page_last)))
-
-    def _next_run(self, old: bytes, frame: bytes) -> _Run | None:
-        """The first RAM run (a window, or an SH1106 page run) where ``frame`` differs from
-        ``old``."""
-        spans = changed_spans(old, frame)
-        if not spans:
-            return None
-        w = self._windows(old, frame, spans)[0]
-        if self.driver in WINDOWED_DRIVERS:
-            command = bytes((_SSD1306_COLUMNADDR, w.first, w.last,
-                             _SSD1306_PAGEADDR, w.page_first, w.page_last))
-        else:
-            column = w.first + self.column_offset
-            command = bytes((_SH1106_PAGE | w.page_first, _SH1106_LOW_COLUMN | (column & 0x0F),
-                             _SH1106_HIGH_COLUMN | (column >> 4)))
-        ram = [p * PANEL_WIDTH + c for p in range(w.page_first, w.page_last + 1)
-               for c in range(w.first, w.last + 1)]
-        return _Run(frame, command, ram)
 
     def poll(self) -> None:
         """Retry now if the display is faulty and its backoff has expired.
@@ -555,7 +442,7 @@ class StationDisplay:
         """
         if blank and self._healthy:
             try:
-                self._serial.command(_DISPLAY_OFF)
+                self._serial.command(DISPLAY_OFF)
             except TRANSPORT_ERRORS as exc:
                 self._log.debug("display %s: blank on close failed: %s", self.station, exc)
         cleanup = getattr(self._serial, "cleanup", None)
@@ -594,73 +481,16 @@ class StationDisplay:
         self._stats.frames_sent += 1
         self._recovered()
 
-    def _fault(self, exc: BaseException) -> None:
-        self._stats.errors += 1
+    def _lost(self) -> None:
         self._run = None
         self._unknown = None
         self._stale = None
-        self._shadow = None  # a write may have landed half-way: RAM content unknown
-        if self._healthy:
-            self._healthy = False
-            self._delay = self._backoff_initial
-            self._log.warning("display %s failed (%s: %s); retrying with backoff",
-                              self.station, type(exc).__name__, exc)
-        else:
-            self._delay = min(self._delay * 2, self._backoff_max)
-            self._log.debug("display %s retry failed: %s", self.station, exc)
-        self._retry_at = self._clock() + self._delay
-
-    @contextlib.contextmanager
-    def _one_transfer(self) -> Iterator[None]:
-        """The writes made inside go out together at the end, as the messages of one kernel
-        transfer where the transport can (:meth:`~pitboard.hw.oled_i2c.I2cLink.transfer`: one
-        mux select and deselect for a whole part), else one by one; a transport error is raised
-        from the end of the block, before anything after it counts the RAM as written."""
-        if self._batch is not None:  # already inside one
-            yield
-            return
-        batch: list[BusWrite] = []
-        self._batch = batch
-        try:
-            yield
-        finally:
-            self._batch = None
-        transfer = getattr(self._serial, "transfer", None)
-        if callable(transfer):
-            transfer(batch)
-        else:
-            for w in batch:
-                if w.kind == "command":
-                    self._serial.command(*w.payload)
-                else:
-                    self._serial.data(list(w.payload))  # luma/spidev want a list
-        self._stats.bytes_sent += sum(len(w.payload) for w in batch)
-
-    def _command(self, payload: bytes) -> None:
-        if self._batch is not None:
-            self._batch.append(BusWrite("command", payload))
-            return
-        self._serial.command(*payload)
-        self._stats.bytes_sent += len(payload)
-
-    def _data(self, payload: bytes) -> None:
-        if self._batch is not None:
-            self._batch.append(BusWrite("data", bytes(payload)))
-            return
-        self._serial.data(list(payload))  # luma/spidev want a list
-        self._stats.bytes_sent += len(payload)
-
-    def _replay(self, writes: Sequence[BusWrite]) -> None:
-        for w in writes:
-            if w.kind == "command":
-                self._command(w.payload)
-            else:
-                self._data(w.payload)
+        self._shadow = None
 
     def _send_full(self, frame: bytes) -> None:
         # The panel may have been power-cycled (or never initialised): full luma init first.
         # A refresh of a lit panel leaves out luma's leading display-off, so it does not blink.
-        init = self._lit_init() if self._refresh else self._init
+        init = lit_init(self._init) if self._refresh else self._init
         self._refresh = False
         self._run = None
         self._unknown = None
@@ -677,24 +507,14 @@ class StationDisplay:
     def _send_spans(self, old: bytes, frame: bytes, spans: Sequence[PageSpan]) -> None:
         self._run = None  # the RAM pointer moves: a part-sent run starts again
         self._refresh_pointer = False
-        for window in self._windows(old, frame, spans):
+        for window in ram_windows(self.driver, old, frame, spans):
             if self.driver in WINDOWED_DRIVERS:
                 self._send_window(frame, window)
             else:
                 self._send_sh1106_page(frame, window.page_first, window.first, window.last)
 
-    def _windows(self, old: bytes, frame: bytes, spans: Sequence[PageSpan]) -> list[Window]:
-        """Where ``frame`` differs from ``old``, as the windows to send: SSD1306 rectangles
-        (:func:`plan_windows`), or one run per page on an SH1106 (page addressing only); each
-        cut where unchanged columns cost more than another window (:func:`split_gaps`)."""
-        if self.driver in WINDOWED_DRIVERS:
-            return [part for w in plan_windows(spans) for part in split_gaps(old, frame, w)]
-        return [part for span in spans for part in split_gaps(
-            old, frame, Window(span.page, span.page, span.first, span.last),
-            PAGE_RUN_OVERHEAD_BYTES)]
-
     def _send_window(self, frame: bytes, w: Window) -> None:
-        self._send_window_command(w)
+        self._command(window_command(w))
         self._data(w.slice(frame))
         for p in range(w.page_first, w.page_last + 1):
             self._written(range(p * PANEL_WIDTH + w.first, p * PANEL_WIDTH + w.last + 1))
@@ -706,10 +526,7 @@ class StationDisplay:
         self._written(range(lo + first, lo + last + 1))
 
     def _position_sh1106(self, page: int, first: int) -> None:
-        column = first + self.column_offset
-        self._command(bytes((_SH1106_PAGE | page,
-                             _SH1106_LOW_COLUMN | (column & 0x0F),
-                             _SH1106_HIGH_COLUMN | (column >> 4))))
+        self._command(page_command(page, first, column_offset=self.column_offset))
 
 
 def open_display(
