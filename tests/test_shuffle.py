@@ -11,8 +11,10 @@ from math import factorial
 
 from pitboard.engine import Race, RaceSetup
 from pitboard.engine.shuffle import (
+    _PAIR_TABLES,
     GAMMA,
     MASK64,
+    PAIRED_RADIX,
     Stream,
     _draw_plan,
     mix64,
@@ -39,6 +41,36 @@ def test_stream_values_are_pinned() -> None:
     shuffle_cards(cards, seed_key(42), 7)
     assert cards == [29, 14, 6, 20, 12, 17, 7, 24, 25, 1, 0, 9, 16, 8, 2, 18, 5, 13, 10, 23, 3,
                      21, 27, 15, 26, 28, 11, 19, 22, 4]
+
+
+def _fisher_yates(cards: list[int], key: int, n: int) -> None:
+    """The shuffle as its docstring defines it: one uniform r below m!, read a digit per divmod
+    from the last position down (the definition the fast paths must deal alike)."""
+    m = len(cards)
+    words, limit = _draw_plan(m)
+    state = stream_start(key, n)
+    while True:
+        r = 0
+        for _ in range(words):
+            state = (state + GAMMA) & MASK64
+            r = (r << 64) | mix64(state)
+        if r < limit:
+            break
+    for i in range(m - 1, 0, -1):
+        r, j = divmod(r, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def test_long_decks_deal_as_the_definition_without_large_tables() -> None:
+    # around the radix where pairs give way to single digits, and the Garage's 120-card pool
+    for m in (2, 3, 17, 18, PAIRED_RADIX - 1, PAIRED_RADIX, PAIRED_RADIX + 1, PAIRED_RADIX + 2,
+              60, 120, 121):
+        for n in range(1, 6):
+            fast, plain = list(range(m)), list(range(m))
+            shuffle_cards(fast, seed_key(m), n)
+            _fisher_yates(plain, seed_key(m), n)
+            assert fast == plain, (m, n)
+    assert max(_PAIR_TABLES) <= PAIRED_RADIX  # no table for the long decks' radices
 
 
 def test_seed_keys_keep_seeds_apart() -> None:

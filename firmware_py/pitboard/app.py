@@ -62,7 +62,18 @@ BOOT_WAIT_SECONDS = 20.0
 
 
 class StartupError(Exception):
-    """The device cannot start (a bus that does not open, an unreadable journal directory)."""
+    """The device cannot start (a bus that does not open, an unreadable journal directory).
+
+    Example::
+
+        >>> from pitboard.hwconfig import load_profile
+        >>> try:
+        ...     wait_for_hardware(load_profile("duo"), seconds=0, sleep=lambda s: None,
+        ...                       check=lambda config: ["no /dev/i2c-1 (enable I2C)"])
+        ... except StartupError as exc:
+        ...     print(exc)
+        no /dev/i2c-1 (enable I2C)
+    """
 
 
 def wait_for_hardware(

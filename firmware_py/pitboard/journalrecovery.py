@@ -43,7 +43,20 @@ _CORRUPT_PREFIX = "corrupt-"
 
 
 class JournalError(Exception):
-    """Base class of the journal's own errors (e.g. appending before a race is started)."""
+    """Base class of the journal's own errors (e.g. appending before a race is started).
+
+    Example::
+
+        >>> import tempfile
+        >>> from pathlib import Path
+        >>> from pitboard.journal import Journal
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     try:
+        ...         Journal(Path(folder)).append({"decision": 1})
+        ...     except JournalError as exc:
+        ...         print(exc)
+        no race is open: call start() or load() first
+    """
 
 
 class JournalCorrupted(JournalError):

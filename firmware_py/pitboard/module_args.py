@@ -26,7 +26,16 @@ MAX_PRO = 6
 
 
 class SetupError(ValueError):
-    """Options that cannot make a race (too many cars...): one line, exit status 2."""
+    """Options that cannot make a race (too many cars...): one line, exit status 2.
+
+    Example::
+
+        >>> try:
+        ...     check_setup(track="usa", cars=4, laps=None, modules={"legends": {"cars": 4}})
+        ... except SetupError as exc:
+        ...     print(exc)
+        legends: 4 Legend cars leave no driven car among 4 cars (solo is 1 player against Legends)
+    """
 
 
 def _count(low: int, high: int, what: str) -> Any:

@@ -56,7 +56,16 @@ MAX_SEED = (1 << 63) - 1
 
 class ScenarioError(ValueError):
     """A scenario problem; ``str()`` is one line ``FILE:LINE: reason``, with control characters
-    (from the file or its name) escaped so nothing raw reaches a terminal."""
+    (from the file or its name) escaped so nothing raw reaches a terminal.
+
+    Example::
+
+        >>> try:
+        ...     parse_scenario("frobnicate 3", "mine.txt")
+        ... except ScenarioError as exc:
+        ...     print(str(exc).split(" (")[0])
+        mine.txt:1: unknown directive 'frobnicate'
+    """
 
     def __init__(self, message: str) -> None:
         super().__init__(escape(message))

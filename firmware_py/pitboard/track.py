@@ -40,7 +40,14 @@ class Corner:
 
 @dataclass(frozen=True, slots=True)
 class SpotPlace:
-    """Where one spot sits on the board picture (pixels and heading in degrees)."""
+    """Where one spot sits on the board picture (pixels and heading in degrees).
+
+    Example::
+
+        >>> from pitboard.trackfile import load_track
+        >>> load_track("usa").places[(1, 1)]
+        SpotPlace(x=1289.0, y=194.0, angle=16.0)
+    """
 
     x: float
     y: float

@@ -26,7 +26,13 @@ from ..userfile import UserFileError, parse_toml, read_user_file
 
 
 class DataFileError(ValueError):
-    """A broken rules data file; ``str()`` is ``FILE: FIELD: problem``."""
+    """A broken rules data file; ``str()`` is ``FILE: FIELD: problem``.
+
+    Example::
+
+        >>> str(DataFileError("tokens.toml", "road[2].limit", "must be -1 or +1"))
+        'tokens.toml: road[2].limit: must be -1 or +1'
+    """
 
     def __init__(self, source: str, key: str, problem: str) -> None:
         super().__init__(f"{source}: {key}: {problem}" if key else f"{source}: {problem}")
@@ -54,7 +60,16 @@ def read_toml(package: str, name: str, path: str | Path | None = None
 
 
 class Fields:
-    """Typed reads from a parsed document; every failure names ``source`` and the field."""
+    """Typed reads from a parsed document; every failure names ``source`` and the field.
+
+    Example::
+
+        >>> try:
+        ...     Fields("my-track.toml").table(3, "corner")
+        ... except DataFileError as exc:
+        ...     print(exc)
+        my-track.toml: corner: must be a table, got 3
+    """
 
     def __init__(self, source: str) -> None:
         self.source = source

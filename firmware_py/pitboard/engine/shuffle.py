@@ -80,8 +80,9 @@ def shuffle_cards(cards: list[Any], key: int, n: int) -> None:
         return
     plan = _PLANS.get(m)
     if plan is None:
-        plan = _PLANS[m] = (*_draw_plan(m), _digit_pairs(m))
-    words, limit, pairs = plan
+        top = min(m, PAIRED_RADIX)  # positions top..m-1 a digit at a time, the rest in pairs
+        plan = _PLANS[m] = (*_draw_plan(m), tuple(range(m - 1, top - 1, -1)), _digit_pairs(top))
+    words, limit, singles, pairs = plan
     state = mix64(key ^ (n & MASK64))  # stream_start(), written out
     while True:
         r = 0
@@ -90,7 +91,12 @@ def shuffle_cards(cards: list[Any], key: int, n: int) -> None:
             r = (r << 64) | mix64(state)
         if r < limit:
             break
-    # the same digits, read off two at a time: one divmod by the pair's radices' product, then
+    # a long deck's (the Garage's 120-card pool) high radices first, a digit per divmod: their
+    # pair tables would be large
+    for i in singles:
+        r, j = divmod(r, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    # the other digits, read off two at a time: one divmod by the pair's radices' product, then
     # the two digits from two tables (a fifth cheaper than a division per digit)
     for size, i, k, low_digit, high_digit in pairs:
         r, low = divmod(r, size)
@@ -101,9 +107,13 @@ def shuffle_cards(cards: list[Any], key: int, n: int) -> None:
 
 
 _Pairs = tuple[tuple[int, int, int, tuple[int, ...], tuple[int, ...]], ...]
-#: m -> (words, limit, digit pairs) for shuffling m cards: a dict, as an lru_cache lookup cost
-#: ~6% of a shuffle (entries: the few dozen deck sizes a game has)
-_PLANS: dict[int, tuple[int, int, _Pairs]] = {}
+#: m -> (words, limit, single positions, digit pairs) for shuffling m cards: a dict, as an
+#: lru_cache lookup cost ~6% of a shuffle (entries: the few dozen deck sizes a game has)
+_PLANS: dict[int, tuple[int, int, tuple[int, ...], _Pairs]] = {}
+#: radices above this go one digit per divmod: a pair table holds a * (a - 1) digits, so tables
+#: up to the Garage draft pool's 120 cards would hold ~1.1 million (~9 MiB), built in every
+#: fresh process (~70,000 instructions per car-turn over 40 Garage races); up to 32: ~21,000
+PAIRED_RADIX = 32
 #: radix a -> for each low below a * (a - 1): low % a and low // a, the digits of radices a and
 #: a - 1 (a = 2: the last digit, paired with a digit of radix 1, always 0). Two tuples of ints
 #: build at C speed: for decks up to 19 cards ~1.1 million instructions, against 2.2 million for

@@ -124,7 +124,13 @@ def key_label(key: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Quit:
-    """The key that was pressed means "quit" (see :data:`QUIT_KEYS`)."""
+    """The key that was pressed means "quit" (see :data:`QUIT_KEYS`).
+
+    Example::
+
+        >>> Keyboard(stations=1).press("q")
+        Quit()
+    """
 
 
 class Keyboard:
