@@ -31,7 +31,13 @@ def write_race(directory: Path, n: int, *, snapshot_at: int | None = None) -> Jo
 
 
 def load(directory: Path) -> Recovered:
-    recovered = Journal(directory).load()
+    """What a fresh Journal recovers from ``directory`` (closed again: a loaded journal holds
+    its file open for appends, and hundreds of loads would run a test process out of fds)."""
+    journal = Journal(directory)
+    try:
+        recovered = journal.load()
+    finally:
+        journal.close()
     assert recovered is not None
     return recovered
 

@@ -173,6 +173,11 @@ def test_every_subcommand_describes_itself_and_each_option() -> None:
     ["screens"],
     ["nosuchcommand"],
     [],
+    ["hw-test"],
+    ["hw-test", "sim", "--seconds", "soon"],
+    ["wiring-docs", "--bogus"],
+    ["screens", "--bogus"],
+    ["sim", "--bogus"],
 ])
 def test_argument_errors_are_one_line_exit_2(words: list[str]) -> None:
     proc = subprocess.run([sys.executable, "-m", "pitboard.cli", *words],

@@ -463,7 +463,9 @@ def run_hw_test(
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    from .usage import Parser
+
+    parser = Parser(
         prog=COMMAND,
         description="Check a build before the first game: GPIO factory and chip, every I2C "
         "address on every mux channel, a test pattern on each display, every lever and button "

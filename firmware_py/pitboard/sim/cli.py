@@ -194,7 +194,7 @@ def main(
     try:
         args = parser.parse_args(argv)
     except _UsageError as exc:
-        return fail(str(exc))
+        return fail(f"{exc} (see pitboard sim --help)")
     except SystemExit as exc:  # --help
         return exc.code if isinstance(exc.code, int) else 0
     from ..hwconfig import ConfigError, load_profile

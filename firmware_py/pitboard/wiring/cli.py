@@ -31,8 +31,10 @@ def _load(names: Sequence[str]) -> list[HwConfig]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``pitboard wiring-docs`` options."""
-    parser = argparse.ArgumentParser(
+    """The ``pitboard wiring-docs`` options (a bad argument is one line, exit 2)."""
+    from pitboard.usage import Parser
+
+    parser = Parser(
         prog=COMMAND,
         description="Write the wiring docs (pin tables, harness diagrams, BOM, config.txt "
         "lines) generated from hw_config profiles.",
