@@ -51,7 +51,22 @@ BACKOFF_MAX_S = 30.0
 class PanelLink:
     """The writes to one panel and its health: :meth:`_one_transfer` batches what is written
     inside it into one transfer; :meth:`_fault` and :meth:`_recovered` keep the back-off.
-    Not thread-safe (one thread drives each display)."""
+    Not thread-safe (one thread drives each display).
+
+    Example (a :class:`~pitboard.hw.display.StationDisplay` whose panel stops answering)::
+
+        >>> from PIL import Image
+        >>> from pitboard.hw.display import StationDisplay
+        >>> from pitboard.hw.oled import RecordingSerial
+        >>> class Unplugged(RecordingSerial):
+        ...     def transfer(self, writes):
+        ...         raise OSError(121, "Remote I/O error")
+        >>> disp = StationDisplay(serial=Unplugged(), station="S1", clock=lambda: 0.0,
+        ...                       logger=logging.getLogger("demo"))
+        >>> disp.show(Image.new("1", disp.size))  # never raises: the fault is counted
+        >>> disp.healthy, disp.stats.errors, disp.stats.frames_sent
+        (False, 1, 0)
+    """
 
     def __init__(self, *, serial: SerialInterface, station: str, clock: Callable[[], float],
                  backoff_initial: float = 0.5, backoff_max: float = BACKOFF_MAX_S,
