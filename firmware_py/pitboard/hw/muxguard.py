@@ -22,23 +22,6 @@ NACK, nothing to do. It does not: the bus hangs, so
 The healthy station on the same controller thus recovers within a trial or two while the faulty
 one stays off the bus. Pure logic on the objects it is given; :class:`pitboard.app.App` wires
 it to the RESET pin and the parent buses.
-
-Example::
-
-    >>> class Board:
-    ...     faulted, held = False, False
-    ...     def hold_back(self, held): self.held = held
-    >>> boards, answers, pulses = [Board(), Board()], [True], []
-    >>> guard = MuxGuard(controllers={0: "A", 1: "A"}, pulse=lambda: pulses.append(1),
-    ...                  probe=lambda controller: answers[0], clock=lambda: 0.0)
-    >>> boards[0].faulted = True               # S1 unplugged: a NACK, the bus still answers
-    >>> guard.poll(boards, [])
-    >>> guard.resets
-    0
-    >>> boards[1].faulted, answers[0] = True, False   # S2 fails and the mux is silent: a hang
-    >>> guard.poll(boards, [])
-    >>> guard.resets, [b.held for b in boards]        # S1 on trial first, S2 waits its turn
-    (1, [False, True])
 """
 
 from __future__ import annotations
@@ -78,7 +61,25 @@ class MuxGuard:
     """See the module docstring. ``controllers``: station index -> its controller ("A", "B",
     "C"), for the stations on a mux channel whose mux has a RESET line (the race-control
     display counts as the station after the last one); ``pulse()`` pulses RESET;
-    ``probe(controller)`` is True when that controller's mux answers."""
+    ``probe(controller)`` is True when that controller's mux answers.
+
+    Example::
+
+        >>> class Board:
+        ...     faulted, held = False, False
+        ...     def hold_back(self, held): self.held = held
+        >>> boards, answers, pulses = [Board(), Board()], [True], []
+        >>> guard = MuxGuard(controllers={0: "A", 1: "A"}, pulse=lambda: pulses.append(1),
+        ...                  probe=lambda controller: answers[0], clock=lambda: 0.0)
+        >>> boards[0].faulted = True               # S1 unplugged: a NACK, the bus still answers
+        >>> guard.poll(boards, [])
+        >>> guard.resets
+        0
+        >>> boards[1].faulted, answers[0] = True, False   # S2 fails and the mux is silent: a hang
+        >>> guard.poll(boards, [])
+        >>> guard.resets, [b.held for b in boards]        # S1 on trial first, S2 waits its turn
+        (1, [False, True])
+    """
 
     controllers: Mapping[int, str]
     pulse: Callable[[], None]
