@@ -10,8 +10,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "firmware_py" / "pitboard"
-#: not held to it yet (paths relative to the package; a folder ends in "/")
-NOT_YET = ("engine/", "bots.py", "garage_bots.py")
+#: not held to it yet (paths relative to the package; a folder ends in "/"): the engine files
+#: and bots being restructured while the examples were written
+NOT_YET = ("engine/car.py", "engine/cards.py", "engine/course.py", "engine/decisions.py",
+           "engine/modules.py", "engine/piles.py", "engine/race.py", "engine/react.py",
+           "engine/setup.py", "engine/shuffle.py", "engine/garage/", "bots.py", "garage_bots.py")
 
 
 def _classes(body: list[ast.stmt], prefix: str = "") -> Iterator[tuple[str, ast.ClassDef]]:
@@ -50,4 +53,8 @@ def test_the_check_sees_the_classes_it_is_about() -> None:
     tree = ast.parse((PACKAGE / "table" / "table_base.py").read_text(encoding="utf-8"))
     names = [name for name, _ in _classes(tree.body)]
     assert {"Tick", "Call", "TableBase"} <= set(names)
+    # and the engine's module files are among those it checks
+    checked = {path.relative_to(PACKAGE).as_posix() for path in PACKAGE.rglob("*.py")
+               if not path.relative_to(PACKAGE).as_posix().startswith(NOT_YET)}
+    assert {"engine/forecast.py", "engine/legends/cards.py", "engine/weather/module.py"} <= checked
     assert len(list(PACKAGE.rglob("*.py"))) > 50
