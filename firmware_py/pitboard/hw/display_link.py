@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 from collections.abc import Callable, Iterator, Sequence
 
 import luma.core.error
@@ -83,6 +84,8 @@ class PanelLink:
         self._healthy = True
         self._delay = backoff_initial
         self._retry_at = 0.0
+        #: kept off the bus by the app's mux guard (:meth:`hold_back`)
+        self._held = False
         #: the writes of the transfer being built (:meth:`_one_transfer`), or None: write now
         self._batch: list[BusWrite] | None = None
 
@@ -111,7 +114,21 @@ class PanelLink:
         else:
             self._delay = min(self._delay * 2, self._backoff_max)
             self._log.debug("display %s retry failed: %s", self.station, exc)
-        self._retry_at = self._clock() + self._delay
+        self._retry_at = math.inf if self._held else self._clock() + self._delay
+
+    def hold_back(self, held: bool) -> None:
+        """Held: send nothing, not even a retry (the app's mux guard found this station's
+        channel hanging the bus); counts as failing meanwhile. Released: retry at once (the
+        whole picture: RAM content unknown)."""
+        self._held = held
+        if held:
+            if self._healthy:
+                self._healthy = False
+                self._delay = self._backoff_initial
+                self._lost()
+            self._retry_at = math.inf
+        elif not self._healthy:
+            self._retry_at = self._clock()
 
     def _recovered(self) -> None:
         """A write went through: a faulty display is healthy again."""

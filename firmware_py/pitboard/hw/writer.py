@@ -496,6 +496,12 @@ class QueuedDisplay:
     def poll(self) -> None:
         """Nothing: the writer thread polls its displays itself."""
 
+    def hold_back(self, held: bool) -> None:
+        """Keep the display off its bus, or let it retry at once (the app's mux guard)."""
+        hold_back = getattr(self._display, "hold_back", None)
+        if hold_back is not None:
+            hold_back(held)
+
     def reinit(self) -> None:
         """Ask the writer to initialise the panel again."""
         self.writer.request_reinit(self._slot)
