@@ -54,7 +54,25 @@ PROBE_RANGE = range(0x08, 0x78)
 
 @dataclass
 class Report:
-    """What hw-test found; ``problems`` are one line each (empty: all good)."""
+    """What hw-test found; ``problems`` are one line each (empty: all good).
+
+    :func:`run_hw_test` makes one on stdout and hands it to every step.
+
+    Example::
+
+        >>> from pitboard.hwconfig import load_profile
+        >>> report = Report(sys.stdout)
+        >>> factory = gpio_report(report, None, load_profile("sim"))
+        1. GPIO
+          this profile uses no GPIO line (emulated stations): gpiozero's MockFactory stands ...
+          pin factory MockFactory on a Raspberry Pi ...
+          console: off
+        >>> report.problem("S1 display: MISSING at 0x3c")
+          PROBLEM: S1 display: MISSING at 0x3c
+        >>> report.problems
+        ['S1 display: MISSING at 0x3c']
+        >>> factory.close()
+    """
 
     out: TextIO
     problems: list[str] = field(default_factory=list)

@@ -115,6 +115,8 @@ class Mcp23017StationInputs(StationInputs):
         self._owns_bus = owns_bus
         self._lock = threading.RLock()
         self._closed = False
+        #: kept off the bus by the mux guard (:meth:`hold_back`)
+        self._held = False
         #: I2C errors seen so far (every failed transaction counts)
         self.errors = 0
         #: times the chip was found reset and configured again
@@ -235,15 +237,23 @@ class Mcp23017StationInputs(StationInputs):
         """Call ``callback`` when a read first sees a contact move (see StationLogic)."""
         self._logic.on_edge = callback
 
+    def hold_back(self, held: bool) -> None:
+        """Held: no reads, no retries (this station's channel hangs the bus); released: the
+        configuration (if faulted) or the safety read runs at the next poll."""
+        with self._lock:
+            self._held = held
+            if not held:
+                self._last_attempt = self._last_read = float("-inf")
+
     def _on_int(self) -> None:
         with self._lock:
-            if not self._closed and not self.faulted:
+            if not self._closed and not self.faulted and not self._held:
                 self._follow_up = self._try(lambda: self._read_state(full=False))
 
     def poll(self) -> None:
         """Safety read / fault recovery as due, then confirm debounced changes."""
         with self._lock:
-            if self._closed:
+            if self._closed or self._held:
                 return
             now = self._clock()
             # every read clears the INT of a change made while it ran, which it did not
