@@ -91,7 +91,7 @@ class GarageModule(RaceModule):
         self.turn: dict[int, TurnState] = {}
         #: the optional symbols' React actions; Boost refined to count for accelerate
         self.symbols = UpgradeSymbols(self)
-        #: does any car race a one-time card (a sponsor)? None until asked, after the draft
+        #: does any car race a one-time card (a sponsor)? None until the first turn ends
         self._onetime: bool | None = None
         self.react_actions = (GarageBoost(self), self.symbols)
 
@@ -308,9 +308,10 @@ class GarageModule(RaceModule):
                 car.play.remove(code)
                 car.draw.append(code)  # on top
         onetime = self._onetime
-        if onetime is None:  # worked out once the cards are chosen (most races have none)
+        if onetime is None:  # worked out once, from every card in the race (most have none)
             onetime = self._onetime = any(
-                _CODE_OF[k] in ONETIME for keys in self.picks.values() for k in keys)
+                not ONETIME.isdisjoint(pile) for c in race.cars
+                for pile in (c.draw, c.hand, c.play, c.discard))
         if onetime and not ONETIME.isdisjoint(car.play):
             gone = [c for c in car.play if c in ONETIME]
             for code in gone:
