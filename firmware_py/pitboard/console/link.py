@@ -86,11 +86,11 @@ class QueueLink:
     Example::
 
         >>> from pitboard.table.table import Table
-        >>> link = QueueLink(Table(stations=1), timeout=0.01)  # nobody runs the game thread
+        >>> link = QueueLink(Table(stations=1), timeout=0)  # nobody runs the game thread
         >>> link.call(lambda: 42)
         Traceback (most recent call last):
         ...
-        pitboard.console.link.TableBusy: the table did not answer in 0.01 s
+        pitboard.console.link.TableBusy: the table did not answer in 0 s
     """
 
     def __init__(self, table: Table, timeout: float = CALL_TIMEOUT) -> None:

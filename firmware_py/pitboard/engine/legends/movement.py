@@ -4,9 +4,10 @@ A Legend looks at the next corner line ahead of it (on the final lap, none once 
 is behind it) and at that corner's Legends line:
 
 * **past the Legends line** (between it and the corner): it moves the corner's speed limit (road
-  tokens included) plus its diamond. One move may cross at most one corner line (two, or three,
-  when Aggressive Legends is on and it starts within the chevron distance printed before the
-  corner); a longer move stops on the space just before the first line it may not cross.
+  tokens included) plus its diamond. One move may cross at most one corner line (two when
+  Aggressive Legends is on and it starts within the chevron distance printed before the corner;
+  the rulebook's three for a double chevron is not modelled: no shipped track prints one); a
+  longer move stops on the space just before the first line it may not cross.
 * **before the Legends line**: it moves its top speed if that does not take it over the corner
   line; otherwise it brakes to the space ``diamond`` spaces before the line (diamond 0: the space
   just before it).
