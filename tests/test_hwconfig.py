@@ -473,6 +473,19 @@ def test_mux_reset_pin_is_claimed_and_idle_disconnect_defaults_on() -> None:
     assert problems(raw) == ["t.toml: i2c.mux.reset_pin: GPIO 2 is reserved for I2C1 SDA"]
 
 
+def test_a_mux_reset_pin_needs_idle_disconnect() -> None:
+    """A RESET pulse deselects every channel; the pca954x driver, caching its last channel,
+    would not select it again unless it deselects after every transfer itself."""
+    raw = mux_base()
+    raw["i2c"]["mux"].update(reset_pin=4, idle_disconnect=False)
+    assert problems(raw) == ["t.toml: i2c.mux.idle_disconnect: must be true when reset_pin is "
+                             "set (the kernel's pca954x driver would keep selecting a channel "
+                             "the RESET pulse cut off): set idle_disconnect = true, or drop "
+                             "reset_pin"]
+    del raw["i2c"]["mux"]["reset_pin"]
+    assert parse_config(raw, source=Path("t.toml")).i2c.mux is not None  # no RESET: fine
+
+
 def test_a_race_control_display_alone_on_i2c_claims_the_bus_pins_and_is_named() -> None:
     """Emulated stations and one race-control OLED on I2C bus 1: the pin map has GPIO 2/3 and
     the set-up names RC, and only it, on /dev/i2c-1."""

@@ -27,6 +27,7 @@ from . import sdnotify
 from .hw.display import EmulatedDisplay, open_display
 from .hw.inputs import StationInputs, build_station_inputs
 from .hw.mcp23017 import SMBusLike
+from .hw.muxguard import MuxGuard, guarded_stations, mux_probe
 from .hw.writer import BusWriter, QueuedDisplay, part_bytes
 from .hwconfig import DisplayConfig, HwConfig, TableConfig, resolve_i2c_bus
 from .hwconfig.schema import RACE_CONTROL_LABEL
@@ -51,9 +52,6 @@ FAST_POLL_SECONDS = 0.001
 #: Tick events (kiosk timers, idle seats) at this period (s)
 TICK_SECONDS = 0.1
 
-
-#: the shortest time between two resets of the I2C multiplexer (s)
-MUX_RESET_SECONDS = 5.0
 #: how long boot() waits for the display writers to draw every station (s)
 BOOT_DRAW_SECONDS = 5.0
 #: how long start-up waits for the I2C buses (the i2c-mux channels appear a moment after the
@@ -208,13 +206,17 @@ class App:
     #: seconds from the start of boot() until every station had its frame
     boot_seconds: float = 0.0
     _board_resets: dict[int, int] = field(default_factory=dict)
-    #: the TCA9548A's RESET line (``[i2c.mux] reset_pin``), pulsed after bus errors
+    #: the TCA9548As' RESET line (``[i2c.mux] reset_pin``), pulsed when a bus hangs
     mux_reset: Any = None
-    #: times the mux was reset
-    mux_resets: int = 0
-    _bus_errors: int = 0
-    _last_mux_reset: float = float("-inf")
-    _clock: Callable[[], float] = time.monotonic
+    #: decides when to pulse it (:mod:`pitboard.hw.muxguard`)
+    mux_guard: MuxGuard | None = None
+    #: the parent buses the guard reads the muxes on
+    _mux_buses: list[Any] = field(default_factory=list)
+
+    @property
+    def mux_resets(self) -> int:
+        """Times the muxes were reset."""
+        return self.mux_guard.resets if self.mux_guard is not None else 0
 
     @classmethod
     def build(
@@ -277,7 +279,6 @@ class App:
         app = cls(config=config, table=table, recorder=recorder,
                   displays=screens + ([race_control] if race_control is not None else []),
                   writers=writers)
-        app._clock = clock
         mux = config.i2c.mux
         if mux is not None and mux.reset_pin is not None:
             from gpiozero import DigitalOutputDevice
@@ -291,6 +292,9 @@ class App:
                 app.close()
                 raise StartupError(f"cannot claim the mux RESET pin GPIO {mux.reset_pin}: "
                                    f"{exc}") from None
+            probe, app._mux_buses = mux_probe(config, bus_factory)
+            app.mux_guard = MuxGuard(controllers=guarded_stations(config),
+                                     pulse=app._pulse_mux_reset, probe=probe, clock=clock)
         try:
             app.inputs = [build_station_inputs(config, i, table.post, pin_factory=pin_factory,
                                                bus_factory=bus_factory, clock=clock)
@@ -354,25 +358,15 @@ class App:
                     self.displays[inputs.station].reinit()
         for display in self.displays:
             display.poll()
-        self._reset_mux_on_errors()
+        if self.mux_guard is not None:  # one station holding SDA low must not stop the rest
+            self.mux_guard.poll(self.inputs, self.displays)
 
-    def _reset_mux_on_errors(self) -> None:
-        """One station board holding SDA low would stop every channel: after bus errors, pulse
-        the TCA9548A's RESET (at most every :data:`MUX_RESET_SECONDS`). The reset deselects
-        every channel; with idle disconnect the kernel selects the channel again for each
-        transfer, so the healthy stations carry on and the faulty one retries on its own."""
-        if self.mux_reset is None:
-            return
-        errors = sum(int(getattr(inputs, "errors", 0)) for inputs in self.inputs)
-        errors += sum(int(display.stats.errors) for display in self.displays)
-        now = self._clock()
-        if errors > self._bus_errors and now - self._last_mux_reset >= MUX_RESET_SECONDS:
-            self.mux_reset.on()  # RESET low: > 6 ns is enough (TCA9548A data sheet, tW(L))
-            self.mux_reset.off()
-            self.mux_resets += 1
-            self._last_mux_reset = now
-            log.warning("I2C errors: multiplexer reset (%d so far)", self.mux_resets)
-        self._bus_errors = errors
+    def _pulse_mux_reset(self) -> None:
+        """Pulse RESET low: > 6 ns is enough (TCA9548A data sheet, tW(L)); every channel is
+        deselected, which with idle disconnect is what the pca954x driver expects between
+        transfers."""
+        self.mux_reset.on()
+        self.mux_reset.off()
 
     def run(self, stop: threading.Event) -> None:
         """The game loop: events, polls, kiosk ticks, watchdog pings; returns when stopped."""
@@ -405,6 +399,8 @@ class App:
             inputs.close()
         if self.mux_reset is not None:
             self.mux_reset.close()
+        for bus in self._mux_buses:
+            bus.close()
         for display in self.displays:
             try:
                 display.close()

@@ -41,7 +41,18 @@ _FRAME = re.compile(rb"(0|[1-9][0-9]{0,9}) ([0-9a-f]{8}) ")
 
 
 class Damaged(Exception):
-    """Internal: the files on disk are inconsistent; carries the one-line reason."""
+    """Internal: the files on disk are inconsistent; carries the one-line reason.
+
+    Raised by the readers here; :meth:`pitboard.journal.Journal.load` turns it into
+    :class:`~pitboard.journal.JournalCorrupted` after moving the files aside.
+
+    Example::
+
+        >>> parse_snapshot(b"12 00000000 {}\\n")
+        Traceback (most recent call last):
+        ...
+        pitboard.journalfile.Damaged: snapshot.json is damaged (15 bytes)
+    """
 
 
 def _reject_constant(name: str) -> NoReturn:

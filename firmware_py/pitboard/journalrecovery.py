@@ -118,7 +118,19 @@ class Recovered:
 
 class Recovery:
     """Recovery and setting aside, mixed into :class:`pitboard.journal.Journal` (which owns the
-    attributes below and reopens the file for appending)."""
+    attributes below and reopens the file for appending).
+
+    Example (the table's recorder finds record 2 undoing more than was done)::
+
+        >>> import tempfile
+        >>> from pitboard.journal import Journal
+        >>> with tempfile.TemporaryDirectory() as d, Journal(Path(d)) as journal:
+        ...     race = journal.start({"track": "usa"})
+        ...     journal.append_many([{"turn": 1}, {"undo": -3}, {"turn": 2}])
+        ...     kept = journal.keep_prefix(1, "record 2 undoes more than was done")
+        ...     kept.records, kept.count, kept.kept_at.name.startswith("corrupt-")
+        ([{'turn': 1}], 1, True)
+    """
 
     directory: Path
     storage: Storage

@@ -73,7 +73,26 @@ class ScenarioError(ValueError):
 
 @dataclass
 class Scenario:
-    """A parsed scenario: the setup, then decisions with their line numbers."""
+    """A parsed scenario: the setup, then decisions with their line numbers.
+
+    Made by :func:`load_scenario` (a file) or :func:`parse_scenario` (text); ``pitboard
+    scenario FILE`` runs it.
+
+    Example::
+
+        >>> scenario = parse_scenario('''track usa
+        ... laps 1
+        ... cars 1
+        ... car 0 at lap 1 space 14 spot 2
+        ... car 0 hand 1 1 1 1 2 2 2
+        ... plan 0 gear 2 cards 2 2
+        ... expect cars.0.space 18
+        ... ''', "mine.txt")
+        >>> scenario.decisions
+        [(6, Plan(car=0, gear=2, cards=('2', '2')))]
+        >>> scenario.run().cars[0].space
+        18
+    """
 
     path: str
     setup: RaceSetup

@@ -32,7 +32,17 @@ _UNORDERED = frozenset({"hand"})
 
 @dataclass(frozen=True)
 class Expect:
-    """One expectation; ``check`` returns None when it holds, else what was found."""
+    """One expectation; ``check`` returns None when it holds, else what was found.
+
+    Example (a scenario's ``expect cars.0.gear 3`` line, checked on a fresh race)::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1))
+        >>> parse_expect(["cars.0.gear", "1"]).check(race) is None
+        True
+        >>> parse_expect(["cars.0.gear", "3"]).check(race)
+        '1'
+    """
 
     kind: str  # "value", "event", "option", "no option"
     path: tuple[str, ...] = ()

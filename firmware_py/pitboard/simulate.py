@@ -16,7 +16,16 @@ from .trackfile import load_track
 
 @dataclass
 class SimulationResult:
-    """Totals over a batch of races."""
+    """Totals over a batch of races.
+
+    Example (what ``pitboard simulate`` prints, as text or ``--json``)::
+
+        >>> result = simulate(track="usa", cars=2, laps=1, races=2, seed=0)
+        >>> result.races, sum(result.wins.values()), result.text().splitlines()[0]
+        (2, 2, '2 races, 2 heuristic bots, usa, 1 lap(s)')
+        >>> sorted(result.to_dict())[:4]
+        ['bot', 'cars', 'laps', 'legend_wins']
+    """
 
     track: str
     cars: int

@@ -31,7 +31,8 @@ class Corner:
     legends_line: int
     #: the second line of a chicane shares its road-condition token with the line before it
     chicane: bool = False
-    #: Aggressive-Legends chevrons printed before this corner (0 = none)
+    #: how many spaces before the corner line the printed Aggressive-Legends chevrons cover (0 =
+    #: none): a Legend starting there may cross two corner lines
     aggressive: int = 0
     #: where the corner sign sits on the board picture
     x: float = 0.0

@@ -8,7 +8,19 @@ from dataclasses import dataclass
 
 
 class CommandError(Exception):
-    """A command that cannot be done; ``str()`` is the reason after ``ERR``."""
+    """A command that cannot be done; ``str()`` is the reason after ``ERR``.
+
+    A command raises it (on the game thread too: :class:`~pitboard.console.link.QueueLink`
+    raises it again in the console's) and the session answers with its reason.
+
+    Example::
+
+        >>> from pitboard.console import ConsoleProtocol
+        >>> from pitboard.table.table import Table
+        >>> proto = ConsoleProtocol(Table(stations=2, seed=1), staff_pin="2468")
+        >>> proto.handle_line("pin 2468"), proto.handle_line("undo")
+        (['OK unlocked'], ['ERR no race to undo'])
+    """
 
 
 class _Usage(Exception):

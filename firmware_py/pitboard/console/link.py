@@ -19,11 +19,36 @@ T = TypeVar("T")
 
 
 class TableBusy(Exception):
-    """The game thread did not answer in time (the console answers ``ERR busy``)."""
+    """The game thread did not answer in time (the console answers ``ERR busy``).
+
+    Example (a :class:`QueueLink` whose game thread runs nothing)::
+
+        >>> from pitboard.table.table import Table
+        >>> link = QueueLink(Table(stations=1), timeout=0)
+        >>> try:
+        ...     link.call(lambda: 42)
+        ... except TableBusy as exc:
+        ...     print(exc)
+        the table did not answer in 0 s
+    """
 
 
 class TableLink(Protocol):
-    """How the protocol reaches the table: run code on the game thread, post input events."""
+    """How the protocol reaches the table: run code on the game thread, post input events.
+
+    :class:`DirectLink` and :class:`QueueLink` are the two; the session takes either.
+
+    Example::
+
+        >>> from pitboard.console import ConsoleProtocol
+        >>> from pitboard.hw.events import GoPressed
+        >>> from pitboard.table.table import Table
+        >>> table = Table(stations=2)
+        >>> link: TableLink = DirectLink(table)  # QueueLink(table) when a game thread runs
+        >>> proto = ConsoleProtocol(table, staff_pin="2468", link=link)
+        >>> link.post(GoPressed(station=0)); link.call(lambda: table.stations[0].joined)
+        True
+    """
 
     def call(self, fn: Callable[[], T]) -> T: ...
 
@@ -61,11 +86,11 @@ class QueueLink:
     Example::
 
         >>> from pitboard.table.table import Table
-        >>> link = QueueLink(Table(stations=1), timeout=0.01)  # nobody runs the game thread
+        >>> link = QueueLink(Table(stations=1), timeout=0)  # nobody runs the game thread
         >>> link.call(lambda: 42)
         Traceback (most recent call last):
         ...
-        pitboard.console.link.TableBusy: the table did not answer in 0.01 s
+        pitboard.console.link.TableBusy: the table did not answer in 0 s
     """
 
     def __init__(self, table: Table, timeout: float = CALL_TIMEOUT) -> None:

@@ -30,7 +30,17 @@ BACKOFF: Final = (0.5, 30.0)
 
 # ---------------------------------------------------------------------- the port
 class SerialPort(Protocol):
-    """What the console uses of a pyserial port (``serial.Serial``, ``serial_for_url``)."""
+    """What the console uses of a pyserial port (``serial.Serial``, ``serial_for_url``).
+
+    Example (what :func:`open_console` makes, on a loopback URL)::
+
+        >>> port: SerialPort = serial.serial_for_url("loop://", timeout=0, do_not_open=True)
+        >>> port.open(); port.write(b"status\\r\\n")
+        8
+        >>> port.in_waiting, port.read(8)
+        (8, b'status\\r\\n')
+        >>> port.close()
+    """
 
     timeout: float | None
     write_timeout: float | None

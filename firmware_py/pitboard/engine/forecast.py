@@ -28,6 +28,14 @@ class RevealForecast:
     Stress card, each upgrade boost), ``engine`` the Heat left after the shift and the cards'
     own Heat costs (``heat``), ``adjust`` this car's corner-limit change this turn and ``choice``
     how much higher the player's speed choices can still take the speed.
+
+    Example: ``4 5 S`` in gear 3 with 6 Heat, as the forecast starts it; a module's hook
+    returns a changed copy (here an upgrade's [+] flip that costs 1 Heat)::
+
+        >>> from dataclasses import replace
+        >>> reveal = RevealForecast(speed=9, flips=1, engine=5)  # 1 Heat paid to shift
+        >>> replace(reveal, flips=reveal.flips + 1, engine=reveal.engine - 1, heat=1)
+        RevealForecast(speed=9, flips=2, engine=4, heat=1, adjust=0, choice=0)
     """
 
     speed: int
@@ -40,7 +48,16 @@ class RevealForecast:
 
 @dataclass(frozen=True, slots=True)
 class CornerCheck:
-    """One corner line the move would cross: its number (1-based), limit and Heat charged."""
+    """One corner line the move would cross: its number (1-based), limit and Heat charged.
+
+    Example: speed 13 from the start is 6 over corner 1's limit of 7, with 5 Heat left after
+    shifting to gear 3: the car pays all 5 and spins out::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
+        >>> forecast(race, 0, gear=3, cards=("4", "5", "4")).corners()
+        [CornerCheck(corner=1, limit=7, heat=5)]
+    """
 
     corner: int
     limit: int
@@ -49,7 +66,19 @@ class CornerCheck:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """One possible speed and its consequences."""
+    """One possible speed and its consequences.
+
+    Example: the Stress card flips a basic card from the draw pile, 7 of them with one 4::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
+        >>> fc = forecast(race, 0, gear=3, cards=("4", "5", "S"))
+        >>> [(o.speed, str(o.probability), o.spin_out) for o in fc.outcomes]
+        [(10, '2/7', False), (11, '2/7', False), (12, '2/7', False), (13, '1/7', True)]
+        >>> spun = fc.outcomes[-1]          # stopped before corner 1: shift 1 + all 5 Heat
+        >>> spun.space, spun.heat, spun.spin_corner
+        (12, 6, 1)
+    """
 
     speed: int
     probability: Fraction
@@ -73,8 +102,11 @@ class Forecast:
 
     Example::
 
-        fc = forecast(race, 0, gear=2, cards=("3", "S"))
-        fc.min_speed, fc.max_speed, fc.spin_probability
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
+        >>> fc = forecast(race, 0, gear=3, cards=("4", "5", "S"))
+        >>> fc.legal, fc.min_speed, fc.max_speed, fc.spin_probability, fc.max_heat
+        (True, 10, 13, Fraction(1, 7), 6)
     """
 
     car: int

@@ -20,7 +20,22 @@ __all__ = ["Display", "DisplayStats", "EmulatedDisplay", "SerialInterface"]
 
 
 class SerialInterface(Protocol):
-    """What a display needs from a transport: luma's ``i2c``/``spi`` or a test fake."""
+    """What a display needs from a transport: luma's ``i2c``/``spi`` or a test fake.
+
+    :func:`~pitboard.hw.display.open_display` makes the real one (an
+    :class:`~pitboard.hw.oled_i2c.I2cLink` or luma's ``spi``); tests pass a
+    :class:`~pitboard.hw.oled.RecordingSerial`.
+
+    Example::
+
+        >>> from pitboard.hw.display import StationDisplay
+        >>> from pitboard.hw.oled import RecordingSerial
+        >>> bus: SerialInterface = RecordingSerial()
+        >>> disp = StationDisplay(serial=bus, driver="sh1106", station="S1")
+        >>> disp.show(Image.new("1", disp.size))  # init commands, then the RAM, page by page
+        >>> bus.writes[0].kind, sum(len(w.payload) for w in bus.writes if w.kind == "data")
+        ('command', 1024)
+    """
 
     def command(self, *cmd: int) -> None:
         """Send command bytes."""
@@ -59,7 +74,21 @@ class DisplayStats:
 
 
 class Display(Protocol):
-    """The interface the table uses: :class:`StationDisplay` and :class:`EmulatedDisplay`."""
+    """The interface the table uses: :class:`StationDisplay` and :class:`EmulatedDisplay`.
+
+    The table is handed a list of them (``Table(screens=...)``) and only ever calls
+    :meth:`show`; the app's loop calls :meth:`poll` and, at exit, :meth:`close`.
+
+    Example::
+
+        >>> from pitboard.table.screens import render
+        >>> from pitboard.table.table import Table
+        >>> screens: list[Display] = [EmulatedDisplay(station="S1")]
+        >>> table = Table(stations=1, screens=screens, render=render)
+        >>> screens[0].stats.frames_sent, screens[0].healthy
+        (1, True)
+        >>> screens[0].close()
+    """
 
     @property
     def size(self) -> tuple[int, int]:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 from collections.abc import Callable, Iterator, Sequence
 
 import luma.core.error
@@ -51,7 +52,22 @@ BACKOFF_MAX_S = 30.0
 class PanelLink:
     """The writes to one panel and its health: :meth:`_one_transfer` batches what is written
     inside it into one transfer; :meth:`_fault` and :meth:`_recovered` keep the back-off.
-    Not thread-safe (one thread drives each display)."""
+    Not thread-safe (one thread drives each display).
+
+    Example (a :class:`~pitboard.hw.display.StationDisplay` whose panel stops answering)::
+
+        >>> from PIL import Image
+        >>> from pitboard.hw.display import StationDisplay
+        >>> from pitboard.hw.oled import RecordingSerial
+        >>> class Unplugged(RecordingSerial):
+        ...     def transfer(self, writes):
+        ...         raise OSError(121, "Remote I/O error")
+        >>> disp = StationDisplay(serial=Unplugged(), station="S1", clock=lambda: 0.0,
+        ...                       logger=logging.getLogger("demo"))
+        >>> disp.show(Image.new("1", disp.size))  # never raises: the fault is counted
+        >>> disp.healthy, disp.stats.errors, disp.stats.frames_sent
+        (False, 1, 0)
+    """
 
     def __init__(self, *, serial: SerialInterface, station: str, clock: Callable[[], float],
                  backoff_initial: float = 0.5, backoff_max: float = BACKOFF_MAX_S,
@@ -68,6 +84,8 @@ class PanelLink:
         self._healthy = True
         self._delay = backoff_initial
         self._retry_at = 0.0
+        #: kept off the bus by the app's mux guard (:meth:`hold_back`)
+        self._held = False
         #: the writes of the transfer being built (:meth:`_one_transfer`), or None: write now
         self._batch: list[BusWrite] | None = None
 
@@ -96,7 +114,21 @@ class PanelLink:
         else:
             self._delay = min(self._delay * 2, self._backoff_max)
             self._log.debug("display %s retry failed: %s", self.station, exc)
-        self._retry_at = self._clock() + self._delay
+        self._retry_at = math.inf if self._held else self._clock() + self._delay
+
+    def hold_back(self, held: bool) -> None:
+        """Held: send nothing, not even a retry (the app's mux guard found this station's
+        channel hanging the bus); counts as failing meanwhile. Released: retry at once (the
+        whole picture: RAM content unknown)."""
+        self._held = held
+        if held:
+            if self._healthy:
+                self._healthy = False
+                self._delay = self._backoff_initial
+                self._lost()
+            self._retry_at = math.inf
+        elif not self._healthy:
+            self._retry_at = self._clock()
 
     def _recovered(self) -> None:
         """A write went through: a faulty display is healthy again."""

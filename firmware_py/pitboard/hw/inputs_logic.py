@@ -367,11 +367,18 @@ class StationInputs(ABC):
     """
 
     station: int
+    #: the board does not answer (between an InputFault and its InputFaultCleared)
+    faulted: bool = False
 
     @property
     def busy(self) -> bool:
         """A change is waiting to be confirmed: call :meth:`poll` again within a millisecond."""
         return False
+
+    def hold_back(self, held: bool) -> None:  # noqa: B027
+        """Held: leave the bus alone (the app's mux guard found this station's channel hanging
+        its I2C bus, :mod:`pitboard.hw.muxguard`); released: try the board at the next poll.
+        Nothing on a bus: nothing to hold."""
 
     def raw_state(self) -> tuple[tuple[bool, ...], tuple[bool, ...], bool] | None:
         """The last raw sample (lever contacts 1-4, slots 0-6, GO; True = closed), for

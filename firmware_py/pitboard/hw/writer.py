@@ -115,6 +115,18 @@ class BusWriter:
     ``threaded=False`` starts no thread: :meth:`drain` sends what is posted, in the same order
     the thread would (tests, benchmarks); :meth:`step` sends one part. See the module docstring
     for the rules.
+
+    Example (as :func:`pitboard.app.with_writers` makes one per controller)::
+
+        >>> from PIL import Image
+        >>> from pitboard.hw.display import StationDisplay
+        >>> from pitboard.hw.oled import RecordingSerial
+        >>> writer = BusWriter(name="I2C A", chunk_bytes=part_bytes(100_000))  # its thread starts
+        >>> screen = writer.add(StationDisplay(serial=RecordingSerial(), station="S1"))
+        >>> screen.show(Image.new("1", screen.size))  # returns at once
+        >>> writer.flush(timeout=10), screen.stats.frames_sent
+        (True, 1)
+        >>> writer.close()  # stops the thread, closes (blanks) the displays
     """
 
     def __init__(self, *, name: str, threaded: bool = True, poll_s: float = POLL_S,
@@ -483,6 +495,12 @@ class QueuedDisplay:
 
     def poll(self) -> None:
         """Nothing: the writer thread polls its displays itself."""
+
+    def hold_back(self, held: bool) -> None:
+        """Keep the display off its bus, or let it retry at once (the app's mux guard)."""
+        hold_back = getattr(self._display, "hold_back", None)
+        if hold_back is not None:
+            hold_back(held)
 
     def reinit(self) -> None:
         """Ask the writer to initialise the panel again."""

@@ -40,7 +40,16 @@ MAX_LINE: Final = 80
 @dataclass(frozen=True, slots=True)
 class Overlay:
     """One overlay as its source declares it: where it loads, its parameters, the GPIO lines
-    each pin choice claims."""
+    each pin choice claims.
+
+    Example (an entry of :data:`OVERLAYS`, as :func:`check_boot_lines` reads it)::
+
+        >>> i2c6 = OVERLAYS["i2c6"]
+        >>> i2c6.boards, i2c6.default_pins, i2c6.pins[i2c6.default_pins], i2c6.enables
+        (('pi4',), 'pins_22_23', (22, 23), 'i2c6')
+        >>> "baudrate" in i2c6.params
+        True
+    """
 
     boards: tuple[str, ...]
     params: frozenset[str]
@@ -127,7 +136,18 @@ _SWITCHES: Final = frozenset({"i2c_arm", "spi", "uart0"})
 
 @dataclass
 class BootCheck:
-    """What :func:`check_boot_lines` found for one board."""
+    """What :func:`check_boot_lines` found for one board.
+
+    Example (a Pi 4 block with controller B on GPIO 22/23 at 400 kHz)::
+
+        >>> lines = ["[all]", "dtparam=i2c_arm=on", "[pi4]",
+        ...          "dtoverlay=i2c6,pins_22_23,baudrate=400000", "[all]"]
+        >>> check = check_boot_lines(lines, "pi4")
+        >>> check.problems, check.speeds, check.pins[22]
+        ([], {'i2c1': 100000, 'i2c6': 400000}, 'i2c6')
+        >>> check_boot_lines(lines, "pi5").applied  # [pi4] lines do not apply on a Pi 5
+        ['dtparam=i2c_arm=on']
+    """
 
     board: str
     problems: list[str] = field(default_factory=list)
@@ -272,7 +292,17 @@ def _check_mux(check: BootCheck, where: str, params: list[tuple[str, str | None]
 
 @dataclass(frozen=True, slots=True)
 class Fact:
-    """One checked fact: what it says, where it comes from, and whether Pitboard had it right."""
+    """One checked fact: what it says, where it comes from, and whether Pitboard had it right.
+
+    Each is an entry of :data:`FACTS`, a row of ``raspberry-pi-facts.md``
+    (:func:`pitboard.wiring.facts_page.facts_doc`).
+
+    Example::
+
+        >>> fact = next(f for f in FACTS if f.topic == "bus speed")
+        >>> fact.ours, fact.source.split(";")[0]
+        ('right', 'overlays/README base DTB "i2c_arm_baudrate"')
+    """
 
     topic: str
     fact: str

@@ -24,7 +24,19 @@ from .schema import HwConfig
 
 @dataclass(frozen=True, slots=True)
 class Need:
-    """One thing the profile needs: a device node, a mux channel or a Python module."""
+    """One thing the profile needs: a device node, a mux channel or a Python module.
+
+    :func:`needs` lists them; :func:`missing` turns each one not met into its one line.
+
+    Example::
+
+        >>> from pitboard.hwconfig import load_profile
+        >>> need = needs(load_profile("grid6"))[1]
+        >>> need.what, need.kind, need.key
+        ('mux channel 0', 'channel', 'A:0')
+        >>> need.who
+        'S1 MCP23017 inputs, S1 SSD1306 display'
+    """
 
     #: "/dev/spidev0.0", "mux channel 3" or "Python module spidev"
     what: str

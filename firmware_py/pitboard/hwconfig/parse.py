@@ -376,6 +376,12 @@ class _Parser(_StationParser):
             reset_pin = self.opt_int(m, "i2c.mux", "reset_pin")
             self.pin("i2c.mux.reset_pin", reset_pin)
             idle = self.bool_(m, "i2c.mux", "idle_disconnect", True)
+            if reset_pin is not None and idle is False:
+                # a RESET pulse deselects every channel behind the pca954x driver's back: it
+                # caches the last channel and selects only a different one
+                self.add("i2c.mux.idle_disconnect", "must be true when reset_pin is set (the "
+                         "kernel's pca954x driver would keep selecting a channel the RESET "
+                         "pulse cut off): set idle_disconnect = true, or drop reset_pin")
             mux = MuxConfig(type=mux_type or "tca9548a", address=address, first_bus=first_bus,
                             reset_pin=reset_pin, idle_disconnect=idle)
         extra = self.parse_extra_i2c(t, mux)

@@ -24,7 +24,8 @@ Schema (``*`` = required)::
     [gpio]       allow_id_eeprom_pins = false   (GPIO 0/1, only when no HAT is fitted)
     [i2c]        bus = 1, baudrate = 100000 | 400000 (documents config.txt i2c_arm_baudrate)
     [i2c.mux]    type* = "tca9548a", address = 0x70 (0x70-0x77), first_bus (see resolve_i2c_bus),
-                 reset_pin (GPIO to the mux RESET), idle_disconnect = true
+                 reset_pin (GPIO to the mux RESET), idle_disconnect = true (required with
+                 reset_pin)
     [[i2c.extra]] more of the Pi's I2C controllers, named B, C in order ([i2c] is A), driven in
                  parallel: sda* = 22 | 12 (SCL is the next GPIO; see EXTRA_I2C), bus (the
                  /dev/i2c-N; absent = the board's own number), mux = {address, first_bus}
@@ -303,7 +304,7 @@ class MuxConfig:
     address: int = 0x70
     #: kernel bus number of channel 0 (channel k = first_bus + k); None = ask sysfs
     first_bus: int | None = None
-    #: Pi GPIO wired to the mux's active-low RESET: pulsed after bus errors, so one station
+    #: Pi GPIO wired to the mux's active-low RESET: pulsed when the bus hangs, so one station
     #: board holding SDA low cannot stop the others (None: RESET pulled up on the board only)
     reset_pin: int | None = None
     #: deselect every channel after each transfer (the pca954x driver's ``idle_state`` -2), so

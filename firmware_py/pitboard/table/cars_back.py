@@ -42,7 +42,15 @@ from .station import Station
 
 class Place(NamedTuple):
     """Where a car stands on the board: the space (1..N from the finish line), which spot,
-    and the lap."""
+    and the lap.
+
+    Example (the grid is behind the line: lap 0)::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1))
+        >>> place_of(race, race.cars[1])
+        Place(space=69, racing_line=True, lap=0)
+    """
 
     space: int
     racing_line: bool
@@ -130,7 +138,22 @@ def backs_from_records(race: Race, records: Sequence[Sequence[Any]]) -> tuple[Ca
 
 class CarsBackMixin(LegendMovesMixin):
     """Legend moves and the cars to put back after an undo, both confirmed by GO; a mixin of
-    :class:`~pitboard.table.table.Table`."""
+    :class:`~pitboard.table.table.Table`.
+
+    Example (a Legend move made on the board, then undone from the console)::
+
+        >>> from pitboard.hw.events import GoPressed, SlotPressed
+        >>> from pitboard.table.autoplay import next_input
+        >>> from pitboard.table.table import Table
+        >>> table = Table(stations=1, seed=1, laps=1,
+        ...               modules={"legends": {"cars": 1, "colours": ["red"]}})
+        >>> table.handle(GoPressed(station=0)); table.handle(SlotPressed(station=0, slot=6))
+        >>> while not table.legend_moves_waiting():
+        ...     table.handle(next_input(table))  # what the player would press
+        >>> table.handle(GoPressed(station=0)); table.undo()
+        >>> [move.status() for move in table.legend_moves_waiting()]
+        ['undo 1/2: S1 8→69 out: GO', 'undo 2/2: Red Legend 9→69 RL: GO']
+    """
 
     #: cars the players still have to put back, in the order shown
     cars_back: tuple[CarBack, ...] = ()

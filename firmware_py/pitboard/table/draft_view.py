@@ -42,7 +42,19 @@ __all__ = ["DraftStatus", "draft_status", "draft_tray", "draft_view",
 
 @dataclass(frozen=True, slots=True)
 class DraftStatus:
-    """Where the draft stands, from the engine."""
+    """Where the draft stands, from the engine (:func:`draft_status`).
+
+    Example::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> from pitboard.engine.garage.draft import DraftPick
+        >>> race = Race(RaceSetup(cars=1, seed=3, modules={"garage": {"choose": "draft"}}))
+        >>> first = draft_status(race)
+        >>> race.apply(DraftPick(0, first.market[0]))
+        >>> status = draft_status(race)
+        >>> status.round, status.rounds, status.picks == {0: first.market[:1]}, status.dropping
+        (2, 3, True, False)
+    """
 
     #: draft round (1-based)
     round: int

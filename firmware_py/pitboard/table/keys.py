@@ -191,7 +191,20 @@ class Keyboard:
 
 
 class AutoplayStuck(RuntimeError):
-    """The autopilot cannot go on: no input moves the race forward (a table or UI bug)."""
+    """The autopilot cannot go on: no input moves the race forward (a table or UI bug).
+
+    Raised by :meth:`AutoPilot.next_key` and by
+    :meth:`~pitboard.sim.session.Sim.autoplay_step` (keys pressed without progress);
+    ``pitboard sim --autoplay`` reports it in one line, exit status 1.
+
+    Example::
+
+        try:
+            while sim.autoplay_step() is not None:
+                pass
+        except AutoplayStuck as exc:
+            print(f"pitboard sim: autoplay stuck: {exc}", file=sys.stderr)
+    """
 
 
 class AutoPilot:

@@ -119,7 +119,24 @@ def pending_legend_moves(race: Race | None, confirmed: int) -> tuple[LegendMoveV
 
 class LegendMovesMixin(TableBase):
     """Confirming Legend moves (see the module docstring); a mixin of
-    :class:`~pitboard.table.table.Table`."""
+    :class:`~pitboard.table.table.Table`.
+
+    Example::
+
+        >>> from pitboard.hw.events import GoPressed, SlotPressed
+        >>> from pitboard.table.autoplay import next_input
+        >>> from pitboard.table.table import Table
+        >>> table = Table(stations=1, seed=1, laps=1,
+        ...               modules={"legends": {"cars": 1, "colours": ["red"]}})
+        >>> table.handle(GoPressed(station=0)); table.handle(SlotPressed(station=0, slot=6))
+        >>> while not table.legend_moves_waiting():
+        ...     table.handle(next_input(table))  # what the player would press
+        >>> table.legend_moves_waiting()[0].status()
+        'Red Legend 69→9 RL: GO'
+        >>> table.handle(GoPressed(station=0))  # moved on the board
+        >>> table.legend_moves_waiting(), table.legends_confirmed
+        ((), 1)
+    """
 
     def legend_moves_waiting(self) -> tuple[LegendMoveView, ...]:
         """The Legend moves shown now, waiting for a GO."""

@@ -243,7 +243,21 @@ def options_view(st: Station, modules: Mapping[str, Mapping[str, Any]], *,
 
 
 class LobbyOptionsMixin(TableBase):
-    """The OPTS key and the module pages' buttons (see :class:`~pitboard.table.table.Table`)."""
+    """The OPTS key and the module pages' buttons (see :class:`~pitboard.table.table.Table`).
+
+    Example::
+
+        >>> from pitboard.hw.events import SlotPressed
+        >>> from pitboard.table.table import Table
+        >>> table = Table(stations=2)
+        >>> table.handle(SlotPressed(station=0, slot=PAGE_KEY))  # OPTS: S1 turns to the Garage
+        >>> table.views[0].title, table.views[0].soft_keys[:4]
+        ('S1 GARAGE', ('TYPE', 'POOL', 'EXP', 'OPTS'))
+        >>> for _ in range(2):
+        ...     table.handle(SlotPressed(station=0, slot=0))  # TYPE: off, random, draft
+        >>> table.modules
+        {'garage': {'choose': 'draft', 'pool': 'all', 'expansions': False}}
+    """
 
     set_module: Callable[[str, Mapping[str, Any] | None], None]
 

@@ -28,14 +28,32 @@ BACKLOG_LIMIT = 500
 
 @dataclass(frozen=True, slots=True)
 class Tick:
-    """Time passing (posted by the game loop when the queue is quiet)."""
+    """Time passing (posted by the game loop when the queue is quiet).
+
+    Example (a kiosk's attract race takes a step each ``attract_step`` s)::
+
+        >>> from pitboard.table.table import Table
+        >>> table = Table(stations=1, seed=1, clock=lambda: 0.0, kiosk=KioskOptions())
+        >>> table.handle(Tick(now=0.5))  # what Table.tick() hands it, with the clock's time
+        >>> table.state, len(table.attract.log)
+        ('attract', 1)
+    """
 
     now: float
 
 
 @dataclass(frozen=True, slots=True)
 class Call:
-    """Run ``fn`` on the game thread (console commands); its result goes to ``reply``."""
+    """Run ``fn`` on the game thread (console commands); its result goes to ``reply``.
+
+    Example (as :class:`~pitboard.console.link.QueueLink` posts one)::
+
+        >>> from pitboard.table.table import Table
+        >>> table, replies = Table(stations=1), []
+        >>> table.post(Call(lambda: table.state, replies.append))  # from any thread
+        >>> table.step(timeout=0), replies  # the game thread runs it, then redraws
+        (True, ['lobby'])
+    """
 
     fn: Callable[[], Any]
     reply: Callable[[Any], None]
@@ -45,7 +63,18 @@ TableEvent = StationEvent | Tick | Call
 
 
 class Screen(Protocol):
-    """What the table needs of a display (see :mod:`pitboard.hw.display`)."""
+    """What the table needs of a display (see :mod:`pitboard.hw.display`).
+
+    Example (anything with ``show`` will do; the app passes the stations' displays)::
+
+        >>> from pitboard.table.screens import render
+        >>> from pitboard.table.table import Table
+        >>> class Printed:
+        ...     def show(self, image):
+        ...         print(image.size, image.mode)
+        >>> table = Table(stations=1, screens=[Printed()], render=render)  # the first frame
+        (128, 64) 1
+    """
 
     def show(self, image: Image.Image) -> None: ...
 
@@ -56,6 +85,23 @@ class Recorder(Protocol):
     Calls may be buffered; :meth:`flush` runs before every redraw and must make them durable.
     See :class:`pitboard.table.recorder.JournalRecorder`. The recorder is handed what it
     writes, never the table.
+
+    Example (the journal's recorder; a new table recovers the race after a power cut)::
+
+        >>> import tempfile
+        >>> from pathlib import Path
+        >>> from pitboard.hw.events import GoPressed, SlotPressed
+        >>> from pitboard.journal import Journal
+        >>> from pitboard.table.recorder import JournalRecorder
+        >>> from pitboard.table.table import Table
+        >>> with tempfile.TemporaryDirectory() as d, Journal(Path(d)) as journal:
+        ...     recorder: Recorder = JournalRecorder(journal)
+        ...     table = Table(stations=1, seed=1, recorder=recorder)
+        ...     table.handle(GoPressed(station=0)); table.handle(SlotPressed(station=0, slot=6))
+        ...     with Journal(Path(d)) as again:
+        ...         saved = JournalRecorder(again).recover()
+        >>> saved.seats, saved.setup.cars, saved.ended
+        ([0], 1, False)
     """
 
     #: one line about a storage problem ("" when all is well), shown in the lobby
@@ -85,7 +131,16 @@ class Recorder(Protocol):
 
 @dataclass
 class KioskOptions:
-    """Store-demo behaviour (hw_config ``[table] kiosk = true`` and its times)."""
+    """Store-demo behaviour (hw_config ``[table] kiosk = true`` and its times).
+
+    Example (:func:`pitboard.app.kiosk_options` makes it from a profile's ``[table]``)::
+
+        >>> from pitboard.table.table import Table
+        >>> kiosk = KioskOptions(cars=2, join_seconds=10, modules={"legends": {"cars": 2}})
+        >>> table = Table(stations=2, seed=1, kiosk=kiosk)
+        >>> table.state, len(table.attract.cars)  # bots (and Legends) race until a GO
+        ('attract', 6)
+    """
 
     #: a seat the table waits for, untouched this long, is played by a bot -- when someone
     #: else is still at the table (nobody is held up by a table everyone has left)
@@ -109,7 +164,20 @@ class KioskOptions:
 
 class TableBase:
     """The table state every part reads and writes, and the methods one part calls of another
-    (defined by :class:`~pitboard.table.table.Table` or one of its mixins)."""
+    (defined by :class:`~pitboard.table.table.Table` or one of its mixins).
+
+    Example (what a part reads, on the composed table)::
+
+        >>> from pitboard.hw.events import GoPressed
+        >>> from pitboard.table.table import Table
+        >>> table = Table(stations=2, laps=1, cars=2)
+        >>> table.handle(GoPressed(station=0))  # S1 joins
+        >>> table.state, table.race, [st.joined for st in table.stations]
+        ('lobby', None, [True, False])
+        >>> table.start_race(seed=7)  # one part's method another part calls
+        >>> table.state, [st.car for st in table.stations], sorted(table.bots)
+        ('planning', [0, None], [1])
+    """
 
     # set by the transitions machine (see flow.py): the state and one method per trigger
     state: str

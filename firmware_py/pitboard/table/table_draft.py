@@ -22,7 +22,21 @@ from .table_base import TableBase
 
 
 class DraftMixin(TableBase):
-    """Draft picks at the stations (see :class:`~pitboard.table.table.Table`)."""
+    """Draft picks at the stations (see :class:`~pitboard.table.table.Table`).
+
+    Example::
+
+        >>> from pitboard.hw.events import GoPressed, SlotPressed
+        >>> from pitboard.table.table import Table
+        >>> table = Table(stations=1, seed=1, laps=1, modules={"garage": {"choose": "draft"}})
+        >>> table.handle(GoPressed(station=0)); table.handle(SlotPressed(station=0, slot=6))
+        >>> table.state, table.views[0].title, table.views[0].message
+        ('draft', 'DRAFT 1/3', 'YOUR PICK')
+        >>> market = [card.code for card in table.views[0].cards if card.code]
+        >>> table.handle(SlotPressed(station=0, slot=0)); table.handle(GoPressed(station=0))
+        >>> table.race.log[-1] == DraftPick(0, market[0]), draft_status(table.race).round
+        (True, 2)
+    """
 
     def _draft_step(self, pending: Pending) -> bool:
         """Called by the engine loop on a draft pick: a bot's or a forced one is made (True:

@@ -22,7 +22,22 @@ log = logging.getLogger("pitboard.table")
 
 
 class KioskMixin(TableBase):
-    """Kiosk timers and idle seats (see :class:`~pitboard.table.table.Table`)."""
+    """Kiosk timers and idle seats (see :class:`~pitboard.table.table.Table`).
+
+    Example::
+
+        >>> from pitboard.hw.events import GoPressed
+        >>> from pitboard.table.table import KioskOptions, Table
+        >>> now = [0.0]
+        >>> table = Table(stations=2, seed=1, clock=lambda: now[0],
+        ...               kiosk=KioskOptions(join_seconds=20))
+        >>> table.handle(GoPressed(station=0))  # a visitor wakes the table and joins
+        >>> table.state, table.deadline
+        ('lobby', 20.0)
+        >>> now[0] = 20.0; table.tick()  # nobody else came: bots take the other cars
+        >>> table.state, [st.car for st in table.stations], sorted(table.bots)
+        ('planning', [0, None], [1, 2, 3])
+    """
 
     def _idle_cars(self) -> list[int]:
         """Cars whose seats a bot drives while their players are away."""

@@ -42,7 +42,21 @@ def legend_names(options: Mapping[str, Any]) -> list[str]:
 
 
 class LobbyMixin(TableBase):
-    """Lobby keys, race start and restore (see :class:`~pitboard.table.table.Table`)."""
+    """Lobby keys, race start and restore (see :class:`~pitboard.table.table.Table`).
+
+    Example (what the console's ``legends`` and ``new-race`` commands call)::
+
+        >>> from pitboard.hw.events import GoPressed
+        >>> from pitboard.table.table import Table
+        >>> table = Table(stations=2, seed=1)
+        >>> table.handle(GoPressed(station=0))  # S1 joins
+        >>> table.set_module("legends", {"cars": 2})
+        >>> table.lobby_summary()  # track, laps, driven cars
+        ('usa', 2, 1)
+        >>> table.start_race(seed=5)
+        >>> table.state, table.race.setup.names
+        ('setup', ('S1', 'Black Legend', 'Blue Legend'))
+    """
 
     def _slot(self, st: Station, slot: int) -> None:
         if not 0 <= slot < SLOTS:

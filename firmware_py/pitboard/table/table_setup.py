@@ -52,7 +52,16 @@ LINES_PER_PAGE = 4
 
 @dataclass(frozen=True, slots=True)
 class ChecklistPage:
-    """One page of the checklist: a short title and up to :data:`LINES_PER_PAGE` lines."""
+    """One page of the checklist: a short title and up to :data:`LINES_PER_PAGE` lines.
+
+    Example::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1,
+        ...                       modules={"legends": {"colours": ["red"]}}))
+        >>> checklist(race)
+        [ChecklistPage(title='LEGEND GRID', lines=('grid 1: Red Legend',))]
+    """
 
     title: str
     lines: tuple[str, ...]
@@ -128,7 +137,21 @@ def setup_view(pages: Sequence[ChecklistPage], page: int, st: Station) -> Statio
 
 class SetupMixin(TableBase):
     """The checklist's keys (see the module docstring); a mixin of
-    :class:`~pitboard.table.table.Table`."""
+    :class:`~pitboard.table.table.Table`.
+
+    Example::
+
+        >>> from pitboard.hw.events import GoPressed, SlotPressed
+        >>> from pitboard.table.table import Table
+        >>> table = Table(stations=1, seed=1, laps=1,
+        ...               modules={"legends": {"cars": 1, "colours": ["red"]}})
+        >>> table.handle(GoPressed(station=0)); table.handle(SlotPressed(station=0, slot=6))
+        >>> table.state, table.views[0].title, table.views[0].lines
+        ('setup', 'SET-UP 1/1 LEGEND GRID', ('grid 1: Red Legend',))
+        >>> table.handle(GoPressed(station=0))  # the board is set up: round 1
+        >>> table.state
+        'planning'
+    """
 
     def _enter_checklist_or_race(self) -> None:
         """A race just began: its checklist first if it has one, else round 1."""

@@ -24,7 +24,23 @@ log = logging.getLogger("pitboard.table")
 
 
 class TurnsMixin(TableBase):
-    """Planning and resolution input, and the engine (see :class:`~pitboard.table.table.Table`)."""
+    """Planning and resolution input, and the engine (see :class:`~pitboard.table.table.Table`).
+
+    Example::
+
+        >>> from pitboard.hw.events import GoPressed, LeverMoved, SlotPressed
+        >>> from pitboard.table.table import Table
+        >>> table = Table(stations=1, seed=1, laps=1)
+        >>> table.handle(GoPressed(station=0)); table.handle(SlotPressed(station=0, slot=6))
+        >>> st = table.stations[0]
+        >>> table.handle(LeverMoved(station=0, gear=2)); table.target_gear(st)
+        2
+        >>> for slot in (2, 3):
+        ...     table.handle(SlotPressed(station=0, slot=slot))  # two cards of the hand
+        >>> table.handle(GoPressed(station=0))  # the plan: gear 2 and those cards
+        >>> table.state, table.current_station() is st
+        ('resolution', True)
+    """
 
     # ------------------------------------------------------------------ planning
     def _car_of(self, st: Station) -> Any:

@@ -198,7 +198,20 @@ def wrap(text: str, font: BitmapFont, width: int) -> list[str]:
 
 
 class Canvas(Protocol):
-    """What :func:`draw_detail` draws on (a screen of :mod:`pitboard.table.canvas`)."""
+    """What :func:`draw_detail` draws on (a screen of :mod:`pitboard.table.canvas`).
+
+    Example (anything with this ``text`` will do)::
+
+        >>> class Printed:
+        ...     def text(self, x, y, text, font=TINY, *, ink=1, align="left"):
+        ...         print(y, text)
+        ...         return font.width(text)
+        >>> draw_detail(Printed(), 0, 0, 60, 20, detail("U44"))  # returns the y below it
+        0 WINGS 4: PAYS 1
+        6 HEAT, SCRAPS 2,
+        12 CORNER LIMITS +2
+        18
+    """
 
     def text(self, x: int, y: int, text: str, font: BitmapFont = ..., *, ink: int = ...,
              align: str = ...) -> int: ...

@@ -76,7 +76,16 @@ class CardView:
 
 @dataclass(frozen=True, slots=True)
 class CornerView:
-    """A corner the selection would cross (planning) or did cross (resolution)."""
+    """A corner the selection would cross (planning) or did cross (resolution).
+
+    Example (the next corner, as the planning screen shows it before any card)::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> from pitboard.table.views import next_corner
+        >>> race = Race(RaceSetup(track="usa", cars=1, seed=1))
+        >>> next_corner(race, race.cars[0])
+        CornerView(number=1, limit=7, heat=0, adjust=0, overheat=0, ahead=13)
+    """
 
     number: int
     limit: int
@@ -91,7 +100,19 @@ class CornerView:
 
 @dataclass(frozen=True, slots=True)
 class MoveView:
-    """Where to put the physical car."""
+    """Where to put the physical car.
+
+    Example (the resolution screen after a plan of gear 2 with a 4 and a 5)::
+
+        >>> from pitboard.hw.events import GoPressed, LeverMoved, SlotPressed
+        >>> from pitboard.table.table import Table
+        >>> table = Table(stations=1, seed=1, laps=1)
+        >>> table.handle(GoPressed(station=0)); table.handle(SlotPressed(station=0, slot=6))
+        >>> for event in (LeverMoved(0, 2), SlotPressed(0, 2), SlotPressed(0, 3), GoPressed(0)):
+        ...     table.handle(event)
+        >>> table.views[0].move
+        MoveView(spaces=9, space=9, spot='racing line', lap=1, blocked=0, who='')
+    """
 
     spaces: int  # to count forward from where it stands (negative after a spin-out)
     space: int  # board space number (1..N from the finish line)

@@ -134,8 +134,10 @@ def _boot_section(config: HwConfig) -> list[str]:
         if mux.reset_pin is not None:
             out.append(
                 f"- The mux's RESET is wired to GPIO{mux.reset_pin} (`[i2c.mux] reset_pin`): "
-                "after I2C errors Pitboard pulses it low (at most every 5 s), which deselects "
-                "every channel and frees a bus a station board has hung."
+                "when a station fails and its mux no longer answers (SDA held low: a hung "
+                "bus, not a mere NACK) Pitboard pulses it low, which deselects every channel, "
+                "then lets the failing stations back on one at a time and keeps the one that "
+                "hangs the bus off it (tried again after 30 s, then less often)."
             )
     if config.i2c.extra:
         out += _extra_controllers_bullets(config)

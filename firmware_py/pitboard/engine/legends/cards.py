@@ -24,7 +24,16 @@ MAX_DIAMOND = 3
 
 
 class LegendEntry(NamedTuple):
-    """One helmet on one card: the top speed and the diamond (0-3)."""
+    """One helmet on one card: the top speed and the diamond (0-3).
+
+    Example::
+
+        >>> entry = load_legend_cards().card(1).entry("yellow")
+        >>> entry
+        LegendEntry(speed=11, diamond=0)
+        >>> entry.speed + 2             # Pro Legends +2: the top speed on a straight
+        13
+    """
 
     speed: int
     diamond: int
@@ -32,7 +41,14 @@ class LegendEntry(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class LegendCard:
-    """One Legend card: its number (1-based, as printed) and an entry per helmet colour."""
+    """One Legend card: its number (1-based, as printed) and an entry per helmet colour.
+
+    Example::
+
+        >>> card = load_legend_cards().card(2)
+        >>> card.number, card.entry("gray"), list(card.entries)[:2]
+        (2, LegendEntry(speed=19, diamond=3), ['black', 'blue'])
+    """
 
     number: int
     entries: dict[str, LegendEntry]
@@ -43,7 +59,18 @@ class LegendCard:
 
 @dataclass(frozen=True, slots=True)
 class LegendDeck:
-    """Every Legend card and the helmet colours, in the file's order."""
+    """Every Legend card and the helmet colours, in the file's order.
+
+    Example::
+
+        >>> deck = load_legend_cards()
+        >>> deck.colours
+        ('black', 'blue', 'green', 'red', 'gray', 'yellow')
+        >>> deck.card(10) is deck.cards[-1]    # cards by their printed number
+        True
+        >>> sorted(card.entry("red").speed for card in deck.cards) == list(range(10, 20))
+        True
+    """
 
     colours: tuple[str, ...]
     cards: tuple[LegendCard, ...]

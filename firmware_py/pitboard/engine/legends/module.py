@@ -58,7 +58,25 @@ register_data(KEY, "rules", "legends-1")
 
 @register_module
 class Legends(RaceModule):
-    """Legend cars in one race (see the module docstring for the options)."""
+    """Legend cars in one race (see the module docstring for the options).
+
+    Example: the last 2 of 3 cars are Legends, card 2 on top of their deck::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> from pitboard.engine.decisions import parse_decision
+        >>> race = Race(RaceSetup(track="usa", cars=3, seed=4, laps=1,
+        ...                       modules={"legends": {"cars": 2, "deck": [2]}}))
+        >>> legends = race.hooks.by_key["legends"]
+        >>> legends.colour_of, legends.deck[0], [car.name for car in race.cars]
+        ({1: 'black', 2: 'blue'}, 2, ['Car 1', 'Black Legend', 'Blue Legend'])
+        >>> race.apply(parse_decision("plan 0 gear 2 cards 3 4"))  # the Legends need no plan
+        >>> legends.card, [(e["car"], e["branch"], e["d"])
+        ...                for e in race.events if e["type"] == "legend"]
+        (2, [(2, 'brake', 10), (1, 'brake', 9)])
+
+    Card 2 gives blue top speed 16 and diamond 2: 16 would cross corner 1 (the line after
+    space 12), so the Blue Legend brakes 2 spaces before it; black (18, diamond 3) stops on 9.
+    """
 
     key = KEY
 

@@ -4,9 +4,10 @@ A Legend looks at the next corner line ahead of it (on the final lap, none once 
 is behind it) and at that corner's Legends line:
 
 * **past the Legends line** (between it and the corner): it moves the corner's speed limit (road
-  tokens included) plus its diamond. One move may cross at most one corner line (two, or three,
-  when Aggressive Legends is on and it starts within the chevron distance printed before the
-  corner); a longer move stops on the space just before the first line it may not cross.
+  tokens included) plus its diamond. One move may cross at most one corner line (two when
+  Aggressive Legends is on and it starts within the chevron distance printed before the corner;
+  the rulebook's three for a double chevron is not modelled: no shipped track prints one); a
+  longer move stops on the space just before the first line it may not cross.
 * **before the Legends line**: it moves its top speed if that does not take it over the corner
   line; otherwise it brakes to the space ``diamond`` spaces before the line (diamond 0: the space
   just before it).
@@ -54,7 +55,21 @@ BRANCHES = (STRAIGHT, BRAKE, CORNER, CORNER_STOP, FINISH)
 
 class LegendMove(NamedTuple):
     """Where a Legend aims (``d``, before blocking), which branch of the rule, and the corner
-    (0-based index) the rule looked at (None past the last corner of the race)."""
+    (0-based index) the rule looked at (None past the last corner of the race).
+
+    Example: after round 1 the Blue Legend stands on space 10, past corner 1's Legends line
+    (after space 2), so it moves the limit 7 plus its diamond::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> from pitboard.engine.decisions import parse_decision
+        >>> race = Race(RaceSetup(track="usa", cars=3, seed=4, laps=1,
+        ...                       modules={"legends": {"cars": 2, "deck": [2]}}))
+        >>> race.apply(parse_decision("plan 0 gear 2 cards 3 4"))
+        >>> blue = race.cars[2]
+        >>> move = legend_move(race, blue, LegendEntry(speed=14, diamond=1), aggressive=False)
+        >>> move, move.target - blue.d
+        (LegendMove(target=18, branch='corner', corner=0), 8)
+    """
 
     target: int
     branch: str

@@ -55,7 +55,23 @@ register_data(KEY, "rules", "weather-1")
 
 @register_module
 class Weather(RaceModule):
-    """The weather token and road tokens of one race (see the module docstring)."""
+    """The weather token and road tokens of one race (see the module docstring).
+
+    Example: both drawn from the race's seed::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=5, laps=1,
+        ...             modules={"weather": {"weather": "random", "road": True}}))
+        >>> weather = race.hooks.by_key["weather"]
+        >>> weather.weather, weather.road              # corner index (0-based) -> road token
+        ('storm', {0: 'overheat', 1: 'weather', 2: 'limit+1', 3: 'limit-1'})
+        >>> race.corner_limit(2), race.corner_limit(3)  # printed 3 and 2
+        (4, 1)
+        >>> weather.effect(race, 40).words()      # Storm's in the sector after corner 2
+        ['slipstream +2']
+        >>> weather.to_dict()["road"]             # as journalled: corners as printed
+        {'1': 'overheat', '2': 'weather', '3': 'limit+1', '4': 'limit-1'}
+    """
 
     key = KEY
 

@@ -29,7 +29,15 @@ SECTOR = "sector"
 
 
 class SectorEffect(NamedTuple):
-    """What a sector does to a car standing in it (all zero/False: nothing)."""
+    """What a sector does to a car standing in it (all zero/False: nothing).
+
+    Example::
+
+        >>> SectorEffect(cooldown=1, free_boost=True).words()
+        ['cooldown +1', 'free boost']
+        >>> NO_EFFECT.words(), load_tokens().road_token("slipstream+1").sector.slipstream
+        ([], 1)
+    """
 
     cooldown: int = 0
     no_cooldown: bool = False
@@ -58,7 +66,14 @@ NO_EFFECT = SectorEffect()
 
 @dataclass(frozen=True, slots=True)
 class WeatherToken:
-    """One weather token: its set-up changes and its effect in 'weather' sectors."""
+    """One weather token: its set-up changes and its effect in 'weather' sectors.
+
+    Example::
+
+        >>> rain = load_tokens().weather_token("rain")
+        >>> rain.name, rain.heat_to_deck, rain.sector.words()  # 3 Heat shuffled into the deck
+        ('Rain', 3, ['cooldown +1'])
+    """
 
     key: str
     name: str
@@ -71,7 +86,20 @@ class WeatherToken:
 
 @dataclass(frozen=True, slots=True)
 class RoadToken:
-    """One kind of road-condition token."""
+    """One kind of road-condition token.
+
+    Example: a corner token changes the corner; a sector token the stretch after it::
+
+        >>> tokens = load_tokens()
+        >>> overheat = tokens.road_token("overheat")
+        >>> overheat.target, overheat.overheat, overheat.count
+        ('corner', 1, 2)
+        >>> boost = tokens.road_token("free-boost")
+        >>> boost.target, boost.weather, boost.sector.words()
+        ('sector', False, ['free boost'])
+        >>> tokens.road_token("weather").weather    # the race's weather token's effect
+        True
+    """
 
     key: str
     name: str
@@ -87,7 +115,20 @@ class RoadToken:
 
 @dataclass(frozen=True, slots=True)
 class Tokens:
-    """Every weather token and kind of road token, in the file's order."""
+    """Every weather token and kind of road token, in the file's order.
+
+    Example::
+
+        >>> tokens = load_tokens()
+        >>> tokens.road_keys
+        ('overheat', 'limit-1', 'limit+1', 'weather', 'free-boost', 'slipstream+1')
+        >>> tokens.road_bag()[:3]                  # the box: 2 of each kind
+        ['overheat', 'overheat', 'limit-1']
+        >>> tokens.weather_token("hail")
+        Traceback (most recent call last):
+        ...
+        ValueError: unknown weather 'hail' (known: cloud, fog, storm, snow, rain, sun)
+    """
 
     weather: tuple[WeatherToken, ...]
     road: tuple[RoadToken, ...]
