@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import io
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -112,12 +113,15 @@ def test_the_pattern_shows_a_wrong_column_offset() -> None:
 class Build:
     """grid6 on models: S3's OLED missing, a stray device on S5's channel, S6's board dead."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, int_cut: Sequence[int] = ()) -> None:
         self.config: HwConfig = grid6_config()
         self.clock = FakeClock()
         self.factory = MockFactory(revision="d04170")  # a Pi 5
         self.chips = [Mcp23017Model() for _ in range(6)]
         self.chips[5].fail = True
+        for chip, st in zip(self.chips, self.config.stations, strict=True):
+            if st.index not in int_cut:  # a cut wire: the Pi's pull-up holds the line high
+                self.wire_int(chip, st.input.int_pin)
         # each controller's own bus shows its mux (held by the kernel's pca954x driver)
         self.buses: dict[int, Segment] = {
             n: Segment(None, set(), busy=frozenset({0x70})) for n in (1, *EXTRA_BUSES.values())}
@@ -128,6 +132,12 @@ class Build:
             self.buses[station_bus(self.config, k)] = Segment(self.chips[k], others)
         self.buses[FIRST_BUS + 6] = Segment(None, {0x3C})  # the race-control display
         self.panels: list[Panel] = []
+
+    def wire_int(self, chip: Mcp23017Model, pin_number: int | None) -> None:
+        """The chip's INTA on its Pi GPIO, as the station cable wires it (open drain)."""
+        assert pin_number is not None
+        pin = self.factory.pin(pin_number)
+        chip.connect_int(lambda high: pin.drive_high() if high else pin.drive_low())
 
     def bus(self, number: int) -> Segment:
         return self.buses[number]
@@ -254,4 +264,31 @@ def test_hw_test_flags_the_modem_service_on_a_pi4_console(tmp_path: Any, revisio
     run_hw_test(build.config, out=out, pin_factory=build.factory, bus_factory=build.bus,
                 open_display=build.display, seconds=0, clock=build.clock, root=tmp_path)
     assert ("PROBLEM: hciuart.service is enabled" in out.getvalue()) is flagged
+    build.factory.reset()
+
+
+def test_hw_test_names_a_stuck_and_a_broken_int_line() -> None:
+    """S1's INT wire is cut (presses come by the safety read alone), S2's is shorted to GND."""
+    build = Build(int_cut=(0, 1))
+    s1, s2 = (st.input.int_pin for st in build.config.stations[:2])
+    taps = {0.05: False, 0.3: None, 0.55: False, 0.8: None}
+
+    def sleep(seconds: float) -> None:
+        build.factory.pin(s2).drive_low()  # the short (once the pull-up is on)
+        before = build.clock.now
+        build.clock.advance(seconds)
+        for at, level in list(taps.items()):
+            if before < 100 + at <= build.clock.now:
+                build.chips[0].set_input("A", 4, level)
+                del taps[at]
+
+    out = io.StringIO()
+    run_hw_test(build.config, out=out, pin_factory=build.factory, bus_factory=build.bus,
+                open_display=build.display, seconds=1.0, clock=build.clock, sleep=sleep)
+    text = out.getvalue()
+    assert ("PROBLEM: S1: 4 input changes came with no interrupt: check the INT wire (RJ45 pin "
+            f"7, MCP23017 INTA pin 20) to GPIO {s1}; presses are read only every 0.1 s") in text
+    assert (f"PROBLEM: S2 INT line GPIO {s2} stays active (low) after reads: a short to GND on "
+            "the INT wire (RJ45 pin 7) or at INTA (pin 20)") in text
+    assert not any(f"PROBLEM: S{n}" in text for n in (3, 4, 5))  # their INT lines work
     build.factory.reset()

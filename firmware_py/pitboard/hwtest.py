@@ -18,7 +18,9 @@ pitboard hw-test", explains every message):
 4. **Inputs, live**: for ``--seconds`` (default 30) every lever contact and button change is
    printed as it happens, raw (as read from the pins or the MCP23017) and debounced (the event
    the table would get), per station.
-5. **Counts**: bus errors per station (inputs and display) and the verdict. Exit 0 when
+5. **Counts**: bus errors per station (inputs and display), each MCP23017's INT line (stuck
+   active after reads, or input changes that came with no interrupt: a broken INT wire) and
+   the verdict. Exit 0 when
    everything expected answered, 1 when something did not, 2 for a bad profile.
 """
 
@@ -405,6 +407,24 @@ def live_view(report: Report, inputs: Sequence[StationInputs], events: list[Stat
         sleep(0.002)
 
 
+def _int_report(report: Report, label: str, board: Any) -> None:
+    """A station board's INT line: stuck active, or changes that came with no interrupt."""
+    check = getattr(board, "check_int", None)
+    if check is None:
+        return
+    check()
+    pin = getattr(board, "int_pin", None)
+    if getattr(board, "int_stuck", False):
+        report.problem(f"{label} INT line GPIO {pin} stays active (low) after reads: a short to "
+                       "GND on the INT wire (RJ45 pin 7) or at INTA (pin 20); presses are read "
+                       "only every 0.1 s")
+    missed = int(getattr(board, "missed_ints", 0))
+    if missed >= 2:  # one could be a read racing the interrupt
+        report.problem(f"{label}: {missed} input changes came with no interrupt: check the INT "
+                       f"wire (RJ45 pin 7, MCP23017 INTA pin 20) to GPIO {pin}; presses are read "
+                       "only every 0.1 s")
+
+
 def _describe(event: StationEvent) -> str:
     fields = {k: v for k, v in dataclasses.asdict(event).items() if k != "station"}
     return type(event).__name__ + "".join(f" {k}={v}" for k, v in fields.items())
@@ -462,6 +482,8 @@ def run_hw_test(
             report.line(f"  {st.label}: inputs {board_errors}, display {display_errors}")
             if getattr(board, "faulted", False):
                 report.problem(f"{st.label} station board does not answer (see the I2C step)")
+            elif board is not None:
+                _int_report(report, st.label, board)
         if config.race_control is not None and len(displays) > len(config.stations):
             rc = displays[len(config.stations)]  # the race-control display comes last
             report.line(f"  race control: display {rc.stats.errors if rc is not None else 0}")

@@ -4,6 +4,7 @@ per station over I2C, usually behind a TCA9548A mux (see :mod:`pitboard.hw.input
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -19,6 +20,10 @@ from pitboard.hw.inputs_logic import (
     StationLogic,
 )
 from pitboard.hw.mcp23017 import SMBusLike
+
+log = logging.getLogger("pitboard")
+#: reads in a row that find no change while INT stays active: the line is stuck
+INT_STUCK_READS = 2
 
 
 class Mcp23017StationInputs(StationInputs):
@@ -46,6 +51,12 @@ class Mcp23017StationInputs(StationInputs):
     the safety read comes at least every ``safety_poll_s`` (0.1 s: a 150 ms tap always gets
     two). A press thus costs two short reads, and :meth:`set_on_edge` tells the display writer
     to keep its bus free for them and the answer.
+
+    INT faults: a line still active after :data:`INT_STUCK_READS` reads in a row that found no
+    change is stuck (a short to GND, a latched chip): :attr:`int_stuck`, logged once, and reads
+    fall back to the safety poll's rate until it goes inactive (else ~500 reads/s forever). A
+    safety read that finds a change while INT was inactive counts in :attr:`missed_ints` (a
+    broken INT wire: presses still arrive, up to ``safety_poll_s`` late); hw-test names both.
 
     Bus errors never escape: they are counted in :attr:`errors`; the first of an episode posts
     :class:`InputFault`; ``poll()`` retries the configuration every ``retry_s`` and posts
@@ -117,6 +128,12 @@ class Mcp23017StationInputs(StationInputs):
         self._closed = False
         #: kept off the bus by the mux guard (:meth:`hold_back`)
         self._held = False
+        self.int_pin = int_pin
+        #: INT stays active after reads that change nothing: reads at the safety-poll rate
+        self.int_stuck = False
+        #: changes a safety read found with INT inactive (a broken INT wire)
+        self.missed_ints = 0
+        self._int_idle_reads = 0
         #: I2C errors seen so far (every failed transaction counts)
         self.errors = 0
         #: times the chip was found reset and configured again
@@ -259,21 +276,69 @@ class Mcp23017StationInputs(StationInputs):
             # every read clears the INT of a change made while it ran, which it did not
             # capture: like an INT read, a read started here is followed by one more (2 bytes,
             # confirm_s later); a follow-up read is not followed up itself
+            if self.int_stuck and self._int is not None and not self._int.is_active:
+                self.int_stuck = False
+                log.info("S%d: INT line GPIO %s inactive again: reads on interrupt",
+                         self.station + 1, self.int_pin)
             if self.faulted:
                 if now - self._last_attempt >= self._retry_s:
                     self._follow_up = self._try(self._configure) and self._int is not None
             elif self._int is None or now - self._last_read >= self._safety_poll_s - 1e-9:
-                self._follow_up = self._try(self._read_state) and self._int is not None
-            elif ((self._follow_up or self._logic.pending or bool(self._int.is_active))
+                int_before, before = self._int is not None and self._int.is_active, self.raw
+                read = self._try(self._read_state)
+                self._follow_up = read and self._int is not None
+                if read and self._int is not None and not int_before and not self.int_stuck \
+                        and before is not None and self.raw != before:
+                    self._missed_int()
+            elif ((self._follow_up or self._logic.pending
+                   or (not self.int_stuck and bool(self._int.is_active)))
                   and now - self._last_read >= self._confirm_s - 1e-9):
                 # a press's follow-up read confirms it: one read per confirm_s, 2 bytes
                 follow_up, self._follow_up = self._follow_up, False
+                before = self.raw
                 read = self._try(lambda: self._read_state(full=False))
                 self._follow_up = read and not follow_up
+                if read:
+                    self._check_int(before)
             if not self.faulted:
                 # a failed read is no sample: nothing is confirmed on time alone (the state is
                 # read again on recovery, and that read confirms or drops the change)
                 self._logic.poll()
+
+    def _check_int(self, before: tuple[int, int] | None) -> None:
+        """After a read: INT still active though the read changed nothing, again and again,
+        means the line is stuck (see the class docstring)."""
+        if self._int is None or self.int_stuck:
+            return
+        if self._int.is_active and self.raw == before:
+            self._int_idle_reads += 1
+        else:
+            self._int_idle_reads = 0
+        if self._int_idle_reads >= INT_STUCK_READS:
+            self._int_idle_reads = 0
+            self.int_stuck = True
+            log.warning("S%d: INT line GPIO %s stays active after reads: reading every %g s "
+                        "instead (check the INT wire, RJ45 pin 7, for a short to GND)",
+                        self.station + 1, self.int_pin, self._safety_poll_s)
+
+    def _missed_int(self) -> None:
+        self.missed_ints += 1
+        if self.missed_ints == INT_STUCK_READS:  # one could be a read racing the edge
+            log.warning("S%d: input changes arrive without an interrupt: presses are read "
+                        "only every %g s (check the INT wire, RJ45 pin 7, to GPIO %s)",
+                        self.station + 1, self._safety_poll_s, self.int_pin)
+
+    def check_int(self) -> None:
+        """hw-test: with INT active, read until it goes inactive (at most
+        :data:`INT_STUCK_READS` times); still active: :attr:`int_stuck`."""
+        with self._lock:
+            for _ in range(INT_STUCK_READS):
+                if (self._closed or self.faulted or self._int is None or self.int_stuck
+                        or not self._int.is_active):
+                    return
+                before = self.raw
+                if self._try(lambda: self._read_state(full=False)):
+                    self._check_int(before)
 
     def close(self) -> None:
         """Release the INT pin (and the bus if this object opened it); idempotent."""
