@@ -186,7 +186,10 @@ class HeuristicBot:
         if not best_gear:
             return None
         if best is None:
-            best = hand.cards[hand.size - best_gear:]
+            cards = hand.cards
+            if cards is None:
+                cards = hand.cards = tuple(map(_CODE, hand.records))
+            best = cards[hand.size - best_gear:]
         key = (car.id, best_gear, best)
         plan = _PLANS.get(key)
         if plan is None:
@@ -416,8 +419,12 @@ class _Hand:
         records = self.records = tuple(sorted(filter(None, map(_RECORDS.__getitem__,
                                                            cards_in_hand))))
         size = self.size = len(records)
-        #: per gear 0-4, what its Cooldown is worth with this hand's Heat cards
-        cool = self.cool = _COOLDOWN_BONUS[min(cards_in_hand.count(HEAT), 3)]
+        #: per gear 0-4, what its Cooldown is worth with this hand's Heat cards (every card
+        #: that cannot be played is one: CardType.playable). Bytecodes, not min() and count():
+        #: a builtin call costs ~1,200 instructions (callgrind), and a fresh process builds a
+        #: view in a third of its plans
+        heat = len(cards_in_hand) - size
+        cool = self.cool = _COOLDOWN_BONUS[heat if heat < 3 else 3]
         #: per gear 0-4: the worst case of the gear's best cards, their expected speed, and
         #: that with the gear's Cooldown (every value is a multiple of 0.5, so sums come out
         #: alike in any order); a gear the hand cannot fill never fits and scores -inf. As
@@ -440,11 +447,11 @@ class _Hand:
             records[:3] if size >= 3 else records + (_NO_CARD,) * (3 - size)
         w2 += w1
         self.least = (0.0, 0.0, w1, w2, w2 + w3)
-        #: the cards, cheapest first
-        self.cards = tuple(map(_CODE, records))
+        #: the cards, cheapest first: made when first needed (the best cards fit and win)
+        self.cards: tuple[str, ...] | None = None
         #: no card gives more than its worst case on average (a pick then scores at most its
         #: target)
-        self.capped = _UNCAPPED.isdisjoint(cards_in_hand)
+        self.capped = not _UNCAPPED or _UNCAPPED.isdisjoint(cards_in_hand)
         #: gear * 32 + target (0..MAX_SPEED) -> the pick when the best cards do not fit
         self.picks: dict[int, tuple[float, tuple[str, ...]]] = {}
 
@@ -459,14 +466,18 @@ class _Hand:
         records, least = self.records, self.least
         chosen: list[str] = []
         need, room, score = gear, target, self.cool[gear]  # room: what the worst case may add
+        limit = room - least[need]  # the worst case a card may have and still be taken
         i = self.size - 1
-        while need and i >= need:  # more cards left than slots: a choice
+        while i >= need:  # more cards left than slots: a choice
             expected, code, worst = records[i]
-            if worst + least[need] <= room:
+            if worst <= limit:
                 chosen.append(code)
                 room -= worst
                 score += expected
                 need -= 1
+                if not need:
+                    break
+                limit = room - least[need]
             i -= 1
         while need:  # only just enough cards left: they all go
             need -= 1
