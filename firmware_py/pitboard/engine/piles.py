@@ -111,12 +111,13 @@ class Piles(Course):
                                 "type": "flip", "round": self.round})
 
     def _fill_hand(self, car: Car, *, log: bool = True) -> None:
-        need = self.setup.hand_size - len(car.hand)
+        hand = car.hand
+        need = self.setup.hand_size - len(hand)
         if need <= 0:
             return
         draw = car.draw
         if len(draw) >= need and not (log and self.record_events):  # no reshuffle, no event
-            car.hand += draw[:-need - 1:-1]  # top card first, as if popped one by one
+            hand += draw[:-need - 1:-1]  # top card first, as if popped one by one (in place)
             del draw[-need:]
             return
         drawn = 0

@@ -75,8 +75,8 @@ class Race(Piles):
         self.record_events = record_events
         self._pending: Pending | None = None
         self._rules: dict[int, PlanRule] = {}
-        #: cars yet to plan this round (set by _round; counted again on restore)
-        self._to_plan = 0
+        #: ids of the cars yet to plan this round, lowest first (set by _round and on restore)
+        self._to_plan: list[int] = []
         #: set while a round no car plans is driven: the next one loops in _begin_round
         self._driving_round = self._round_again = False
         self.setup = setup
@@ -205,13 +205,15 @@ class Race(Piles):
     def apply(self, decision: Decision) -> None:
         """Apply one decision; raises :class:`IllegalDecision` (state untouched) if not legal."""
         self._pending = None
-        try:
+        try:  # each handler checks the phase and the car first
             handler = _HANDLERS[type(decision)]
         except KeyError:  # a module's decision (or not a decision)
-            pass
-        else:  # each handler checks the phase and the car first
-            handler(self, decision)
-            return
+            if type(decision) in self.hooks.decisions:  # found without an exception from now on
+                _HANDLERS[type(decision)] = Race._apply_module  # (a caught one: ~1,900 instr.)
+            handler = Race._apply_module
+        handler(self, decision)
+
+    def _apply_module(self, decision: Decision) -> None:
         owner = self.hooks.decisions.get(type(decision))
         if self.phase == OVER:
             raise IllegalDecision("the race is over")
@@ -228,6 +230,8 @@ class Race(Piles):
             raise IllegalDecision(f"there is no car {car_id}")
         if self.phase != kind:
             raise IllegalDecision(f"waiting for {self._waiting_text()}, not {kind}")
+        if kind == PLAN:  # a car that has planned (or finished)
+            raise IllegalDecision(f"car {car_id} has already planned this round")
         raise IllegalDecision(f"waiting for {self._waiting_text()}, not car {car_id}")
 
     def _waiting_text(self) -> str:
@@ -241,11 +245,10 @@ class Race(Piles):
     def _apply_plan(self, plan: Plan) -> None:
         # unpacked, not read by field name: cheaper (the handler is picked by exact type)
         car_id, gear, played = plan
-        if self.phase != PLAN or not 0 <= car_id < len(self.cars):
+        to_plan = self._to_plan
+        if self.phase != PLAN or car_id not in to_plan:
             self._refuse(PLAN, car_id)
         car = self.cars[car_id]
-        if car.planned or car.finished:
-            raise IllegalDecision(f"car {car.id} has already planned this round")
         # checked field by field (plan_rule is built only to explain a refusal): a reachable
         # gear, cards from hand that are not Heat, and as many as the gear unless every
         # playable card is played (a clogged hand)
@@ -281,8 +284,8 @@ class Race(Piles):
         car.hand = hand
         car.play = cards
         car.planned = True
-        self._to_plan -= 1
-        if self._to_plan:
+        to_plan.remove(car_id)
+        if to_plan:
             return
         self.turn = 0
         self._start_turn()
@@ -379,13 +382,13 @@ class Race(Piles):
         # adrenaline goes by the STARTING field: last 2 of the order with 5+ starters
         adrenaline = len(racing) - (2 if len(self.cars) >= 5 else 1)
         plans = self.hooks.plans
-        to_plan = 0
+        self._to_plan = to_plan = []
         for i, car in enumerate(racing):
             car.adrenaline = i >= adrenaline
             car.planned = plans is not None and not plans(self, car)  # e.g. a Legend car
             if not car.planned:
-                to_plan += 1
-        self._to_plan = to_plan
+                to_plan.append(car.id)
+        to_plan.sort()
         if self.record_events:
             self.events.append({"order": list(self.order), "type": "round", "round": self.round})
         return plans is not None and not to_plan
@@ -466,10 +469,7 @@ class Race(Piles):
         if phase in _TURN_PHASES:
             return self.order[self.turn]
         if phase == PLAN:
-            for car in self.cars:
-                if not car.planned and not car.finished:
-                    return car.id
-            return self.order[self.turn]
+            return self._to_plan[0] if self._to_plan else self.order[self.turn]
         if phase == OVER:
             return -1
         if self.hooks.waiting and (car_id := self.hooks.waiting(self)) is not None:
@@ -587,7 +587,8 @@ _BASE_PHASES = frozenset({PLAN, REACT, SLIPSTREAM, DISCARD, OVER})
 #: the phases of one car's turn
 _TURN_PHASES = frozenset({REACT, SLIPSTREAM, DISCARD})
 
-#: apply() dispatch by decision type (one dict lookup instead of an isinstance chain)
+#: apply() dispatch by decision type (one dict lookup instead of an isinstance chain); the types
+#: of modules' decisions join when first applied
 _HANDLERS: dict[type, Callable[[Race, Any], None]] = {
     Plan: Race._apply_plan,
     React: Race._apply_react,

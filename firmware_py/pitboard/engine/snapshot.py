@@ -97,7 +97,7 @@ def race_from_dict(data: dict[str, Any], *, track: Track | None = None) -> Race:
             values["draw"] = list(reversed(raw["draw"]))
             race.cars.append(Car(**values))
         race.index_cars()
-        race._to_plan = sum(not c.planned and not c.finished for c in race.cars)
+        race._to_plan = [c.id for c in race.cars if not c.planned and not c.finished]
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValueError(f"not a race state: missing or wrong field {exc}") from None
     return race
