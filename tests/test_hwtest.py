@@ -292,3 +292,40 @@ def test_hw_test_names_a_stuck_and_a_broken_int_line() -> None:
             "the INT wire (RJ45 pin 7) or at INTA (pin 20)") in text
     assert not any(f"PROBLEM: S{n}" in text for n in (3, 4, 5))  # their INT lines work
     build.factory.reset()
+
+
+class LGPIOFactory(MockFactory):
+    """gpiozero's lgpio factory as hw-test sees it: the chip number it opened and a handle
+    (MockFactory has neither); the label comes from a fake lgpio module."""
+
+    def __init__(self, chip: int) -> None:
+        super().__init__(revision="d04170")  # a Pi 5
+        self._chip = chip
+        self._handle = 3
+
+
+@pytest.mark.parametrize(("chip", "label", "problem"), [
+    (4, "pinctrl-rp1", False),   # a kernel before 6.6.45, or the gpiochip4 -> gpiochip0 link
+    (0, "pinctrl-rp1", False),   # current kernels
+    (0, "gpio-brcmstb@107d508500", True),  # the SoC's own few GPIOs, not the header
+])
+def test_hw_test_checks_the_gpio_chip_by_its_label(monkeypatch: pytest.MonkeyPatch, chip: int,
+                                                   label: str, problem: bool) -> None:
+    """The review: a correct gpiochip4 was called a problem; the label tells, not the number."""
+    import sys
+    import types
+
+    fake = types.ModuleType("lgpio")
+    fake.gpio_get_chip_info = lambda handle: (0, 54, f"gpiochip{chip}", label)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "lgpio", fake)
+    factory = LGPIOFactory(chip)
+    out = io.StringIO()
+    run_hw_test(load_profile("sim"), out=out, pin_factory=factory, seconds=0)
+    text = out.getvalue()
+    assert f"pin factory LGPIOFactory on a Raspberry Pi 5B (revision d04170), gpiochip{chip} " \
+           f"({label})" in text
+    assert ("PROBLEM: gpiochip0 is gpio-brcmstb@107d508500, not the header's pinctrl-rp1"
+            in text) is problem
+    assert ("PROBLEM" in text) is problem
+    factory.reset()
+    factory.close()

@@ -4,8 +4,9 @@ In order, and each step says what is wrong and what to check (wiring_docs/README
 pitboard hw-test", explains every message):
 
 1. **GPIO**: which gpiozero pin factory was picked and for which board and chip (on a Pi 5 it
-   must be lgpio on gpiochip0; a fallback factory means lgpio is missing or cannot write its
-   notification pipes in the working directory).
+   must be lgpio on the header's chip, labelled ``pinctrl-rp1``: gpiochip0 on current kernels,
+   gpiochip4 on older ones or through the compatibility link; a fallback factory means lgpio
+   is missing or cannot write its notification pipes in the working directory).
 2. **I2C**: every address 0x08-0x77 is probed on every I2C controller the profile uses
    (``[i2c]`` and each ``[[i2c.extra]]``) and on every multiplexer channel behind each; each
    expected device (mux, MCP23017, OLED) is named ``ok`` or ``MISSING``, anything else
@@ -29,6 +30,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import errno
+import importlib
 import os
 import sys
 import time
@@ -128,6 +130,27 @@ def _modem_service_on(root: Path) -> bool:
     return any(os.path.lexists(d / "hciuart.service") for d in wants)  # a link, maybe dangling
 
 
+#: the label of the GPIO chip that drives the 40-pin header, by board model's first character:
+#: the kernel's pinctrl driver (RP1 on a Pi 5, the BCM2711 on a Pi 4). Its number varies (a Pi
+#: 5's is gpiochip4 on kernels before 6.6.45 and where /dev/gpiochip4 links to gpiochip0), its
+#: label does not.
+HEADER_CHIP_LABELS = {"5": "pinctrl-rp1", "4": "pinctrl-bcm2711"}
+
+
+def chip_label(pin_factory: Any) -> str | None:
+    """The label of the gpiochip an lgpio factory opened (lgpio's ``gpio_get_chip_info``:
+    status, lines, name, label); None for other factories or when lgpio cannot say."""
+    handle = getattr(pin_factory, "_handle", None)
+    if handle is None:
+        return None
+    try:
+        lgpio = importlib.import_module("lgpio")  # only on a Pi (apt python3-lgpio)
+        status, _lines, _name, label = lgpio.gpio_get_chip_info(handle)
+    except Exception:  # lgpio raises its own error type; a name is all this is for
+        return None
+    return str(label) if status >= 0 else None
+
+
 def gpio_report(report: Report, pin_factory: Any, config: HwConfig, *,
                 root: Path = Path("/")) -> Any:
     """Name the pin factory, board and GPIO chip; return the factory (None if unusable).
@@ -152,12 +175,16 @@ def gpio_report(report: Report, pin_factory: Any, config: HwConfig, *,
                 pin_factory = Device._default_pin_factory()
         info = pin_factory.board_info
     except Exception as exc:  # gpiozero raises its own kinds, and OSError from lgpio
-        report.problem(f"no usable GPIO pin factory: {exc} (on a Pi: apt install python3-lgpio; "
-                       "the service needs a writable WorkingDirectory)")
+        report.problem(f"no usable GPIO pin factory: {exc} (on a Pi: sudo apt install "
+                       "python3-lgpio; be in the gpio group (sudo usermod -aG gpio $USER, then "
+                       "log in again) or use sudo; run from a writable directory: lgpio makes "
+                       "its notification pipes there)")
         return None
     name = type(pin_factory).__name__
     chip = getattr(pin_factory, "_chip", None)
+    label = chip_label(pin_factory)
     where = f", gpiochip{chip}" if isinstance(chip, int) else ""
+    where += f" ({label})" if label else ""
     report.line(f"  pin factory {name} on a Raspberry Pi {info.model} "
                 f"(revision {info.revision}){where}")
     if name not in ("LGPIOFactory", "MockFactory"):
@@ -169,9 +196,11 @@ def gpio_report(report: Report, pin_factory: Any, config: HwConfig, *,
         report.problem("hciuart.service is enabled: with disable-bt it would open the console's "
                        "UART (configuration/uart.adoc): sudo systemctl disable hciuart (make "
                        "install-pi does it on a Pi 4)")
-    if str(info.model).startswith("5") and isinstance(chip, int) and chip != 0:
-        report.problem(f"gpiochip{chip} on a Pi 5: kernels since 6.6.45 number the header "
-                       "chip 0 (gpiozero 2.0.1 before .post3 gets this wrong)")
+    header = HEADER_CHIP_LABELS.get(str(info.model)[:1])
+    if header is not None and label is not None and label != header:
+        report.problem(f"gpiochip{chip} is {label}, not the header's {header}: gpiozero opened "
+                       "the wrong chip (update it: gpiozero 2.0.1.post3 or later, and the "
+                       "kernel: sudo apt full-upgrade)")
     return pin_factory
 
 

@@ -48,7 +48,15 @@ TURN_PHASES = frozenset({REACT, SLIPSTREAM, DISCARD})
 
 class Queries(Piles):
     """The read-only side of a race (a layer of :class:`~pitboard.engine.race.Race`, which
-    keeps the state named below)."""
+    keeps the state named below).
+
+    Example::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
+        >>> race.pending().kind, race.waiting_for(), race.plan_rule(0).gears
+        ('plan', 0, (1, 2, 3))
+    """
 
     __slots__ = ("_pending", "_rules")
 
