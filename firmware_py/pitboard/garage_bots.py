@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from .bots import (
     _EXPECTED,
+    _SLIPSTREAM,
     _WORST,
     HAND_MEMOS,
     Bot,
@@ -33,6 +34,7 @@ from .bots import (
     new_hand,
 )
 from .engine.cards import HEAT, PLAYABLE, SPEED, STRESS
+from .engine.course import SLIPSTREAM_SPACES
 from .engine.decisions import (
     DONE,
     PLAN,
@@ -129,6 +131,8 @@ class GarageBot(HeuristicBot):
         self._turns: dict[int, TurnState] | None = None
         #: the race's corner bills (see _see), for cars whose upgrades leave their limits alone
         self._course_bills: dict[tuple[int, int, int], int] | None = None
+        #: the race's slipstream is the usual one whenever a turn has no slipstream +N (see _see)
+        self._usual_reach = False
 
     def choose(self, race: Race, car_id: int) -> Decision:
         if race is not self._race:
@@ -144,6 +148,13 @@ class GarageBot(HeuristicBot):
             # rather than in a _bill override: that cost a call per bill (1.8 a car-turn)
             self._bills = None if ts is not None and ts.adjust else self._course_bills
             if phase == SLIPSTREAM:  # the longest reach, slipstream +N too
+                if self._usual_reach and (ts is None or not ts.slip):
+                    # no slipstream +N this turn: the usual reach alone, as the engine would
+                    # list it (race.slipstream_reaches asks the module: ~8,000 instructions)
+                    car = race.cars[car_id]
+                    pays = self._bill(race, car, car.d + SLIPSTREAM_SPACES, car.speed) <= \
+                        car.engine - self.reserve
+                    return _SLIPSTREAM[car_id][pays]
                 return HeuristicBot.choose(self, race, car_id)
             # most React steps hold no open symbol and no direct play
             if turns is not None and offers_symbols(ts, race.cars[car_id].hand):
@@ -164,6 +175,10 @@ class GarageBot(HeuristicBot):
         self._turns = module.turn if isinstance(module, GarageModule) else None
         # a car with no adjust symbol this turn meets the race's own limits: its bills can be
         # remembered as the base game's are, unless another module bills car by car too
+        # the usual slipstream only, unless the turn has slipstream +N: no module changes it
+        # but the Garage (with its symbols), none moves it further
+        self._usual_reach = self._turns is not None and hooks.slipstream_spaces is None and \
+            hooks.slipstream_choices == hooks.by_key["garage"].slipstream_choices
         if self._turns is not None and hooks.corner_heat is None and \
                 hooks.car_corner_limit == hooks.by_key["garage"].car_corner_limit:
             self._course_bills = self._bills = _course_of(race).bills
