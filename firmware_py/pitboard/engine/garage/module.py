@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import repeat
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from ..cards import HEAT, STARTING_UPGRADES, STRESS
 from ..decisions import IllegalDecision, Pending
@@ -91,6 +91,8 @@ class GarageModule(RaceModule):
         self.turn: dict[int, TurnState] = {}
         #: the optional symbols' React actions; Boost refined to count for accelerate
         self.symbols = UpgradeSymbols(self)
+        #: does any car race a one-time card (a sponsor)? None until the first turn ends
+        self._onetime: bool | None = None
         self.react_actions = (GarageBoost(self), self.symbols)
 
     # -- options and state ----------------------------------------------------------------------
@@ -151,6 +153,7 @@ class GarageModule(RaceModule):
         self.order = [int(c) for c in data.get("order", [])]
         self.at = int(data.get("at", 0))
         self.removed = {int(k): list(v) for k, v in data.get("removed", {}).items()}
+        self._onetime = None
         self.turn.clear()  # in place: the React actions hold this dict
         self.turn.update((int(k), TurnState.from_dict(v)) for k, v in data.get("turn", {}).items())
 
@@ -220,9 +223,32 @@ class GarageModule(RaceModule):
         return self.order[self.at] if race.phase == DRAFT else None
 
     def apply(self, race: Race, decision: Decision) -> None:
+        car = self.order[self.at]
+        if type(decision) is DraftPick:  # a legal pick, the usual case, tested first
+            card = decision.card
+            market = self.market
+            if decision.car != car or card not in market:
+                self._refuse(car, decision)
+            race.log.append(decision)
+            market.remove(card)
+            self.picks[car].append(card)
+        else:
+            if not isinstance(decision, DraftDrop) or decision.car != car or self.market or \
+                    decision.card not in self.picks[car]:
+                self._refuse(car, decision)
+            race.log.append(decision)
+            self.picks[car].remove(decision.card)
+        if race.record_events:
+            race._event("draft_pick" if isinstance(decision, DraftPick) else "draft_drop",
+                        car=car, card=decision.card)
+        self.at += 1
+        if self.at == len(self.order):
+            self._next_round(race)
+
+    def _refuse(self, car: int, decision: Decision) -> NoReturn:
+        """Why ``decision`` is not the draft decision the race waits for (from ``car``)."""
         if not isinstance(decision, _DRAFT_TYPES):
             raise IllegalDecision(f"not a draft decision: {decision!r}")
-        car = self.order[self.at]
         if decision.car != car:
             raise IllegalDecision(f"waiting for a draft pick from car {car}, "
                                   f"not car {decision.car}")
@@ -230,24 +256,9 @@ class GarageModule(RaceModule):
             if not self.market:
                 raise IllegalDecision(f"car {car}: drop one of your 4 upgrades "
                                       f"({' '.join(self.picks[car])}), not draft")
-            if decision.card not in self.market:
-                raise IllegalDecision(f"car {car}: {decision.card} is not in the market "
-                                      f"({' '.join(self.market)})")
-            race.log.append(decision)
-            self.market.remove(decision.card)
-            self.picks[car].append(decision.card)
-        else:
-            if self.market or decision.card not in self.picks[car]:
-                raise IllegalDecision(f"car {car}: cannot drop {decision.card} now")
-            race.log.append(decision)
-            self.picks[car].remove(decision.card)
-        if race.record_events:
-            race._event("draft_pick" if isinstance(decision, DraftPick) else "draft_drop",
-                        car=car, card=decision.card)
-        race._pending = None
-        self.at += 1
-        if self.at == len(self.order):
-            self._next_round(race)
+            raise IllegalDecision(f"car {car}: {decision.card} is not in the market "
+                                  f"({' '.join(self.market)})")
+        raise IllegalDecision(f"car {car}: cannot drop {decision.card} now")
 
     def setup_car(self, race: Race, car: Car) -> None:
         keys = self.picks.get(car.id)
@@ -267,7 +278,7 @@ class GarageModule(RaceModule):
             ts = self.turn[car.id] = TurnState(play.count(STRESS) + car.boosted)
         for code in tuple(play):  # a copy: an unpayable card leaves the play area
             if code in UPGRADE_CODES:
-                resolve_card(race, car, code, ts, reacting=False)
+                resolve_card(race, car, code, ts, False)
 
     def turn_state(self, car: Car) -> TurnState:
         """``car``'s upgrade state this turn, started on first use: the [+] flips so far are
@@ -296,7 +307,12 @@ class GarageModule(RaceModule):
             for code in ts.refreshed:
                 car.play.remove(code)
                 car.draw.append(code)  # on top
-        if not ONETIME.isdisjoint(car.play):
+        onetime = self._onetime
+        if onetime is None:  # worked out once, from every card in the race (most have none)
+            onetime = self._onetime = any(
+                not ONETIME.isdisjoint(pile) for c in race.cars
+                for pile in (c.draw, c.hand, c.play, c.discard))
+        if onetime and not ONETIME.isdisjoint(car.play):
             gone = [c for c in car.play if c in ONETIME]
             for code in gone:
                 car.play.remove(code)

@@ -134,9 +134,10 @@ def replace_card(race: Race, car: Car, code: str) -> None:
         race._event("upgrade_replaced", car=car.id, card=code, by=card)
 
 
-def resolve_card(race: Race, car: Car, code: str, ts: TurnState, *, reacting: bool) -> None:
+def resolve_card(race: Race, car: Car, code: str, ts: TurnState, reacting: bool) -> None:
     """A revealed (or directly played) upgrade: its mandatory symbols now, its optional ones
-    into ``ts``. ``car.speed`` already counts the card's lowest speed."""
+    into ``ts``. ``car.speed`` already counts the card's lowest speed. (``reacting`` is
+    positional: a keyword argument makes every call slower.)"""
     heat, choice, symbols = _RESOLVE[code]
     if heat:
         if car.engine < heat:
@@ -218,31 +219,28 @@ class UpgradeAction(ReactAction):
         # would leave every finished race's Garage to the garbage collector
         self.turns = module.turn
 
-    def _turn(self, race: Race, car: Car) -> TurnState | None:
-        return self.turns.get(car.id)
-
 
 class SpeedChoice(UpgradeAction):
     name, arg = "speed", CARD_N_ARG
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         if ts and ts.choices:
             for code in dict.fromkeys(ts.choices):
                 for value in BY_CODE[code].speeds[1:]:
                     yield React(car.id, self.name, value, code)
 
     def available(self, race: Race, car: Car) -> bool:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         return bool(ts and ts.choices)
 
     def legal(self, race: Race, car: Car, react: React) -> bool:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         return bool(ts and react.card in ts.choices and
                     react.n in BY_CODE[react.card].speeds[1:])
 
     def apply(self, race: Race, car: Car, react: React) -> None:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         assert ts is not None
         ts.choices.remove(react.card)
         gained = react.n - SPEED[react.card]
@@ -257,22 +255,22 @@ class Reduce(UpgradeAction):
     name, arg = "reduce", N_ARG
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         if ts and ts.reduce:
             for n in range(1, min(ts.reduce, car.hand.count(STRESS)) + 1):
                 yield React(car.id, self.name, n)
 
     def available(self, race: Race, car: Car) -> bool:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         return bool(ts and ts.reduce and STRESS in car.hand)
 
     def legal(self, race: Race, car: Car, react: React) -> bool:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         return bool(ts and not react.card and
                     1 <= react.n <= min(ts.reduce, car.hand.count(STRESS)))
 
     def apply(self, race: Race, car: Car, react: React) -> None:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         assert ts is not None
         ts.reduce = 0
         for _ in range(react.n):
@@ -286,22 +284,22 @@ class Supercool(UpgradeAction):
     name, arg = "supercool", N_ARG
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         if ts and ts.supercool:
             for n in range(1, min(ts.supercool, car.discard.count(HEAT)) + 1):
                 yield React(car.id, self.name, n)
 
     def available(self, race: Race, car: Car) -> bool:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         return bool(ts and ts.supercool and HEAT in car.discard)
 
     def legal(self, race: Race, car: Car, react: React) -> bool:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         return bool(ts and not react.card and
                     1 <= react.n <= min(ts.supercool, car.discard.count(HEAT)))
 
     def apply(self, race: Race, car: Car, react: React) -> None:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         assert ts is not None
         ts.supercool = 0
         for _ in range(react.n):
@@ -315,21 +313,21 @@ class Salvage(UpgradeAction):
     name, arg = "salvage", CARD_ARG
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         if ts and ts.salvage:
             for code in sorted(set(car.discard)):
                 yield React(car.id, self.name, 0, code)
 
     def available(self, race: Race, car: Car) -> bool:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         return bool(ts and ts.salvage and car.discard)
 
     def legal(self, race: Race, car: Car, react: React) -> bool:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         return bool(ts and ts.salvage and not react.n and react.card in car.discard)
 
     def apply(self, race: Race, car: Car, react: React) -> None:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         assert ts is not None
         ts.salvage -= 1
         car.discard.remove(react.card)
@@ -343,21 +341,21 @@ class Refresh(UpgradeAction):
     name, arg = "refresh", CARD_ARG
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         if ts and ts.refresh:
             for code in dict.fromkeys(ts.refresh):
                 yield React(car.id, self.name, 0, code)
 
     def available(self, race: Race, car: Car) -> bool:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         return bool(ts and ts.refresh)
 
     def legal(self, race: Race, car: Car, react: React) -> bool:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         return bool(ts and not react.n and react.card in ts.refresh)
 
     def apply(self, race: Race, car: Car, react: React) -> None:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         assert ts is not None
         ts.refresh.remove(react.card)
         ts.refreshed.append(react.card)
@@ -388,7 +386,7 @@ class Direct(UpgradeAction):
         car.speed += SPEED[code]
         if race.record_events:
             race._event("direct_play", car=car.id, card=code)
-        resolve_card(race, car, code, ts, reacting=True)
+        resolve_card(race, car, code, ts, True)
         _move(race, car, car.speed - before, "direct play")
 
 
@@ -400,14 +398,14 @@ class Accelerate(UpgradeAction):
             yield React(car.id, self.name)
 
     def available(self, race: Race, car: Car) -> bool:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         return bool(ts and ts.accelerate and ts.flips)
 
     def legal(self, race: Race, car: Car, react: React) -> bool:
         return self.available(race, car) and not react.n and not react.card
 
     def apply(self, race: Race, car: Car, react: React) -> None:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         assert ts is not None
         n = ts.accelerate.pop(0)
         ts.accel += n
@@ -449,7 +447,7 @@ class Draft(UpgradeAction):
     name, arg = "draft", N_ARG
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         if ts and ts.drafts:
             for n in sorted(set(ts.drafts)):
                 if draft_spaces(race, car, n):
@@ -461,12 +459,12 @@ class Draft(UpgradeAction):
         return bool(ts and ts.drafts and draft_spaces(race, car, max(ts.drafts)))
 
     def legal(self, race: Race, car: Car, react: React) -> bool:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         return bool(ts and not react.card and react.n in ts.drafts and
                     draft_spaces(race, car, react.n))
 
     def apply(self, race: Race, car: Car, react: React) -> None:
-        ts = self._turn(race, car)
+        ts = self.turns.get(car.id)
         assert ts is not None
         ts.drafts.remove(react.n)
         spaces = draft_spaces(race, car, react.n)
@@ -481,12 +479,9 @@ class GarageBoost(Boost):
     def __init__(self, module: GarageModule) -> None:
         self.turns = module.turn
 
-    def _turn(self, race: Race, car: Car) -> TurnState | None:
-        return self.turns.get(car.id)
-
     def apply(self, race: Race, car: Car, react: React) -> None:
-        ts = self._turn(race, car)
-        super().apply(race, car, react)
+        ts = self.turns.get(car.id)
+        Boost.apply(self, race, car, react)  # (not super(): a lookup per Boost)
         if ts is not None:
             ts.flips += 1
             if ts.accel:
@@ -512,7 +507,10 @@ class UpgradeSymbols(ReactGroup):
         return offers_symbols(self.turns.get(car.id), car.hand)
 
     def available(self, race: Race, car: Car) -> bool:
-        if not self.gate(race, car):
+        ts = self.turns.get(car.id)  # offers_symbols(), written out (asked after most moves)
+        if not (ts is not None and (ts.choices or ts.reduce or ts.salvage or ts.supercool or
+                                    ts.refresh or ts.accelerate or ts.drafts)) and \
+                DIRECT.isdisjoint(car.hand):
             return False
         for m in self.members:  # noqa: SIM110 (a loop: any() with a generator costs more)
             if m.available(race, car):
