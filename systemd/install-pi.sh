@@ -132,6 +132,31 @@ put_text() {
     fi
 }
 
+# apply_idle_disconnect: set idle_state -2 on every pca954x mux bound now (the udev rule only
+# acts when the driver binds); none bound yet after the rule changed: the reboot applies it.
+apply_idle_disconnect() {
+    local state_file bound=0
+    for state_file in "$ROOT"/sys/bus/i2c/drivers/pca954x/*/idle_state; do
+        [[ -e $state_file ]] || continue
+        bound=1
+        if [[ $(<"$state_file") == -2 ]]; then
+            ok "$state_file is -2"
+        else
+            act "set $state_file to -2 (idle disconnect, now)" write_idle_state "$state_file"
+        fi
+    done
+    if ((changed && !bound)); then
+        reboot_needed=1
+    fi
+}
+
+write_idle_state() { # the kernel may refuse (an old driver): then the reboot applies the rule
+    if ! { printf '%s\n' -2 >"$1"; } 2>/dev/null; then
+        say "    could not write $1: the rule applies after a reboot"
+        reboot_needed=1
+    fi
+}
+
 show_diff() { # show_diff OLD NEW: what a write changes, indented under its action
     if [[ -f $1 ]]; then
         diff -u --label "$1" --label "$1 (new)" "$1" "$2" | sed 's/^/    /' || true
@@ -420,6 +445,11 @@ else
     put_text "$MODULES" 0644 "# written by pitboard install-pi.sh"$'\n'"$(printf '%s\n' "${modules[@]}")"$'\n'
     if [[ ${fact[mux_idle_disconnect]} == 1 ]]; then
         put_text "$MUX_RULE" 0644 "# written by pitboard install-pi.sh: cut the mux's channels off between transfers"$'\n''ACTION=="bind", SUBSYSTEM=="i2c", DRIVER=="pca954x", ATTR{idle_state}="-2"'$'\n'
+        # the rule acts when the driver binds (at boot): muxes bound already get it now
+        apply_idle_disconnect
+    elif [[ -f $MUX_RULE ]]; then
+        act "remove $MUX_RULE (this profile has no mux to cut off between transfers)" \
+            rm -f "$MUX_RULE"
     fi
 fi
 

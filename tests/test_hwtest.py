@@ -29,6 +29,17 @@ class Segment:
         self.chip = chip
         self.others = others
         self.busy = busy
+        #: held by a kernel driver but silent on the wire (a mux held in reset, unpowered)
+        self.mute: set[int] = set()
+        #: what a mux's control register reads (0: idle disconnect, no channel selected)
+        self.mux_value = 0
+
+    def read_byte(self, address: int, force: bool | None = None) -> int:
+        if address in self.busy and not force:
+            raise OSError(errno.EBUSY, "Device or resource busy")
+        if address in self.busy and address not in self.mute:
+            return self.mux_value
+        raise OSError(errno.EREMOTEIO, "Remote I/O error")
 
     def write_quick(self, address: int) -> None:
         if address in self.busy:
@@ -167,7 +178,8 @@ def test_hw_test_names_what_is_missing_and_shows_inputs_live() -> None:
     text = out.getvalue()
     assert status == 1
     assert "pin factory MockFactory on a Raspberry Pi 5B" in text
-    assert "0x70 TCA9548A mux: ok (held by its kernel driver)" in text
+    # the kernel's pca954x driver holds 0x70; a forced read finds the chip on the wire
+    assert "0x70 TCA9548A mux: ok (held by its kernel driver, answers a read)" in text
     # every controller is probed: its own bus (the mux) and each mux channel
     for controller in ("/dev/i2c-1:", "/dev/i2c-6 (I2C B, GPIO 22/23, /dev/i2c-6):",
                        "/dev/i2c-5 (I2C C, GPIO 12/13, /dev/i2c-5):"):
@@ -329,3 +341,86 @@ def test_hw_test_checks_the_gpio_chip_by_its_label(monkeypatch: pytest.MonkeyPat
     assert ("PROBLEM" in text) is problem
     factory.reset()
     factory.close()
+
+
+def test_hw_test_reads_the_mux_off_the_wire_and_names_it_when_all_behind_it_is_missing(
+        ) -> None:
+    """Controller B's mux held in reset: the kernel driver still holds 0x70 (EBUSY), which the
+    review found reported as "ok"; a forced read finds it silent, and with every station
+    behind it missing hw-test says to check the mux, not only each cable."""
+    build = Build()
+    build.buses[EXTRA_BUSES["B"]].mute.add(0x70)
+    for k in (2, 3):  # S3, S4: their channels go nowhere
+        build.chips[k].fail = True
+        build.buses[station_bus(build.config, k)].others.clear()
+    build.buses[1].mux_value = 0x04  # controller A's mux: channel 2 left selected
+    out = io.StringIO()
+    run_hw_test(build.config, out=out, pin_factory=build.factory, bus_factory=build.bus,
+                open_display=build.display, seconds=0, clock=build.clock)
+    text = out.getvalue()
+    check = ("check the mux: RESET (GPIO 4) high, its 3V3 and GND, SDA/SCL to the Pi, the A0-A2 "
+             "straps")
+    assert ("PROBLEM: /dev/i2c-6 (I2C B, GPIO 22/23, /dev/i2c-6): 0x70 TCA9548A mux MISSING: it "
+            f"does not answer (its kernel driver holds the address): {check}") in text
+    assert ("PROBLEM: I2C B: nothing answers behind the mux at 0x70 (every device on its "
+            f"channels MISSING): {check}") in text
+    assert "I2C C: nothing answers" not in text
+    assert text.count("0x70 TCA9548A mux: ok (held by its kernel driver, answers a read)") == 2
+    assert ("PROBLEM: /dev/i2c-1: 0x70 TCA9548A mux keeps channel 2 selected between transfers: "
+            "idle disconnect is off") in text
+    build.factory.reset()
+
+
+@pytest.mark.parametrize(("err", "adapter", "advice"), [
+    (errno.EACCES, False, "permission denied: be in the i2c group (sudo usermod -aG i2c $USER, "
+                          "then log in again) or use sudo"),
+    (errno.ENOENT, True, "the bus is there but has no /dev node: the i2c-dev module is not "
+                         "loaded (sudo modprobe i2c-dev"),
+    (errno.ENOENT, False, "dtparam=i2c_arm=on in config.txt, then reboot"),
+])
+def test_a_bus_that_does_not_open_gets_advice_by_errno(tmp_path: Any, err: int, adapter: bool,
+                                                       advice: str) -> None:
+    import os
+
+    build = Build()
+    if adapter:
+        (tmp_path / "bus" / "i2c" / "devices" / "i2c-1").mkdir(parents=True)
+
+    def bus(number: int) -> Segment:
+        if number == 1:
+            raise OSError(err, os.strerror(err))
+        return build.bus(number)
+
+    out = io.StringIO()
+    run_hw_test(build.config, out=out, pin_factory=build.factory, bus_factory=bus,
+                open_display=build.display, seconds=0, clock=build.clock, sys_root=tmp_path)
+    line = next(x for x in out.getvalue().splitlines() if "/dev/i2c-1: cannot open" in x)
+    assert line.endswith(advice) or advice in line
+    assert ("dtparam" in line) is (advice.startswith("dtparam"))
+    build.factory.reset()
+
+
+def test_input_failures_say_what_to_check() -> None:
+    """A GPIO line held elsewhere names the service; a chip that answers but is no MCP23017
+    says so, not "does not answer" alone."""
+    from gpiozero import DigitalInputDevice
+
+    build = Build()
+    int_pin = build.config.stations[0].input.int_pin
+    holder = DigitalInputDevice(int_pin, pin_factory=build.factory)  # pitboard.service, say
+
+    class NotAnMcp(Mcp23017Model):
+        def write_byte_data(self, address: int, register: int, value: int) -> None:
+            pass  # takes every write, keeps none
+
+    build.chips[1].__class__ = NotAnMcp
+    out = io.StringIO()
+    run_hw_test(build.config, out=out, pin_factory=build.factory, bus_factory=build.bus,
+                open_display=build.display, seconds=0, clock=build.clock)
+    text = out.getvalue()
+    assert ("another program holds the line: is pitboard.service running? sudo systemctl stop "
+            "pitboard") in text
+    assert ("PROBLEM: S2 station board does not answer: MCP23017 0x20 on I2C bus 4 (mux channel "
+            "1): configuration did not stick") in text and "is this an MCP23017?" in text
+    holder.close()
+    build.factory.reset()

@@ -331,6 +331,33 @@ def test_the_mux_cuts_its_channels_off_between_transfers(installer: Installer) -
     assert 'DRIVER=="pca954x", ATTR{idle_state}="-2"' in rule.read_text()
 
 
+def test_idle_disconnect_applies_now_or_asks_for_a_reboot(installer: Installer) -> None:
+    """The udev rule acts when the driver binds: a mux bound already gets idle_state -2 at
+    once; with none bound, a new rule waits for the reboot, and the installer says so."""
+    installer.ok(PROFILE="grid6")
+    rule = installer.root / "etc/udev/rules.d/60-pitboard-i2c-mux.rules"
+    rule.unlink()  # the rule is new, config.txt is not: no reboot for the boot settings
+    out = installer.ok(PROFILE="grid6")
+    assert f"change: write {rule}" in out and "reboot to apply" in out
+    state = installer.root / "sys/bus/i2c/drivers/pca954x/1-0070/idle_state"
+    state.parent.mkdir(parents=True)
+    state.write_text("0\n")  # bound before the rule existed: channels stay connected
+    rule.unlink()
+    out = installer.ok(PROFILE="grid6")
+    assert f"change: set {state} to -2 (idle disconnect, now)" in out
+    assert state.read_text() == "-2\n" and "reboot to apply" not in out
+    assert f"ok: {state} is -2" in installer.ok(PROFILE="grid6")
+
+
+def test_the_mux_rule_goes_when_the_profile_has_no_mux(installer: Installer) -> None:
+    installer.ok(PROFILE="grid6")
+    rule = installer.root / "etc/udev/rules.d/60-pitboard-i2c-mux.rules"
+    assert rule.exists()
+    out = installer.ok("--new-config", PROFILE="duo")  # the owner switches to duo
+    assert f"change: remove {rule} (this profile has no mux" in out
+    assert not rule.exists()
+
+
 def _board(installer: Installer, compatible: str) -> None:
     tree = installer.root / "proc" / "device-tree"
     tree.mkdir(parents=True)

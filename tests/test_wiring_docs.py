@@ -346,13 +346,19 @@ def test_hw_test_is_the_first_step_of_the_wiring_docs() -> None:
     assert f"## {DOCS_SECTION.split(', ')[1].strip(chr(34))}" in readme
 
 
-def test_gpa7_and_gpb7_are_tied_to_gnd_on_the_station_board() -> None:
+def test_gpa7_and_gpb7_go_to_gnd_through_a_resistor_on_the_station_board() -> None:
+    """Tied low (output-only pins, inputs until configured), but never by a bare wire: a stray
+    write driving one high would short it (the review's finding 7)."""
     from pitboard.wiring import station_board_harness
 
     h = station_board_harness()
     tied = {w.dst_pin for w in h.wires if w.cable == "B9" and w.src == "RAIL" and w.src_pin == 2}
     assert tied == {8, 28}  # GPB7, GPA7
-    assert "| 28 | GPA7 | to GND" in (DOCS / "station-board.md").read_text()
+    board = (DOCS / "station-board.md").read_text()
+    assert "| 28 | GPA7 | 4.7 kOhm to GND" in board and "| 8 | GPB7 | 4.7 kOhm to GND" in board
+    assert "| GPA7 | 28 | GND | 4.7 kOhm to GND" in (DOCS / "grid6.md").read_text()
+    assert ("12", "Resistor 4.7 kOhm, 1/4 W") in [
+        (q, part) for q, part, notes in bom_rows(load_profile("grid6")) if "GPA7" in notes]
 
 
 def test_config_txt_ends_each_overlay_scope_and_returns_to_all() -> None:

@@ -41,6 +41,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 # The hardware libraries, PIL and the profiles load when a check runs, not for --help
 # (benchmarks/cold_start.py: 100 ms with them, under 60 ms without).
+from .hwtest_i2c import BOOT_DIRS, i2c_report, open_smbus
+
 if TYPE_CHECKING:
     from PIL import Image
 
@@ -52,8 +54,6 @@ if TYPE_CHECKING:
 COMMAND = "pitboard hw-test"
 #: where every message is explained
 DOCS_SECTION = 'wiring_docs/README.md, "First: `pitboard hw-test`"'
-#: the addresses i2cdetect scans: 0x00-0x07 and 0x78-0x7F are reserved by the I2C spec
-PROBE_RANGE = range(0x08, 0x78)
 
 
 @dataclass
@@ -204,147 +204,7 @@ def gpio_report(report: Report, pin_factory: Any, config: HwConfig, *,
     return pin_factory
 
 
-# ---- 2. I2C ------------------------------------------------------------------------------------
-
-
-def _open_smbus(number: int) -> SMBusLike:
-    from smbus2 import SMBus
-
-    bus: SMBusLike = SMBus(number)
-    return bus
-
-
-def probe(bus: Any, address: int) -> str:
-    """``"yes"``, ``"no"`` or ``"busy"`` (a kernel driver owns it, i2cdetect's ``UU``)."""
-    try:
-        if hasattr(bus, "write_quick"):
-            bus.write_quick(address)
-        else:
-            bus.read_byte_data(address, 0)
-    except OSError as exc:
-        return "busy" if exc.errno == errno.EBUSY else "no"
-    return "yes"
-
-
-#: where Raspberry Pi OS keeps the overlays the firmware loads (Bookworm, then earlier)
-BOOT_DIRS = (Path("/boot/firmware"), Path("/boot"))
-
-
-def overlay_report(report: Report, config: HwConfig, *, proc_root: Path = Path("/proc"),
-                   boot_dirs: Sequence[Path] = BOOT_DIRS) -> None:
-    """On a Pi, check that the installed i2c-mux overlay takes the bus parameter of each extra
-    controller's mux (``i2c2`` came only with raspberrypi/linux PR 6636, January 2025): a line
-    naming a parameter the overlay lacks leaves that mux, and its stations, without a bus."""
-    from .hwconfig import EXTRA_I2C, pi_board
-    from .hwconfig.dtbo import overlay_parameters
-
-    board = pi_board(proc_root)
-    needed = {extra.pins.controller(board): name
-              for name, extra in zip(config.i2c.controllers[1:], config.i2c.extra, strict=True)
-              if board is not None and extra.mux is not None and extra.sda in EXTRA_I2C}
-    if not needed:
-        return
-    dtbo = next((d / "overlays" / "i2c-mux.dtbo" for d in boot_dirs
-                 if (d / "overlays" / "i2c-mux.dtbo").is_file()), None)
-    if dtbo is None:
-        report.problem("no overlays/i2c-mux.dtbo in " + " or ".join(map(str, boot_dirs))
-                       + ": the muxes of I2C " + ", ".join(needed.values()) + " cannot load")
-        return
-    try:
-        params = overlay_parameters(dtbo.read_bytes())
-    except (OSError, ValueError) as exc:
-        report.problem(f"{dtbo}: {exc}")
-        return
-    for param, controller in needed.items():
-        if param not in params:
-            report.problem(f"{dtbo} has no parameter {param}: the overlay predates it "
-                           "(raspberrypi/linux PR 6636, January 2025), so the mux of I2C "
-                           f"{controller} did not load: sudo apt full-upgrade, then reboot")
-    if all(p in params for p in needed):
-        report.line(f"  {dtbo} takes " + ", ".join(needed) + ": ok")
-
-
-def i2c_report(report: Report, config: HwConfig,
-               bus_factory: Callable[[int], SMBusLike], *, proc_root: Path = Path("/proc"),
-               boot_dirs: Sequence[Path] = BOOT_DIRS) -> dict[tuple[str, int | None], int]:
-    """Probe every segment of every I2C controller; return (controller, mux channel) -> bus
-    number for the segments that exist."""
-    from .hwconfig import i2c_map, resolve_i2c_bus
-    from .hwconfig.pins import controller_pins
-
-    report.line("2. I2C")
-    overlay_report(report, config, proc_root=proc_root, boot_dirs=boot_dirs)
-    devices = i2c_map(config)
-    if not devices:
-        report.line("  no I2C devices in this profile")
-        return {}
-    segments: dict[tuple[str, int | None], list[Any]] = {}
-    for d in devices:
-        segments.setdefault((d.controller, d.mux_channel), []).append(d)
-    numbers: dict[tuple[str, int | None], int] = {}
-    for controller, channel in sorted(segments, key=lambda s: (s[0], -1 if s[1] is None
-                                                               else s[1])):
-        name = "" if controller == "A" else f"I2C {controller} "
-        try:
-            number = resolve_i2c_bus(config.i2c, channel, controller=controller,
-                                     proc_root=proc_root)
-        except LookupError as exc:
-            report.problem(f"{name}mux channel {channel}: {exc}" if channel is not None
-                           else f"I2C {controller}: {exc}")
-            continue
-        if channel is None:
-            where = f"/dev/i2c-{number}" + ("" if controller == "A" else f" (I2C {controller}, "
-                                             f"{controller_pins(config.i2c, controller)})")
-        else:
-            where = f"/dev/i2c-{number} ({name}mux channel {channel})"
-        try:
-            bus = bus_factory(number)
-        except OSError as exc:
-            if channel is None and controller == "A":
-                fix = "dtparam=i2c_arm=on in config.txt, then reboot"
-            elif channel is None:
-                fix = (f"is I2C {controller}'s dtoverlay line in config.txt (see the profile's "
-                       "wiring page)?")
-            else:
-                fix = "is the i2c-mux overlay in config.txt, and did the mux answer at boot?"
-            report.problem(f"{where}: cannot open ({exc.strerror or exc}): {fix}")
-            continue
-        numbers[(controller, channel)] = number
-        expected = {d.address: d for d in segments[(controller, channel)]}
-        found = {a: probe(bus, a) for a in PROBE_RANGE}
-        report.line(f"  {where}:")
-        for address, d in sorted(expected.items()):
-            state = found.get(address, "no")
-            if state == "no":
-                report.problem(f"{where}: 0x{address:02X} {d.device} MISSING: "
-                               f"{_missing_hint(d.device, channel)}")
-            else:
-                report.line(f"    0x{address:02X} {d.device}: ok"
-                            + (" (held by its kernel driver)" if state == "busy" else ""))
-        others = [a for a, s in found.items() if s != "no" and a not in expected]
-        # a mux channel also shows the devices of its controller's own bus (the mux passes
-        # them through)
-        if channel is not None:
-            main = {d.address for d in segments.get((controller, None), [])}
-            others = [a for a in others if a not in main]
-        for address in others:
-            report.problem(f"{where}: unexpected device at 0x{address:02X} (a wrong address "
-                           "jumper, or a module on the wrong cable)")
-        close = getattr(bus, "close", None)
-        if callable(close):
-            close()
-    return numbers
-
-
-def _missing_hint(device: str, channel: int | None) -> str:
-    if "mux" in device:
-        return "check the hub's 3V3/GND/SDA/SCL jumpers to the Pi and the A0-A2 straps"
-    cable = "its station cable and jack" if channel is not None else "its wires to the Pi"
-    if "MCP23017" in device:
-        return (f"check {cable}, the chip's 3V3 and GND, RESET tied to 3V3 and A0-A2 to GND; "
-                "the SDA/SCL pull-ups")
-    return (f"check {cable} and the module's VCC/GND/SCL/SDA order (it varies between "
-            "modules); 0x3D: the address jumper")
+# ---- 2. I2C: pitboard.hwtest_i2c ---------------------------------------------------------------
 
 
 # ---- 3. displays -------------------------------------------------------------------------------
@@ -436,6 +296,19 @@ def live_view(report: Report, inputs: Sequence[StationInputs], events: list[Stat
         sleep(0.002)
 
 
+def _inputs_advice(exc: BaseException) -> str:
+    """What to check when a station's inputs do not open: a GPIO line another process holds
+    (lgpio says "GPIO busy"; gpiozero's GPIOPinInUse within this one), or the bus."""
+    text = str(exc).lower()
+    if type(exc).__name__ == "GPIOPinInUse" or "busy" in text:
+        return (": another program holds the line: is pitboard.service running? "
+                "sudo systemctl stop pitboard")
+    if isinstance(exc, OSError) and exc.errno in (errno.EACCES, errno.EPERM):
+        return (": permission denied: be in the gpio and i2c groups (sudo usermod -aG "
+                "gpio,i2c $USER, then log in again) or use sudo")
+    return ""
+
+
 def _int_report(report: Report, label: str, board: Any) -> None:
     """A station board's INT line: stuck active, or changes that came with no interrupt."""
     check = getattr(board, "check_int", None)
@@ -475,6 +348,7 @@ def run_hw_test(
     proc_root: Path = Path("/proc"),
     boot_dirs: Sequence[Path] = BOOT_DIRS,
     root: Path = Path("/"),
+    sys_root: Path = Path("/sys"),
 ) -> int:
     """Run every step on ``config``; 0 when all is well, 1 when something is wrong."""
     report = Report(sys.stdout if out is None else out)
@@ -482,8 +356,8 @@ def run_hw_test(
                 f"{len(config.stations)} stations")
     factory = gpio_report(report, pin_factory, config, root=root)
     own_factory = pin_factory is None and factory is not None
-    i2c_report(report, config, bus_factory or _open_smbus, proc_root=proc_root,
-               boot_dirs=boot_dirs)
+    i2c_report(report, config, bus_factory or open_smbus, proc_root=proc_root,
+               boot_dirs=boot_dirs, sys_root=sys_root)
     from .hw.inputs import build_station_inputs
 
     if open_display is None:
@@ -498,7 +372,7 @@ def run_hw_test(
             inputs.append(build_station_inputs(config, i, events.append, pin_factory=factory,
                                                bus_factory=bus_factory, clock=clock))
         except Exception as exc:  # a pin in use, a bus that does not open: report, go on
-            report.problem(f"{st.label} inputs: cannot open: {exc}")
+            report.problem(f"{st.label} inputs: cannot open: {exc}{_inputs_advice(exc)}")
     try:
         if seconds > 0:
             live_view(report, inputs, events, seconds, clock, sleep)
@@ -510,7 +384,9 @@ def run_hw_test(
             display_errors = display.stats.errors if display is not None else 0
             report.line(f"  {st.label}: inputs {board_errors}, display {display_errors}")
             if getattr(board, "faulted", False):
-                report.problem(f"{st.label} station board does not answer (see the I2C step)")
+                why = getattr(board, "fault_message", None)
+                report.problem(f"{st.label} station board does not answer"
+                               + (f": {why}" if why else "") + " (see the I2C step)")
             elif board is not None:
                 _int_report(report, st.label, board)
         if config.race_control is not None and len(displays) > len(config.stations):

@@ -142,6 +142,8 @@ class Mcp23017StationInputs(StationInputs):
         self.recoveries = 0
         #: True between an InputFault and its InputFaultCleared
         self.faulted = False
+        #: what the last failed transaction said (hw-test prints it for a faulted board)
+        self.fault_message: str | None = None
         #: the last GPIOA/GPIOB read (1 = closed), for hw-test's live view
         self.raw: tuple[int, int] | None = None
         self._logic = StationLogic(station=station, post=post, debounce_s=debounce_s,
@@ -220,9 +222,10 @@ class Mcp23017StationInputs(StationInputs):
             action()
         except OSError as exc:
             self.errors += 1
+            self.fault_message = f"{self._where}: {exc}"
             if not self.faulted:
                 self.faulted = True
-                self._post(InputFault(station=self.station, message=f"{self._where}: {exc}"))
+                self._post(InputFault(station=self.station, message=self.fault_message))
             return False
         if self.faulted:
             self.faulted = False

@@ -11,8 +11,14 @@ its own. :meth:`I2cLink.transfer` sends a part's writes as the messages of ONE `
   rest are commands; 0x40: the rest are RAM data: SSD1306 data sheet rev 1.1 §8.1.5.2, the
   SH1106 and SSD1309 take the same two), then the bytes; the controller takes a repeated START
   as a new write (the I2C-bus specification UM10204: Sr is functionally a START);
-* the Pi's controllers send a list of write messages in one transfer (``i2c-bcm2835`` refuses
-  only a read that is not last; the Pi 5's ``i2c-designware`` takes any list);
+* the Pi's controllers send a list of write messages in one transfer: ``i2c-bcm2835`` refuses
+  only a read that is not last. The Pi 5's ``i2c-designware`` is less certain: the controller
+  may run consecutive writes together without a repeated START unless it holds the bus between
+  messages (``IC_EMPTYFIFO_HOLD_MASTER_EN``; a 2025 patch series for the driver treats that as
+  present on all but one vendor's controllers). Joined messages would reach the OLED as one
+  write whose second control byte is taken as a command, so hw-test's pattern would show it
+  garbled. Unconfirmed on the RP1; were it so, the fix is one message per part, each command
+  or data run introduced by a control byte with the Co bit set (SSD1306 §8.1.5.2);
 * ``I2C_RDWR`` takes at most 42 messages per call (``I2C_RDWR_IOCTL_MAX_MSGS``) of at most 8192
   bytes each: a longer list goes in several calls.
 

@@ -79,7 +79,7 @@ OLED_ADDRESSES: Final = (0x3C, 0x3D)
 MUX_TYPES: Final = ("tca9548a",)
 INPUT_KINDS: Final = ("gpio", "mcp23017", "emulated")
 #: the display controllers luma drives: 0.96-inch modules are SSD1306, 1.3-inch ones almost always
-#: SH1106 (132-column RAM), 2.42-inch ones SSD1309
+#: SH1106 (132-column RAM), 2.42-inch ones SSD1309 (set to I2C and with RES held: see the BOM)
 DISPLAY_DRIVERS: Final = ("ssd1306", "sh1106", "ssd1309")
 #: SH1106 RAM is 132 columns wide; 128-pixel modules usually show columns 2..129 (SH1106 data
 #: sheet V2.3, "Set Column Address"; luma's sh1106 default)

@@ -78,6 +78,8 @@ def bom_rows(config: HwConfig) -> list[tuple[str, str, str]]:
             (str(len(mcp)), "MCP23017-E/SP (DIP-28) + 28-pin IC socket",
              "one per station board; A2..A0 to GND = 0x20"),
             (str(len(mcp)), "100 nF ceramic capacitor", "decoupling, VDD-VSS at each MCP23017"),
+            (str(2 * len(mcp)), "Resistor 4.7 kOhm, 1/4 W",
+             "GPA7 and GPB7 of each MCP23017 to GND (output-only pins: never a bare wire)"),
         ]
     rows += [
         (str(n), "Gear lever: 1-pole 4-position rotary switch (break-before-make), or a "

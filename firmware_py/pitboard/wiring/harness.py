@@ -399,7 +399,8 @@ def station_board_harness() -> Harness:
             MCP_DIP,
             notes="100 nF from VDD (9) to VSS (10), close to the chip; "
             f"{', '.join(n for n in _unwired_pins() if not _output_only(n))} unconnected; "
-            "GPA7/GPB7 (output-only) tied to GND: inputs at power-on, then driven low",
+            "GPA7/GPB7 (output-only) to GND through 4.7 kOhm each: inputs at power-on, then "
+            "driven low",
             hide_disconnected_pins=True,
         )
     )

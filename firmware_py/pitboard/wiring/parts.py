@@ -69,7 +69,8 @@ OLED_MODULES: Final[dict[str, tuple[str, str]]] = {
     "sh1106": ("OLED 128x64 1.3-inch, SH1106 controller, I2C",
                "a 1.3-inch module; set column_offset if hw-test's frame is shifted"),
     "ssd1309": ("OLED 128x64 2.42-inch, SSD1309 controller, set to I2C",
-                "2.42-inch modules ship set to SPI: move the interface resistors to I2C"),
+                "2.42-inch modules usually ship set to SPI: move the interface resistors to "
+                "I2C; their RES pin needs 10 kOhm to 3V3 and 1 uF to GND (a power-on reset)"),
 }
 #: pull-up on SDA and SCL of each station's bus segment (each mux channel): strong enough for
 #: Fast-mode rise times on a Cat5e station cable (see i2c-and-cables.md)

@@ -410,18 +410,19 @@ def _stations_section(config: HwConfig, h: Harness) -> list[str]:
         for name in _unwired_pins():
             pin = _dip_pin(name[2], int(name[3]))
             if _output_only(name):
-                rows2.append((name, pin, "GND", "tied to GND: output-only, driven low"))
+                rows2.append((name, pin, "GND", "4.7 kOhm to GND: output-only, driven low"))
             else:
                 rows2.append((name, pin, "-", "unused: leave open (pull-up on)"))
         rows2.append(("INTA", 20, "INT", "open-drain, mirrored; RJ45 pin 7 -> the station's "
                       "INT GPIO"))
         out += [*_table(("MCP23017 pin", "DIP pin", "Signal", "Function"), rows2), ""]
         out += [
-            "GPA7 and GPB7 are tied to GND: Microchip's current MCP23017 data sheet makes "
-            "them output-only (an input changing during a read can corrupt SDA), so the "
-            "firmware drives both low and reads tray slot 4 on GPB4. From power-on until the "
-            "firmware configures the chip they are inputs, and the wire to GND keeps them from "
-            "floating; once they drive low, the wire agrees with them.",
+            "GPA7 and GPB7 go to GND through 4.7 kOhm each: Microchip's current MCP23017 data "
+            "sheet makes them output-only (an input changing during a read can corrupt SDA), "
+            "so the firmware drives both low and reads tray slot 4 on GPB4. From power-on "
+            "until the firmware configures the chip they are inputs, and the resistor keeps "
+            "them from floating; once they drive low it carries no current, and a stray write "
+            "that drove one high would meet 4.7 kOhm, not a short.",
             "",
         ]
     return out

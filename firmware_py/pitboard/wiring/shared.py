@@ -44,8 +44,8 @@ def shared_sections() -> dict[str, dict[str, str]]:
                 text = f"{signal} button (other side to GND)"
             mcp_rows.append((pin, name, text))
         elif _output_only(name):
-            mcp_rows.append((pin, name, "to GND (output-only pin: an input until configured, "
-                             "then driven low)"))
+            mcp_rows.append((pin, name, "4.7 kOhm to GND (output-only pin: an input until "
+                             "configured, then driven low)"))
         else:
             mcp_rows.append((pin, name, _MCP_OTHER.get(name, "unused: leave open")))
     files: dict[str, dict[str, str]] = {
