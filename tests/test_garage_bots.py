@@ -62,20 +62,38 @@ def test_waiting_for_names_the_drafting_car_pending_names() -> None:
         assert picks == (25 if choose == "snake" else 15)  # a snake draft: 4 picks and a drop each
 
 
-def test_teaching_a_card_value_forgets_the_garage_bots_hands_too() -> None:
-    """A hand view is worked out with the values of its cards: a value taught later makes every
-    view in every memo stale, the Garage bot's own memo as well as the heuristic bot's."""
-    from pitboard import bots, garage_bots
+def test_teaching_a_card_value_changes_the_garage_plan() -> None:
+    """The Garage bot works each hand out afresh with the values taught: a card taught to be
+    worth more is played where it was left in hand before (and back again)."""
+    from pitboard import bots
     race = Race(RaceSetup(track="usa", cars=2, seed=3, laps=1, modules={
-        "garage": {"choose": "random"}}))
+        "garage": {"choose": "draft", "pool": "all"}}))
     bot = GarageBot(seed=3)
-    while not garage_bots._GARAGE_HANDS and (car_id := race.waiting_for()) >= 0:
-        race.apply(bot.choose(race, car_id))
-    assert garage_bots._GARAGE_HANDS
-    code = "U8"
-    worst, expected = bots._WORST[code], bots._EXPECTED[code]
+    while race.phase != "plan":
+        race.apply(bot.choose(race, race.waiting_for()))
+    car = race.cars[0]
+    plan = bot.choose(race, 0)
+    left = next(c for c in car.hand if c not in plan.cards and bots.PLAYABLE[c])
+    worst, expected = bots._WORST[left], bots._EXPECTED[left]
     try:
-        bots.card_value(code, worst=worst, expected=expected)
-        assert not garage_bots._GARAGE_HANDS and not bots._HANDS
+        bots.card_value(left, worst=0.0, expected=9.0)  # fast and never overshoots
+        assert left in bot.choose(race, 0).cards
     finally:
-        bots.card_value(code, worst=worst, expected=expected)
+        bots.card_value(left, worst=worst, expected=expected)
+    assert bot.choose(race, 0) == plan
+
+
+def test_cards_alike_are_played_in_hand_order() -> None:
+    """Of two upgrades alike in value (U13 and U16: speed 3), the one that came into the hand
+    first is played."""
+    race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1, modules={
+        "garage": {"choose": "draft", "pool": "all"}}))
+    bot = GarageBot(seed=1)
+    while race.phase != "plan":
+        race.apply(bot.choose(race, race.waiting_for()))
+    car = race.cars[0]
+    for first, second in (("U13", "U16"), ("U16", "U13")):
+        car.hand = [first, "1", "1", "H", "1", "4", second]
+        car.engine, car.gear = 0, 1  # 2nd gear at most: the 4 and one of the two
+        played = bot.choose(race, 0).cards
+        assert sorted(played) == sorted(("4", first)), played

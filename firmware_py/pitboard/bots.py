@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Sequence
 from operator import itemgetter
 from typing import Protocol
 
@@ -370,12 +371,15 @@ _WORST = _Values(STRESS_WORST)
 _EXPECTED = _Values(STRESS_EXPECTED)
 
 
-class _Records(dict[str, "tuple[float, str, float] | None"]):
-    """Card code -> what the planner needs of it: (expected, code, worst), so a hand's
-    records sort by value and then by code; None for a card that cannot be played (Heat)."""
+class _Records(dict[str, "tuple[float, float, str, float] | None"]):
+    """Card code -> what the planner needs of it: (expected, -worst, code, worst), so a hand's
+    records sort by expected speed, then among cards as fast on average the safer first (the
+    greedy search takes from the top), then by code; None for a card that cannot be played
+    (Heat)."""
 
-    def __missing__(self, code: str) -> tuple[float, str, float] | None:
-        record = self[code] = (_EXPECTED[code], code, _WORST[code]) if PLAYABLE[code] else None
+    def __missing__(self, code: str) -> tuple[float, float, str, float] | None:
+        worst = _WORST[code]
+        record = self[code] = (_EXPECTED[code], -worst, code, worst) if PLAYABLE[code] else None
         return record
 
 
@@ -415,9 +419,11 @@ class _Hand:
     __slots__ = ("capped", "cards", "cool", "fits", "least", "picks", "records", "scores",
                  "size", "tops")
 
-    def __init__(self, cards_in_hand: tuple[str, ...]) -> None:
-        records = self.records = tuple(sorted(filter(None, map(_RECORDS.__getitem__,
-                                                           cards_in_hand))))
+    def __init__(self, cards_in_hand: Sequence[str],
+                 records: tuple[tuple[float, float, str, float], ...] | None = None) -> None:
+        if records is None:  # sorted by value and code (a caller may give its own order)
+            records = tuple(sorted(filter(None, map(_RECORDS.__getitem__, cards_in_hand))))
+        self.records = records
         size = self.size = len(records)
         #: per gear 0-4, what its Cooldown is worth with this hand's Heat cards (every card
         #: that cannot be played is one: CardType.playable). Bytecodes, not min() and count():
@@ -430,7 +436,7 @@ class _Hand:
         #: alike in any order); a gear the hand cannot fill never fits and scores -inf. As
         #: tuples: the garbage collector stops tracking a tuple of floats, where each full
         #: collection would walk every list of the memo again
-        (e4, _, w4), (e3, _, w3), (e2, _, w2), (e1, _, w1) = \
+        (e4, _, _, w4), (e3, _, _, w3), (e2, _, _, w2), (e1, _, _, w1) = \
             records[-4:] if size >= 4 else (_NO_CARD,) * (4 - size) + records
         w2 += w1
         w3 += w2
@@ -443,7 +449,7 @@ class _Hand:
         self.scores = (cool[0], e1 + cool[1], e2 + cool[2], e3 + cool[3], e4 + cool[4])
         #: per number of slots to fill (1-4), the worst case of the cheapest cards that could
         #: fill all but one (what the slots left after a card need at least)
-        (_, _, w1), (_, _, w2), (_, _, w3) = \
+        (_, _, _, w1), (_, _, _, w2), (_, _, _, w3) = \
             records[:3] if size >= 3 else records + (_NO_CARD,) * (3 - size)
         w2 += w1
         self.least = (0.0, 0.0, w1, w2, w2 + w3)
@@ -469,7 +475,7 @@ class _Hand:
         limit = room - least[need]  # the worst case a card may have and still be taken
         i = self.size - 1
         while i >= need:  # more cards left than slots: a choice
-            expected, code, worst = records[i]
+            expected, _, code, worst = records[i]
             if worst <= limit:
                 chosen.append(code)
                 room -= worst
@@ -481,7 +487,7 @@ class _Hand:
             i -= 1
         while need:  # only just enough cards left: they all go
             need -= 1
-            expected, code, worst = records[need]
+            expected, _, code, worst = records[need]
             chosen.append(code)
             room -= worst
             score += expected
@@ -490,10 +496,13 @@ class _Hand:
         return score, tuple(chosen)
 
 
-_CODE = itemgetter(1)
+_CODE = itemgetter(2)
+#: a record's speeds (expected, then the safer first), for a sort that keeps cards alike in the
+#: order given
+_SPEEDS_OF = itemgetter(0, 1)
 #: what stands for a card a hand lacks (its gear can never be filled): it never fits, and
 #: scores -inf
-_NO_CARD = (-math.inf, "", math.inf)
+_NO_CARD = (-math.inf, -math.inf, "", math.inf)
 
 
 #: hands seen so far, keyed by their cards in code order (bounded: cleared when full). Six-car

@@ -21,17 +21,15 @@ Example::
 from __future__ import annotations
 
 from .bots import (
-    _EXPECTED,
+    _RECORDS,
     _SLIPSTREAM,
-    _WORST,
-    HAND_MEMOS,
+    _SPEEDS_OF,
     Bot,
     HeuristicBot,
     RandomBot,
     _course_of,
     _Hand,
     card_value,
-    new_hand,
 )
 from .engine.cards import HEAT, PLAYABLE, SPEED, STRESS
 from .engine.course import SLIPSTREAM_SPACES
@@ -76,17 +74,6 @@ _DRAFT_VALUE = {key: draft_value(u) for key, u in UPGRADES.items()}
 
 
 
-#: card code -> the code the planner thinks of it as: the first card (base cards first) with
-#: the same worst and expected value. Planning a hand of representatives meets far fewer
-#: distinct hands, so the heuristic bot's memo of hands keeps working with upgrades about.
-class _SameAs(dict[str, str]):
-    def __missing__(self, code: str) -> str:  # a card no upgrade stands in for
-        return code
-
-
-_SAME_AS = _SameAs()
-
-
 def _teach_values() -> None:
     """The planner's card values: a speed choice is worth its top speed but can be played at
     its lowest; [+] flips add their average, and at worst 4 each; Heat costs and lowered limits
@@ -97,27 +84,10 @@ def _teach_values() -> None:
         card_value(code, worst=u.speeds[0] + FLIP_WORST * flips + u.count("heat")
                    + max(0, -u.count("adjust")),
                    expected=u.speeds[-1] + FLIP_EXPECTED * flips - 0.5 * u.count("heat"))
-    first: dict[tuple[float, float], str] = {}
-    for code in ("0", "1", "2", "3", "4", "5", STRESS, *BY_CODE):
-        value = (_WORST[code], _EXPECTED[code])
-        _SAME_AS[code] = first.setdefault(value, code)
-    _SAME_AS[HEAT] = HEAT  # never played: itself (listed, so a hand's Heat is no dict miss)
 
 
 _teach_values()
-#: the cards the planner sees as another card
-_STAND_INS = frozenset(code for code, rep in _SAME_AS.items() if code != rep)
-#: a card's representative
-_SAME_AS_GET = _SAME_AS.__getitem__
-
-#: the planner's views of the Garage bot's hands (plain ones too), by their representatives in
-#: code order: the Garage bot's own memo (bounded: cleared when full). 150 six-car Garage races
-#: meet ~3,900 distinct such hands and 600 races ~9,000, against ~1,300 base hands, so in the
-#: heuristic bot's shared memo (2,048) they would keep pushing each other out. A hand holds
-#: ~3.4 KiB (tracemalloc, 300 races): a full memo stays near 21 MiB.
-_GARAGE_HANDS: dict[tuple[str, ...], _Hand] = {}
-_GARAGE_HANDS_MAX = 6_144
-HAND_MEMOS.append(_GARAGE_HANDS)
+_RECORD_OF = _RECORDS.__getitem__
 
 
 class GarageBot(HeuristicBot):
@@ -190,33 +160,20 @@ class GarageBot(HeuristicBot):
         return self._plan_hand(race, race.cars[rule.car])
 
     def _plan_hand(self, race: Race, car: Car) -> Plan:
-        """The heuristic plan of the hand's representatives (see _SAME_AS), played with the
-        real cards they stand for: the first card of the hand that each one stands for."""
+        """The heuristic plan of the car's hand, upgrades valued as _teach_values says. Its
+        view is made afresh, not remembered: a fresh process meets a new Garage hand in 4
+        plans out of 5 (27 kinds of value make many distinct hands), so a memo cost more to
+        fill and look up than it saved."""
         cards = car.hand
-        if _STAND_INS.isdisjoint(cards):  # every card stands for itself
-            same = None
-            key = tuple(sorted(cards))
-        else:
-            same = list(map(_SAME_AS_GET, cards))
-            key = tuple(sorted(same))
-        hand = _GARAGE_HANDS.get(key)
-        if hand is None:
-            hand = new_hand(_GARAGE_HANDS, _GARAGE_HANDS_MAX, key)
-        found = self._best_plan(race, car, hand)
+        # cards alike in value are played in the order they came into the hand, the first
+        # first (the search takes from the top of the records): by code instead, 300 races
+        # spun out ~0.13 more per race
+        records = tuple(sorted(filter(None, map(_RECORD_OF, reversed(cards))), key=_SPEEDS_OF))
+        found = self._best_plan(race, car, _Hand(cards, records))
         if found is None:  # clogged at every gear: drop to the lowest for Cooldown next time
             return Plan(car.id, min(race.shifts(car)[0]),
                         tuple(filter(PLAYABLE.__getitem__, cards)))
-        if same is None:
-            return found
-        real = []
-        for rep in found.cards:
-            i = same.index(rep)
-            same[i] = ""
-            real.append(cards[i])
-        played = tuple(real)
-        # half the time the hand's first cards of each kind are the representatives themselves:
-        # the plan found stands (a NamedTuple costs ~3,000 instructions to build, callgrind)
-        return found if played == found.cards else Plan(car.id, found.gear, played)
+        return found
 
     def _draft(self, race: Race, car_id: int) -> Decision:
         """The market card of the highest draft value (the first of equals, in market order),
