@@ -2,9 +2,10 @@
 
 Pure and deterministic: no I/O, threads or hardware. *setup + decision log* reproduces the race
 exactly, on any platform and Python version. This file is the base game's sequence (plan,
-reveal, move, react, slipstream, corners, discard, replenish); it builds on two layers: where
-cars stand and how they move (:mod:`pitboard.engine.course`) and the cards, with the seeded
-shuffles (:mod:`pitboard.engine.piles`). A car's state is :class:`~pitboard.engine.car.Car`.
+reveal, move, react, slipstream, corners, discard, replenish); it builds on three layers: where
+cars stand and how they move (:mod:`pitboard.engine.course`), the cards, with the seeded
+shuffles (:mod:`pitboard.engine.piles`), and what the race waits for and what is legal now
+(:mod:`pitboard.engine.queries`). A car's state is :class:`~pitboard.engine.car.Car`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any, NoReturn
 from ..track import Track
 from ..trackfile import load_track
 from .car import Car
-from .cards import DISCARDABLE, HEAT, PLAYABLE, SPEED, STRESS, UNDISCARDABLE, UNPLAYABLE
+from .cards import DISCARDABLE, HEAT, SPEED, STRESS, UNDISCARDABLE, UNPLAYABLE
 from .course import SLIPSTREAM_SPACES
 from .decisions import (
     DISCARD,
@@ -29,32 +30,19 @@ from .decisions import (
     Decision,
     Discard,
     IllegalDecision,
-    Pending,
     Plan,
-    PlanProblem,
-    PlanRule,
     React,
     Slipstream,
 )
 from .modules import Hooks, build_modules
-from .piles import Piles
+from .queries import _FREE_SHIFTS, _SHIFTS, Queries
 from .react import BASE_ACTIONS, more_available
 from .react import by_name as react_by_name
 from .setup import RaceSetup
 from .shuffle import seed_key
 
 
-def _shifts(gear: int, *, heat: bool) -> tuple[tuple[int, ...], dict[int, int]]:
-    """Gears reachable from ``gear``: 1 step free, 2 steps for 1 Heat (if there is any)."""
-    gears = tuple(g for g in range(1, 5) if abs(g - gear) < 2 or (abs(g - gear) == 2 and heat))
-    return gears, {g: 1 if abs(g - gear) == 2 else 0 for g in gears}
-
-
-_SHIFTS = {g: _shifts(g, heat=True) for g in range(1, 5)}
-_FREE_SHIFTS = {g: _shifts(g, heat=False) for g in range(1, 5)}
-
-
-class Race(Piles):
+class Race(Queries):
     """A race of Heat in progress.
 
     Example::
@@ -64,17 +52,16 @@ class Race(Piles):
         'plan'
     """
 
-    __slots__ = ("_driving_round", "_pending", "_react_actions", "_react_by_name", "_react_more",
-                 "_round_again", "_rules", "_to_plan", "car_turns", "log", "order", "phase",
-                 "turn")
+    __slots__ = ("_driving_round", "_react_actions", "_react_by_name", "_react_more",
+                 "_round_again", "_to_plan", "car_turns", "log", "order", "phase", "turn")
 
     def __init__(
         self, setup: RaceSetup, *, track: Track | None = None, record_events: bool = True
     ) -> None:
         setup.validate()
         self.record_events = record_events
-        self._pending: Pending | None = None
-        self._rules: dict[int, PlanRule] = {}
+        self._pending = None
+        self._rules = {}
         #: ids of the cars yet to plan this round, lowest first (set by _round and on restore)
         self._to_plan: list[int] = []
         #: set while a round no car plans is driven: the next one loops in _begin_round
@@ -136,75 +123,9 @@ class Race(Piles):
             self.shuffle(self.grid)
         self._place_cars(setup, self.grid)
 
-    # ------------------------------------------------------------------ queries
-    def pending(self) -> Pending:
-        """What the race is waiting for, with the legal options (cached until ``apply``)."""
-        if self._pending is None:
-            self._pending = self._compute_pending()
-        return self._pending
-
-    def _compute_pending(self) -> Pending:
-        phase = self.phase
-        if phase == PLAN:
-            rules = {c.id: self.plan_rule(c.id) for c in self.cars if not c.planned and
-                     not c.finished}
-            cars = tuple(sorted(rules))
-            forced = bool(cars) and all(rules[c].forced for c in cars)
-            return Pending(PLAN, cars, plan_rules=rules, forced=forced)
-        if phase == OVER:
-            return Pending(OVER)
-        if phase not in _BASE_PHASES:
-            found = self.hooks.pending(self)
-            if found is None:
-                raise RuntimeError(f"no module answers for phase {phase!r}")
-            return found
-        car = self.cars[self.order[self.turn]]
-        if phase == REACT:
-            options = tuple(self._react_options(car))
-            return Pending(REACT, (car.id,), options, forced=len(options) == 1)
-        if phase == SLIPSTREAM:
-            longer = tuple(Slipstream(car.id, True, n) for n in self.slipstream_reaches(car)[1:])
-            return Pending(SLIPSTREAM, (car.id,),
-                           (Slipstream(car.id, True), *longer, Slipstream(car.id, False)))
-        return Pending(DISCARD, (car.id,),
-                       discardable=tuple(c for c in car.hand if DISCARDABLE[c]))
-
-    @property
-    def over(self) -> bool:
-        return self.phase == OVER
-
-    @property
-    def current(self) -> Car | None:
-        """The car resolving its turn (None while planning or when the race is over)."""
-        if self.phase in (PLAN, OVER) or self.phase not in _BASE_PHASES:
-            return None
-        return self.cars[self.order[self.turn]]
-
-    def plan_rule(self, car_id: int) -> PlanRule:
-        """How ``car_id`` may plan this round (memoized: nothing it depends on changes
-        until that car plans)."""
-        rule = self._rules.get(car_id)
-        if rule is None:
-            rule = self._rules[car_id] = self._plan_rule(car_id)
-        return rule
-
-    def _plan_rule(self, car_id: int) -> PlanRule:
-        car = self.cars[car_id]
-        gears, cost = self.shifts(car)
-        playable = tuple(filter(PLAYABLE.__getitem__, car.hand))
-        clogged = tuple(g for g in gears if g > len(playable)) if len(playable) < 4 else ()
-        return PlanRule(car.id, car.gear, gears, cost, playable, clogged)
-
-    @staticmethod
-    def shifts(car: Car) -> tuple[tuple[int, ...], dict[int, int]]:
-        """The gears ``car`` may plan now and the Heat each shift costs (shared tables: read
-        them, never change them)."""
-        return _SHIFTS[car.gear] if car.engine else _FREE_SHIFTS[car.gear]
-
     # ------------------------------------------------------------------ apply
     def apply(self, decision: Decision) -> None:
         """Apply one decision; raises :class:`IllegalDecision` (state untouched) if not legal."""
-        self._pending = None
         try:  # each handler checks the phase and the car first
             handler = _HANDLERS[type(decision)]
         except KeyError:  # a module's decision (or not a decision)
@@ -233,14 +154,6 @@ class Race(Piles):
         if kind == PLAN:  # a car that has planned (or finished)
             raise IllegalDecision(f"car {car_id} has already planned this round")
         raise IllegalDecision(f"waiting for {self._waiting_text()}, not car {car_id}")
-
-    def _waiting_text(self) -> str:
-        p = self.pending()
-        return f"{p.kind} from car {', '.join(str(c) for c in p.cars)}"
-
-    def plan_problem(self, plan: Plan) -> PlanProblem | None:
-        """Why ``plan`` is not legal for its car now (None if it is)."""
-        return self.plan_rule(plan.car).problem(plan, self.cars[plan.car].hand)
 
     def _apply_plan(self, plan: Plan) -> None:
         # unpacked, not read by field name: cheaper (the handler is picked by exact type)
@@ -295,9 +208,12 @@ class Race(Piles):
         if self.phase != REACT or self.order[self.turn] != car_id:
             self._refuse(REACT, car_id)
         car = self.cars[car_id]
-        if name == DONE:  # always legal, and the most common
+        if name == DONE:  # always legal, and the most common: _after_react(), written out
             self.log.append(react)
-            self._after_react(car)
+            if self.slipstream_allowed(car):
+                self.phase = SLIPSTREAM
+            else:
+                self._after_slipstream(car)
             return
         action = self._react_by_name.get(name)
         if action is None or not action.legal(self, car, react):
@@ -454,34 +370,6 @@ class Race(Piles):
                 return True
         return False
 
-    def boost_heat(self, car: Car) -> int:
-        """Heat a Boost costs ``car`` now (1 in the base game)."""
-        return self.hooks.boost_heat(self, car, 1) if self.hooks.boost_heat else 1
-
-    def react_options(self, car_id: int) -> list[React]:
-        """Every legal React decision of the car now resolving (ends with 'done')."""
-        return self._react_options(self.cars[car_id])
-
-    def waiting_for(self) -> int:
-        """The car that must decide next (while planning, the lowest unplanned car); -1 when
-        the race is over. Cheaper than :meth:`pending` for bots and loops."""
-        phase = self.phase
-        if phase in _TURN_PHASES:
-            return self.order[self.turn]
-        if phase == PLAN:
-            return self._to_plan[0] if self._to_plan else self.order[self.turn]
-        if phase == OVER:
-            return -1
-        if self.hooks.waiting and (car_id := self.hooks.waiting(self)) is not None:
-            return car_id  # a module's phase, named without listing its options
-        cars = self.pending().cars  # a module's phase
-        return cars[0] if cars else -1
-
-    def _react_options(self, car: Car) -> list[React]:
-        options = [o for action in self._react_actions for o in action.options(self, car)]
-        options.append(React(car.id, DONE))
-        return options
-
     def _after_react(self, car: Car) -> None:
         if self.slipstream_allowed(car):
             self.phase = SLIPSTREAM
@@ -552,7 +440,14 @@ class Race(Piles):
             self.hooks.end_turn(self, car)
         car.discard += car.play
         car.play = []
-        self._fill_hand(car)
+        # replenish: _fill_hand()'s usual case (no reshuffle, no event) written out
+        hand, draw = car.hand, car.draw
+        need = self.setup.hand_size - len(hand)
+        if 0 < need <= len(draw) and not self.record_events:
+            hand += draw[:-need - 1:-1]  # top card first, as if popped one by one (in place)
+            del draw[-need:]
+        elif need > 0:
+            self._fill_hand(car)
         if car.d > self.finish_d and not car.finished:
             car.finished = True
             car.finish_round = self.round
@@ -565,14 +460,15 @@ class Race(Piles):
             self._end_round()
 
     def _end_round(self) -> None:
-        done = [c for c in self.cars if c.finished and c.on_track]
-        for c in self.leader_first(done) if done else ():
-            self._taken[c.space] &= ~c.spot  # off the track
-            c.on_track = False
-            self.hall_of_fame.append(c.id)
-            if self.record_events:
-                self._event("hall_of_fame", car=c.id, place=len(self.hall_of_fame))
-        if all(map(_FINISHED, self.cars)):
+        finished = sum(map(_FINISHED, self.cars))
+        if finished > len(self.hall_of_fame):  # cars crossed the line this round: off the track
+            for c in self.leader_first([c for c in self.cars if c.finished and c.on_track]):
+                self._taken[c.space] &= ~c.spot
+                c.on_track = False
+                self.hall_of_fame.append(c.id)
+                if self.record_events:
+                    self._event("hall_of_fame", car=c.id, place=len(self.hall_of_fame))
+        if finished == len(self.cars):
             self.phase = OVER
             if self.record_events:
                 self._event("race_over", order=list(self.hall_of_fame), rounds=self.round)
@@ -583,9 +479,6 @@ class Race(Piles):
 _FINISHED = attrgetter("finished")
 #: Cooldown by gear (3 in 1st, 1 in 2nd), before Adrenaline's +1
 _COOLDOWN = (0, 3, 1, 0, 0)
-_BASE_PHASES = frozenset({PLAN, REACT, SLIPSTREAM, DISCARD, OVER})
-#: the phases of one car's turn
-_TURN_PHASES = frozenset({REACT, SLIPSTREAM, DISCARD})
 
 #: apply() dispatch by decision type (one dict lookup instead of an isinstance chain); the types
 #: of modules' decisions join when first applied

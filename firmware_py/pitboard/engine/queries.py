@@ -1,0 +1,175 @@
+"""What a race waits for and what is legal now: the questions :class:`~pitboard.engine.race.Race`
+answers without changing anything (its rules in motion, ``apply``, are in ``race.py``).
+
+Bots, screens and the console ask these before every decision: the pending decision with its
+options, each car's plan rule, the React options, the car to decide next.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .car import Car
+from .cards import DISCARDABLE, PLAYABLE
+from .decisions import (
+    DISCARD,
+    DONE,
+    OVER,
+    PLAN,
+    REACT,
+    SLIPSTREAM,
+    Decision,
+    Pending,
+    Plan,
+    PlanProblem,
+    PlanRule,
+    React,
+    Slipstream,
+)
+from .piles import Piles
+
+if TYPE_CHECKING:
+    from .race import Race
+    from .react import ReactAction
+
+
+def _shifts(gear: int, *, heat: bool) -> tuple[tuple[int, ...], dict[int, int]]:
+    """Gears reachable from ``gear``: 1 step free, 2 steps for 1 Heat (if there is any)."""
+    gears = tuple(g for g in range(1, 5) if abs(g - gear) < 2 or (abs(g - gear) == 2 and heat))
+    return gears, {g: 1 if abs(g - gear) == 2 else 0 for g in gears}
+
+
+_SHIFTS = {g: _shifts(g, heat=True) for g in range(1, 5)}
+_FREE_SHIFTS = {g: _shifts(g, heat=False) for g in range(1, 5)}
+BASE_PHASES = frozenset({PLAN, REACT, SLIPSTREAM, DISCARD, OVER})
+#: the phases of one car's turn
+TURN_PHASES = frozenset({REACT, SLIPSTREAM, DISCARD})
+
+
+class Queries(Piles):
+    """The read-only side of a race (a layer of :class:`~pitboard.engine.race.Race`, which
+    keeps the state named below).
+
+    Example::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
+        >>> race.pending().kind, race.waiting_for(), race.plan_rule(0).gears
+        ('plan', 0, (1, 2, 3))
+    """
+
+    __slots__ = ("_pending", "_rules")
+
+    #: pending() and the log length it was found at: a decision applied grows the log
+    _pending: tuple[int, Pending] | None
+    #: plan rules of this round by car (cleared each round)
+    _rules: dict[int, PlanRule]
+    phase: str
+    order: list[int]
+    turn: int
+    log: list[Decision]
+    _to_plan: list[int]
+    _react_actions: tuple[ReactAction, ...]
+
+    def pending(self) -> Pending:
+        """What the race is waiting for, with the legal options (cached until a decision is
+        applied)."""
+        cached = self._pending
+        if cached is None or cached[0] != len(self.log):
+            cached = self._pending = (len(self.log), self._compute_pending())
+        return cached[1]
+
+    def _compute_pending(self) -> Pending:
+        phase = self.phase
+        if phase == PLAN:
+            rules = {c.id: self.plan_rule(c.id) for c in self.cars if not c.planned and
+                     not c.finished}
+            cars = tuple(sorted(rules))
+            forced = bool(cars) and all(rules[c].forced for c in cars)
+            return Pending(PLAN, cars, plan_rules=rules, forced=forced)
+        if phase == OVER:
+            return Pending(OVER)
+        if phase not in BASE_PHASES:
+            found = self.hooks.pending(self)  # type: ignore[arg-type]  # (always a Race)
+            if found is None:
+                raise RuntimeError(f"no module answers for phase {phase!r}")
+            return found
+        car = self.cars[self.order[self.turn]]
+        if phase == REACT:
+            options = tuple(self._react_options(car))
+            return Pending(REACT, (car.id,), options, forced=len(options) == 1)
+        if phase == SLIPSTREAM:
+            longer = tuple(Slipstream(car.id, True, n) for n in self.slipstream_reaches(car)[1:])
+            return Pending(SLIPSTREAM, (car.id,),
+                           (Slipstream(car.id, True), *longer, Slipstream(car.id, False)))
+        return Pending(DISCARD, (car.id,),
+                       discardable=tuple(c for c in car.hand if DISCARDABLE[c]))
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def current(self) -> Car | None:
+        """The car resolving its turn (None while planning or when the race is over)."""
+        if self.phase in (PLAN, OVER) or self.phase not in BASE_PHASES:
+            return None
+        return self.cars[self.order[self.turn]]
+
+    def plan_rule(self, car_id: int) -> PlanRule:
+        """How ``car_id`` may plan this round (memoized: nothing it depends on changes
+        until that car plans)."""
+        rule = self._rules.get(car_id)
+        if rule is None:
+            rule = self._rules[car_id] = self._plan_rule(car_id)
+        return rule
+
+    def _plan_rule(self, car_id: int) -> PlanRule:
+        car = self.cars[car_id]
+        gears, cost = self.shifts(car)
+        playable = tuple(filter(PLAYABLE.__getitem__, car.hand))
+        clogged = tuple(g for g in gears if g > len(playable)) if len(playable) < 4 else ()
+        return PlanRule(car.id, car.gear, gears, cost, playable, clogged)
+
+    @staticmethod
+    def shifts(car: Car) -> tuple[tuple[int, ...], dict[int, int]]:
+        """The gears ``car`` may plan now and the Heat each shift costs (shared tables: read
+        them, never change them)."""
+        return _SHIFTS[car.gear] if car.engine else _FREE_SHIFTS[car.gear]
+
+    def _waiting_text(self) -> str:
+        p = self.pending()
+        return f"{p.kind} from car {', '.join(str(c) for c in p.cars)}"
+
+    def plan_problem(self, plan: Plan) -> PlanProblem | None:
+        """Why ``plan`` is not legal for its car now (None if it is)."""
+        return self.plan_rule(plan.car).problem(plan, self.cars[plan.car].hand)
+
+    def boost_heat(self, car: Car) -> int:
+        """Heat a Boost costs ``car`` now (1 in the base game)."""
+        return self.hooks.boost_heat(self, car, 1) if self.hooks.boost_heat else 1
+
+    def react_options(self, car_id: int) -> list[React]:
+        """Every legal React decision of the car now resolving (ends with 'done')."""
+        return self._react_options(self.cars[car_id])
+
+    def waiting_for(self) -> int:
+        """The car that must decide next (while planning, the lowest unplanned car); -1 when
+        the race is over. Cheaper than :meth:`pending` for bots and loops."""
+        phase = self.phase
+        if phase in TURN_PHASES:
+            return self.order[self.turn]
+        if phase == PLAN:
+            return self._to_plan[0] if self._to_plan else self.order[self.turn]
+        if phase == OVER:
+            return -1
+        if self.hooks.waiting and (car_id := self.hooks.waiting(self)) is not None:
+            return car_id  # a module's phase, named without listing its options
+        cars = self.pending().cars  # a module's phase
+        return cars[0] if cars else -1
+
+    def _react_options(self, car: Car) -> list[React]:
+        race: Race = self  # type: ignore[assignment]  # a Queries is always a Race
+        options = [o for action in self._react_actions for o in action.options(race, car)]
+        options.append(React(car.id, DONE))
+        return options
