@@ -125,8 +125,11 @@ _Pairs = tuple[tuple[int, int, int, tuple[int, ...], tuple[int, ...]], ...]
 _PLANS: dict[int, tuple[int, int, tuple[int, ...], _Pairs]] = {}
 #: radices above this go one digit per divmod: a pair table holds a * (a - 1) digits, so tables
 #: up to the Garage draft pool's 120 cards would hold ~1.1 million (~9 MiB), built in every
-#: fresh process (~70,000 instructions per car-turn over 40 Garage races); up to 32: ~21,000
-PAIRED_RADIX = 32
+#: fresh process (~70,000 instructions per car-turn over 40 Garage races); up to 32: ~21,000.
+#: 24: a deck of the base game (22 cards at most) builds its tables anyway, so the Garage's
+#: pool adds one; up to 32 its first shuffle built ~1.5 million instructions of tables (with
+#: the garbage collector's passes over them), ~300 per car-turn over 20 cold Garage races
+PAIRED_RADIX = 24
 #: radix a -> for each low below a * (a - 1): low % a and low // a, the digits of radices a and
 #: a - 1 (a = 2: the last digit, paired with a digit of radix 1, always 0). Two tuples of ints
 #: build at C speed: for decks up to 19 cards ~1.1 million instructions, against 2.2 million for

@@ -302,7 +302,7 @@ class GarageModule(RaceModule):
         return slipstream_reaches(ts, spaces) if ts else spaces
 
     def end_turn(self, race: Race, car: Car) -> None:
-        ts = self.turn.pop(car.id, None)
+        ts = self.turn.pop(car.id, None) if self.turn else None  # (most turns have none)
         if ts is not None:
             for code in ts.refreshed:
                 car.play.remove(code)

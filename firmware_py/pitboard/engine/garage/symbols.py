@@ -193,14 +193,20 @@ _RESOLVE = {code: (u.count("heat"), len(u.speeds) > 1,
 
 
 def _scrap(race: Race, car: Car, n: int) -> None:
-    reshuffled = [False]
-    scrapped = []
-    for _ in range(n):
-        card = race._draw_one(car, reshuffled)
-        if card is None:  # deck and discard both empty: nothing more to scrap
-            break
-        car.discard.append(card)
-        scrapped.append(card)
+    draw = car.draw
+    if len(draw) >= n:  # no reshuffle: the top n cards at once, top card first as if drawn
+        scrapped = draw[:-n - 1:-1]  # (not drawn one by one: a call per card)
+        del draw[-n:]
+        car.discard += scrapped
+    else:
+        reshuffled = [False]
+        scrapped = []
+        for _ in range(n):
+            card = race._draw_one(car, reshuffled)
+            if card is None:  # deck and discard both empty: nothing more to scrap
+                break
+            car.discard.append(card)
+            scrapped.append(card)
     if race.record_events:
         race._event("scrap", car=car.id, cards=scrapped, n=n)
 
