@@ -217,3 +217,41 @@ def test_a_station_holding_sda_low_is_held_back_and_its_neighbour_recovers(rig: 
     assert not rig.app.inputs[3].faulted and rig.app.displays[3].healthy
     assert InputFaultCleared(station=3) in rig.events
     assert rig.app.mux_resets == resets + 1
+
+
+def test_a_bus_that_hangs_just_after_a_reset_is_found_all_the_same(rig: Rig) -> None:
+    """C hangs a second after B's reset, too soon for another: its stations fail on and never
+    fail anew, so the guard reads C's mux again while they fail, and frees it in turn."""
+    rig.run(1.0)
+    rig.channels[3].holds_sda = True  # S4, controller B
+    rig.run(1.0)
+    rig.channels[5].holds_sda = True  # S6, controller C
+    rig.run(15.0)
+    assert rig.app.mux_guard is not None and rig.app.mux_guard.held == {3: "B", 5: "C"}
+    for healthy in (0, 1, 2, 4):
+        assert not rig.app.inputs[healthy].faulted and rig.app.displays[healthy].healthy
+
+
+def test_a_held_display_behind_its_writer_sends_nothing_until_released() -> None:
+    """On the device the guard holds a display through its writer's proxy."""
+    from PIL import Image
+
+    from pitboard.hw.oled import RecordingSerial
+    from pitboard.hw.writer import BusWriter
+
+    clock = FakeClock()
+    serial = RecordingSerial()
+    writer = BusWriter(name="I2C B", threaded=False, clock=clock)
+    screen = writer.add(StationDisplay(serial=serial, station="S4", clock=clock))
+    screen.hold_back(True)
+    screen.show(Image.new("1", screen.size, 1))
+    writer.drain()
+    clock.advance(60.0)
+    writer.poll()
+    writer.drain()
+    assert serial.writes == [] and not screen.healthy
+    screen.hold_back(False)
+    writer.poll()
+    writer.drain()
+    assert screen.healthy and serial.data_bytes == 128 * 64 // 8
+    writer.close(blank=False)

@@ -21,9 +21,9 @@ Example::
 from __future__ import annotations
 
 from .bots import (
+    _ORDER_OF,
     _RECORDS,
     _SLIPSTREAM,
-    _SPEEDS_OF,
     Bot,
     HeuristicBot,
     RandomBot,
@@ -166,9 +166,9 @@ class GarageBot(HeuristicBot):
         fill and look up than it saved."""
         cards = car.hand
         # cards alike in value are played in the order they came into the hand, the first
-        # first (the search takes from the top of the records): by code instead, 300 races
-        # spun out ~0.13 more per race
-        records = tuple(sorted(filter(None, map(_RECORD_OF, reversed(cards))), key=_SPEEDS_OF))
+        # first (the search takes from the top of the records; a sort on the order alone
+        # keeps equals as given): by code instead, 600 races spun out ~0.13 more per race
+        records = tuple(sorted(filter(None, map(_RECORD_OF, reversed(cards))), key=_ORDER_OF))
         found = self._best_plan(race, car, _Hand(cards, records))
         if found is None:  # clogged at every gear: drop to the lowest for Cooldown next time
             return Plan(car.id, min(race.shifts(car)[0]),

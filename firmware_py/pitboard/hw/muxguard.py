@@ -8,8 +8,9 @@ in flight on the other controllers (one GPIO drives every mux's RESET).
 
 So the evidence is the bus itself: when a station on a guarded controller starts failing (a
 new fault, never the retries of one already failing), the guard reads the controller's mux
-directly (``probe``: a forced read of its control register on the parent bus). It answers: a
-NACK, nothing to do. It does not: the bus hangs, so
+directly (``probe``: a forced read of its control register on the parent bus), and again every
+:data:`PROBE_SECONDS` while a station there fails. It answers: a NACK, nothing to do. It does
+not: the bus hangs, so
 
 1. RESET is pulsed (at most every :data:`MUX_RESET_SECONDS` for new evidence) and every station
    of that controller that is failing is held back (:meth:`StationInputs.hold_back`, the
@@ -38,6 +39,8 @@ log = logging.getLogger("pitboard")
 
 #: the shortest time between two resets on new evidence (s); a trial's reset is not limited
 MUX_RESET_SECONDS = 5.0
+#: how often the mux of a controller with a failing station is read again (s): one byte
+PROBE_SECONDS = 5.0
 #: how long a released station has to show whether it hangs the bus (s): longer than a station
 #: board's retry (immediate on release) and a display's first retry
 TRIAL_SECONDS = 1.0
@@ -94,23 +97,33 @@ class MuxGuard:
     _reprobe_at: dict[int, float] = field(default_factory=dict)
     _reprobe_s: dict[int, float] = field(default_factory=dict)
     _last_reset: float = float("-inf")
+    #: when each controller's mux was last read (a new failure: read it at once)
+    _probed: dict[str, float] = field(default_factory=dict)
 
     def poll(self, inputs: Sequence[Any], displays: Sequence[Any]) -> None:
         """Look at every guarded station once (the app's game loop calls this)."""
         now = self.clock()
-        new: set[str] = set()
+        suspects: set[str] = set()
         for station, controller in self.controllers.items():
             board = inputs[station] if station < len(inputs) else None
             display = displays[station] if station < len(displays) else None
             failing = bool(getattr(board, "faulted", False)) or not getattr(display, "healthy",
                                                                             True)
-            if failing and not self._failing.get(station, False) and not self._on_hold(station):
-                new.add(controller)
+            if failing and not self._on_hold(station):
+                suspects.add(controller)
+                if not self._failing.get(station, False):  # a new failure: read the mux now
+                    self._probed[controller] = float("-inf")
             self._failing[station] = failing
-        for controller in sorted(new - set(self._sorting)):
-            if now - self._last_reset >= MUX_RESET_SECONDS and not self.probe(controller):
-                self._reset(now, f"I2C {controller} hangs")
-                self._hold_failing(controller, inputs, displays)
+        # while a station fails, its controller's mux is read every PROBE_SECONDS too: a bus
+        # that hung while a reset was too recent, or during another controller's reset, is
+        # found all the same (its stations fail on and never fail anew)
+        for controller in sorted(suspects - set(self._sorting)):
+            if (now - self._probed.get(controller, float("-inf")) >= PROBE_SECONDS
+                    and now - self._last_reset >= MUX_RESET_SECONDS):
+                self._probed[controller] = now
+                if not self.probe(controller):
+                    self._reset(now, f"I2C {controller} hangs")
+                    self._hold_failing(controller, inputs, displays)
         for controller, sorting in list(self._sorting.items()):
             self._sort(controller, sorting, now, inputs, displays)
         for station, due in list(self._reprobe_at.items()):
