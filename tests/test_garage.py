@@ -21,6 +21,7 @@ from pitboard.engine.decisions import (
 from pitboard.engine.forecast import forecast
 from pitboard.engine.garage import UPGRADES, DraftPick, by_type, load_upgrades, pool
 from pitboard.engine.garage.data import UpgradeFileError, parse_upgrades
+from pitboard.engine.garage.symbols import TurnState
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 MODULES_MD = Path(__file__).resolve().parents[2] / "shared" / "reference" / "modules.md"
@@ -252,6 +253,15 @@ def test_react_done_when_nothing_to_choose() -> None:
     race.apply(Plan(0, 1, ("U4",)))  # reduce 2, but no Stress in hand: not asked
     options = race.pending().options
     assert React(0, "reduce", 1) not in options
+
+
+def test_the_reveal_starts_the_same_turn_state_as_turn_state_does() -> None:
+    # after_reveal writes TurnState() out (no __init__ frame): every field, as the class does
+    race = _one_car(("U12", "1", "1", "1", "1", "1", "1"), ("2",) * 8)
+    module = race.hooks.by_key["garage"]
+    race.apply(Plan(0, 1, ("U12",)))  # cooldown 2: the turn state stays open for the React
+    started = module.turn[0].to_dict()
+    assert started == {**TurnState(0).to_dict(), "cool": 2}
 
 
 # ---------------------------------------------------------------- docs/scenarios.md

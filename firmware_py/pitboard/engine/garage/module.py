@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from ..setup import RaceSetup
 
 UPGRADE_CODES = frozenset(BY_CODE)
+_new = object.__new__
 #: upgrade key -> its code in piles (Upgrade.code is a property: worked out per call)
 _CODE_OF = {key: u.code for key, u in UPGRADES.items()}
 _DRAFT_TYPES = (DraftPick, DraftDrop)
@@ -279,8 +280,12 @@ class GarageModule(RaceModule):
         if UPGRADE_CODES.isdisjoint(play):
             return  # no upgrade revealed (a direct play starts the turn state itself)
         ts = self.turn.get(car.id)
-        if ts is None:  # turn_state(), written out
-            ts = self.turn[car.id] = TurnState(play.count(STRESS) + car.boosted)
+        if ts is None:  # turn_state() and TurnState(), written out (no __init__ frame)
+            ts = self.turn[car.id] = _new(TurnState)
+            ts.flips = play.count(STRESS) + car.boosted
+            ts.adjust = ts.cool = ts.reduce = ts.salvage = ts.supercool = ts.accel = 0
+            ts.choices, ts.slip, ts.refresh, ts.refreshed = [], [], [], []
+            ts.accelerate, ts.drafts = [], []
         for code in tuple(play):  # a copy: an unpayable card leaves the play area
             if code in UPGRADE_CODES:
                 resolve_card(race, car, code, ts, False)
