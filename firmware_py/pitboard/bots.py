@@ -178,6 +178,12 @@ class HeuristicBot:
             score = scores[gear]
             if hand.capped and target < hand.tops[gear]:
                 score = target + hand.cool[gear]
+                floor = hand.floor[gear]
+                if target < floor:
+                    # even the cheapest cards overshoot: a pick's worst case is at least
+                    # `floor` (no card gives more than its worst case), and each point over
+                    # the target costs 10, so it scores at most 10 target - 9 floor
+                    score = 10.0 * target - 9.0 * floor + hand.cool[gear]
             if score + bonus <= best_score:
                 continue
             found = picks.get(pick)
@@ -424,8 +430,8 @@ class _Hand:
     65,000 plans). Built with plain loops: a new hand comes up in a quarter of the plans of a
     fresh process, and a few C calls per value cost more than the loops."""
 
-    __slots__ = ("capped", "cards", "cool", "fits", "least", "picks", "records", "scores",
-                 "size", "tops")
+    __slots__ = ("capped", "cards", "cool", "fits", "floor", "least", "picks", "records",
+                 "scores", "size", "tops")
 
     def __init__(self, cards_in_hand: Sequence[str],
                  records: tuple[tuple[float, float, str, float], ...] | None = None) -> None:
@@ -457,10 +463,15 @@ class _Hand:
         self.scores = (cool[0], e1 + cool[1], e2 + cool[2], e3 + cool[3], e4 + cool[4])
         #: per number of slots to fill (1-4), the worst case of the cheapest cards that could
         #: fill all but one (what the slots left after a card need at least)
-        (_, _, _, w1), (_, _, _, w2), (_, _, _, w3) = \
-            records[:3] if size >= 3 else records + (_NO_CARD,) * (3 - size)
+        (_, e1, _, w1), (_, e2, _, w2), (_, e3, _, w3), (_, e4, _, _) = \
+            records[:4] if size >= 4 else records + (_NO_CARD,) * (4 - size)
         w2 += w1
         self.least = (0.0, 0.0, w1, w2, w2 + w3)
+        #: per gear 0-4, the expected speed of the cheapest cards: when no card gives more than
+        #: its worst case, no pick's worst case is lower (see _best_plan)
+        e2 += e1
+        e3 += e2
+        self.floor = (0.0, e1, e2, e3, e3 + e4)
         #: the cards, cheapest first: made when first needed (the best cards fit and win)
         self.cards: tuple[str, ...] | None = None
         #: no card gives more than its worst case on average (a pick then scores at most its
