@@ -14,6 +14,7 @@ from operator import itemgetter
 from typing import Protocol
 
 from .engine.cards import HEAT, PLAYABLE, SPEED, STRESS
+from .engine.course import SLIPSTREAM_SPACES
 from .engine.decisions import (
     ADRENALINE,
     BOOST,
@@ -100,6 +101,7 @@ class HeuristicBot:
         self._race: Race | None = None
         self._speeds: dict[tuple[int, int], _Speeds] = {}
         self._bills: dict[tuple[int, int, int], int] | None = None
+        self._usual_slipstream = True
 
     def choose(self, race: Race, car_id: int) -> Decision:
         phase = race.phase
@@ -121,6 +123,11 @@ class HeuristicBot:
         car = race.cars[car_id]
         if phase == SLIPSTREAM:  # the longest reach whose corners it can pay, if any
             spare = car.engine - self.reserve
+            if race is not self._race:
+                self._see(race)
+            if self._usual_slipstream:  # no module changes it: the usual reach alone
+                return _SLIPSTREAM[car_id][
+                    self._bill(race, car, car.d + SLIPSTREAM_SPACES, car.speed) <= spare]
             reaches = race.slipstream_reaches(car)
             i = len(reaches) - 1  # (a while loop: range() is a builtin call, ~1,000 instructions)
             while i >= 0:
@@ -214,6 +221,8 @@ class HeuristicBot:
         hooks = race.hooks
         self._race, self._speeds = race, course.speeds
         self._bills = None if hooks.car_corner_limit or hooks.corner_heat else course.bills
+        #: the slipstream is the usual one (race.slipstream_reaches would answer its one reach)
+        self._usual_slipstream = not (hooks.slipstream_spaces or hooks.slipstream_choices)
 
     def _bill(self, race: Race, car: Car, end: int, speed: int) -> int:
         """Heat the corners would charge ``car`` for its move from where it began to ``end`` at
