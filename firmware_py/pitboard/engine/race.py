@@ -348,7 +348,11 @@ class Race(Queries):
         car.cooldown = _COOLDOWN[car.gear] + car.adrenaline
         if hooks.cooldown:
             car.cooldown = hooks.cooldown(self, car, car.cooldown)
-        if not self._react_choice(car):
+        # a React choice? The first test of _react_choice written out: a car that has just
+        # revealed has not boosted, and most can pay for a Boost
+        boost_heat = hooks.boost_heat
+        if (self._react_more is None or car.engine < (boost_heat(self, car, 1) if boost_heat
+                                                      else 1)) and not self._react_choice(car):
             self._after_react(car)
 
     def _react_choice(self, car: Car) -> bool:
