@@ -229,8 +229,8 @@ class Hooks:
         for m in modules:
             for name in _overrides(type(m)):
                 found.setdefault(name, []).append(getattr(m, name))
-        for name, fns in found.items():
-            setattr(self, name, _combine(name, fns))
+        for name, fns in found.items():  # (one module's hook as it is: no call per hook)
+            setattr(self, name, fns[0] if len(fns) == 1 else _combine(name, fns))
 
     def pending(self, race: Race) -> Pending | None:
         """The first module phase that is waiting, if any."""

@@ -88,6 +88,11 @@ def pool(tier: str, expansions: bool) -> list[str]:
     return list(_pool(tier, expansions))
 
 
+def pool_size(tier: str, expansions: bool) -> int:
+    """How many cards :func:`pool` holds (without copying it)."""
+    return len(_pool(tier, expansions))
+
+
 @cache
 def _pool(tier: str, expansions: bool) -> tuple[str, ...]:
     def wanted(u: Upgrade) -> bool:

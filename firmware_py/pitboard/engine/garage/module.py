@@ -40,6 +40,7 @@ from .draft import (
     market_size,
     pick_order,
     pool,
+    pool_size,
 )
 from .symbols import (
     ONETIME,
@@ -72,6 +73,8 @@ class GarageModule(RaceModule):
     def __init__(self, options: Mapping[str, Any]) -> None:
         super().__init__(options)
         self.choose: str = options.get("choose", "draft")
+        #: Board Game Arena's snake draft (an attribute, not a property: read at every round)
+        self.snake = self.choose == "snake"
         self.pool: str = options.get("pool", "all")
         self.expansions: bool = options.get("expansions", False)
         given = options.get("upgrades", {})
@@ -85,6 +88,8 @@ class GarageModule(RaceModule):
         self.round = 0
         self.order: list[int] = []
         self.at = 0
+        #: the cars that draft, in grid order (not state: worked out again after a load)
+        self._drafting: list[int] | None = None
         #: one-time cards taken out of the game, by car
         self.removed: dict[int, list[str]] = {}
         #: the resolving car's upgrade symbols this turn
@@ -133,7 +138,7 @@ class GarageModule(RaceModule):
         if options.get("choose", "draft") == "random":
             need = PICKS * drafting
         have = len(market) if market is not None else \
-            len(pool(options.get("pool", "all"), options.get("expansions", False)))
+            pool_size(options.get("pool", "all"), options.get("expansions", False))
         if have < need:
             raise ValueError(f"garage: {have} cards cannot fill the draft of {drafting} "
                              f"car(s) (needs {need})")
@@ -177,16 +182,15 @@ class GarageModule(RaceModule):
         self._next_round(race)
         return True
 
-    @property
-    def snake(self) -> bool:
-        return self.choose == "snake"
-
     def _drafters(self, race: Race) -> list[int]:
         """Cars that choose upgrades, in grid order: not those given theirs, nor cars that
-        never play cards (a Legend)."""
-        plans = race.hooks.plans
-        return [c for c in race.grid if c not in self.given and
-                (plans is None or plans(race, race.cars[c]))]
+        never play cards (a Legend). Worked out once per race (each round asks)."""
+        found = self._drafting
+        if found is None:
+            plans = race.hooks.plans
+            found = self._drafting = [c for c in race.grid if c not in self.given and
+                                      (plans is None or plans(race, race.cars[c]))]
+        return found
 
     def _next_round(self, race: Race) -> None:
         self.round += 1
@@ -195,13 +199,14 @@ class GarageModule(RaceModule):
         if self.round > rounds:
             if self.snake and self.round == rounds + 1:  # each drops 1 of 4
                 self.market = []
-                self.order, self.at = list(reversed(drafters)), 0
+                self.order, self.at = drafters[::-1], 0
                 return
             self.market, self.order = [], []
             race.start()
             return
         size = market_size(len(drafters), self.snake)
-        self.market, self.deck = self.deck[:size], self.deck[size:]
+        self.market = self.deck[:size]
+        del self.deck[:size]
         self.order, self.at = pick_order(self.round, drafters, self.snake), 0
         if race.record_events:
             race._event("draft_market", draft_round=self.round, cards=list(self.market))
