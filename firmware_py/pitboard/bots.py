@@ -14,6 +14,7 @@ from operator import itemgetter
 from typing import Protocol
 
 from .engine.cards import HEAT, PLAYABLE, SPEED, STRESS
+from .engine.course import SLIPSTREAM_SPACES
 from .engine.decisions import (
     ADRENALINE,
     BOOST,
@@ -100,6 +101,7 @@ class HeuristicBot:
         self._race: Race | None = None
         self._speeds: dict[tuple[int, int], _Speeds] = {}
         self._bills: dict[tuple[int, int, int], int] | None = None
+        self._usual_slipstream = True
 
     def choose(self, race: Race, car_id: int) -> Decision:
         phase = race.phase
@@ -121,6 +123,11 @@ class HeuristicBot:
         car = race.cars[car_id]
         if phase == SLIPSTREAM:  # the longest reach whose corners it can pay, if any
             spare = car.engine - self.reserve
+            if race is not self._race:
+                self._see(race)
+            if self._usual_slipstream:  # no module changes it: the usual reach alone
+                return _SLIPSTREAM[car_id][
+                    self._bill(race, car, car.d + SLIPSTREAM_SPACES, car.speed) <= spare]
             reaches = race.slipstream_reaches(car)
             i = len(reaches) - 1  # (a while loop: range() is a builtin call, ~1,000 instructions)
             while i >= 0:
@@ -178,6 +185,12 @@ class HeuristicBot:
             score = scores[gear]
             if hand.capped and target < hand.tops[gear]:
                 score = target + hand.cool[gear]
+                floor = hand.floor[gear]
+                if target < floor:
+                    # even the cheapest cards overshoot: a pick's worst case is at least
+                    # `floor` (no card gives more than its worst case), and each point over
+                    # the target costs 10, so it scores at most 10 target - 9 floor
+                    score = 10.0 * target - 9.0 * floor + hand.cool[gear]
             if score + bonus <= best_score:
                 continue
             found = picks.get(pick)
@@ -208,6 +221,8 @@ class HeuristicBot:
         hooks = race.hooks
         self._race, self._speeds = race, course.speeds
         self._bills = None if hooks.car_corner_limit or hooks.corner_heat else course.bills
+        #: the slipstream is the usual one (race.slipstream_reaches would answer its one reach)
+        self._usual_slipstream = not (hooks.slipstream_spaces or hooks.slipstream_choices)
 
     def _bill(self, race: Race, car: Car, end: int, speed: int) -> int:
         """Heat the corners would charge ``car`` for its move from where it began to ``end`` at
@@ -424,8 +439,8 @@ class _Hand:
     65,000 plans). Built with plain loops: a new hand comes up in a quarter of the plans of a
     fresh process, and a few C calls per value cost more than the loops."""
 
-    __slots__ = ("capped", "cards", "cool", "fits", "least", "picks", "records", "scores",
-                 "size", "tops")
+    __slots__ = ("capped", "cards", "cool", "fits", "floor", "least", "picks", "records",
+                 "scores", "size", "tops")
 
     def __init__(self, cards_in_hand: Sequence[str],
                  records: tuple[tuple[float, float, str, float], ...] | None = None) -> None:
@@ -457,10 +472,15 @@ class _Hand:
         self.scores = (cool[0], e1 + cool[1], e2 + cool[2], e3 + cool[3], e4 + cool[4])
         #: per number of slots to fill (1-4), the worst case of the cheapest cards that could
         #: fill all but one (what the slots left after a card need at least)
-        (_, _, _, w1), (_, _, _, w2), (_, _, _, w3) = \
-            records[:3] if size >= 3 else records + (_NO_CARD,) * (3 - size)
+        (_, e1, _, w1), (_, e2, _, w2), (_, e3, _, w3), (_, e4, _, _) = \
+            records[:4] if size >= 4 else records + (_NO_CARD,) * (4 - size)
         w2 += w1
         self.least = (0.0, 0.0, w1, w2, w2 + w3)
+        #: per gear 0-4, the expected speed of the cheapest cards: when no card gives more than
+        #: its worst case, no pick's worst case is lower (see _best_plan)
+        e2 += e1
+        e3 += e2
+        self.floor = (0.0, e1, e2, e3, e3 + e4)
         #: the cards, cheapest first: made when first needed (the best cards fit and win)
         self.cards: tuple[str, ...] | None = None
         #: no card gives more than its worst case on average (a pick then scores at most its

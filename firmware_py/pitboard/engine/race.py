@@ -298,13 +298,14 @@ class Race(Queries):
         # adrenaline goes by the STARTING field: last 2 of the order with 5+ starters
         adrenaline = len(racing) - (2 if len(self.cars) >= 5 else 1)
         plans = self.hooks.plans
-        self._to_plan = to_plan = []
         for i, car in enumerate(racing):
             car.adrenaline = i >= adrenaline
-            car.planned = plans is not None and not plans(self, car)  # e.g. a Legend car
-            if not car.planned:
-                to_plan.append(car.id)
-        to_plan.sort()
+            car.planned = False
+        if plans is not None:  # a car may sit the planning out (a Legend car)
+            for car in racing:
+                car.planned = not plans(self, car)
+        self._to_plan = to_plan = sorted(c.id for c in racing if not c.planned) if plans else \
+            sorted(self.order)
         if self.record_events:
             self.events.append({"order": list(self.order), "type": "round", "round": self.round})
         return plans is not None and not to_plan
