@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from ..race import Car, Race
     from .module import GarageModule
 
+_new = object.__new__
 #: card codes with a symbol, for cheap tests on the hot path
 DIRECT = frozenset(c for c, u in BY_CODE.items() if u.has("direct"))
 ONETIME = frozenset(c for c, u in BY_CODE.items() if u.has("onetime"))
@@ -500,14 +501,23 @@ SYMBOL_ACTIONS: tuple[type[UpgradeAction], ...] = (
     SpeedChoice, Direct, Accelerate, Reduce, Salvage, Supercool, Draft, Refresh)
 for _action in SYMBOL_ACTIONS:
     register_action(_action)
+    # UpgradeSymbols builds them without calling __init__: none may have one of its own
+    assert _action.__init__ is UpgradeAction.__init__, _action
 
 
 class UpgradeSymbols(ReactGroup):
     """All the optional symbols, behind :func:`offers_symbols` (most turns offer none)."""
 
     def __init__(self, module: GarageModule) -> None:
-        self.turns = module.turn
-        self.members = tuple(action(module) for action in SYMBOL_ACTIONS)
+        self.turns = turns = module.turn
+        # every race builds them: UpgradeAction.__init__ written out (no frame per action;
+        # the symbol actions have no __init__ of their own)
+        members = []
+        for action in SYMBOL_ACTIONS:
+            member = _new(action)
+            member.turns = turns
+            members.append(member)
+        self.members = tuple(members)
 
     def gate(self, race: Race, car: Car) -> bool:
         return offers_symbols(self.turns.get(car.id), car.hand)
