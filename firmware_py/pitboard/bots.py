@@ -44,6 +44,22 @@ MAX_SPEED = 20
 
 
 class Bot(Protocol):
+    """Anything that answers for a seat: ``choose(race, car_id)`` gives a legal decision for
+    that car, whatever the race waits for; ``name`` is what screens and logs call it.
+
+    Example: the heuristic bot is one; two of them race to the flag::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
+        >>> bot: Bot = HeuristicBot(seed=1)
+        >>> bot.name, str(bot.choose(race, 0))
+        ('heuristic', 'plan 0 gear 3 cards 5 4 3')
+        >>> while race.pending().kind != "over":
+        ...     race.apply(bot.choose(race, race.pending().cars[0]))
+        >>> all(car.finished for car in race.cars)
+        True
+    """
+
     name: str
 
     def choose(self, race: Race, car_id: int) -> Decision: ...

@@ -91,7 +91,20 @@ _RECORD_OF = _RECORDS.__getitem__
 
 
 class GarageBot(HeuristicBot):
-    """The heuristic bot, drafting and using upgrades."""
+    """The heuristic bot, drafting and using upgrades.
+
+    Example: it drafts for car 0, the last on the grid, which picks first::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1,
+        ...                       modules={"garage": {"choose": "draft"}}))
+        >>> pending = race.pending()
+        >>> pending.kind, pending.cars
+        ('draft', (0,))
+        >>> pick = GarageBot(seed=1).choose(race, 0)
+        >>> pick, pick in pending.options
+        (DraftPick(car=0, card='U41'), True)
+    """
 
     name = "heuristic"
 

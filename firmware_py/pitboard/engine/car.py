@@ -7,7 +7,18 @@ from dataclasses import dataclass, field
 
 @dataclass(slots=True)
 class Car:
-    """One car and its player's cards. Piles are lists of card codes; draw pile top = last."""
+    """One car and its player's cards. Piles are lists of card codes; draw pile top = last.
+
+    A race builds its cars (``race.cars``, by id); decisions change them, nothing else should.
+
+    Example::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
+        >>> car = race.cars[0]
+        >>> car.name, car.gear, car.engine, car.hand
+        ('Car 1', 1, 6, ['1', '4', '2', 'S', '4', '5', '3'])
+    """
 
     id: int
     name: str

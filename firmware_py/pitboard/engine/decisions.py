@@ -43,7 +43,22 @@ def register_react_word(name: str, arg: str) -> None:
 
 
 class IllegalDecision(ValueError):
-    """A decision that the rules do not allow now; the message says why in one line."""
+    """A decision that the rules do not allow now; the message says why in one line.
+
+    ``Race.apply`` raises it and leaves the race as it was, so a screen can show the message
+    and ask again.
+
+    Example: gear 4 is more than 2 gears up from gear 1::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
+        >>> race.apply(Plan(car=0, gear=4, cards=("4", "5", "4", "3")))
+        Traceback (most recent call last):
+          ...
+        pitboard.engine.decisions.IllegalDecision: car 0: cannot shift 1->4: shift at most 2 ...
+        >>> race.pending().cars  # still waiting for both plans
+        (0, 1)
+    """
 
 
 class Plan(NamedTuple):
@@ -126,7 +141,17 @@ class Discard(NamedTuple):
 
 class ModuleDecision(Protocol):
     """A decision a rules module adds (a draft pick...): any value with a ``car``, registered
-    with :func:`register_decision` so it serializes and parses like the base ones."""
+    with :func:`register_decision` so it serializes and parses like the base ones.
+
+    Example: the Garage's :class:`~pitboard.engine.garage.draft.DraftPick` is one::
+
+        >>> from pitboard.engine.garage.draft import DraftPick
+        >>> pick = parse_decision("draft 1 U7")
+        >>> pick == DraftPick(car=1, card="U7"), pick.car
+        (True, 1)
+        >>> decision_to_dict(pick)
+        {'kind': 'draft', 'car': 1, 'card': 'U7'}
+    """
 
     @property
     def car(self) -> int: ...
@@ -142,6 +167,15 @@ class DecisionKind:
     ``to_dict`` gives the fields besides ``kind`` and ``car``; ``from_dict(car, data)`` and
     ``parse(car, words)`` (the words after ``KIND CAR`` in the text form) raise ValueError with a
     one-line reason. The text form itself is the type's ``str()``.
+
+    Example: the Garage registers its draft pick's (see engine/garage/draft.py)::
+
+        >>> from pitboard.engine.garage.draft import DraftPick
+        >>> kind = MODULE_DECISIONS["draft"]
+        >>> kind.type is DraftPick, kind.to_dict(DraftPick(car=1, card="U7"))
+        (True, {'card': 'U7'})
+        >>> kind.parse(1, ["U7"]), kind.from_dict(1, {"card": "U7"})
+        (DraftPick(car=1, card='U7'), DraftPick(car=1, card='U7'))
     """
 
     kind: str
@@ -201,6 +235,20 @@ class PlanRule(NamedTuple):
     ``clogged`` lists the gears at which the hand cannot supply enough non-Heat cards; at those
     gears every playable card must be played and the car will not move. A NamedTuple because
     one is built for every car every round (a frozen dataclass costs several times more).
+
+    Example: from gear 1 a car may plan gears 1-3, gear 3 costing 1 Heat::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
+        >>> rule = race.plan_rule(0)
+        >>> rule.gears, rule.shift_cost[3], rule.playable
+        ((1, 2, 3), 1, ('1', '4', '2', 'S', '4', '5', '3'))
+        >>> rule.cards_needed(3), rule.forced
+        (3, False)
+        >>> rule.problem(Plan(car=0, gear=3, cards=("4", "5")), race.cars[0].hand)
+        'gear 3 plays 3 cards, not 2'
+        >>> rule.problem(Plan(car=0, gear=3, cards=("4", "5", "S")), race.cars[0].hand) is None
+        True
     """
 
     car: int
@@ -250,6 +298,21 @@ class Pending:
     ``cars`` are the cars that must decide (several at once while planning). ``options`` lists
     every legal decision when they can be listed (react, slipstream); ``forced`` is true when
     exactly one legal decision exists, so a UI may take it without asking.
+
+    Example: both cars plan at once; then the leader reacts, choosing among listed options::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
+        >>> pending = race.pending()
+        >>> pending.kind, pending.cars, sorted(pending.plan_rules)
+        ('plan', (0, 1), [0, 1])
+        >>> race.apply(Plan(car=0, gear=2, cards=("4", "5")))
+        >>> race.apply(Plan(car=1, gear=2, cards=("3", "4")))
+        >>> pending = race.pending()
+        >>> pending.kind, pending.cars, pending.forced
+        ('react', (1,), False)
+        >>> [str(d) for d in pending.options]
+        ['react 1 boost', 'react 1 done']
     """
 
     kind: str

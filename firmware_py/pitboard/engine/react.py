@@ -39,6 +39,18 @@ class ReactAction:
     ``available`` is asked after every move, so override it with a cheap test when
     ``options`` builds much. An action whose every option would change nothing offers none
     ("a choice that cannot change anything is not asked").
+
+    Example: the base game's three, asked for the leader after both cars planned::
+
+        >>> from pitboard.engine import Plan, Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
+        >>> race.apply(Plan(car=0, gear=2, cards=("4", "5")))
+        >>> race.apply(Plan(car=1, gear=2, cards=("3", "4")))
+        >>> car = race.cars[1]
+        >>> [(a.name, a.available(race, car)) for a in BASE_ACTIONS]
+        [('adrenaline', False), ('boost', True), ('cooldown', False)]
+        >>> list(by_name(BASE_ACTIONS)["boost"].options(race, car))
+        [React(car=1, action='boost', n=0, card='')]
     """
 
     name: ClassVar[str] = ""
@@ -64,7 +76,22 @@ class ReactAction:
 class ReactGroup(ReactAction):
     """Several actions offered together behind one cheap test (``gate``), so a race asks one
     question after each move instead of one per action; each member keeps its own rules and
-    its own name (the race finds members by name to apply them)."""
+    its own name (the race finds members by name to apply them).
+
+    Example: the Garage's upgrade symbols are one
+    (:class:`~pitboard.engine.garage.symbols.UpgradeSymbols`); here the base actions, grouped::
+
+        >>> from pitboard.engine import Plan, Race, RaceSetup
+        >>> class Basics(ReactGroup):
+        ...     members = BASE_ACTIONS
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
+        >>> race.apply(Plan(car=0, gear=2, cards=("4", "5")))
+        >>> race.apply(Plan(car=1, gear=2, cards=("3", "4")))
+        >>> list(Basics().options(race, race.cars[1]))
+        [React(car=1, action='boost', n=0, card='')]
+        >>> sorted(by_name((Basics(),)))
+        ['adrenaline', 'boost', 'cooldown']
+    """
 
     members: tuple[ReactAction, ...] = ()
 
@@ -113,7 +140,24 @@ def register_action(action: ReactAction | type[ReactAction]) -> None:
 
 
 class Adrenaline(ReactAction):
-    """+1 move and +1 Speed, once, for the last car(s) of the round."""
+    """+1 move and +1 Speed, once, for the last car(s) of the round (their +1 Cooldown comes
+    with the turn's Cooldown, see :class:`Cooldown`).
+
+    Example: car 0 starts the round last in the race order, so it may take it::
+
+        >>> from pitboard.engine import Discard, Plan, Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
+        >>> race.apply(Plan(car=0, gear=2, cards=("4", "5")))
+        >>> race.apply(Plan(car=1, gear=2, cards=("3", "4")))
+        >>> race.apply(React(car=1, action="done"))
+        >>> race.apply(Discard(car=1, cards=()))
+        >>> car = race.cars[0]
+        >>> Adrenaline().available(race, car), car.speed, car.d
+        (True, 9, 9)
+        >>> race.apply(React(car=0, action="adrenaline"))
+        >>> Adrenaline().available(race, car), car.speed, car.d
+        (False, 10, 10)
+    """
 
     name = ADRENALINE
 
@@ -137,7 +181,21 @@ class Adrenaline(ReactAction):
 
 
 class Boost(ReactAction):
-    """Once per turn, pay the Boost's Heat for one [+]: flip to a basic Speed card and move."""
+    """Once per turn, pay the Boost's Heat for one [+]: flip to a basic Speed card and move.
+
+    Example::
+
+        >>> from pitboard.engine import Plan, Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
+        >>> race.apply(Plan(car=0, gear=2, cards=("4", "5")))
+        >>> race.apply(Plan(car=1, gear=2, cards=("3", "4")))
+        >>> car = race.cars[1]
+        >>> car.speed, car.engine, Boost().available(race, car)
+        (7, 6, True)
+        >>> race.apply(React(car=1, action="boost"))  # pays 1 Heat, flips a 2
+        >>> car.speed, car.engine, car.boosted, Boost().available(race, car)
+        (9, 5, True, False)
+    """
 
     name = BOOST
 
@@ -168,7 +226,21 @@ class Boost(ReactAction):
 
 
 class Cooldown(ReactAction):
-    """Up to the turn's Cooldown of Heat cards from hand back to the engine."""
+    """Up to the turn's Cooldown of Heat cards from hand back to the engine.
+
+    Example: a lone car in gear 1 has Cooldown 3, +1 for being last (Adrenaline)::
+
+        >>> from pitboard.engine import Plan, Race, RaceSetup, StackedDeck
+        >>> hand = StackedDeck(hand=("H", "H", "1", "2", "3", "4", "5"))
+        >>> race = Race(RaceSetup(track="usa", cars=1, seed=1, laps=1, stacked={0: hand}))
+        >>> race.apply(Plan(car=0, gear=1, cards=("3",)))
+        >>> car = race.cars[0]
+        >>> car.cooldown, [str(r) for r in Cooldown().options(race, car)]
+        (4, ['react 0 cooldown 1', 'react 0 cooldown 2'])
+        >>> race.apply(React(car=0, action="cooldown", n=2))
+        >>> car.cooldown, car.engine, car.hand
+        (2, 8, ['1', '2', '4', '5'])
+    """
 
     name = COOLDOWN
     arg = REACT_ACTIONS[COOLDOWN]
