@@ -28,20 +28,17 @@ pitboard hw-test", explains every message):
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import errno
 import importlib
 import os
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-# The hardware libraries, PIL and the profiles load when a check runs, not for --help
-# (benchmarks/cold_start.py: 100 ms with them, under 60 ms without).
-from .hwtest_i2c import BOOT_DIRS, i2c_report, open_smbus
+# The hardware libraries, PIL, the profiles, the I2C step and dataclasses load when a check
+# runs, not for --help (benchmarks/cold_start.py: 100 ms with them, under 60 ms without).
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -56,7 +53,6 @@ COMMAND = "pitboard hw-test"
 DOCS_SECTION = 'wiring_docs/README.md, "First: `pitboard hw-test`"'
 
 
-@dataclass
 class Report:
     """What hw-test found; ``problems`` are one line each (empty: all good).
 
@@ -78,8 +74,9 @@ class Report:
         >>> factory.close()
     """
 
-    out: TextIO
-    problems: list[str] = field(default_factory=list)
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.problems: list[str] = []
 
     def line(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -328,6 +325,8 @@ def _int_report(report: Report, label: str, board: Any) -> None:
 
 
 def _describe(event: StationEvent) -> str:
+    import dataclasses
+
     fields = {k: v for k, v in dataclasses.asdict(event).items() if k != "station"}
     return type(event).__name__ + "".join(f" {k}={v}" for k, v in fields.items())
 
@@ -346,18 +345,21 @@ def run_hw_test(
     clock: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
     proc_root: Path = Path("/proc"),
-    boot_dirs: Sequence[Path] = BOOT_DIRS,
+    boot_dirs: Sequence[Path] | None = None,
     root: Path = Path("/"),
     sys_root: Path = Path("/sys"),
 ) -> int:
-    """Run every step on ``config``; 0 when all is well, 1 when something is wrong."""
+    """Run every step on ``config``; 0 when all is well, 1 when something is wrong
+    (``boot_dirs``: where config.txt may be, the Pi OS places by default)."""
+    from .hwtest_i2c import BOOT_DIRS, i2c_report, open_smbus
+
     report = Report(sys.stdout if out is None else out)
     report.line(f'{COMMAND}: profile "{config.name}" ({config.source}), '
                 f"{len(config.stations)} stations")
     factory = gpio_report(report, pin_factory, config, root=root)
     own_factory = pin_factory is None and factory is not None
     i2c_report(report, config, bus_factory or open_smbus, proc_root=proc_root,
-               boot_dirs=boot_dirs, sys_root=sys_root)
+               boot_dirs=BOOT_DIRS if boot_dirs is None else boot_dirs, sys_root=sys_root)
     from .hw.inputs import build_station_inputs
 
     if open_display is None:
