@@ -69,6 +69,24 @@ class RaceModule:
 
     ``options`` are the module's entry in :attr:`RaceSetup.modules`, already checked by
     :meth:`check_options`.
+
+    Example: a module whose Boost costs no Heat, registered for one race::
+
+        >>> from pitboard.engine import Plan, Race, RaceSetup, React
+        >>> @register_module
+        ... class FreeBoost(RaceModule):
+        ...     key = "free_boost"
+        ...     def boost_heat(self, race, car, cost):
+        ...         return 0
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1,
+        ...                       modules={"free_boost": {}}))
+        >>> del MODULES["free_boost"]  # (an example: other races do not see it)
+        >>> race.apply(Plan(car=0, gear=2, cards=("4", "5")))
+        >>> race.apply(Plan(car=1, gear=2, cards=("3", "4")))
+        >>> car = race.cars[1]
+        >>> race.apply(React(car=1, action="boost"))  # flips a 2, for no Heat
+        >>> car.speed, car.engine, car.boosted
+        (9, 6, True)
     """
 
     #: the module's key in RaceSetup.modules and in snapshots

@@ -39,7 +39,17 @@ FILE = "upgrades.toml"
 
 
 class UpgradeFileError(ValueError):
-    """A problem in an upgrade card file; ``str()`` is one line naming file, card and field."""
+    """A problem in an upgrade card file; ``str()`` is one line naming file, card and field.
+
+    Example: a speed choice must rise::
+
+        >>> try:
+        ...     parse_upgrades('upgrade = [{type = 8, family = "Brakes", tier = "basic", '
+        ...                    'speed = [3, 1]}]', "my.toml")
+        ... except UpgradeFileError as exc:
+        ...     print(exc)
+        my.toml: card U8: field speed: a speed 0-20 or a rising list of choices, not [3, 1]
+    """
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +58,20 @@ class Upgrade:
 
     ``speeds`` has one value for a plain card, several for a speed choice; ``symbols`` are
     (name, n) in printed order (``adjust`` keeps its sign).
+
+    Example::
+
+        >>> upgrades = load_upgrades()  # the shipped upgrades.toml, by key
+        >>> brakes = upgrades["U10"]
+        >>> brakes.label, brakes.code, brakes.speeds, brakes.symbols
+        ('Brakes 1/5', 'U10', (1, 5), ())
+        >>> wings = upgrades["U46"]
+        >>> wings.symbols, wings.count("adjust"), wings.has("scrap")
+        ((('heat', 2), ('adjust', 3)), 3, False)
+        >>> print(wings.text())
+          U46  Wings 6                      advanced                    heat 2 !, adjust +3 !
+        >>> upgrades["U17"].key, upgrades["U17"].code  # a Heat card of the pool: plain H in piles
+        ('U17', 'H')
     """
 
     type: int

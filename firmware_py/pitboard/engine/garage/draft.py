@@ -44,7 +44,21 @@ class DraftPick(NamedTuple):
 
 
 class DraftDrop(NamedTuple):
-    """Snake draft, at the end: give back ``card`` to keep the other three."""
+    """Snake draft, at the end: give back ``card`` to keep the other three.
+
+    Example: two cars, two rounds of two picks each; then each car, car 0 first, drops one::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1,
+        ...                       modules={"garage": {"choose": "snake"}}))
+        >>> for _ in range(8):
+        ...     race.apply(race.pending().options[0])
+        >>> [str(drop) for drop in race.pending().options]
+        ['drop 0 U34', 'drop 0 U18', 'drop 0 U26', 'drop 0 U14']
+        >>> race.apply(DraftDrop(car=0, card="U34"))
+        >>> race.hooks.by_key["garage"].picks[0], race.pending().cars
+        (['U18', 'U26', 'U14'], (1,))
+    """
 
     car: int
     card: str

@@ -66,7 +66,26 @@ _OPTIONS = ("choose", "pool", "expansions", "upgrades", "market")
 
 @register_module
 class GarageModule(RaceModule):
-    """Upgrades chosen before the race, and their symbols during it (see symbols.py)."""
+    """Upgrades chosen before the race, and their symbols during it (see symbols.py).
+
+    Example: a draft on USA from the whole pool; car 0, last on the grid, picks first::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1, modules={
+        ...     "garage": {"choose": "draft", "pool": "all", "expansions": True}}))
+        >>> garage = race.hooks.by_key["garage"]
+        >>> garage.round, garage.market
+        (1, ['U46', 'U34', 'U6', 'U5', 'U15'])
+        >>> race.pending().options[0]
+        DraftPick(car=0, card='U46')
+        >>> while race.phase == "draft":  # 3 rounds, a pick each
+        ...     race.apply(race.pending().options[0])
+        >>> garage.picks, race.pending().kind
+        ({1: ['U34', 'U53', 'U37'], 0: ['U46', 'U41', 'U55']}, 'plan')
+        >>> car = race.cars[0]  # its picks replace the starting upgrades 0, 5 and Heat
+        >>> sorted(c for c in car.hand + car.draw if c.startswith("U")), "5" in car.hand + car.draw
+        (['U41', 'U46', 'U55'], False)
+    """
 
     key = "garage"
     decisions: ClassVar[Mapping[type, str]] = {DraftPick: DRAFT, DraftDrop: DRAFT}

@@ -57,7 +57,23 @@ ONETIME = frozenset(c for c, u in BY_CODE.items() if u.has("onetime"))
 
 @dataclass(slots=True, init=False)
 class TurnState:
-    """What a car's upgrades still offer this turn (reset each turn; part of snapshots)."""
+    """What a car's upgrades still offer this turn (reset each turn; part of snapshots).
+
+    Example: Body 3 (reduce 2) revealed with two Stress cards in hand::
+
+        >>> from pitboard.engine import Plan, Race, RaceSetup, React, StackedDeck
+        >>> deck = StackedDeck(hand=("U4", "S", "S", "1", "1", "1", "1"), draw=("2",) * 8,
+        ...                    d=5, spot=1)
+        >>> race = Race(RaceSetup(track="usa", cars=1, laps=1, stacked={0: deck},
+        ...                       modules={"garage": {"upgrades": {"0": ["U4", "U8", "U12"]}}}))
+        >>> race.apply(Plan(car=0, gear=1, cards=("U4",)))
+        >>> ts = race.hooks.by_key["garage"].turn[0]
+        >>> ts.reduce, ts.flips
+        (2, 0)
+        >>> race.apply(React(car=0, action="reduce", n=2))
+        >>> ts.reduce, TurnState.from_dict(ts.to_dict()) == ts
+        (0, True)
+    """
 
     flips: int
     adjust: int
@@ -219,7 +235,19 @@ def _move(race: Race, car: Car, gained: int, why: str) -> None:
 
 # ---------------------------------------------------------------------------- React actions
 class UpgradeAction(ReactAction):
-    """A React action of the Garage, bound to the race's Garage module (its turn states)."""
+    """A React action of the Garage, bound to the race's Garage module (its turn states).
+
+    Example: each race's Garage builds one of each, offered in this order::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1,
+        ...                       modules={"garage": {"choose": "random"}}))
+        >>> garage = race.hooks.by_key["garage"]
+        >>> [action.name for action in garage.symbols.members]
+        ['speed', 'direct', 'accelerate', 'reduce', 'salvage', 'supercool', 'draft', 'refresh']
+        >>> all(action.turns is garage.turn for action in garage.symbols.members)
+        True
+    """
 
     def __init__(self, module: GarageModule) -> None:
         # the module's turn states, not the module: the module holds its actions, and a cycle
@@ -228,6 +256,24 @@ class UpgradeAction(ReactAction):
 
 
 class SpeedChoice(UpgradeAction):
+    """A speed choice: the card counted its lowest speed at reveal; pick another and move.
+
+    Example: Brakes 1/3::
+
+        >>> from pitboard.engine import Plan, Race, RaceSetup, React, StackedDeck
+        >>> deck = StackedDeck(hand=("U8", "1", "1", "1", "1", "1", "1"), draw=("2",) * 8,
+        ...                    d=5, spot=1)
+        >>> race = Race(RaceSetup(track="usa", cars=1, laps=1, stacked={0: deck},
+        ...                       modules={"garage": {"upgrades": {"0": ["U4", "U8", "U12"]}}}))
+        >>> race.apply(Plan(car=0, gear=1, cards=("U8",)))
+        >>> car = race.cars[0]
+        >>> car.speed, car.d, [str(o) for o in race.pending().options if o.action == "speed"]
+        (1, 6, ['react 0 speed U8 3'])
+        >>> race.apply(React(car=0, action="speed", n=3, card="U8"))
+        >>> car.speed, car.d
+        (3, 8)
+    """
+
     name, arg = "speed", CARD_N_ARG
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
@@ -259,6 +305,23 @@ class SpeedChoice(UpgradeAction):
 
 
 class Reduce(UpgradeAction):
+    """Reduce N: discard up to N Stress cards from hand.
+
+    Example: Body 3 (reduce 2)::
+
+        >>> from pitboard.engine import Plan, Race, RaceSetup, React, StackedDeck
+        >>> deck = StackedDeck(hand=("U4", "S", "S", "1", "1", "1", "1"), draw=("2",) * 8,
+        ...                    d=5, spot=1)
+        >>> race = Race(RaceSetup(track="usa", cars=1, laps=1, stacked={0: deck},
+        ...                       modules={"garage": {"upgrades": {"0": ["U4", "U8", "U12"]}}}))
+        >>> race.apply(Plan(car=0, gear=1, cards=("U4",)))
+        >>> [str(o) for o in race.pending().options if o.action == "reduce"]
+        ['react 0 reduce 1', 'react 0 reduce 2']
+        >>> race.apply(React(car=0, action="reduce", n=2))
+        >>> race.cars[0].hand, race.cars[0].discard
+        (['1', '1', '1', '1'], ['S', 'S'])
+    """
+
     name, arg = "reduce", N_ARG
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
@@ -288,6 +351,23 @@ class Reduce(UpgradeAction):
 
 
 class Supercool(UpgradeAction):
+    """Supercool N: up to N Heat cards from the discard pile back to the engine.
+
+    Example: Air Intake 3 (supercool 1, scrap 3) with two Heat cards discarded::
+
+        >>> from pitboard.engine import Plan, Race, RaceSetup, React, StackedDeck
+        >>> deck = StackedDeck(hand=("U52", "1", "1", "1", "1", "1", "1"), draw=("2",) * 8,
+        ...                    discard=("H", "H"), d=5, spot=1, engine=4)
+        >>> race = Race(RaceSetup(track="usa", cars=1, laps=1, stacked={0: deck},
+        ...                       modules={"garage": {"upgrades": {"0": ["U52", "U49", "U50"]}}}))
+        >>> race.apply(Plan(car=0, gear=1, cards=("U52",)))
+        >>> [str(o) for o in race.pending().options if o.action == "supercool"]
+        ['react 0 supercool 1']
+        >>> race.apply(React(car=0, action="supercool", n=1))
+        >>> race.cars[0].engine, race.cars[0].discard.count("H")
+        (5, 1)
+    """
+
     name, arg = "supercool", N_ARG
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
@@ -317,6 +397,23 @@ class Supercool(UpgradeAction):
 
 
 class Salvage(UpgradeAction):
+    """Salvage N: up to N cards, one at a time, from the discard pile shuffled into the deck.
+
+    Example: Fuel 2 (salvage 2)::
+
+        >>> from pitboard.engine import Plan, Race, RaceSetup, React, StackedDeck
+        >>> deck = StackedDeck(hand=("U22", "1", "1", "1", "1", "1", "1"), draw=("2",) * 8,
+        ...                    discard=("3", "H"), d=5, spot=1)
+        >>> race = Race(RaceSetup(track="usa", cars=1, laps=1, stacked={0: deck},
+        ...                       modules={"garage": {"upgrades": {"0": ["U22", "U8", "U12"]}}}))
+        >>> race.apply(Plan(car=0, gear=1, cards=("U22",)))
+        >>> [str(o) for o in race.pending().options if o.action == "salvage"]
+        ['react 0 salvage 3', 'react 0 salvage H']
+        >>> race.apply(React(car=0, action="salvage", card="3"))
+        >>> race.cars[0].discard, "3" in race.cars[0].draw
+        (['H'], True)
+    """
+
     name, arg = "salvage", CARD_ARG
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
@@ -345,6 +442,24 @@ class Salvage(UpgradeAction):
 
 
 class Refresh(UpgradeAction):
+    """Refresh: the card goes on top of the draw deck when the turn ends (not the discard).
+
+    Example: Suspension 4 comes back into the next hand::
+
+        >>> from pitboard.engine import Plan, Race, RaceSetup, React, StackedDeck
+        >>> deck = StackedDeck(hand=("U34", "1", "1", "1", "1", "1", "1"), draw=("2",) * 8,
+        ...                    d=5, spot=1)
+        >>> race = Race(RaceSetup(track="usa", cars=1, laps=1, stacked={0: deck},
+        ...                       modules={"garage": {"upgrades": {"0": ["U34", "U8", "U12"]}}}))
+        >>> from pitboard.engine import Discard
+        >>> race.apply(Plan(car=0, gear=1, cards=("U34",)))
+        >>> race.apply(React(car=0, action="refresh", card="U34"))
+        >>> race.apply(React(car=0, action="done"))
+        >>> race.apply(Discard(car=0, cards=()))
+        >>> race.pending().kind, race.cars[0].hand, race.cars[0].discard
+        ('plan', ['1', '1', '1', '1', '1', '1', 'U34'], [])
+    """
+
     name, arg = "refresh", CARD_ARG
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
@@ -371,6 +486,24 @@ class Refresh(UpgradeAction):
 
 
 class Direct(UpgradeAction):
+    """Direct play: play the card from hand in the React step; its speed and symbols apply.
+
+    Example: Gas Pedal 1 (direct, scrap 1) played after a 1::
+
+        >>> from pitboard.engine import Plan, Race, RaceSetup, React, StackedDeck
+        >>> deck = StackedDeck(hand=("1", "U24", "1", "1", "1", "1", "1"),
+        ...                    draw=("3", "2", "2", "2", "2", "2", "2", "2"), d=5, spot=1)
+        >>> race = Race(RaceSetup(track="usa", cars=1, laps=1, stacked={0: deck},
+        ...                       modules={"garage": {"upgrades": {"0": ["U24", "U8", "U12"]}}}))
+        >>> race.apply(Plan(car=0, gear=1, cards=("1",)))
+        >>> [str(o) for o in race.pending().options if o.action == "direct"]
+        ['react 0 direct U24']
+        >>> race.apply(React(car=0, action="direct", card="U24"))
+        >>> car = race.cars[0]  # the 3 on top of the deck is scrapped
+        >>> car.speed, car.d, car.play, car.discard
+        (2, 7, ['1', 'U24'], ['3'])
+    """
+
     name, arg = "direct", CARD_ARG
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
@@ -398,6 +531,27 @@ class Direct(UpgradeAction):
 
 
 class Accelerate(UpgradeAction):
+    """Accelerate N: +N Speed for every [+] flipped this turn, and for each one flipped later.
+
+    Example: 4 Wheel Drive 0 (boost 1, accelerate 1) flips a 2::
+
+        >>> from pitboard.engine import Plan, Race, RaceSetup, React, StackedDeck
+        >>> deck = StackedDeck(hand=("U47", "1", "1", "1", "1", "1", "1"), draw=("2",) * 8,
+        ...                    d=5, spot=1)
+        >>> race = Race(RaceSetup(track="usa", cars=1, laps=1, stacked={0: deck},
+        ...                       modules={"garage": {"upgrades": {"0": ["U47", "U8", "U12"]}}}))
+        >>> race.apply(Plan(car=0, gear=1, cards=("U47",)))
+        >>> car = race.cars[0]
+        >>> car.speed, [str(o) for o in race.pending().options if o.action == "accelerate"]
+        (2, ['react 0 accelerate'])
+        >>> race.apply(React(car=0, action="accelerate"))  # one [+] so far: +1
+        >>> car.speed
+        3
+        >>> race.apply(React(car=0, action="boost"))  # a 2, and +1 for accelerate
+        >>> car.speed
+        6
+    """
+
     name, arg = "accelerate", NO_ARG
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
@@ -451,6 +605,28 @@ def draft_spaces(race: Race, car: Car, most: int) -> int:
 
 
 class Draft(UpgradeAction):
+    """Draft N: move up behind the next car ahead, over at most N empty spaces (not Speed).
+
+    Example: Front Wing 0 (boost 1, draft 3) behind car 1, which stays put::
+
+        >>> from pitboard.engine import Discard, Plan, Race, RaceSetup, React, StackedDeck
+        >>> hands = {0: ("U55", "1", "1", "1", "1", "1", "1"), 1: ("0", "1", "1", "1", "1", "1")}
+        >>> decks = {car: StackedDeck(hand=hand, draw=("2",) * 8, d=d, spot=1)
+        ...          for (car, hand), d in zip(hands.items(), (5, 10))}
+        >>> race = Race(RaceSetup(track="usa", cars=2, laps=1, stacked=decks, modules={
+        ...     "garage": {"upgrades": {"0": ["U55"], "1": ["U1"]}, "expansions": True}}))
+        >>> race.apply(Plan(car=0, gear=1, cards=("U55",)))
+        >>> race.apply(Plan(car=1, gear=1, cards=("0",)))
+        >>> race.apply(React(car=1, action="done"))  # the leader first: speed 0
+        >>> race.apply(Discard(car=1, cards=()))
+        >>> car = race.cars[0]  # flipped a 2: two empty spaces behind car 1
+        >>> car.d, [str(o) for o in race.pending().options if o.action == "draft"]
+        (7, ['react 0 draft 3'])
+        >>> race.apply(React(car=0, action="draft", n=3))
+        >>> car.d, car.speed, race.cars[1].d
+        (9, 2, 10)
+    """
+
     name, arg = "draft", N_ARG
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
@@ -481,7 +657,24 @@ class Draft(UpgradeAction):
 
 
 class GarageBoost(Boost):
-    """The base Boost; its [+] also counts for accelerate (and takes an accelerate bonus)."""
+    """The base Boost; its [+] also counts for accelerate (and takes an accelerate bonus).
+
+    Example: 4 Wheel Drive 0 (boost 1, accelerate 1) flips a 2, then a Boost flips another::
+
+        >>> from pitboard.engine import Plan, Race, RaceSetup, React, StackedDeck
+        >>> deck = StackedDeck(hand=("U47", "1", "1", "1", "1", "1", "1"), draw=("2",) * 8,
+        ...                    d=5, spot=1)
+        >>> race = Race(RaceSetup(track="usa", cars=1, laps=1, stacked={0: deck},
+        ...                       modules={"garage": {"upgrades": {"0": ["U47", "U8", "U12"]}}}))
+        >>> race.apply(Plan(car=0, gear=1, cards=("U47",)))
+        >>> race.apply(React(car=0, action="boost"))
+        >>> car, ts = race.cars[0], race.hooks.by_key["garage"].turn[0]
+        >>> car.speed, car.engine, ts.flips
+        (4, 5, 2)
+        >>> race.apply(React(car=0, action="accelerate"))  # +1 for each of the two [+]
+        >>> car.speed
+        6
+    """
 
     def __init__(self, module: GarageModule) -> None:
         self.turns = module.turn
@@ -506,7 +699,25 @@ for _action in SYMBOL_ACTIONS:
 
 
 class UpgradeSymbols(ReactGroup):
-    """All the optional symbols, behind :func:`offers_symbols` (most turns offer none)."""
+    """All the optional symbols, behind :func:`offers_symbols` (most turns offer none).
+
+    Example: Body 3 (reduce 2) opens them; a plain card would not::
+
+        >>> from pitboard.engine import Plan, Race, RaceSetup, React, StackedDeck
+        >>> deck = StackedDeck(hand=("U4", "S", "1", "1", "1", "1", "1"), draw=("2",) * 8,
+        ...                    d=5, spot=1)
+        >>> race = Race(RaceSetup(track="usa", cars=1, laps=1, stacked={0: deck},
+        ...                       modules={"garage": {"upgrades": {"0": ["U4", "U8", "U12"]}}}))
+        >>> symbols, car = race.hooks.by_key["garage"].symbols, race.cars[0]
+        >>> symbols.gate(race, car)
+        False
+        >>> race.apply(Plan(car=0, gear=1, cards=("U4",)))
+        >>> symbols.gate(race, car), symbols.available(race, car)
+        (True, True)
+        >>> race.apply(React(car=0, action="reduce", n=1))  # nothing more to reduce
+        >>> symbols.available(race, car)
+        False
+    """
 
     def __init__(self, module: GarageModule) -> None:
         self.turns = turns = module.turn
