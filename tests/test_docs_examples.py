@@ -48,6 +48,6 @@ def test_the_check_sees_the_classes_it_is_about() -> None:
     assert {"Tick", "Call", "TableBase"} <= set(names)
     # and the engine's module files are among those it checks
     checked = {path.relative_to(PACKAGE).as_posix() for path in PACKAGE.rglob("*.py")}
-    assert {"engine/forecast.py", "engine/modules.py", "engine/garage/symbols.py",
+    assert {"engine/forecast.py", "engine/modules.py", "engine/garage/choices.py",
             "engine/legends/cards.py", "engine/weather/module.py"} <= checked
     assert len(list(PACKAGE.rglob("*.py"))) > 50

@@ -43,10 +43,11 @@ from .engine.decisions import (
     PlanRule,
     React,
 )
+from .engine.garage.choices import draft_spaces
 from .engine.garage.data import BY_CODE, UPGRADES, Upgrade
 from .engine.garage.draft import DRAFT, draft_drop, draft_pick
 from .engine.garage.module import GarageModule
-from .engine.garage.symbols import DIRECT, TurnState, draft_spaces, offers_symbols
+from .engine.garage.symbols import DIRECT, TurnState, offers_symbols
 from .engine.race import Car, Race
 
 #: what one [+] flip adds, on average and at most

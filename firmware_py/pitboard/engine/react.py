@@ -79,7 +79,7 @@ class ReactGroup(ReactAction):
     its own name (the race finds members by name to apply them).
 
     Example: the Garage's upgrade symbols are one
-    (:class:`~pitboard.engine.garage.symbols.UpgradeSymbols`); here the base actions, grouped::
+    (:class:`~pitboard.engine.garage.choices.UpgradeSymbols`); here the base actions, grouped::
 
         >>> from pitboard.engine import Plan, Race, RaceSetup
         >>> class Basics(ReactGroup):

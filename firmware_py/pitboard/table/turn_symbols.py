@@ -36,12 +36,13 @@ from dataclasses import dataclass, field
 from ..engine import decisions as dec
 from ..engine.cards import HEAT, SPEED, STRESS
 from ..engine.decisions import React
+from ..engine.garage.choices import draft_spaces
 from ..engine.garage.module import GarageModule
-from ..engine.garage.symbols import TurnState, draft_spaces
+from ..engine.garage.symbols import TurnState
 from ..engine.race import Race
 from .upgrade_art import by_code, icon, speed_text
 
-#: the React actions of the Garage's optional symbols (engine/garage/symbols.py)
+#: the React actions of the Garage's optional symbols (engine/garage/choices.py)
 SYMBOLS = frozenset({"speed", "direct", "accelerate", "reduce", "salvage", "supercool",
                      "draft", "refresh"})
 #: symbol keys on one page (tray buttons 1-5); button 6 turns the page, button 7 is GO

@@ -1,5 +1,6 @@
 """The Garage module: upgrade cards (data.py, upgrades.toml), choosing them (draft.py), their
-symbols (symbols.py) and the module that hooks them into a race (module.py).
+symbols (symbols.py at reveal, choices.py as React actions) and the module that hooks them into
+a race (module.py).
 
 Importing this package registers the cards, the draft decisions, the React actions and the
 module (key ``garage``).

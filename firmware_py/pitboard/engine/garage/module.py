@@ -27,6 +27,7 @@ from ..cards import HEAT, STARTING_UPGRADES, STRESS
 from ..decisions import IllegalDecision, Pending
 from ..forecast import RevealForecast
 from ..modules import RaceModule, register_module
+from .choices import GarageBoost, UpgradeSymbols
 from .data import BY_CODE, UPGRADES, parse_key
 from .draft import (
     CHOOSE,
@@ -42,14 +43,7 @@ from .draft import (
     pool,
     pool_size,
 )
-from .symbols import (
-    ONETIME,
-    GarageBoost,
-    TurnState,
-    UpgradeSymbols,
-    resolve_card,
-    slipstream_reaches,
-)
+from .symbols import ONETIME, TurnState, resolve_card, slipstream_reaches
 
 if TYPE_CHECKING:
     from ..decisions import Decision
@@ -66,7 +60,7 @@ _OPTIONS = ("choose", "pool", "expansions", "upgrades", "market")
 
 @register_module
 class GarageModule(RaceModule):
-    """Upgrades chosen before the race, and their symbols during it (see symbols.py).
+    """Upgrades chosen before the race, and their symbols during it (see symbols.py and choices.py).
 
     Example: a draft on USA from the whole pool; car 0, last on the grid, picks first::
 
