@@ -1,21 +1,20 @@
-"""Station OLED display layer: exact bytes through a recording serial, faults on a fake clock."""
+"""Station OLED display layer: exact bytes through a recording serial, per controller and
+rotation; the emulated display and the factory."""
 
 from __future__ import annotations
 
-import logging
 import random
-from typing import Any
 
 import luma.core.error
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from luma.oled.device import sh1106, ssd1306, ssd1309
+from luma.oled.device import ssd1306
 from PIL import Image, ImageDraw
 
+from displaykit import FlakySerial, PanelRam, as_lists, make, random_image, stock, stock_writes
 from pitboard.hw.display import (
     DRIVERS,
-    SH1106_COLUMN_OFFSET,
     Display,
     Driver,
     EmulatedDisplay,
@@ -34,119 +33,6 @@ from pitboard.hw.oled import (
     plan_windows,
     to_pages,
 )
-
-# -- fakes ---------------------------------------------------------------------------------------
-
-
-class FakeClock:
-    def __init__(self, now: float = 1000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
-class FlakySerial(RecordingSerial):
-    """Records successful writes; raises ``fail`` (if set) on every attempt and counts attempts."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.fail: BaseException | None = None
-        self.fail_on: str = "any"  # "any" | "data"
-        self.attempts = 0
-        self.cleaned = False
-
-    def command(self, *cmd: int) -> None:
-        self.attempts += 1
-        if self.fail is not None and self.fail_on == "any":
-            raise self.fail
-        super().command(*cmd)
-
-    def data(self, data: Any) -> None:
-        self.attempts += 1
-        if self.fail is not None:
-            raise self.fail
-        super().data(data)
-
-    def cleanup(self) -> None:
-        self.cleaned = True
-
-
-def stock(driver: Driver, rotate: int = 0) -> tuple[Any, RecordingSerial]:
-    """A stock luma device on a recording serial, constructor writes cleared."""
-    rec = RecordingSerial()
-    cls = {"ssd1306": ssd1306, "sh1106": sh1106, "ssd1309": ssd1309}[driver]
-    dev = cls(serial_interface=rec, rotate=rotate)
-    dev.persist = True
-    rec.writes.clear()
-    return dev, rec
-
-
-def stock_writes(driver: Driver, image: Image.Image, rotate: int = 0) -> list[BusWrite]:
-    dev, rec = stock(driver, rotate)
-    dev.display(image)
-    return rec.writes
-
-
-def random_image(size: tuple[int, int], seed: int) -> Image.Image:
-    rnd = random.Random(seed)
-    return Image.frombytes("1", size, rnd.randbytes(size[0] * size[1] // 8))
-
-
-def make(
-    driver: Driver = "ssd1306", rotate: int = 0, **kw: Any
-) -> tuple[StationDisplay, FlakySerial]:
-    bus = FlakySerial()
-    return StationDisplay(serial=bus, driver=driver, rotate=rotate, station="red", **kw), bus
-
-
-def as_lists(writes: list[BusWrite]) -> list[tuple[str, list[int]]]:
-    return [(w.kind, list(w.payload)) for w in writes]
-
-
-class PanelRam:
-    """Simulates controller RAM for the addressing commands this layer and luma use.
-
-    SSD1306 and SSD1309: 128-column RAM, horizontal addressing inside the 0x21/0x22 window.
-    SH1106: 132-column RAM, page addressing only (0xB0 page, 0x0_/0x1_ column nibbles); the
-    panel shows columns ``offset..offset+127`` (``offset`` is how the module is wired).
-    """
-
-    def __init__(self, driver: Driver, offset: int = SH1106_COLUMN_OFFSET) -> None:
-        self.driver = driver
-        self.windowed = driver in ("ssd1306", "ssd1309")
-        self.width = 128 if self.windowed else 132
-        self.offset = 0 if self.windowed else offset
-        self.ram = bytearray(8 * self.width)
-        self.col = self.page = 0
-        self.c0, self.c1, self.p0, self.p1 = 0, 127, 0, 7
-
-    def apply(self, writes: list[BusWrite]) -> None:
-        for w in writes:
-            p = w.payload
-            if w.kind == "command":
-                if self.windowed and len(p) == 6 and p[0] == 0x21 and p[3] == 0x22:
-                    self.c0, self.c1, self.p0, self.p1 = p[1], p[2], p[4], p[5]
-                    self.col, self.page = self.c0, self.p0
-                elif not self.windowed and len(p) == 3 and p[0] & 0xF8 == 0xB0:
-                    self.page = p[0] & 0x07
-                    self.col = (p[1] & 0x0F) | ((p[2] & 0x0F) << 4)
-                continue
-            for byte in p:
-                if self.col < self.width:
-                    self.ram[self.page * self.width + self.col] = byte
-                if self.windowed:  # horizontal addressing inside the window
-                    self.col += 1
-                    if self.col > self.c1:
-                        self.col = self.c0
-                        self.page = self.p0 if self.page >= self.p1 else self.page + 1
-                else:  # page addressing: column advances, page stays
-                    self.col += 1
-
-    def frame(self) -> bytes:
-        w, off = self.width, self.offset
-        return b"".join(bytes(self.ram[p * w + off : p * w + off + 128]) for p in range(8))
-
 
 # -- page conversion -----------------------------------------------------------------------------
 
@@ -389,155 +275,6 @@ def test_panel_ram_always_equals_wanted_frame(
         assert panel.frame() == to_pages(ref_dev.preprocess(img))
 
 
-# -- fault tolerance -----------------------------------------------------------------------------
-
-
-def test_transport_error_is_logged_once_and_retried_with_backoff(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    clock = FakeClock()
-    disp, bus = make("ssd1306", clock=clock)
-    img = Image.new("1", (128, 64))
-    disp.show(img)
-
-    bus.fail = OSError(121, "Remote I/O error")
-    img.putpixel((1, 1), 1)
-    with caplog.at_level(logging.DEBUG, logger="pitboard.hw.display"):
-        disp.show(img)  # must not raise
-        assert not disp.healthy
-        assert disp.stats.errors == 1
-        attempts = bus.attempts
-
-        clock.now += 0.49  # before the 0.5 s backoff: not even tried
-        disp.show(img)
-        disp.poll()
-        assert bus.attempts == attempts
-        assert disp.stats.frames_deferred == 1
-
-        clock.now += 0.01  # due: retried, fails again, backoff doubles to 1 s
-        disp.poll()
-        assert bus.attempts == attempts + 1
-        assert disp.stats.errors == 2
-        clock.now += 0.99
-        disp.poll()
-        assert bus.attempts == attempts + 1
-        clock.now += 0.01
-        disp.poll()
-        assert bus.attempts == attempts + 2
-
-    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
-    assert len(warnings) == 1
-    message = warnings[0].getMessage()
-    assert "red" in message and "Remote I/O error" in message
-
-
-def test_backoff_doubles_to_thirty_seconds() -> None:
-    clock = FakeClock()
-    disp, bus = make("ssd1306", clock=clock)
-    bus.fail = OSError(5, "Input/output error")
-    disp.show(Image.new("1", (128, 64)))  # the panel is missing from the first frame on
-    delays = []
-    for _ in range(9):
-        before = bus.attempts
-        waited = 0.0
-        while bus.attempts == before:
-            clock.now += 0.25
-            waited += 0.25
-            disp.poll()
-        delays.append(waited)
-    assert delays == [0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0, 30.0]
-    assert disp.stats.errors == 10
-
-
-def test_recovery_sends_init_and_full_current_frame(caplog: pytest.LogCaptureFixture) -> None:
-    clock = FakeClock()
-    disp, bus = make("sh1106", clock=clock)
-    img = Image.new("1", (128, 64))
-    disp.show(img)
-
-    bus.fail = luma.core.error.DeviceNotFoundError("I2C device not found on address: 0x3C")
-    img.putpixel((3, 3), 1)
-    disp.show(img)
-    ImageDraw.Draw(img).rectangle((0, 56, 20, 63), fill=1)  # newer frame while faulty
-    disp.show(img)
-    assert not disp.healthy
-
-    bus.fail = None
-    bus.writes.clear()
-    clock.now += 0.5
-    caplog.clear()
-    with caplog.at_level(logging.INFO, logger="pitboard.hw.display"):
-        disp.poll()
-    assert disp.healthy
-    assert disp.stats.recoveries == 1
-    n = len(disp.init_sequence)
-    assert bus.writes[:n] == disp.init_sequence
-    assert bus.writes[n:-1] == stock_writes("sh1106", img)  # full frame of the latest image
-    assert bus.writes[-1] == BusWrite("command", bytes([0xAF]))
-    assert [r.levelname for r in caplog.records] == ["INFO"]
-    assert "recovered" in caplog.records[0].getMessage()
-
-    bus.writes.clear()  # back to windowed updates
-    img.putpixel((3, 3), 0)
-    disp.show(img)
-    assert as_lists(bus.writes) == [("command", [0xB0, 0x05, 0x10]), ("data", [0x00])]
-
-
-def test_failure_after_command_forces_full_resend() -> None:
-    clock = FakeClock()
-    disp, bus = make("ssd1306", clock=clock)
-    img = Image.new("1", (128, 64))
-    disp.show(img)
-    bus.fail, bus.fail_on = OSError(5, "Input/output error"), "data"
-    img.putpixel((9, 9), 1)
-    disp.show(img)
-    assert not disp.healthy
-    bus.fail = None
-    bus.writes.clear()
-    clock.now += 0.5
-    disp.show(img)
-    assert disp.healthy
-    assert disp.stats.full_frames == 2
-    assert bus.data_bytes == 1024
-
-
-def test_unexpected_exceptions_are_not_swallowed() -> None:
-    disp, bus = make("ssd1306")
-    bus.fail = RuntimeError("bug")
-    with pytest.raises(RuntimeError):
-        disp.show(Image.new("1", (128, 64)))
-
-
-def test_wrong_image_is_a_caller_error() -> None:
-    disp, _ = make("ssd1306")
-    with pytest.raises(ValueError):
-        disp.show(Image.new("1", (64, 128)))
-    with pytest.raises(ValueError):
-        disp.show(Image.new("L", (128, 64)))
-
-
-def test_close_blanks_and_cleans_up() -> None:
-    disp, bus = make("ssd1306")
-    disp.show(Image.new("1", (128, 64)))
-    bus.writes.clear()
-    disp.close()
-    assert as_lists(bus.writes) == [("command", [0xAE])]
-    assert bus.cleaned
-
-
-def test_close_can_keep_picture_and_never_raises() -> None:
-    disp, bus = make("ssd1306")
-    disp.show(Image.new("1", (128, 64)))
-    bus.writes.clear()
-    disp.close(blank=False)
-    assert bus.writes == []
-
-    disp2, bus2 = make("ssd1306")
-    disp2.show(Image.new("1", (128, 64)))
-    bus2.fail = OSError(5, "Input/output error")
-    disp2.close()  # healthy until now, the blank write fails: ignored
-
-
 # -- emulated display ----------------------------------------------------------------------------
 
 
@@ -679,50 +416,3 @@ def test_ssd1309_first_frame_is_lumas() -> None:
 def test_column_offset_out_of_range_is_refused() -> None:
     with pytest.raises(ValueError, match="column_offset"):
         make("sh1106", column_offset=5)
-
-
-# -- periodic re-initialisation (a panel that reset by itself) ------------------------------------
-
-
-def test_a_panel_that_reset_itself_is_lit_again_by_the_periodic_reinit() -> None:
-    from rig import Panel
-
-    clock = FakeClock()
-    panel = Panel("ssd1306", clock=clock)
-    disp = StationDisplay(serial=panel, driver="ssd1306", station="red", clock=clock)
-    img = random_image((128, 64), 3)
-    disp.show(img)
-    assert panel.on and panel.frame() == to_pages(img)
-    panel.power_on()  # brown-out: dark, RAM lost; no write failed, so nobody noticed
-    assert not panel.on
-    clock.now += 29.9
-    disp.poll()
-    assert not panel.on  # not due yet
-    clock.now += 0.1
-    writes = len(panel.writes)
-    disp.poll()
-    assert panel.on and panel.frame() == to_pages(img) and disp.stats.reinits == 1
-    # the refresh of a lit panel leaves out luma's display-off: no blink on an intact panel
-    assert all(w.payload[:1] != b"\xae" for w in panel.writes[writes:]
-               if w.kind == "command")
-    clock.now += 30
-    disp.poll()
-    assert disp.stats.reinits == 2
-
-
-def test_reinit_on_request_redraws_at_once() -> None:
-    from rig import Panel
-
-    clock = FakeClock()
-    panel = Panel("sh1106", clock=clock)
-    disp = StationDisplay(serial=panel, driver="sh1106", station="red", clock=clock)
-    img = random_image((128, 64), 4)
-    disp.show(img)
-    panel.power_on()
-    disp.reinit()
-    assert panel.on and panel.frame() == to_pages(img)
-
-
-def test_backoff_never_exceeds_thirty_seconds() -> None:
-    with pytest.raises(ValueError):
-        make(backoff_max=31.0)

@@ -4,35 +4,28 @@ active (a broken wire), on the register model and gpiozero's MockFactory."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+import mcpkit
+from mcpkit import BITS, INT_PIN, wire_int
 from pitboard.hw import mcp23017 as mcp
 from pitboard.hw.events import SlotPressed, StationEvent
 from pitboard.hw.inputs import Mcp23017StationInputs
 from rig import FakeClock
 
-INT_PIN = 17
 POLL_S = 1 / 512  # the game loop's poll (2 ms), a power of two: exact fake time
-SLOT_1: tuple[mcp.Bank, int] = next((b, bit) for b, bit, f in mcp.STATION_BITS if f == "slot 1")
+SLOT_1 = BITS["slot 1"]
 
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    f = MockFactory(revision="d04170")
-    yield f
-    f.reset()
-    f.close()
+factory = mcpkit.factory  # the shared pytest fixture
 
 
 def board(factory: MockFactory, clock: FakeClock, *, wired: bool
           ) -> tuple[mcp.Mcp23017Model, Mcp23017StationInputs, list[StationEvent]]:
     chip = mcp.Mcp23017Model()
     if wired:
-        pin = factory.pin(INT_PIN)
-        chip.connect_int(lambda high: pin.drive_high() if high else pin.drive_low())
+        wire_int(chip, factory)
     events: list[StationEvent] = []
     inputs = Mcp23017StationInputs(station=2, bus=chip, int_pin=INT_PIN, pin_factory=factory,
                                    post=events.append, clock=clock)
