@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from gpiozero import DigitalInputDevice
 from gpiozero.exc import GPIOPinInUse
 from gpiozero.pins.mock import MockFactory
 
+import mcpkit
 from pitboard.hw.events import (
     GoPressed,
     LeverFault,
@@ -52,12 +51,7 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    f = MockFactory(revision="c03111")  # Pi 4B
-    yield f
-    f.reset()
-    f.close()
+factory = mcpkit.factory  # a mock Pi 4B, shared with the MCP23017 tests
 
 
 def gear(n: int) -> tuple[bool, ...]:
