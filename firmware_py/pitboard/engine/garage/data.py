@@ -111,10 +111,12 @@ class Upgrade:
         return self.counts.get(symbol, 0)
 
     def has(self, symbol: str) -> bool:
+        """Whether the card prints ``symbol`` (a symbol name such as ``"scrap"``), whatever its
+        count."""
         return symbol in self.counts
 
     def text(self) -> str:
-        """One line for ``pitboard garage cards``."""
+        """One line for ``pitboard upgrades``."""
         syms = ", ".join(_symbol_text(s, n) for s, n in self.symbols) or "-"
         where = self.tier + (f" ({self.expansion.replace('_', ' ')})" if self.expansion else "")
         heat = " [a Heat card in the deck]" if self.heat_card else ""

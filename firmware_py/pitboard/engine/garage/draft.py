@@ -31,9 +31,21 @@ PICKS = 3
 class DraftPick(NamedTuple):
     """Take ``card`` (an upgrade key such as ``U7``) from the market.
 
-    Example::
+    Example: the first pick of a two-car draft, from the market the race shows; the same pick
+    again is refused (the card is taken, and it is the other car's turn)::
 
-        DraftPick(car=1, card="U7")
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1,
+        ...                       modules={"garage": {"choose": "draft"}}))
+        >>> pending = race.pending()
+        >>> pick = pending.options[0]
+        >>> isinstance(pick, DraftPick), pick.car == pending.cars[0]
+        (True, True)
+        >>> race.apply(pick)
+        >>> race.apply(DraftPick(car=pick.car, card=pick.card))
+        Traceback (most recent call last):
+        ...
+        pitboard.engine.decisions.IllegalDecision: waiting for a draft pick from car 1, not car 0
     """
 
     car: int
