@@ -255,3 +255,37 @@ def test_a_held_display_behind_its_writer_sends_nothing_until_released() -> None
     writer.drain()
     assert screen.healthy and serial.data_bytes == 128 * 64 // 8
     writer.close(blank=False)
+
+
+def test_a_hold_back_is_applied_on_the_writer_thread() -> None:
+    """The guard runs on the game thread; a display is driven by its writer's thread alone
+    (PanelLink is not thread-safe), so the hold goes through the writer."""
+    import threading
+
+    from pitboard.hw.writer import BusWriter
+
+    seen: list[tuple[bool, str]] = []
+
+    class Panel:
+        station = "S3"
+        size = (128, 64)
+        healthy = True
+
+        def hold_back(self, held: bool) -> None:
+            seen.append((held, threading.current_thread().name))
+
+        def poll(self) -> None:
+            pass
+
+        def close(self, blank: bool = True) -> None:
+            pass
+
+    writer = BusWriter(name="I2C B")
+    screen = writer.add(Panel())  # type: ignore[arg-type]
+    screen.hold_back(True)
+    assert writer.flush(timeout=10)  # flush waits for the hold to be applied
+    assert seen == [(True, "display writer I2C B")]
+    screen.hold_back(False)
+    assert writer.flush(timeout=10)
+    writer.close()
+    assert seen == [(True, "display writer I2C B"), (False, "display writer I2C B")]

@@ -158,6 +158,9 @@ class BusWriter:
         self._reinit_urgent: set[int] = set()
         #: per held slot, when the hold runs out
         self._holds: dict[int, float] = {}
+        #: displays to keep off the bus (True) or let back (False), as the app's mux guard asks
+        #: from the game thread: applied on the writer's thread, which alone drives a display
+        self._hold_backs: dict[int, bool] = {}
         self._seq = 0
         self._busy = False
         self._stopped = False
@@ -230,6 +233,13 @@ class BusWriter:
             self._restart.add(slot)
             self._cond.notify_all()
 
+    def request_hold_back(self, slot: int, held: bool) -> None:
+        """Keep display ``slot`` off its bus, or let it retry at once (on the writer's thread,
+        before its next part: the display itself is not thread-safe)."""
+        with self._cond:
+            self._hold_backs[slot] = held
+            self._cond.notify_all()
+
     def order(self) -> list[str]:
         """The stations whose frames wait, in the order they will go out."""
         with self._cond:
@@ -243,8 +253,8 @@ class BusWriter:
             return True
         with self._cond:
             return self._cond.wait_for(
-                lambda: (not self._pending and not self._reinit and not self._busy)
-                or self._stopped, timeout)
+                lambda: (not self._pending and not self._reinit and not self._busy
+                         and not self._hold_backs) or self._stopped, timeout)
 
     def close(self, *, blank: bool = True) -> None:
         """Send what is still queued, stop the thread, then close every display."""
@@ -371,7 +381,24 @@ class BusWriter:
             elif sending is not None and slot not in self._pending:
                 self._pending[slot] = sending[1]  # the rest of it, in its place
 
+    def _apply_hold_backs(self) -> None:
+        """Hand the displays the hold-backs asked for since the last part (writer's side)."""
+        with self._cond:
+            if not self._hold_backs:
+                return
+            changes = dict(self._hold_backs)
+        for slot, held in changes.items():
+            hold_back = getattr(self._displays[slot], "hold_back", None)
+            if hold_back is not None:
+                hold_back(held)
+        with self._cond:  # done (flush() waits for it), unless asked otherwise meanwhile
+            for slot, held in changes.items():
+                if self._hold_backs.get(slot) is held:
+                    del self._hold_backs[slot]
+            self._cond.notify_all()
+
     def _send_all(self, *, hold: bool = False) -> None:
+        self._apply_hold_backs()
         while True:
             with self._cond:
                 job = self._take(hold=hold)
@@ -389,6 +416,7 @@ class BusWriter:
     def poll(self) -> None:
         """Retry faulty displays and re-initialise when due (the writer's thread does this):
         a periodic re-init goes out in parts like a frame (a press waits behind one part)."""
+        self._apply_hold_backs()
         for slot, display in enumerate(self._displays):
             due = getattr(display, "refresh_due", None)
             recover = getattr(display, "recovery_due", None)
@@ -411,6 +439,7 @@ class BusWriter:
         least every ``poll_s``, however busy the bus: a faulty display's retry and the
         periodic re-init must not starve behind a stream of frames; never while a press holds
         the bus). False when idle."""
+        self._apply_hold_backs()
         with self._cond:
             job = self._take()
             self._busy = job is not None
@@ -430,6 +459,8 @@ class BusWriter:
 
     def _ready(self) -> bool:
         """Work the writer may do now (call with the lock held)."""
+        if self._hold_backs:
+            return True
         if not self._pending and not self._reinit:
             return False
         return not self._held() or bool(self._reinit_urgent) or any(
@@ -497,10 +528,9 @@ class QueuedDisplay:
         """Nothing: the writer thread polls its displays itself."""
 
     def hold_back(self, held: bool) -> None:
-        """Keep the display off its bus, or let it retry at once (the app's mux guard)."""
-        hold_back = getattr(self._display, "hold_back", None)
-        if hold_back is not None:
-            hold_back(held)
+        """Keep the display off its bus, or let it retry at once (the app's mux guard; the
+        writer's thread applies it)."""
+        self.writer.request_hold_back(self._slot, held)
 
     def reinit(self) -> None:
         """Ask the writer to initialise the panel again."""
