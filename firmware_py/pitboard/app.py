@@ -8,6 +8,7 @@ only while the table's health check passes.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import os
 import signal
@@ -39,6 +40,7 @@ from .table.table import KioskOptions, Table
 from .trackfile import TrackFileError
 from .usage import isatty
 from .userfile import escape
+from .web.wiring import phone_seats
 
 log = logging.getLogger("pitboard")
 
@@ -212,6 +214,8 @@ class App:
     mux_guard: MuxGuard | None = None
     #: the parent buses the guard reads the muxes on
     _mux_buses: list[Any] = field(default_factory=list)
+    #: the phones' web server (pitboard.web), once started
+    web: Any = None
 
     @property
     def mux_resets(self) -> int:
@@ -234,6 +238,7 @@ class App:
         wait_s: float | None = None,
         writer_threads: bool | None = None,
         race_control_display: Any = None,
+        phones: bool = False,
     ) -> App:
         """Open every part the profile names. Raises :class:`StartupError` (one line).
 
@@ -242,7 +247,8 @@ class App:
         thread per I2C controller (:func:`with_writers`); ``displays`` given by the caller are
         drawn directly unless ``writer_threads``. With ``displays`` given, the race-control
         display is ``race_control_display`` (None: none), else the profile's
-        ``[race_control]``."""
+        ``[race_control]``. ``phones``: the table gets the profile's phone seats (``[web]``),
+        for :meth:`start_web` to serve."""
         if wait_s is not None:
             wait_for_hardware(config, seconds=wait_s)
         writers: list[BusWriter] = []
@@ -266,15 +272,17 @@ class App:
             raise StartupError(f"cannot open a display: {exc}") from None
         recorder = JournalRecorder(Journal(journal_dir(config, journal)))
         kiosk = kiosk_options(config.table) if config.table.kiosk else None
-        table = Table(stations=len(config.stations), screens=screens, render=render,
+        seats = phone_seats(config) if phones else None
+        table = Table(stations=config.seats if seats else len(config.stations),
+                      screens=screens, render=render,
                       clock=clock, seed=seed, track=config.table.track, laps=config.table.laps,
                       cars=cars,
                       modules=config.table.modules if modules is None else modules,
                       recorder=recorder, kiosk=kiosk,
-                      names=[st.label for st in config.stations],
+                      names=[f"S{i + 1}" for i in range(config.seats)],
                       chatter=ChatterGuard() if any(st.input.kind != "emulated"
                                                     for st in config.stations) else None,
-                      race_control=race_control)
+                      race_control=race_control, phones=seats)
         # the race-control display last: the stations' displays stay indexed by station
         app = cls(config=config, table=table, recorder=recorder,
                   displays=screens + ([race_control] if race_control is not None else []),
@@ -342,6 +350,15 @@ class App:
         except ValueError as exc:  # a malformed pyserial URL: the table still runs
             log.error("console: %s", exc)
 
+    def start_web(self) -> None:
+        """Start the phones' web server (``[web]``; game thread, before :meth:`run`). It
+        starts on its own thread; when it cannot, a table with wired stations plays on (the
+        error is logged) and one with nothing but phone seats stops (:meth:`run`)."""
+        if self.table.phones is not None:
+            from .web.wiring import start_web
+
+            self.web = start_web(self.config, self.table)
+
     def busy(self) -> bool:
         """An input change waits for confirmation: poll again within a millisecond."""
         return any(inputs.busy for inputs in self.inputs)
@@ -378,6 +395,8 @@ class App:
         sdnotify.status(("racing" if table.race is not None else "lobby")
                         + (f"; {self.recorder.problem}" if self.recorder.problem else ""))
         while not stop.is_set():
+            if self.web is not None and self.web.error and not self.config.stations:
+                raise StartupError(f"phones: {self.web.error}")  # nothing left to play on
             table.step(timeout=FAST_POLL_SECONDS if self.busy() else POLL_SECONDS)
             now = time.monotonic()
             if now >= next_tick:
@@ -393,6 +412,8 @@ class App:
 
     def close(self) -> None:
         """Release buses and pins, blank the displays."""
+        if self.web is not None:
+            self.web.stop()
         if self.console is not None:
             self.console.stop()
         for inputs in self.inputs:
@@ -431,8 +452,10 @@ def startup_line(app: App, *, console_started: bool = True) -> tuple[int, str]:
     n = len(config.stations)
     console = config.console
     running = console.enabled and console_started
-    default_pin = running and is_default_pin(console.staff_pin)
-    if not running:
+    # phones beyond this machine unlock the lobby's settings with the same PIN
+    lan = app.web is not None and not ipaddress.ip_address(config.web.bind).is_loopback
+    default_pin = (running or lan) and is_default_pin(console.staff_pin)
+    if not running and not lan:
         pin = "staff PIN: console off"
     elif default_pin:
         pin = ("staff PIN STILL THE DEFAULT published with Pitboard: set [console] staff_pin in "
@@ -443,7 +466,7 @@ def startup_line(app: App, *, console_started: bool = True) -> tuple[int, str]:
         f'pitboard {__version__} running "{config.table.name}" (profile {config.source})',
         f"{n} station{'s' if n != 1 else ''}, {n - len(silent)} of {n} displays answering"
         + (f" (not {', '.join(silent)}: retrying)" if silent else ""),
-        *_race_control_part(app),
+        *_race_control_part(app), *_web_part(app),
         f"console {console.port} at {console.baud} baud" if running else
         "console off (terminal mode: the profile's port is not opened)" if console.enabled else
         "console off",
@@ -463,11 +486,19 @@ def _race_control_part(app: App) -> list[str]:
     return ["race-control display " + ("answering" if answering else "silent: retrying")]
 
 
+def _web_part(app: App) -> list[str]:
+    """The start-up line's word on the phones' web server (none when it is off)."""
+    phones = app.table.phones
+    if phones is None:
+        return []
+    return [f"phones at {phones.url} (code {phones.code}, {len(phones.stations)} seats)"]
+
+
 def draws_in_terminal(config: HwConfig) -> bool:
     """True when ``pitboard run`` should draw the stations in this terminal: every station is
     emulated (the sim profile) and stdin and stdout are a terminal (never under systemd)."""
-    emulated = all(st.display.bus == "emulated" and st.input.kind == "emulated"
-                   for st in config.stations)
+    emulated = bool(config.stations) and all(
+        st.display.bus == "emulated" and st.input.kind == "emulated" for st in config.stations)
     return emulated and isatty(sys.stdin) and isatty(sys.stdout)
 
 
@@ -494,7 +525,8 @@ def _run_in_terminal(config: HwConfig, journal: Path) -> int:
     root.addHandler(handler)
     try:
         sim = Sim(len(config.stations), track=config.table.track, laps=config.table.laps,
-                  journal=journal, profile=config)
+                  journal=journal, profile=config, phones=True)
+        sim.app.start_web()
     except (StartupError, OSError) as exc:
         log.error("%s", exc)
         print(f"pitboard run: {exc}", file=sys.stderr)
@@ -537,7 +569,8 @@ def run_main(config_path: str, *, journal: str | None = None, verbose: bool = Fa
         return _run_in_terminal(config, journal_dir(config, Path(journal) if journal else None))
     try:
         wait = float(os.environ.get("PITBOARD_HW_WAIT_SECONDS", BOOT_WAIT_SECONDS))
-        app = App.build(config, journal=Path(journal) if journal else None, wait_s=wait)
+        app = App.build(config, journal=Path(journal) if journal else None, wait_s=wait,
+                        phones=True)
     except StartupError as exc:
         log.error("%s", exc)
         return 1
@@ -553,9 +586,13 @@ def run_main(config_path: str, *, journal: str | None = None, verbose: bool = Fa
     signal.signal(signal.SIGINT, _stop)
     try:
         app.boot()
+        app.start_web()
         log.log(*startup_line(app))
         app.start_console()
         app.run(stop)
+    except StartupError as exc:  # a table of phones only, and no server for them
+        log.error("%s", exc)
+        return 1
     finally:
         sdnotify.stopping()
         app.close()

@@ -123,6 +123,7 @@ class Sim:
         clock: Callable[[], float] = time.monotonic,
         journal: Path | None = None,
         profile: HwConfig | None = None,
+        phones: bool = False,
     ) -> None:
         config = profile if profile is not None else load_profile("sim")
         if not 1 <= stations <= len(config.stations):
@@ -148,7 +149,8 @@ class Sim:
         self.app = App.build(config, journal=journal, displays=screens, clock=clock,
                              seed=self.seed,
                              cars=cars if cars is not None else min(max(4, stations), MAX_CARS),
-                             modules=modules, race_control_display=self.race_control)
+                             modules=modules, race_control_display=self.race_control,
+                             phones=phones)
         self.table = self.app.table
         self.app.boot()  # resumes a race left unfinished in the journal
         race = self.table.race
@@ -176,7 +178,9 @@ class Sim:
         self.app.poll()
 
     def tick(self) -> None:
-        """Let time pass on the table (kiosk timers, idle seats), as the device does."""
+        """Let time pass on the table (kiosk timers, idle seats), as the device does; and
+        handle what came meanwhile from other threads (the phones' web server)."""
+        self.pump()
         self.table.tick()
         self._narrate()
 
