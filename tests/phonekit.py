@@ -97,8 +97,9 @@ class Phone:
     @classmethod
     async def open(cls, session: aiohttp.ClientSession, url: str, *,
                    origin: str | None = None) -> Phone:
-        ws = await session.ws_connect(f"{url}/ws", origin=origin or url,
-                                      timeout=aiohttp.ClientWSTimeout(ws_close=TIMEOUT))
+        ws = await asyncio.wait_for(session.ws_connect(
+            f"{url}/ws", origin=origin or url, timeout=aiohttp.ClientWSTimeout(ws_close=TIMEOUT)),
+            TIMEOUT)
         return cls(ws)
 
     async def send(self, message: dict[str, Any]) -> int:
@@ -119,7 +120,12 @@ class Phone:
 
     async def next(self, timeout: float = TIMEOUT) -> dict[str, Any]:
         """The next frame (noting the view, seat, ack it carries)."""
-        msg = await self.ws.receive(timeout=timeout)
+        try:  # (receive's own timeout starts again at each of the server's pings)
+            msg = await asyncio.wait_for(self.ws.receive(), timeout)
+        except TimeoutError:
+            raise TimeoutError(f"no frame in {timeout:.1f} s; the last ones: "
+                               f"{[f.get('t') for f in self.frames[-5:]]} view "
+                               f"{(self.view or {}).get('kind')}") from None
         if msg.type != aiohttp.WSMsgType.TEXT:
             raise ConnectionError(f"socket {msg.type.name}: {msg.data!r} {msg.extra!r}")
         frame: dict[str, Any] = json.loads(msg.data)

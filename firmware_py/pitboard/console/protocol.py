@@ -27,6 +27,7 @@ from .command import CommandError, _Command, _Usage
 from .lines import MAX_LINE, LineSplitter
 from .link import DirectLink, TableBusy, TableLink
 from .options import option_commands
+from .seats import seat_commands
 from .views import state_dict, status_line
 
 log = logging.getLogger("pitboard.console")
@@ -123,6 +124,8 @@ class ConsoleProtocol:
                               True),
             # garage, legends, weather (the lobby's words) and draft: console/options.py
             **option_commands(self),
+            # phone seats: console/seats.py
+            **seat_commands(self),
         }
 
     # ------------------------------------------------------------------ lines
