@@ -150,7 +150,7 @@ def test_random_messages_keep_the_table_healthy(messages: list[tuple[bool, str]]
 @settings(max_examples=200, deadline=None)
 @given(messages=st.lists(MESSAGES, max_size=25))
 def test_a_phone_without_a_seat_changes_nothing_at_the_table(messages: list[str]) -> None:
-    table, seats, seated, stranger = _table()
+    table, seats, _, stranger = _table()
     before = ([st.joined for st in table.stations], [st.name for st in table.stations],
               table.state, table.handled[:])
     for text in messages:

@@ -160,7 +160,7 @@ def test_a_port_that_is_taken_is_one_line_and_a_wired_table_plays_on(
                 else:
                     import threading
 
-                    with pytest.raises(StartupError, match="^phones: cannot listen"):
+                    with pytest.raises(StartupError, match=r"^phones: cannot listen"):
                         app.run(threading.Event())
             finally:
                 app.close()
