@@ -258,3 +258,166 @@ async def play(phone: Phone, *, until: Any, timeout: float = 120.0) -> None:
 def run(coro: Any) -> Any:
     """Run a test's coroutine (no pytest-asyncio here)."""
     return asyncio.run(coro)
+
+
+# ---- a real `pitboard run` (the benchmarks) ---------------------------------------------------
+
+PHONES_PROFILE = """\
+[table]
+name = "Pitboard phones (benchmark)"
+track = "{track}"
+laps = {laps}
+kiosk = {kiosk}
+seat_idle_seconds = {seat_idle}
+table_idle_seconds = {table_idle}
+join_seconds = {join}
+results_seconds = {results}
+kiosk_cars = 6
+
+[console]
+port = ""
+staff_pin = "{pin}"
+
+[journal]
+dir = "journal"
+
+[web]
+enabled = true
+bind = "127.0.0.1"
+port = {port}
+phone_seats = 6
+"""
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now (for a server started next)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+@dataclass
+class Running:
+    """``pitboard run`` in a process of its own, its log lines read as they come."""
+
+    proc: Any
+    url: str
+    lines: list[str]
+
+    @property
+    def pid(self) -> int:
+        return int(self.proc.pid)
+
+    def code(self) -> str:
+        """The join code now (the start-up line, then a log line for every race's new one)."""
+        for line in reversed(self.lines):
+            found = re.search(r"join code (\d+)|\(code (\d+),", line)
+            if found:
+                return found.group(1) or found.group(2)
+        raise LookupError("no join code logged yet")
+
+
+@contextlib.contextmanager
+def pitboard_run(directory: Any, *, profile: str | None = None, laps: int = 1,
+                 kiosk: bool = False, track: str = "usa", join: int = 5,
+                 results: int = 5, seat_idle: int = 30, table_idle: int = 120
+                 ) -> Iterator[Running]:
+    """``pitboard run`` on ``profile`` (a profile's text; default: six phone seats), its web
+    server on a free loopback port; stopped with SIGTERM at the end."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    port = free_port()
+    text = profile if profile is not None else PHONES_PROFILE
+    path = Path(directory) / "bench.toml"
+    path.write_text(text.format(port=port, laps=laps, kiosk=str(kiosk).lower(), track=track,
+                                join=join, results=results, seat_idle=seat_idle,
+                                table_idle=table_idle, pin=PIN), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC")}
+    proc = subprocess.Popen([sys.executable, "-m", "pitboard.cli", "run", "--config", str(path),
+                             "--journal", str(Path(directory) / "journal")],
+                            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
+    lines: list[str] = []
+    started = threading.Event()
+
+    def read() -> None:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            lines.append(line.rstrip("\n"))
+            if " running \"" in line or "ERROR" in line:  # the start-up line
+                started.set()
+        started.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        if not started.wait(60) or not any(" running \"" in line for line in lines):
+            raise RuntimeError("pitboard run did not start: " + " | ".join(lines[-5:]))
+        if "phones at" in " ".join(lines):
+            _listening(port)
+        yield Running(proc, f"http://127.0.0.1:{port}", lines)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _listening(port: int, seconds: float = 20.0) -> None:
+    """Wait until the server (started on its own thread after the start-up line) accepts."""
+    import socket
+
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds every thread of process ``pid`` has run (the scheduler's nanoseconds, not
+    the 10 ms ticks of /proc/PID/stat)."""
+    return sum(thread_cpu(pid).values())
+
+
+def thread_cpu(pid: int) -> dict[str, float]:
+    """CPU seconds of each thread of process ``pid``, by thread name (``pitboard-web``: the
+    web server's; the process's own name: the game thread)."""
+    import os
+
+    out: dict[str, float] = {}
+    task = f"/proc/{pid}/task"
+    for tid in os.listdir(task):
+        try:
+            with open(f"{task}/{tid}/schedstat") as f:
+                ns = int(f.read().split()[0])
+            with open(f"{task}/{tid}/comm") as f:
+                name = f.read().strip()
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # a thread that ended meanwhile
+        out[name] = out.get(name, 0.0) + ns / 1e9
+    return out
+
+
+def process_memory(pid: int) -> dict[str, float]:
+    """RSS and PSS (MiB), open descriptors and threads of process ``pid``."""
+    import os
+
+    out = {"fds": float(len(os.listdir(f"/proc/{pid}/fd"))),
+           "threads": float(len(os.listdir(f"/proc/{pid}/task")))}
+    with open(f"/proc/{pid}/smaps_rollup") as f:
+        for line in f:
+            key, _, rest = line.partition(":")
+            if key in ("Rss", "Pss"):
+                out[key.lower()] = int(rest.split()[0]) / 1024
+    return out

@@ -174,11 +174,21 @@ class Hub:
 
     def apply(self, feed: TableFeed) -> None:
         """Take ``feed``: note what changed and wake every phone that has something new."""
-        if self.feed is None:
+        old = self.feed
+        if old is None:
             self._offset = dict(enumerate(feed.handled))
         self.feed = feed
         self.on_feed(feed)
-        for client in self.clients:
+        woken = []
+        for client in self.clients:  # only the phones whose seat shows something new
+            seat = client.seat
+            if seat is None or old is None or seat >= len(feed.views) or \
+                    feed.views[seat] is not old.views[seat] or \
+                    feed.handled[seat] != old.handled[seat]:
+                woken.append(client)
+        # the phone whose input this answers first: its player is the one waiting
+        woken.sort(key=lambda c: not self.answers_input(c))
+        for client in woken:
             client.wake.set()
 
     def handled(self, station: int) -> int:

@@ -7,7 +7,7 @@
 const $ = (id) => document.getElementById(id);
 const STORE = "pitboard.seat";
 const state = { ws: null, view: null, seat: null, name: "", n: 0, acked: 0, pending: new Map(),
-  unlocked: false, join: null, hello: null, retry: 0, timer: null, gone: "" };
+  unlocked: false, join: null, hello: null, retry: 0, timer: null, gone: "", frames: 0 };
 window.pitboard = state;  // for the browser tests: what the page was last sent
 
 // ---- the connection ------------------------------------------------------------------
@@ -55,6 +55,7 @@ window.addEventListener("online", connect);
 
 // ---- what the server says --------------------------------------------------------------
 function receive(m) {
+  state.frames++;
   switch (m.t) {
     case "hello": state.hello = m; if (state.seat === null) showJoin(); break;
     case "seat":
@@ -153,7 +154,8 @@ function drawStats(v) {
   if (![...PLAN, "resolution", "waiting"].includes(v.kind) || v.laps === 0) return;
   const stat = (label, value) => { const s = el("div", "stat"); s.append(el("b", "", value), el("small", "", label)); box.append(s); };
   stat("speed", v.speed || "–");
-  stat(v.target_gear !== v.gear ? `gear ${v.gear}→` : "gear", String(v.target_gear));
+  const shifting = PLAN.includes(v.kind) && v.target_gear !== v.gear;  // the lever's gear
+  stat(shifting ? `gear ${v.gear}→` : "gear", String(shifting ? v.target_gear : v.gear));
   stat("heat in engine", String(v.engine));
 }
 function drawWarnings(v) {
@@ -184,7 +186,8 @@ function drawInfo(v) {
     for (const x of items) row.append(el("span", "chip", x)); box.append(row);
   };
   chips(v.flips, "flips: "); chips(v.heat_paid, "Heat paid: "); chips(v.go_fields, "");
-  for (const line of v.lines) box.append(el("p", "", line));
+  // the OLED's join line: this page shows the code and its QR code in the invite box
+  for (const line of v.lines) if (!/^phones: code /.test(line)) box.append(el("p", "", line));
   if (v.order.length) {
     const list = el("ol"); for (const line of v.order) list.append(el("li", "", line.replace(/^\d+ /, "")));
     box.append(list);
