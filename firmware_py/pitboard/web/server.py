@@ -40,17 +40,19 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from importlib import resources
-from typing import Final
+from typing import TYPE_CHECKING, Final
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
 from ..table.feed import TableFeed
-from ..table.table_base import TableEvent
 from .hub import FRAME_INTERVAL, Client, dumps
 from .limits import MAX_CONNECTIONS, MAX_SOCKETS, MAX_SOCKETS_PER_ADDRESS
 from .protocol import MAX_MESSAGE
 from .session import Closing, Seats
+
+if TYPE_CHECKING:  # the table's events as a type only: the server never imports the table
+    from ..table.table_base import TableEvent
 
 log = logging.getLogger("pitboard.web")
 

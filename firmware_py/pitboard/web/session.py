@@ -41,13 +41,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from ..staffpin import UNLOCK_IDLE
 from ..table import flow
 from ..table.feed import TableFeed
 from ..table.phone_seats import SeatClaimed, SeatLeft, SeatView, valid_name
-from ..table.table_base import TableEvent
 from ..table.view import LOBBY
 from .hub import Client, Hub, dumps, join_message
 from .keys import SeatKeys
@@ -67,6 +66,9 @@ from .protocol import (
     parse_message,
     station_event,
 )
+
+if TYPE_CHECKING:  # the table's events as a type only: the server never imports the table
+    from ..table.table_base import TableEvent
 
 log = logging.getLogger("pitboard.web")
 
