@@ -62,7 +62,7 @@ def cards_of(race: Race, car_id: int) -> Counter[str]:
 
 
 def stress_taken(race: Race, car_id: int) -> int:
-    return sum(e["stress"] for e in race.events if e["type"] == "spin_out" and e["car"] == car_id)
+    return sum(e.stress for e in race.events if e.kind == "spin_out" and e.car == car_id)
 
 
 def play_checked(game: GarageGame) -> Race:
@@ -127,7 +127,7 @@ def test_every_symbol_path_is_walked() -> None:
         while not race.over:
             car = race.pending().cars[0]
             race.apply(bots[car].choose(race, car))
-        seen.update(e["type"] for e in race.events)
+        seen.update(e.kind for e in race.events)
     for kind in ("speed_choice", "direct_play", "accelerate", "reduce", "salvage", "supercool",
                  "draft_move", "refresh", "scrap", "upgrade_replaced"):
         assert seen[kind], f"no {kind} in 60 random-bot races"

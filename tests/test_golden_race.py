@@ -18,14 +18,15 @@ from typing import Any
 
 from pitboard.bots import HeuristicBot
 from pitboard.engine import Race, RaceSetup, parse_decision, race_to_dict, replay
+from pitboard.engine.events import Event
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "race_usa_4cars.json"
 SETUP = RaceSetup(track="usa", cars=4, seed=20261123, laps=1)
 
 
-def events_digest(events: list[dict[str, Any]]) -> str:
+def events_digest(events: list[Event]) -> str:
     """SHA-256 of the event log as canonical JSON (sorted keys, no spaces)."""
-    text = json.dumps(events, sort_keys=True, separators=(",", ":"))
+    text = json.dumps([e.to_dict() for e in events], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
 

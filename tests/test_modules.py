@@ -63,7 +63,7 @@ class Ghost(RaceModule):
     def drive(self, race: Race, car: Car) -> bool:
         if not self._is_ghost(race, car):
             return False
-        race._move(car, 3, "ghost")
+        race.move(car, 3, "ghost")
         return True
 
 

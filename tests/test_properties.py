@@ -80,7 +80,7 @@ def cards_of(race: Race, car_id: int) -> Counter[str]:
 
 
 def stress_taken(race: Race, car_id: int) -> int:
-    return sum(e["stress"] for e in race.events if e["type"] == "spin_out" and e["car"] == car_id)
+    return sum(e.stress for e in race.events if e.kind == "spin_out" and e.car == car_id)
 
 
 class Checker:
@@ -95,7 +95,7 @@ class Checker:
     def check(self, race: Race) -> None:
         new = race.events[self.seen_events:]
         self.seen_events = len(race.events)
-        spun = {e["car"] for e in new if e["type"] == "spin_out"}
+        spun = {e.car for e in new if e.kind == "spin_out"}
         all_stress = race.stress_reserve
         for car in race.cars:
             owned = cards_of(race, car.id)

@@ -143,8 +143,8 @@ def test_every_status_line_says_where_the_legend_goes_and_go_confirms() -> None:
     table = rig.table
     assert table.race is not None
     first = table.legend_moves_waiting()[0]
-    event = next(e for e in table.race.events if e["type"] == "legend")
-    assert first.colour == event["colour"] and first.to == event["space"]
+    event = next(e for e in table.race.events if e.kind == "legend")
+    assert first.colour == event.colour and first.to == event.space
     status = first.status()
     assert f"{first.frm}→{first.to}" in status and status.endswith(": GO")
     for i in range(2):  # every seated station, whatever screen it is on

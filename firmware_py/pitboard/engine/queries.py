@@ -39,8 +39,11 @@ def _shifts(gear: int, *, heat: bool) -> tuple[tuple[int, ...], dict[int, int]]:
     return gears, {g: 1 if abs(g - gear) == 2 else 0 for g in gears}
 
 
-_SHIFTS = {g: _shifts(g, heat=True) for g in range(1, 5)}
-_FREE_SHIFTS = {g: _shifts(g, heat=False) for g in range(1, 5)}
+#: the shift table: gear -> (the gears reachable from it, the Heat each shift costs); shared:
+#: read it, never change it. SHIFTS with Heat in the engine, FREE_SHIFTS without (no 2-gear
+#: shift then). ``Race.shifts(car)`` picks the one for a car.
+SHIFTS = {g: _shifts(g, heat=True) for g in range(1, 5)}
+FREE_SHIFTS = {g: _shifts(g, heat=False) for g in range(1, 5)}
 BASE_PHASES = frozenset({PLAN, REACT, SLIPSTREAM, DISCARD, OVER})
 #: the phases of one car's turn
 TURN_PHASES = frozenset({REACT, SLIPSTREAM, DISCARD})
@@ -135,7 +138,7 @@ class Queries(Piles):
     def shifts(car: Car) -> tuple[tuple[int, ...], dict[int, int]]:
         """The gears ``car`` may plan now and the Heat each shift costs (shared tables: read
         them, never change them)."""
-        return _SHIFTS[car.gear] if car.engine else _FREE_SHIFTS[car.gear]
+        return SHIFTS[car.gear] if car.engine else FREE_SHIFTS[car.gear]
 
     def _waiting_text(self) -> str:
         p = self.pending()
