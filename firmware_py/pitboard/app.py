@@ -375,8 +375,9 @@ class App:
         next_ping = 0.0
         next_tick = 0.0
         sdnotify.ready()
+        problem = self.recorder.problem
         sdnotify.status(("racing" if table.race is not None else "lobby")
-                        + (f"; {self.recorder.problem}" if self.recorder.problem else ""))
+                        + (f"; {problem}" if problem is not None else ""))
         while not stop.is_set():
             table.step(timeout=FAST_POLL_SECONDS if self.busy() else POLL_SECONDS)
             now = time.monotonic()
