@@ -225,9 +225,29 @@ class Course:
         :class:`~pitboard.engine.events.LapStarted` for each finish line crossed and a
         :class:`~pitboard.engine.events.Moved`."""
         frm = car.d
-        self._put(car, *self.landing(car, frm + spaces))
+        d = frm + spaces
+        # landing() and _put(), written out: 1.7 moves a car-turn, and the two calls cost 7% of
+        # the engine (callgrind, 20 races replayed: 72,400 -> 77,900 instructions a car-turn)
+        n, spots, taken = self._spaces, self._spots, self._taken
+        on_track = car.on_track
+        if on_track:  # lifted off first: a car is never in its own way. (Its bit is set, so
+            # a subtraction clears it: cheaper than &= ~, which CPython 3.11 does not specialize)
+            taken[car.space] -= car.spot
+        while True:
+            space = (d - 1) % n + 1
+            spot = spots[space]
+            held = taken[space]
+            if not held & spot:
+                break
+            spot = 3 - spot
+            if not held & spot:
+                break
+            d -= 1
+        if on_track:
+            taken[space] += spot  # (the bit was clear: the same as |=)
+        car.d, car.spot, car.space = d, spot, space
         if self.record_events:
-            n, d, events, round_ = self._spaces, car.d, self.events, self.round
+            events, round_ = self.events, self.round
             lap = -(-frm // n)  # first line at or after frm: line L*n starts lap L + 1
             while lap * n < d:
                 if lap < self.laps:
