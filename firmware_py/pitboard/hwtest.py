@@ -354,7 +354,7 @@ def run_hw_test(
     from .hwtest_i2c import BOOT_DIRS, i2c_report, open_smbus
 
     report = Report(sys.stdout if out is None else out)
-    report.line(f'{COMMAND}: profile "{config.name}" ({config.source}), '
+    report.line(f'{COMMAND}: profile "{config.name}" ({config.label}), '
                 f"{len(config.stations)} stations")
     factory = gpio_report(report, pin_factory, config, root=root)
     own_factory = pin_factory is None and factory is not None

@@ -258,8 +258,9 @@ def main(
                   modules=modules,
                   seed=args.seed, record=args.station - 1 if recording else None, clock=clock,
                   journal=args.journal, profile=profile)
-    except (StartupError, OSError) as exc:
-        return fail(f"cannot start: {exc}")
+    except (StartupError, OSError) as exc:  # a run-time failure (a journal in use), not
+        print(f"{PROG}: cannot start: {exc}", file=err)  # bad arguments: exit 1, as `run`
+        return 1
     status = 0
     try:
         if terminal:
