@@ -47,6 +47,8 @@ def export_tree(dest: Path, repo: Path = REPO) -> Path:
 
 @dataclass(frozen=True)
 class Artifacts:
+    #: the tracked tree they were built from (what a clean clone holds)
+    src: Path
     sdist: Path
     wheel: Path
 
@@ -72,7 +74,7 @@ def build(workdir: Path) -> Artifacts:
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     (sdist,) = dist.glob("pitboard-*.tar.gz")
     (wheel,) = dist.glob("pitboard-*.whl")
-    return Artifacts(sdist, wheel)
+    return Artifacts(src, sdist, wheel)
 
 
 def missing_files(artifacts: Artifacts, repo: Path = REPO) -> list[str]:
