@@ -110,6 +110,10 @@ def wait_for_hardware(
         sleep(0.5)
 
 
+#: the log of ``pitboard run`` at a terminal, in its journal folder
+LOG_NAME = "pitboard.log"
+
+
 def journal_dir(config: HwConfig, override: Path | None = None) -> Path:
     """Where the journal lives: ``override``, or ``[journal] dir``. A relative dir goes under
     systemd's ``$STATE_DIRECTORY``, else under the user's state folder
@@ -521,15 +525,28 @@ def draws_in_terminal(config: HwConfig) -> bool:
 def _run_in_terminal(config: HwConfig, journal: Path) -> int:
     """``pitboard run`` on an emulated profile at a terminal: the stations drawn as in
     ``pitboard sim``, the keyboard as their levers and trays, the journal kept in ``journal``
-    (a race left unfinished resumes on the next start). Log lines go to ``<journal>.log``
-    instead of the screen being drawn."""
+    (a race left unfinished resumes on the next start). Log lines go to ``pitboard.log`` in
+    that folder instead of the screen being drawn."""
     from .sim.cli import terminal_size
     from .sim.session import Sim
     from .sim.terminal import run_terminal
 
-    log_file = journal.with_name(journal.name + ".log")
+    lock = JournalLock(journal)  # before the log file: a refused start writes nothing
     try:
-        journal.mkdir(parents=True, exist_ok=True)
+        lock.acquire()
+    except (JournalBusy, OSError) as exc:
+        print(f"pitboard run: {exc}", file=sys.stderr)
+        return 1
+    try:
+        return _draw_in_terminal(config, journal, Sim, run_terminal, terminal_size)
+    finally:
+        lock.release()
+
+
+def _draw_in_terminal(config: HwConfig, journal: Path, sim_class: Any, run_terminal: Any,
+                      terminal_size: Any) -> int:
+    log_file = journal / LOG_NAME
+    try:
         handler: logging.Handler = logging.FileHandler(log_file, encoding="utf-8")
     except OSError as exc:
         log.error("cannot write the journal or its log at %s: %s", journal, exc.strerror or exc)
@@ -540,8 +557,8 @@ def _run_in_terminal(config: HwConfig, journal: Path) -> int:
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root.addHandler(handler)
     try:
-        sim = Sim(len(config.stations), track=config.table.track, laps=config.table.laps,
-                  journal=journal, profile=config)
+        sim = sim_class(len(config.stations), track=config.table.track, laps=config.table.laps,
+                        journal=journal, profile=config)
     except (StartupError, OSError) as exc:
         log.error("%s", exc)
         print(f"pitboard run: {exc}", file=sys.stderr)
