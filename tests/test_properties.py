@@ -79,10 +79,6 @@ def cards_of(race: Race, car_id: int) -> Counter[str]:
     return owned
 
 
-def stress_taken(race: Race, car_id: int) -> int:
-    return sum(e["stress"] for e in race.events if e["type"] == "spin_out" and e["car"] == car_id)
-
-
 class Checker:
     """Checks the invariants after each decision, against the state at the start."""
 
@@ -91,16 +87,21 @@ class Checker:
         self.total_stress = race.stress_reserve + sum(s[STRESS] for s in self.start)
         self.d = [c.d for c in race.cars]
         self.seen_events = len(race.events)
+        #: Stress each car took from the reserve (spin-outs), counted as the events come
+        self.stress: Counter[int] = Counter()
 
     def check(self, race: Race) -> None:
         new = race.events[self.seen_events:]
         self.seen_events = len(race.events)
         spun = {e["car"] for e in new if e["type"] == "spin_out"}
+        for e in new:
+            if e["type"] == "spin_out":
+                self.stress[e["car"]] += e["stress"]
         all_stress = race.stress_reserve
         for car in race.cars:
             owned = cards_of(race, car.id)
             expected = self.start[car.id].copy()
-            expected[STRESS] += stress_taken(race, car.id)
+            expected[STRESS] += self.stress[car.id]
             assert owned == expected, f"car {car.id}: cards {owned} != {expected}"
             all_stress += owned[STRESS]
             assert car.engine >= 0
