@@ -22,6 +22,7 @@ import pytest
 from pitboard.bots import Bot, RandomBot
 from pitboard.engine import Race, RaceSetup, race_from_dict, race_to_dict, replay, undo
 from pitboard.engine.cards import HEAT, STRESS
+from pitboard.engine.events import SpunOut
 from pitboard.engine.garage import removed_cards
 from pitboard.garage_bots import GarageBot
 
@@ -61,10 +62,6 @@ def cards_of(race: Race, car_id: int) -> Counter[str]:
     return owned
 
 
-def stress_taken(race: Race, car_id: int) -> int:
-    return sum(e.stress for e in race.events if e.kind == "spin_out" and e.car == car_id)
-
-
 def play_checked(game: GarageGame) -> Race:
     """Play a whole race, checking the invariants after every decision once the cards are
     dealt."""
@@ -72,9 +69,15 @@ def play_checked(game: GarageGame) -> Race:
     bots = game.bots()
     start: list[Counter[str]] | None = None
     limit = MAX_ROUNDS_PER_LAP * (race.laps)
+    stress: Counter[int] = Counter()  # Stress taken from the reserve, by car, so far
+    read = 0  # events read for it (read once each, not all again after every decision)
     while not race.over:
         car = race.pending().cars[0]
         race.apply(bots[car].choose(race, car))
+        for event in race.events[read:]:
+            if isinstance(event, SpunOut):
+                stress[event.car] += event.stress
+        read = len(race.events)
         if race.phase == "draft":
             continue
         if start is None:
@@ -82,7 +85,7 @@ def play_checked(game: GarageGame) -> Race:
             assert all(sum(s.values()) >= 15 for s in start)
         for c in race.cars:
             expected = start[c.id].copy()
-            expected[STRESS] += stress_taken(race, c.id)
+            expected[STRESS] += stress[c.id]
             assert cards_of(race, c.id) == expected, f"seed {game.seed}: car {c.id} cards"
             assert c.engine >= 0, f"seed {game.seed}: negative Heat"
         places = [(c.space, c.spot) for c in race.cars if c.on_track]

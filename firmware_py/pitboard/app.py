@@ -31,6 +31,7 @@ from .hw.writer import BusWriter, QueuedDisplay, part_bytes
 from .hwconfig import DisplayConfig, HwConfig, TableConfig, resolve_i2c_bus
 from .hwconfig.schema import RACE_CONTROL_LABEL
 from .journal import Journal
+from .journallock import JournalBusy, JournalLock
 from .table.chatter import ChatterGuard
 from .table.recorder import JournalRecorder
 from .table.screens import render
@@ -104,6 +105,10 @@ def wait_for_hardware(
         said = line
         sdnotify.status(line)
         sleep(0.5)
+
+
+#: the log of ``pitboard run`` at a terminal, in its journal folder
+LOG_NAME = "pitboard.log"
 
 
 def journal_dir(config: HwConfig, override: Path | None = None) -> Path:
@@ -209,6 +214,8 @@ class App:
     mux_guard: MuxGuard | None = None
     #: the parent buses the guard reads the muxes on
     _mux_buses: list[Any] = field(default_factory=list)
+    #: this process's right to write the journal, released by close()
+    journal_lock: JournalLock | None = None
 
     @property
     def mux_resets(self) -> int:
@@ -239,7 +246,49 @@ class App:
         thread per I2C controller (:func:`with_writers`); ``displays`` given by the caller are
         drawn directly unless ``writer_threads``. With ``displays`` given, the race-control
         display is ``race_control_display`` (None: none), else the profile's
-        ``[race_control]``."""
+        ``[race_control]``.
+
+        First of all it takes the journal's lock (:mod:`pitboard.journallock`): a journal
+        another live process writes is refused (StartupError naming that process) before any
+        display is drawn or any file written."""
+        lock = JournalLock(journal_dir(config, journal))
+        try:
+            lock.acquire()
+        except JournalBusy as exc:
+            raise StartupError(str(exc)) from None
+        except OSError as exc:
+            raise StartupError(f"cannot open the journal folder {lock.directory}: "
+                               f"{exc.strerror or exc}") from None
+        try:
+            app = cls._open_parts(
+                config, journal=journal, pin_factory=pin_factory, bus_factory=bus_factory,
+                displays=displays, clock=clock, seed=seed, cars=cars, modules=modules,
+                wait_s=wait_s, writer_threads=writer_threads,
+                race_control_display=race_control_display)
+        except BaseException:
+            lock.release()
+            raise
+        app.journal_lock = lock
+        return app
+
+    @classmethod
+    def _open_parts(
+        cls,
+        config: HwConfig,
+        *,
+        journal: Path | None,
+        pin_factory: Any,
+        bus_factory: Callable[[int], SMBusLike] | None,
+        displays: Sequence[Any] | None,
+        clock: Callable[[], float],
+        seed: int | None,
+        cars: int | None,
+        modules: Mapping[str, Mapping[str, Any]] | None,
+        wait_s: float | None,
+        writer_threads: bool | None,
+        race_control_display: Any,
+    ) -> App:
+        """:meth:`build` once the journal is this process's."""
         if wait_s is not None:
             wait_for_hardware(config, seconds=wait_s)
         writers: list[BusWriter] = []
@@ -405,6 +454,8 @@ class App:
             except Exception as exc:  # a dead panel must not block shutdown
                 log.warning("closing a display failed: %s", exc)
         self.recorder.journal.close()
+        if self.journal_lock is not None:
+            self.journal_lock.release()
 
 
 def startup_line(app: App, *, console_started: bool = True) -> tuple[int, str]:
@@ -434,11 +485,11 @@ def startup_line(app: App, *, console_started: bool = True) -> tuple[int, str]:
         pin = "staff PIN: console off"
     elif default_pin:
         pin = ("staff PIN STILL THE DEFAULT published with Pitboard: set [console] staff_pin in "
-               f"{config.source}")
+               f"{config.label}")
     else:
         pin = "staff PIN: set"
     parts = [
-        f'pitboard {__version__} running "{config.table.name}" (profile {config.source})',
+        f'pitboard {__version__} running "{config.table.name}" (profile {config.label})',
         f"{n} station{'s' if n != 1 else ''}, {n - len(silent)} of {n} displays answering"
         + (f" (not {', '.join(silent)}: retrying)" if silent else ""),
         *_race_control_part(app),

@@ -19,6 +19,7 @@ from types import FrameType
 from . import sdnotify
 from .app import (
     BOOT_WAIT_SECONDS,
+    LOG_NAME,
     App,
     StartupError,
     configure_logging,
@@ -27,6 +28,7 @@ from .app import (
     startup_line,
 )
 from .hwconfig import ConfigError, HwConfig, load_profile
+from .journallock import JournalBusy, JournalLock
 from .sim.cli import terminal_size
 from .sim.session import Sim
 from .sim.terminal import run_terminal
@@ -39,11 +41,23 @@ log = logging.getLogger("pitboard")
 def _run_in_terminal(config: HwConfig, journal: Path) -> int:
     """``pitboard run`` on an emulated profile at a terminal: the stations drawn as in
     ``pitboard sim``, the keyboard as their levers and trays, the journal kept in ``journal``
-    (a race left unfinished resumes on the next start). Log lines go to ``<journal>.log``
-    instead of the screen being drawn."""
-    log_file = journal.with_name(journal.name + ".log")
+    (a race left unfinished resumes on the next start). Log lines go to ``pitboard.log`` in
+    that folder instead of the screen being drawn."""
+    lock = JournalLock(journal)  # before the log file: a refused start writes nothing
     try:
-        journal.mkdir(parents=True, exist_ok=True)
+        lock.acquire()
+    except (JournalBusy, OSError) as exc:
+        print(f"pitboard run: {exc}", file=sys.stderr)
+        return 1
+    try:
+        return _draw_in_terminal(config, journal)
+    finally:
+        lock.release()
+
+
+def _draw_in_terminal(config: HwConfig, journal: Path) -> int:
+    log_file = journal / LOG_NAME
+    try:
         handler: logging.Handler = logging.FileHandler(log_file, encoding="utf-8")
     except OSError as exc:
         log.error("cannot write the journal or its log at %s: %s", journal, exc.strerror or exc)
@@ -91,7 +105,7 @@ def run_main(config_path: str, *, journal: str | None = None, verbose: bool = Fa
         log.error("%s", exc)
         return 1
     except TrackFileError as exc:  # checked by load_profile; the file changed since
-        log.error("%s: table.track: %s", escape(str(config.source)), exc)
+        log.error("%s: table.track: %s", escape(config.label), exc)
         return 2
     stop = threading.Event()
 
