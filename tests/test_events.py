@@ -135,6 +135,8 @@ def test_a_bad_event_is_a_one_line_error() -> None:
         ev.event_from_dict({"type": "warp", "round": 1})
     with pytest.raises(ValueError, match="move event without 'why'"):
         ev.event_from_dict({"type": "move", "car": 0, "round": 1})
+    with pytest.raises(ValueError, match="grid event: grid: "):
+        ev.event_from_dict({"type": "grid", "grid": [3], "round": 0})
     with pytest.raises(ValueError, match="already registered"):
         ev.register_event(type("Again", (ev.Moved,), {"kind": "move"}))
 

@@ -2,11 +2,12 @@
 
 A race records what happens, in order, in ``race.events`` (when ``record_events`` is on, as at
 the table; a simulation leaves it off). Each entry is one of the classes below: narration
-(:mod:`pitboard.narrate`), the station screens, the console and the journal's tests read their
-fields. :meth:`Event.to_dict` gives the JSON form the console's ``events json`` stream and a
-saved race (``race_to_dict(race, events=True)``) carry: the fields in order, then ``type`` (the
-kind's name) and ``round`` (the round it happened in; 0 before the first). :func:`event_from_dict`
-reads it back. The doctest of each class shows its JSON.
+(:mod:`pitboard.narrate`), the station screens, the Legend moves the table waits for, the
+console and scenario expectations read their fields. :meth:`Event.to_dict` gives the JSON form
+the console's ``events json`` stream and a saved race (``race_to_dict(race, events=True)``)
+carry: the fields in order, then ``type`` (the kind's name) and ``round`` (the round it happened
+in; 0 before the first). :func:`event_from_dict` reads it back. The doctest of each class shows
+its JSON; ``docs/events.md`` lists them all.
 
 A car's place after it moved (:class:`Moved`, :class:`SpunOut`, :class:`LegendMoved`) is five
 fields, as :meth:`Race.where <pitboard.engine.course.Course.where>` gives them (:class:`Place`):
@@ -105,11 +106,12 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
         if f.name not in data:
             raise ValueError(f"{kind.kind} event without {f.name!r}")
         value = data[f.name]
-        values[f.name] = kind.decode[f.name](value) if f.name in kind.decode else _tuples(value)
-    try:
-        return kind(**values)
-    except (TypeError, ValueError, AttributeError) as exc:
-        raise ValueError(f"{kind.kind} event: {exc}") from None
+        try:
+            values[f.name] = kind.decode[f.name](value) if f.name in kind.decode else \
+                _tuples(value)
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise ValueError(f"{kind.kind} event: {f.name}: {exc}") from None
+    return kind(**values)
 
 
 def _plain(value: Any) -> Any:
