@@ -20,12 +20,12 @@ from dataclasses import dataclass
 import pytest
 
 from pitboard.bots import Bot, RandomBot
+from pitboard.catalog import TRACKS
 from pitboard.engine import Race, RaceSetup, race_from_dict, race_to_dict, replay, undo
 from pitboard.engine.cards import HEAT, STRESS
 from pitboard.engine.garage import removed_cards
 from pitboard.garage_bots import GarageBot
 
-TRACKS = ("usa", "france", "great_britain", "italy")
 MAX_ROUNDS_PER_LAP = 100
 
 

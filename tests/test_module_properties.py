@@ -43,6 +43,8 @@ class ModuleGame:
     random_bots: tuple[bool, ...]
     #: None, or how the Garage hands out upgrades ("random", "draft")
     garage: str | None = None
+    #: the Garage's pool adds the Heavy Rain and Tunnel Vision cards
+    expansions: bool = False
 
     def setup(self) -> RaceSetup:
         modules: dict[str, dict[str, Any]] = {}
@@ -52,7 +54,7 @@ class ModuleGame:
         if self.weather is not None:
             modules["weather"] = {"weather": self.weather, "road": self.road}
         if self.garage is not None:
-            modules["garage"] = {"choose": self.garage}
+            modules["garage"] = {"choose": self.garage, "expansions": self.expansions}
         return RaceSetup(track=self.track, cars=self.drivers + self.legends, seed=self.seed,
                          laps=self.laps, modules=modules)
 
@@ -79,6 +81,7 @@ def module_games(draw: st.DrawFn) -> ModuleGame:
         aggressive=draw(st.booleans()),
         random_bots=tuple(draw(st.lists(st.booleans(), min_size=drivers, max_size=drivers))),
         garage=draw(st.sampled_from((None, None, "random", "draft"))),
+        expansions=draw(st.booleans()),
     )
 
 

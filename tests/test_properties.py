@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pitboard.bots import Bot, HeuristicBot, RandomBot
+from pitboard.catalog import TRACKS  # every shipped track, the expansions' too
 from pitboard.engine import (
     IllegalDecision,
     Plan,
@@ -30,7 +31,6 @@ from pitboard.engine import (
 )
 from pitboard.engine.cards import HEAT, STRESS
 
-TRACKS = ("usa", "france", "great_britain", "italy")
 #: the longest of 2,400 bot races (1-6 cars, 2 laps) took 68 rounds
 MAX_ROUNDS_PER_LAP = 100
 

@@ -180,11 +180,15 @@ class HeuristicBot:
         if speeds is None:
             speeds = self._speeds[(car.d, heat)] = _speeds_at(race, car.d, heat)
         # the gears it may plan, their targets and bonuses: race.shifts(car) depends on its
-        # gear and on whether it has Heat to pay a 2-gear shift, nothing else
-        shifting = car.gear if car.engine else -car.gear
-        moves = speeds.moves[shifting]
-        if moves is None:
-            moves = speeds.moves[shifting] = speeds.moves_for(*race.shifts(car))
+        # gear and on whether it has Heat to pay a 2-gear shift, nothing else, but on a track
+        # where a downshift may cost more (a flooded space: the race's hook): asked afresh
+        if race.hooks.downshift_heat:
+            moves = speeds.moves_for(*race.shifts(car))
+        else:
+            shifting = car.gear if car.engine else -car.gear
+            moves = speeds.moves[shifting]
+            if moves is None:
+                moves = speeds.moves[shifting] = speeds.moves_for(*race.shifts(car))
         fits, scores, picks = hand.fits, hand.scores, hand.picks
         best_score = -1e9
         best_gear = 0
@@ -330,13 +334,14 @@ def _course_of(race: Race) -> _Course:
 
 class _Speeds:
     """The highest speeds the corners ahead of a car can let it pay for with its spare Heat,
-    and with one less after a 2-gear shift; and, per gear it is in (as ``race.shifts``
-    tells), the gears it may plan with each one's target speed and bonus. Positions alike
-    share one: a course meets a few dozen."""
+    and with one and two less after a shift that costs them (a 2-gear shift, a downshift on a
+    flooded space); and, per gear it is in (as ``race.shifts`` tells), the gears it may plan
+    with each one's target speed and bonus. Positions alike share one: a course meets a few
+    dozen."""
 
     __slots__ = ("moves", "targets")
 
-    def __init__(self, targets: tuple[int, int]) -> None:
+    def __init__(self, targets: tuple[int, int, int]) -> None:
         self.targets = targets
         #: by gear, negative without Heat in the engine: per gear it may plan, (gear, target,
         #: bonus, the key of its picks in a _Hand); the target a float, as every value it is
@@ -350,8 +355,8 @@ class _Speeds:
                      for cost in (shift_cost[gear],) for target in (self.targets[cost],))
 
 
-#: the speeds objects by their two targets (at most 21 x 21: every target is 0..MAX_SPEED)
-_SPEEDS: dict[tuple[int, int], _Speeds] = {}
+#: the speeds objects by their targets (every target is 0..MAX_SPEED)
+_SPEEDS: dict[tuple[int, int, int], _Speeds] = {}
 
 
 def _speeds_at(race: Race, d: int, heat: int) -> _Speeds:
@@ -363,29 +368,33 @@ def _speeds_at(race: Race, d: int, heat: int) -> _Speeds:
     return speeds
 
 
-def _targets(d: int, ahead: list[tuple[int, int, int]], heat: int) -> tuple[int, int]:
-    """The highest speeds whose corner bill ``heat`` can pay, and ``heat`` less 1 (a 2-gear
-    shift's) (MAX_SPEED with no corner near).
+def _targets(d: int, ahead: list[tuple[int, int, int]], heat: int) -> tuple[int, int, int]:
+    """The highest speeds whose corner bill ``heat`` can pay, and ``heat`` less 1 and less 2
+    (what a shift may cost) (MAX_SPEED with no corner near).
 
     The bill only grows with speed, and is 0 until the first line is crossed, so scan up from
-    the first speed that crosses it, once for both.
+    the first speed that crosses it, once for all three.
     """
     if not ahead:
-        return MAX_SPEED, MAX_SPEED
+        return MAX_SPEED, MAX_SPEED, MAX_SPEED
     less = heat - 1 if heat else 0
-    lower = -1
+    least = heat - 2 if heat > 1 else 0
+    lower = lowest = -1
     speed = ahead[0][0] - d + 1
     while speed <= MAX_SPEED:
         bill = 0
         for line, _, limit in ahead:
             if line < d + speed and speed > limit:
                 bill += speed - limit
+        if bill > least and lowest < 0:
+            lowest = speed - 1
         if bill > less and lower < 0:
             lower = speed - 1
         if bill > heat:
-            return speed - 1, lower
+            return speed - 1, lower, lowest
         speed += 1
-    return MAX_SPEED, MAX_SPEED if lower < 0 else lower
+    return (MAX_SPEED, MAX_SPEED if lower < 0 else lower,
+            MAX_SPEED if lowest < 0 else lowest)
 
 
 class _Values(dict[str, float]):
@@ -444,8 +453,8 @@ def card_value(code: str, *, worst: float, expected: float) -> None:
 _COOLABLE = (0, 3, 1, 0, 0)
 #: what a plan gains by the Cooldown its gear allows, by Heat in hand (0-3+) and gear
 _COOLDOWN_BONUS = tuple(tuple(1.5 * min(heat, cool) for cool in _COOLABLE) for heat in range(4))
-#: what a plan gains by its gear, less what its shift costs, by gear and shift cost (0-1 Heat)
-_GEAR_BONUS = tuple((0.3 * gear - 2.0 * 0, 0.3 * gear - 2.0 * 1) for gear in range(5))
+#: what a plan gains by its gear, less what its shift costs, by gear and shift cost (0-2 Heat)
+_GEAR_BONUS = tuple(tuple(0.3 * gear - 2.0 * cost for cost in range(3)) for gear in range(5))
 
 
 class _Hand:
