@@ -109,7 +109,8 @@ def track_names() -> list[str]:
 
 def load_track(name: str | os.PathLike[str]) -> Track:
     """A shipped track by key (any case; aliases such as ``gb``, ``italia``, ``great-britain``,
-    ``nederland``, ``españa``) or a track file by path (anything ending in ``.toml`` or containing a path separator).
+    ``nederland``, ``españa``) or a track file by path (anything ending in ``.toml`` or
+    containing a path separator).
 
     Shipped tracks are cached: the same :class:`Track` object comes back each time, so treat its
     ``places`` dict as read-only. Files given by path are read afresh on every call.
