@@ -157,6 +157,29 @@ class Track:
             index = first - 1 if first > 0 else len(self.corners) - 1
         return self.token_corner(index)
 
+    def summary(self) -> str:
+        """One line about the track: what ``pitboard tracks`` lists.
+
+        Example::
+
+            >>> from pitboard.trackfile import load_track
+            >>> load_track("mexico").summary()
+            'Mexico: 60 spaces, 3 laps, Heat 6, Stress 2; corners 7 7 6 4 2 2 (chicanes 1-2, 5-6)'
+            >>> load_track("japan").summary().split("; ")[-1]
+            'flooded 6-11, 39-45, 50-55'
+        """
+        laps = f"{self.laps} lap{'s' if self.laps != 1 else ''}"
+        limits = " ".join(str(c.limit) for c in self.corners)
+        chicanes = [f"{i}-{i + 1}" for i, c in enumerate(self.corners) if c.chicane]
+        if chicanes:
+            limits += f" (chicane{'s' if len(chicanes) > 1 else ''} {', '.join(chicanes)})"
+        line = (f"{self.name}: {self.spaces} spaces, {laps}, Heat {self.heat}, "
+                f"Stress {self.stress}; corners {limits}")
+        for name, spaces in (("flooded", self.flooded), ("tunnels", self.tunnels)):
+            if spaces:
+                line += f"; {name} {_ranges(sorted(spaces))}"
+        return line
+
     @property
     def features(self) -> tuple[str, ...]:
         """Names of the rules the track's spaces bring, for listings: ``flooded``, ``tunnels``.
@@ -168,6 +191,17 @@ class Track:
             (('flooded',), ())
         """
         return (("flooded",) if self.flooded else ()) + (("tunnels",) if self.tunnels else ())
+
+
+def _ranges(numbers: list[int]) -> str:
+    """``[6, 7, 8, 40]`` as ``"6-8, 40"``."""
+    out: list[str] = []
+    for n in numbers:
+        if out and out[-1].split("-")[-1] == str(n - 1):
+            out[-1] = f"{out[-1].split('-')[0]}-{n}"
+        else:
+            out.append(str(n))
+    return ", ".join(out)
 
 
 def _racing_spots(spaces: int, corners: tuple[Corner, ...]) -> tuple[int, ...]:
