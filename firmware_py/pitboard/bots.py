@@ -182,13 +182,12 @@ class HeuristicBot:
         # the gears it may plan, their targets and bonuses: race.shifts(car) depends on its
         # gear and on whether it has Heat to pay a 2-gear shift, nothing else, but on a track
         # where a downshift may cost more (a flooded space: the race's hook): asked afresh
-        if race.hooks.downshift_heat:
+        shifting = car.gear if car.engine else -car.gear
+        moves = None if race.hooks.downshift_heat else speeds.moves[shifting]
+        if moves is None:
             moves = speeds.moves_for(*race.shifts(car))
-        else:
-            shifting = car.gear if car.engine else -car.gear
-            moves = speeds.moves[shifting]
-            if moves is None:
-                moves = speeds.moves[shifting] = speeds.moves_for(*race.shifts(car))
+            if not race.hooks.downshift_heat:
+                speeds.moves[shifting] = moves
         fits, scores, picks = hand.fits, hand.scores, hand.picks
         best_score = -1e9
         best_gear = 0
