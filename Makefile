@@ -19,8 +19,10 @@ lint: $(STAMP)
 	$(BIN)/ruff check firmware_py tests benchmarks
 	$(BIN)/mypy
 
+# on every core (pytest-xdist; the wheel and installer tests share one worker, which builds
+# and installs the wheel once); the 10 slowest tests are listed at the end, so drift shows
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadgroup --durations=10
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py

@@ -150,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "profile names, resume a journalled race, and play until SIGTERM.\n"
                    "On a profile of emulated stations (sim) at a terminal it draws them\n"
                    "there, the keyboard working their levers and trays (keys as in\n"
-                   "pitboard sim; q quits), and logs to <journal>.log.\n"
+                   "pitboard sim; q quits), and logs to pitboard.log in the journal folder.\n"
                    "Exit status: 2 a bad configuration (systemd does not retry), 1 hardware\n"
                    "that does not start (systemd retries), 0 stopped.")
     run.add_argument("--config", default=None, metavar="FILE|PROFILE",

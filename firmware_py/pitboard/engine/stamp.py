@@ -11,7 +11,7 @@ do not, since they change no rule), the base card types, and every source regist
 module the race uses or a feature its track has (flooded, tunnel spaces). A module registers
 its data where it is defined::
 
-    register_data("garage", "upgrades", Path(__file__).with_name("upgrades.toml"))
+    register_data("garage", "upgrades", resources.files(__package__) / "upgrades.toml")
     register_data("garage", "rules", "garage-1")   # a version: bump it when its rules change
 
 Example::
@@ -30,6 +30,7 @@ import hashlib
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -43,9 +44,10 @@ from .setup import RaceSetup
 #: differently (a rule fix, the shuffle stream). 1 = string-seeded shuffles; 2 = SplitMix64.
 RULES_VERSION = 2
 
-#: what a data source can be: a file (its bytes), a version string, or a function returning
-#: JSON-like data (dataclasses, tuples and sets allowed)
-Source = Path | str | Callable[[], object]
+#: what a data source can be: a file (its bytes: a path, or a package resource as
+#: importlib.resources gives it), a version string, or a function returning JSON-like data
+#: (dataclasses, tuples and sets allowed)
+Source = Path | Traversable | str | Callable[[], object]
 
 #: module key -> {name: source}; "base" is the engine's own
 _SOURCES: dict[str, dict[str, Source]] = {}
@@ -83,7 +85,7 @@ def _plain(value: Any) -> Any:
 
 def _digest(source: Source) -> str:
     """16 hex digits of SHA-256: a file's bytes, a version string, or data as canonical JSON."""
-    if isinstance(source, Path):
+    if isinstance(source, (Path, Traversable)):
         data = source.read_bytes()
     elif isinstance(source, str):
         data = source.encode()

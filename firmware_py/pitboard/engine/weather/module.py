@@ -37,7 +37,7 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
+from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from ..cards import HEAT, STRESS
@@ -56,7 +56,7 @@ _OPTIONS = ("weather", "road")
 
 # a journalled race replays only with the same tokens and rules (engine/stamp.py): bump the
 # version whenever this module changes what a token does
-register_data(KEY, "tokens", Path(__file__).with_name("tokens.toml"))
+register_data(KEY, "tokens", resources.files(__package__).joinpath("tokens.toml"))
 register_data(KEY, "rules", "weather-1")
 
 
