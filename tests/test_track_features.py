@@ -177,3 +177,30 @@ def test_a_race_with_every_module_ends_and_replays(track: str, seed: int) -> Non
     race, before_last = play(game)
     check_finished(game, race, before_last)
     assert race_to_dict(replay(race.setup, race.log)) == race_to_dict(race)
+
+
+# ---------------------------------------------------------------- at the table
+def test_stations_name_the_space_rule_where_the_car_stands() -> None:
+    from pitboard.table.weather_view import sector_line
+
+    assert sector_line(on_space("japan", 40, gear=3, engine=6), 0) == \
+        "flooded: downshift +1 Heat"
+    assert sector_line(on_space("japan", 47, gear=3, engine=6), 0) == ""
+    race = Race(RaceSetup(track="spain", cars=2, seed=1, stacked={
+        0: StackedDeck(hand=HAND, d=20, spot=1), 1: StackedDeck(hand=HAND, d=1, spot=1)},
+        modules={"weather": {"weather": "storm", "road": {"2": "weather"}}}))
+    assert sector_line(race, 0) == "sector: slipstream +2; tunnel: no discard"
+
+
+def test_the_turn_screen_offers_no_discard_in_a_tunnel() -> None:
+    from pitboard.table.turn import choices
+
+    sc = load_scenario(SCENARIOS / "tunnel_discard.txt")
+    race = Race(sc.setup, track=sc.track)
+    for _, decision in sc.decisions[:2]:  # both plans: car 1 (out of the tunnel) resolves
+        race.apply(decision)
+    assert choices(race, 1).discard is False  # offered, preset to keep the hand
+    for _, decision in sc.decisions[2:4]:
+        race.apply(decision)
+    assert race.current is race.cars[0] and race.cars[0].space == 20
+    assert choices(race, 0).discard is None  # in the tunnel: no DISC key

@@ -390,6 +390,11 @@ class TrackFeature(RaceModule):
         """Does ``track`` have the spaces this feature rules?"""
         raise NotImplementedError
 
+    def notice(self, car: Car) -> str:
+        """What the feature does to ``car`` where it stands, in a few words for a station
+        ("" where it does nothing)."""
+        return ""
+
 
 #: feature key -> its class; feature files register themselves (see engine/__init__.py)
 FEATURES: dict[str, type[TrackFeature]] = {}

@@ -84,6 +84,11 @@ class FloodedSpaces(TrackFeature):
             return heat + FLOODED_DOWNSHIFT_HEAT
         return heat
 
+    def notice(self, car: Car) -> str:
+        if car.on_track and self._flooded[car.space]:
+            return f"flooded: downshift +{FLOODED_DOWNSHIFT_HEAT} Heat"
+        return ""
+
 
 @register_feature
 class TunnelSpaces(TrackFeature):
@@ -108,3 +113,21 @@ class TunnelSpaces(TrackFeature):
 
     def may_discard(self, race: Race, car: Car) -> bool:
         return not (car.on_track and self._tunnel[car.space])
+
+    def notice(self, car: Car) -> str:
+        return "tunnel: no discard" if car.on_track and self._tunnel[car.space] else ""
+
+
+def space_notices(race: Race, car: Car) -> list[str]:
+    """What the space where ``car`` stands does to it, in a few words for a station (empty on
+    a track without such spaces).
+
+    Example::
+
+        >>> from pitboard.engine import Race, RaceSetup, StackedDeck
+        >>> race = Race(RaceSetup(track="spain", cars=2, seed=1,
+        ...                       stacked={0: StackedDeck(d=20, spot=1)}))
+        >>> space_notices(race, race.cars[0]), space_notices(race, race.cars[1])
+        (['tunnel: no discard'], [])
+    """
+    return [text for feature in race.hooks.features if (text := feature.notice(car))]
