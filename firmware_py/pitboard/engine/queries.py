@@ -56,6 +56,8 @@ def _paid_shifts(gear: int, engine: int, extra: int) -> tuple[tuple[int, ...], d
         gears = tuple(g for g, cost in costs.items() if cost <= engine)
         found = _PAID_SHIFTS[key] = (gears, {g: costs[g] for g in gears})
     return found
+
+
 BASE_PHASES = frozenset({PLAN, REACT, SLIPSTREAM, DISCARD, OVER})
 #: the phases of one car's turn
 TURN_PHASES = frozenset({REACT, SLIPSTREAM, DISCARD})
