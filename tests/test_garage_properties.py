@@ -25,8 +25,7 @@ from pitboard.engine import Race, RaceSetup, race_from_dict, race_to_dict, repla
 from pitboard.engine.cards import HEAT, STRESS
 from pitboard.engine.garage import removed_cards
 from pitboard.garage_bots import GarageBot
-
-MAX_ROUNDS_PER_LAP = 100
+from test_properties import round_limit
 
 
 @dataclass(frozen=True)
@@ -71,7 +70,7 @@ def play_checked(game: GarageGame) -> Race:
     race = Race(game.setup())
     bots = game.bots()
     start: list[Counter[str]] | None = None
-    limit = MAX_ROUNDS_PER_LAP * (race.laps)
+    limit = round_limit(race)
     while not race.over:
         car = race.pending().cars[0]
         race.apply(bots[car].choose(race, car))

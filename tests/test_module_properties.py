@@ -24,7 +24,7 @@ from pitboard.bots import Bot, HeuristicBot, RandomBot
 from pitboard.catalog import WEATHER_TOKENS
 from pitboard.engine import Race, RaceSetup, race_from_dict, race_to_dict, replay, undo
 from pitboard.garage_bots import GarageBot
-from test_properties import MAX_ROUNDS_PER_LAP, TRACKS, Checker
+from test_properties import TRACKS, Checker, round_limit
 
 MODULE_RACES = settings(max_examples=60, deadline=None)
 
@@ -103,7 +103,7 @@ def play(game: ModuleGame, *, check: bool = True) -> tuple[Race, dict[str, Any]]
         assert all(c.engine >= 0 for c in race.cars)
         places = [(c.space, c.spot) for c in race.cars if c.on_track]
         assert len(places) == len(set(places)), f"two cars on one spot: {places}"
-        assert race.round <= MAX_ROUNDS_PER_LAP * game.laps, "race did not end"
+        assert race.round <= round_limit(race), "race did not end"
     return race, before_last
 
 

@@ -34,6 +34,13 @@ from pitboard.engine.cards import HEAT, STRESS
 #: the longest of 2,400 bot races (1-6 cars, 2 laps) took 68 rounds
 MAX_ROUNDS_PER_LAP = 100
 
+
+def round_limit(race: Race) -> int:
+    """Rounds after which a race counts as never ending: MAX_ROUNDS_PER_LAP per lap of up to 70
+    spaces, and as many more per 70 spaces more (Spain's one lap is 109 spaces: a random bot
+    that spins out at every corner there took 106 rounds)."""
+    return MAX_ROUNDS_PER_LAP * race.laps * -(-race.track.spaces // 70)
+
 FAST = settings(max_examples=50, deadline=None)
 
 
@@ -125,7 +132,7 @@ def play_checked(game: Game) -> tuple[Race, dict[str, Any]]:
     bots = game.bots()
     checker = Checker(race)
     before_last: dict[str, Any] = {}
-    limit = MAX_ROUNDS_PER_LAP * game.laps
+    limit = round_limit(race)
     while not race.over:
         before_last = race_to_dict(race, events=True)
         step(race, bots)
