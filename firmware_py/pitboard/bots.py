@@ -118,6 +118,8 @@ class HeuristicBot:
         self._speeds: dict[tuple[int, int], _Speeds] = {}
         self._bills: dict[tuple[int, int, int], int] | None = None
         self._usual_slipstream = True
+        #: a downshift may cost Heat on some spaces (a flooded track): shift tables vary there
+        self._downshifts = False
 
     def choose(self, race: Race, car_id: int) -> Decision:
         phase = race.phase
@@ -178,16 +180,19 @@ class HeuristicBot:
             heat = 0
         speeds = self._speeds.get((car.d, heat))
         if speeds is None:
-            speeds = self._speeds[(car.d, heat)] = _speeds_at(race, car.d, heat)
+            speeds = self._speeds[(car.d, heat)] = _speeds_at(race, car.d, heat,
+                                                              self._downshifts)
         # the gears it may plan, their targets and bonuses: race.shifts(car) depends on its
         # gear and on whether it has Heat to pay a 2-gear shift, nothing else, but on a track
-        # where a downshift may cost more (a flooded space: the race's hook): asked afresh
-        shifting = car.gear if car.engine else -car.gear
-        moves = None if race.hooks.downshift_heat else speeds.moves[shifting]
-        if moves is None:
+        # where a downshift may cost more (a flooded space): there asked afresh
+        if self._downshifts:
             moves = speeds.moves_for(*race.shifts(car))
-            if not race.hooks.downshift_heat:
-                speeds.moves[shifting] = moves
+        else:
+            shifting = car.gear if car.engine else -car.gear
+            cached = speeds.moves[shifting]
+            if cached is None:
+                cached = speeds.moves[shifting] = speeds.moves_for(*race.shifts(car))
+            moves = cached
         fits, scores, picks = hand.fits, hand.scores, hand.picks
         best_score = -1e9
         best_gear = 0
@@ -242,6 +247,7 @@ class HeuristicBot:
         self._bills = None if hooks.car_corner_limit or hooks.corner_heat else course.bills
         #: the slipstream is the usual one (race.slipstream_reaches would answer its one reach)
         self._usual_slipstream = not (hooks.slipstream_spaces or hooks.slipstream_choices)
+        self._downshifts = hooks.downshift_heat is not None
 
     def _bill(self, race: Race, car: Car, end: int, speed: int) -> int:
         """Heat the corners would charge ``car`` for its move from where it began to ``end`` at
@@ -313,8 +319,9 @@ class _Course:
         self.bills: dict[tuple[int, int, int], int] = {}
 
 
-#: per race geometry (its corner lines): every race on a track and lap count shares one
-_COURSES: dict[tuple[tuple[int, int, int], ...], _Course] = {}
+#: per race geometry (its corner lines, and whether a downshift may cost Heat there): every
+#: race on a track and lap count shares one
+_COURSES: dict[tuple[tuple[tuple[int, int, int], ...], bool], _Course] = {}
 _COURSES_MAX = 8
 _BILLS_MAX = 8_192
 
@@ -322,12 +329,13 @@ _BILLS_MAX = 8_192
 def _course_of(race: Race) -> _Course:
     """What the bot knows of races with the corner lines of ``race``: the same few hundred
     positions come up in every race there."""
-    lines = tuple(race.corners_between(-sys.maxsize, sys.maxsize))
-    found = _COURSES.get(lines)
+    key = (tuple(race.corners_between(-sys.maxsize, sys.maxsize)),
+           race.hooks.downshift_heat is not None)
+    found = _COURSES.get(key)
     if found is None:
         if len(_COURSES) >= _COURSES_MAX:
             _COURSES.clear()
-        found = _COURSES[lines] = _Course()
+        found = _COURSES[key] = _Course()
     return found
 
 
@@ -340,7 +348,7 @@ class _Speeds:
 
     __slots__ = ("moves", "targets")
 
-    def __init__(self, targets: tuple[int, int, int]) -> None:
+    def __init__(self, targets: tuple[int, ...]) -> None:
         self.targets = targets
         #: by gear, negative without Heat in the engine: per gear it may plan, (gear, target,
         #: bonus, the key of its picks in a _Hand); the target a float, as every value it is
@@ -355,45 +363,45 @@ class _Speeds:
 
 
 #: the speeds objects by their targets (every target is 0..MAX_SPEED)
-_SPEEDS: dict[tuple[int, int, int], _Speeds] = {}
+_SPEEDS: dict[tuple[int, ...], _Speeds] = {}
 
 
-def _speeds_at(race: Race, d: int, heat: int) -> _Speeds:
-    """The speeds from ``d`` with ``heat`` to spare."""
-    targets = _targets(d, race.corners_ahead(d, MAX_SPEED), heat)
+def _speeds_at(race: Race, d: int, heat: int, costly: bool = False) -> _Speeds:
+    """The speeds from ``d`` with ``heat`` to spare (``costly``: and with 2 less, for a track
+    where a downshift may cost 2 Heat)."""
+    ahead = race.corners_ahead(d, MAX_SPEED)
+    targets = _targets(d, ahead, heat)
+    if costly:
+        targets += _targets(d, ahead, heat - 2 if heat > 1 else 0)[:1]
     speeds = _SPEEDS.get(targets)
     if speeds is None:
         speeds = _SPEEDS[targets] = _Speeds(targets)
     return speeds
 
 
-def _targets(d: int, ahead: list[tuple[int, int, int]], heat: int) -> tuple[int, int, int]:
-    """The highest speeds whose corner bill ``heat`` can pay, and ``heat`` less 1 and less 2
-    (what a shift may cost) (MAX_SPEED with no corner near).
+def _targets(d: int, ahead: list[tuple[int, int, int]], heat: int) -> tuple[int, ...]:
+    """The highest speeds whose corner bill ``heat`` can pay, and ``heat`` less 1 (a 2-gear
+    shift's) (MAX_SPEED with no corner near).
 
     The bill only grows with speed, and is 0 until the first line is crossed, so scan up from
-    the first speed that crosses it, once for all three.
+    the first speed that crosses it, once for both.
     """
     if not ahead:
-        return MAX_SPEED, MAX_SPEED, MAX_SPEED
+        return MAX_SPEED, MAX_SPEED
     less = heat - 1 if heat else 0
-    least = heat - 2 if heat > 1 else 0
-    lower = lowest = -1
+    lower = -1
     speed = ahead[0][0] - d + 1
     while speed <= MAX_SPEED:
         bill = 0
         for line, _, limit in ahead:
             if line < d + speed and speed > limit:
                 bill += speed - limit
-        if bill > least and lowest < 0:
-            lowest = speed - 1
         if bill > less and lower < 0:
             lower = speed - 1
         if bill > heat:
-            return speed - 1, lower, lowest
+            return speed - 1, lower
         speed += 1
-    return (MAX_SPEED, MAX_SPEED if lower < 0 else lower,
-            MAX_SPEED if lowest < 0 else lowest)
+    return MAX_SPEED, MAX_SPEED if lower < 0 else lower
 
 
 class _Values(dict[str, float]):
