@@ -39,7 +39,7 @@ class SimulationResult:
         >>> result.races, sum(result.wins.values()), result.text().splitlines()[0]
         (2, 2, '2 races, 2 heuristic bots, usa, 1 lap(s)')
         >>> sorted(result.to_dict())[:4]
-        ['bot', 'cars', 'laps', 'legend_wins']
+        ['bot', 'cars', 'jobs', 'laps']
     """
 
     track: str
