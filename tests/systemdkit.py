@@ -39,97 +39,88 @@ def one(unit: dict[tuple[str, str], list[str]], key: str, section: str = "Servic
     return values[-1]
 
 
-STUB = r"""
-import os
-import shutil
-import sys
-from pathlib import Path
-
-name = Path(sys.argv[0]).name
-args = sys.argv[1:]
-state = Path(os.environ["STUB_STATE"])
-
-
-def log() -> None:
-    with open(state / "log", "a") as f:
-        f.write(" ".join([name, *args]) + "\n")
-
-
-def lines(db: str) -> list[str]:
-    path = state / db
-    return path.read_text().splitlines() if path.exists() else []
-
-
-def save(db: str, rows: list[str]) -> None:
-    (state / db).write_text("".join(row + "\n" for row in rows))
-
-
-def join_group(user: str, group: str) -> None:
-    rows = []
-    for row in lines("group"):
-        parts = row.split(":")
-        if parts[0] == group:
-            members = [m for m in parts[3].split(",") if m]
-            parts[3] = ",".join([*members, user])
-        rows.append(":".join(parts))
-    save("group", rows)
-
-
-if name == "dpkg-query":
-    if args[-1] not in lines("dpkg"):
-        sys.exit(1)
-    print("installed", end="")
-    sys.exit(0)
-if name == "getent":
-    db, key = args
-    for row in lines(db):
-        if row.split(":")[0] == key:
-            print(row)
-            sys.exit(0)
-    sys.exit(2)
-if name == "systemctl":
-    verb, *units = [a for a in args if not a.startswith("-")]
-    # "enabled" marks pitboard.service, "enabled-<unit>" any other unit
-    flag = state / ("enabled" if units in ([], ["pitboard.service"]) else f"enabled-{units[0]}")
-    if verb == "is-enabled":
-        sys.exit(0 if flag.exists() else 1)
-    if verb == "is-active":
-        sys.exit(3)
-    log()
-    if verb == "enable":
-        flag.touch()
-    if verb == "disable":
-        flag.unlink(missing_ok=True)
-    sys.exit(0)
-if name == "python3" and args[:2] != ["-m", "venv"]:
-    os.execv(os.environ["REAL_PYTHON"], [os.environ["REAL_PYTHON"], *args])
-
-log()
-if os.environ.get("STUB_FAIL") == name:
-    sys.exit(100)
-if name == "python3":  # -m venv [...] DIR
-    venv = Path(args[-1])
-    (venv / "bin").mkdir(parents=True, exist_ok=True)
-    shutil.copy(sys.argv[0], venv / "bin" / "python")
-    flag = "true" if "--system-site-packages" in args else "false"
-    (venv / "pyvenv.cfg").write_text(f"include-system-site-packages = {flag}\n")
-elif name == "python" and "wheel" in args:  # the venv's: -m pip wheel ... --wheel-dir D SRC
-    dist = Path(args[args.index("--wheel-dir") + 1])
-    (dist / "pitboard-0-py3-none-any.whl").write_text("a wheel\n")
-elif name == "python":  # the venv's: -m pip install ...
-    script = Path(sys.argv[0]).parent / "pitboard"
-    script.write_text("#!/bin/sh\nexit 0\n")
-    script.chmod(0o755)
-elif name == "apt-get" and "install" in args:
-    save("dpkg", lines("dpkg") + [a for a in args[args.index("install") + 1 :] if a[0] != "-"])
-elif name == "groupadd":
-    save("group", [*lines("group"), f"{args[-1]}:x:{900 + len(lines('group'))}:"])
-elif name == "useradd":
-    save("passwd", [*lines("passwd"), f"{args[-1]}:x:999:999::/var/lib/pitboard:/bin/false"])
-    for group in args[args.index("--groups") + 1].split(","):
-        join_group(args[-1], group)
-elif name == "usermod":
-    join_group(args[-1], args[args.index("--groups") + 1])
+#: every stand-in command is this one bash script under the command's name (bash, not Python:
+#: an installer run calls a dozen of them, and a Python start-up each cost most of the tests' time)
+STUB = r"""#!/usr/bin/env bash
+name=${0##*/}
+state=$STUB_STATE
+log() { printf '%s\n' "$name${*:+ $*}" >>"$state/log"; }
+join_group() { # USER GROUP
+    awk -F: -v OFS=: -v u="$1" -v g="$2" '$1 == g { $4 = ($4 == "" ? u : $4 "," u) } { print }' \
+        "$state/group" >"$state/group.new" && mv "$state/group.new" "$state/group"
+}
+case $name in
+    dpkg-query)
+        grep -qx -- "${*: -1}" "$state/dpkg" 2>/dev/null || exit 1
+        printf installed; exit 0 ;;
+    getent)
+        grep -m1 -- "^$2:" "$state/$1" 2>/dev/null || exit 2
+        exit 0 ;;
+    systemctl)
+        words=(); for a in "$@"; do [[ $a == -* ]] || words+=("$a"); done
+        verb=${words[0]}; unit=${words[1]:-pitboard.service}
+        # "enabled" marks pitboard.service, "enabled-<unit>" any other unit
+        flag=$state/enabled
+        [[ $unit == pitboard.service ]] || flag=$state/enabled-$unit
+        case $verb in
+            is-enabled) [[ -e $flag ]]; exit ;;
+            is-active) exit 3 ;;
+        esac
+        log "$@"
+        [[ $verb == enable ]] && touch "$flag"
+        [[ $verb == disable ]] && rm -f "$flag"
+        exit 0 ;;
+    python3)
+        [[ $1 == -m && $2 == venv ]] || exec "$REAL_PYTHON" "$@" ;;
+esac
+log "$@"
+[[ ${STUB_FAIL:-} == "$name" ]] && exit 100
+case $name in
+    python3) # -m venv [...] DIR
+        venv=${*: -1}
+        mkdir -p "$venv/bin"
+        cp "$0" "$venv/bin/python"
+        flag=false; [[ " $* " == *" --system-site-packages "* ]] && flag=true
+        printf 'include-system-site-packages = %s\n' "$flag" >"$venv/pyvenv.cfg" ;;
+    python) # the venv's: -m pip wheel ... --wheel-dir DIR SRC, or -m pip install ...
+        if [[ $3 == wheel ]]; then
+            args=("$@")
+            for ((k = 0; k < ${#args[@]}; k++)); do
+                [[ ${args[k]} == --wheel-dir ]] && dist=${args[k + 1]}
+            done
+            printf 'a wheel\n' >"$dist/pitboard-0-py3-none-any.whl"
+        else
+            printf '#!/bin/sh\nexit 0\n' >"${0%/*}/pitboard"
+            chmod 755 "${0%/*}/pitboard"
+        fi ;;
+    apt-get)
+        if [[ " $* " == *" install "* ]]; then
+            seen=0
+            for a in "$@"; do
+                if ((seen)) && [[ $a != -* ]]; then printf '%s\n' "$a" >>"$state/dpkg"; fi
+                [[ $a == install ]] && seen=1
+            done
+        fi ;;
+    groupadd)
+        count=$(wc -l <"$state/group")
+        printf '%s:x:%d:\n' "${*: -1}" $((900 + count)) >>"$state/group" ;;
+    useradd)
+        user=${*: -1}
+        printf '%s:x:999:999::/var/lib/pitboard:/bin/false\n' "$user" >>"$state/passwd"
+        args=("$@")
+        for ((k = 0; k < ${#args[@]}; k++)); do
+            [[ ${args[k]} == --groups ]] && groups=${args[k + 1]}
+        done
+        IFS=, read -ra list <<<"$groups"
+        for g in "${list[@]}"; do join_group "$user" "$g"; done ;;
+    usermod)
+        args=("$@")
+        for ((k = 0; k < ${#args[@]}; k++)); do
+            [[ ${args[k]} == --groups ]] && group=${args[k + 1]}
+        done
+        join_group "${*: -1}" "$group" ;;
+esac
+exit 0
 """
 
 MUTATING = ("apt-get", "groupadd", "useradd", "usermod", "systemctl", "python3", "python")
@@ -271,8 +262,8 @@ def new_installer(tmp_path: Path, *, src: Path | None = None) -> Installer:
 
     stubs = tmp_path / "stubs"
     stubs.mkdir()
-    stub = stubs / "stub.py"
-    stub.write_text(f"#!{sys.executable}\n{STUB}")
+    stub = stubs / "stub.sh"
+    stub.write_text(STUB)
     stub.chmod(0o755)
     for name in ("apt-get", "dpkg-query", "getent", "groupadd", "useradd", "usermod"):
         shutil.copy(stub, stubs / name)

@@ -92,9 +92,9 @@ def play(game: ModuleGame, *, check: bool = True) -> tuple[Race, dict[str, Any]]
     bots = game.bots()
     # the Garage's one-time cards leave the game: test_garage_properties.py counts them
     checker = Checker(race) if check and game.garage is None else None
-    before_last: dict[str, Any] = {}
+    decisions = 0
     while not race.over:
-        before_last = race_to_dict(race, events=True)
+        decisions += 1
         car = race.pending().cars[0]
         assert car < game.drivers, "a Legend car was asked for a decision"
         race.apply(bots[car].choose(race, car))
@@ -104,7 +104,13 @@ def play(game: ModuleGame, *, check: bool = True) -> tuple[Race, dict[str, Any]]
         places = [(c.space, c.spot) for c in race.cars if c.on_track]
         assert len(places) == len(set(places)), f"two cars on one spot: {places}"
         assert race.round <= round_limit(race), "race did not end"
-    return race, before_last
+    # the state before the last decision, from a second live play with fresh bots seeded alike
+    before_last = Race(game.setup())
+    again = game.bots()
+    for _ in range(decisions - 1):
+        car = before_last.pending().cars[0]
+        before_last.apply(again[car].choose(before_last, car))
+    return race, race_to_dict(before_last, events=True)
 
 
 def check_finished(game: ModuleGame, race: Race, before_last: dict[str, Any]) -> None:

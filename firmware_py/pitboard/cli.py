@@ -103,6 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="how many races (default 100)")
     sim.add_argument("--bot", choices=("heuristic", "random"), default="heuristic",
                      help="how the bots play (default heuristic)")
+    sim.add_argument("--jobs", type=_positive, default=1, metavar="N",
+                     help="share the races among N processes (default 1); each race depends "
+                          "on its seed alone, so the results are the same for any N")
     sim.add_argument("--json", action="store_true",
                      help="print the figures as JSON instead of text (wins_by_car is keyed by "
                           "0-based car index, wins_by_grid_position from 1)")
@@ -246,7 +249,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     result = simulate(track=args.track, cars=args.cars, laps=args.laps, races=args.races,
                       seed=args.seed, bot=args.bot,
-                      modules=race_modules(args, cars=args.cars))
+                      modules=race_modules(args, cars=args.cars), jobs=args.jobs)
     if args.json:
         print(json.dumps(result.to_dict(), indent=1))
     else:
