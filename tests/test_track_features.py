@@ -69,6 +69,9 @@ def test_flooded_downshift_refused_in_one_line_without_the_heat() -> None:
                                               r"downshift here costs 2 Heat \(a flooded space\)$"):
         race.apply(plan)
     assert race.cars[0].engine == 1 and race.cars[0].gear == 3  # untouched
+    from pitboard.table.hand import short_problem
+
+    assert short_problem(problem) == "not enough Heat to shift"  # what the station shows
 
 
 def test_flooded_downshift_shows_in_the_forecast() -> None:
