@@ -20,14 +20,13 @@ from dataclasses import dataclass
 import pytest
 
 from pitboard.bots import Bot, RandomBot
+from pitboard.catalog import TRACKS
 from pitboard.engine import Race, RaceSetup, race_from_dict, race_to_dict, replay, undo
 from pitboard.engine.cards import HEAT, STRESS
 from pitboard.engine.events import SpunOut
 from pitboard.engine.garage import removed_cards
 from pitboard.garage_bots import GarageBot
-
-TRACKS = ("usa", "france", "great_britain", "italy")
-MAX_ROUNDS_PER_LAP = 100
+from test_properties import round_limit
 
 
 @dataclass(frozen=True)
@@ -68,7 +67,7 @@ def play_checked(game: GarageGame) -> Race:
     race = Race(game.setup())
     bots = game.bots()
     start: list[Counter[str]] | None = None
-    limit = MAX_ROUNDS_PER_LAP * (race.laps)
+    limit = round_limit(race)
     stress: Counter[int] = Counter()  # Stress taken from the reserve, by car, so far
     read = 0  # events read for it (read once each, not all again after every decision)
     while not race.over:

@@ -6,13 +6,12 @@ Only the system commands (apt-get, useradd, systemctl, ...) are stand-ins."""
 from __future__ import annotations
 
 import os
-import signal
-import socket
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from runkit import run_until_ready
 from systemdkit import new_installer
 from wheelkit import Installed, clean_env
 
@@ -46,23 +45,9 @@ def test_the_staged_install_runs_the_tested_wheel(installed: Installed, tmp_path
         assert result.returncode == 0, (args, result.stdout, result.stderr)
         assert "Traceback" not in result.stderr
 
-    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    notify.bind(str(tmp_path / "notify"))
-    notify.settimeout(TIMEOUT)
-    proc = subprocess.Popen([str(command), "run", "--config", str(config)],
-                            env={**env, "NOTIFY_SOCKET": str(tmp_path / "notify")}, cwd=home,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        seen: list[str] = []
-        while "READY=1" not in seen:
-            seen += notify.recv(4096).decode().split("\n")
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=TIMEOUT)
-    finally:
-        proc.kill()
-        notify.close()
-    assert proc.returncode == 0, err
+    status, err = run_until_ready([str(command), "run", "--config", str(config)], env=env,
+                                  cwd=home, notify=tmp_path / "notify")
+    assert status == 0, err
     assert f"(profile {config})" in err
 
     installer.clear_log()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -14,27 +13,14 @@ from pathlib import Path
 import pytest
 
 from pitboard.journallock import LOCK_NAME, JournalBusy, JournalLock
+from runkit import started
 
 TIMEOUT = 60.0  # a bound on a blocking read, never a sleep
 
 
-def _start(tmp_path: Path, journal: Path, name: str) -> tuple[subprocess.Popen[str],
-                                                                  socket.socket]:
-    """``pitboard run`` on the sim profile, its notify socket bound (READY=1 on the frame)."""
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(str(tmp_path / name))
-    sock.settimeout(TIMEOUT)
-    env = dict(os.environ, NOTIFY_SOCKET=str(tmp_path / name))
-    proc = subprocess.Popen([sys.executable, "-m", "pitboard", "run", "--config", "sim",
-                             "--journal", str(journal)], env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    return proc, sock
-
-
-def _ready(sock: socket.socket) -> None:
-    seen: list[str] = []
-    while "READY=1" not in seen:
-        seen += sock.recv(4096).decode().split("\n")
+def _run(journal: Path) -> list[str]:
+    return [sys.executable, "-m", "pitboard", "run", "--config", "sim", "--journal",
+            str(journal)]
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -43,14 +29,11 @@ def _files(folder: Path) -> dict[str, bytes]:
 
 def test_a_second_run_on_a_held_journal_is_refused_naming_the_first(tmp_path: Path) -> None:
     journal = tmp_path / "journal"
-    first, first_sock = _start(tmp_path, journal, "n1")
-    try:
-        _ready(first_sock)
+    with started(_run(journal), env=dict(os.environ), cwd=tmp_path,
+                 notify=tmp_path / "n1") as first:
         before = _files(journal)
-        second = subprocess.run(
-            [sys.executable, "-m", "pitboard", "run", "--config", "sim", "--journal",
-             str(journal)], capture_output=True, text=True, timeout=TIMEOUT,
-            stdin=subprocess.DEVNULL)
+        second = subprocess.run(_run(journal), capture_output=True, text=True,
+                                timeout=TIMEOUT, stdin=subprocess.DEVNULL)
         assert second.returncode == 1
         lines = second.stderr.strip().splitlines()
         assert len(lines) == 1, second.stderr
@@ -68,30 +51,20 @@ def test_a_second_run_on_a_held_journal_is_refused_naming_the_first(tmp_path: Pa
         first.send_signal(signal.SIGTERM)
         _, err = first.communicate(timeout=TIMEOUT)
         assert first.returncode == 0, err
-    finally:
-        first.kill()
-        first_sock.close()
 
 
 def test_a_holder_killed_by_sigkill_never_blocks_the_next_start(tmp_path: Path) -> None:
     journal = tmp_path / "journal"
-    first, first_sock = _start(tmp_path, journal, "n1")
-    try:
-        _ready(first_sock)
+    with started(_run(journal), env=dict(os.environ), cwd=tmp_path,
+                 notify=tmp_path / "n1") as first:
         first.kill()  # SIGKILL: no clean-up of any kind
         first.wait(timeout=TIMEOUT)
-    finally:
-        first_sock.close()
     assert (journal / LOCK_NAME).exists()  # left behind, as after a power cut
-    again, sock = _start(tmp_path, journal, "n2")
-    try:
-        _ready(sock)
+    with started(_run(journal), env=dict(os.environ), cwd=tmp_path,
+                 notify=tmp_path / "n2") as again:
         assert (journal / LOCK_NAME).read_text().startswith(f"pid {again.pid}:")
         again.send_signal(signal.SIGTERM)
         _, err = again.communicate(timeout=TIMEOUT)
-    finally:
-        again.kill()
-        sock.close()
     assert again.returncode == 0, err
 
 

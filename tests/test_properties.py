@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pitboard.bots import Bot, HeuristicBot, RandomBot
+from pitboard.catalog import TRACKS  # every shipped track, the expansions' too
 from pitboard.engine import (
     IllegalDecision,
     Plan,
@@ -31,9 +32,15 @@ from pitboard.engine import (
 from pitboard.engine.cards import HEAT, STRESS
 from pitboard.engine.events import SpunOut
 
-TRACKS = ("usa", "france", "great_britain", "italy")
 #: the longest of 2,400 bot races (1-6 cars, 2 laps) took 68 rounds
 MAX_ROUNDS_PER_LAP = 100
+
+
+def round_limit(race: Race) -> int:
+    """Rounds after which a race counts as never ending: MAX_ROUNDS_PER_LAP per lap of up to 70
+    spaces, and as many more per 70 spaces more (Spain's one lap is 109 spaces: a random bot
+    that spins out at every corner there took 106 rounds)."""
+    return MAX_ROUNDS_PER_LAP * race.laps * -(-race.track.spaces // 70)
 
 FAST = settings(max_examples=50, deadline=None)
 
@@ -136,7 +143,7 @@ def play_checked(game: Game) -> tuple[Race, dict[str, Any]]:
     race = Race(game.setup())
     bots = game.bots()
     checker = Checker(race)
-    limit = MAX_ROUNDS_PER_LAP * game.laps
+    limit = round_limit(race)
     decisions = 0
     while not race.over:
         step(race, bots)

@@ -5,8 +5,6 @@ runs every command (the Pi's installer installs the same wheel: test_install_sta
 from __future__ import annotations
 
 import json
-import signal
-import socket
 import subprocess
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -15,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from pitboard.cli import COMMANDS, DELEGATED
+from runkit import run_until_ready
 from wheelkit import REPO, Installed, missing_files
 
 #: the wheel, the fresh venv and the staged install share one worker (built once)
@@ -119,23 +118,10 @@ def test_scenario_upgrades_tracks_and_hw_test(installed: Installed) -> None:
 
 def test_run_on_the_sim_profile_until_its_first_frame_then_a_clean_stop(
         installed: Installed, tmp_path: Path) -> None:
-    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    notify.bind(str(tmp_path / "notify"))
-    notify.settimeout(TIMEOUT)
-    proc = subprocess.Popen(
-        [str(installed.bin / "pitboard"), "run", "--config", "sim"],
-        env={**installed.env, "NOTIFY_SOCKET": str(tmp_path / "notify")}, cwd=installed.home,
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        seen: list[str] = []
-        while "READY=1" not in seen:  # sent once every station has drawn its first frame
-            seen += notify.recv(4096).decode().split("\n")
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=TIMEOUT)
-    finally:
-        proc.kill()
-        notify.close()
-    assert proc.returncode == 0, err
+    status, err = run_until_ready([str(installed.bin / "pitboard"), "run", "--config", "sim"],
+                                  env=installed.env, cwd=installed.home,
+                                  notify=tmp_path / "notify")
+    assert status == 0, err
     assert "Traceback" not in err
     # the journal went where the README says: the home's state folder, nothing in the cwd
     state = installed.home / ".local" / "state" / "pitboard"

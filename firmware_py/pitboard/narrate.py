@@ -44,7 +44,7 @@ def describe(event: ev.Event, name: Callable[[int], str]) -> str | None:
         case ev.RoundStarted(order=order):
             return f"\n=== Round {event.round}: order " + ", ".join(map(name, order)) + " ==="
         case ev.Shifted(frm=frm, to=to, heat=heat):
-            return f"{who} shifts {frm} -> {to}{' for 1 Heat' if heat else ''}"
+            return f"{who} shifts {frm} -> {to}{f' for {heat} Heat' if heat else ''}"
         case ev.Clogged(cards=cards):
             return f"{who} has a clogged hand: plays {' '.join(cards)}, does not move, gear 1"
         case ev.Revealed(cards=cards):

@@ -51,7 +51,7 @@ from .events import (
     SpunOut,
     TurnStarted,
 )
-from .modules import Hooks, build_modules
+from .modules import Hooks, build_features, build_modules
 from .queries import FREE_SHIFTS, SHIFTS, Queries
 from .react import BASE_ACTIONS, more_available
 from .react import by_name as react_by_name
@@ -109,7 +109,7 @@ class Race(Queries):
         self.events: list[Event] = []
         self.grid: list[int] = []
         self.cars: list[Car] = []
-        self.hooks = Hooks(build_modules(setup))
+        self.hooks = Hooks(build_modules(setup), build_features(self.track))
 
     @classmethod
     def restore(cls, setup: RaceSetup, *, laps: int, modules: Mapping[str, Mapping[str, Any]],
@@ -207,7 +207,8 @@ class Race(Queries):
         # checked field by field (plan_rule is built only to explain a refusal): a reachable
         # gear, cards from hand that are not Heat, and as many as the gear unless every
         # playable card is played (a clogged hand)
-        cost = (SHIFTS if car.engine else FREE_SHIFTS)[car.gear][1].get(gear)
+        cost = (self.shifts(car) if self.hooks.downshift_heat else  # e.g. a flooded space
+                (SHIFTS if car.engine else FREE_SHIFTS)[car.gear])[1].get(gear)
         cards = [*played]  # (not list(): a call to a type costs more)
         hand = car.hand.copy()  # a copy: an illegal plan leaves the state untouched
         legal = cost is not None and len(cards) <= gear and UNPLAYABLE.isdisjoint(cards)
@@ -224,13 +225,13 @@ class Race(Queries):
         self.log.append(plan)
         if cost:
             car.engine -= cost
-            car.discard.append(HEAT)
+            car.discard += [HEAT] * cost
         if self.record_events and gear != car.gear:
             self.events.append(Shifted(car=car.id, frm=car.gear, to=gear, heat=cost or 0,
                                        round=self.round))
             if cost:
-                self.events.append(HeatPaid(car=car.id, n=cost, why="2-gear shift",
-                                            round=self.round))
+                why = "2-gear shift" if abs(gear - car.gear) == 2 and cost == 1 else "downshift"
+                self.events.append(HeatPaid(car=car.id, n=cost, why=why, round=self.round))
         car.gear = car.played_gear = gear
         car.clogged = clogged
         if clogged:  # Heat cards fill the rest, while there are any
@@ -428,8 +429,11 @@ class Race(Queries):
             self._check_corners(car, first)
         for c in car.hand:  # a card to discard? (a loop: the first card usually is one)
             if DISCARDABLE[c]:
-                self.phase = DISCARD
-                return
+                may = self.hooks.may_discard  # e.g. not in a tunnel
+                if may is None or may(self, car):
+                    self.phase = DISCARD
+                    return
+                break
         self._end_turn(car)
 
     def _check_corners(self, car: Car, first: int | None = None) -> None:

@@ -11,8 +11,8 @@ Options (``RaceSetup.modules["legends"]``), plain JSON:
 ``deck``       Legend card numbers on top of the deck, top first (scenarios, a repeatable demo);
                the cards not listed are shuffled below them from the race's seed
 ``pro``        Pro Legends: 0..6 added to every top speed (default 0)
-``aggressive`` Aggressive Legends: may cross 2 corner lines where the track prints chevrons
-               (default false)
+``aggressive`` Aggressive Legends: may cross 2 corner lines where the track prints chevrons,
+               3 where it prints a double chevron (default false)
 =============  ==============================================================================
 
 Legend cars never plan, pay Heat, cool down, slipstream or spin out; they take a grid spot, block
