@@ -54,25 +54,27 @@ RACES = {
 }
 #: the events of the scenario files there were then, as console lines, in file order
 SCENARIO_EVENTS = (1207, "75ddb00d0c0f9e28be90bd6475d66c355adb73f6ae266a9e30409a7e2ef69a5c")
-PINNED_SCENARIOS = """
-    adrenaline_corner adrenaline_finished adrenaline_finished_four adrenaline_five
-    adrenaline_four blocking boost boost_empty boost_gear4 clogged cooldown corner_edges
-    corner_rulebook corners_several discard discard_none finish_order finish_past
-    flip_nothing forecast_discard forecast_stress garage_accelerate garage_adjust
-    garage_adjust_plus garage_boost garage_cooldown garage_direct garage_direct_no_cooling
-    garage_draft_market garage_draft_symbol garage_heat garage_heat_unpayable garage_onetime
-    garage_reduce garage_refresh garage_salvage garage_salvage_empty garage_scrap
-    garage_scrap_empty garage_slipstream garage_snake garage_speed_choice
-    garage_speed_choices_shared garage_supercool laps legend_aggressive legend_blocking
-    legend_brake legend_corner legend_corner_stop legend_final_lap legend_lap_brake
-    legend_slipstream legend_straight passing plan_base race_order replenish_reshuffle
-    reshuffle_flip road_free_boost road_limit_down road_limit_up road_overheat
-    road_slipstream rulebook_reveal setup_default setup_grid shift shift_illegal
-    slipstream_behind slipstream_beside slipstream_corner slipstream_finish slipstream_lap
-    slipstream_to_line spin_out_blocked spin_out_gear2 spin_out_later_corners stress_flip
-    weather_cloud weather_fog weather_rain weather_snow weather_storm weather_sun
-    worked_example zero_move
-""".split()
+PINNED_SCENARIOS = (
+    "adrenaline_corner", "adrenaline_finished", "adrenaline_finished_four", "adrenaline_five",
+    "adrenaline_four", "blocking", "boost", "boost_empty", "boost_gear4", "clogged", "cooldown",
+    "corner_edges", "corner_rulebook", "corners_several", "discard", "discard_none",
+    "finish_order", "finish_past", "flip_nothing", "forecast_discard", "forecast_stress",
+    "garage_accelerate", "garage_adjust", "garage_adjust_plus", "garage_boost",
+    "garage_cooldown", "garage_direct", "garage_direct_no_cooling", "garage_draft_market",
+    "garage_draft_symbol", "garage_heat", "garage_heat_unpayable", "garage_onetime",
+    "garage_reduce", "garage_refresh", "garage_salvage", "garage_salvage_empty", "garage_scrap",
+    "garage_scrap_empty", "garage_slipstream", "garage_snake", "garage_speed_choice",
+    "garage_speed_choices_shared", "garage_supercool", "laps", "legend_aggressive",
+    "legend_blocking", "legend_brake", "legend_corner", "legend_corner_stop",
+    "legend_final_lap", "legend_lap_brake", "legend_slipstream", "legend_straight", "passing",
+    "plan_base", "race_order", "replenish_reshuffle", "reshuffle_flip", "road_free_boost",
+    "road_limit_down", "road_limit_up", "road_overheat", "road_slipstream", "rulebook_reveal",
+    "setup_default", "setup_grid", "shift", "shift_illegal", "slipstream_behind",
+    "slipstream_beside", "slipstream_corner", "slipstream_finish", "slipstream_lap",
+    "slipstream_to_line", "spin_out_blocked", "spin_out_gear2", "spin_out_later_corners",
+    "stress_flip", "weather_cloud", "weather_fog", "weather_rain", "weather_snow",
+    "weather_storm", "weather_sun", "worked_example", "zero_move",
+)
 #: the console's events json stream of one bot race with the Weather and Garage modules
 CONSOLE_STREAM = (221, "048dcaf0e4874792d4932429e70dcc6e33039fb2b394e740c46b1d635fb8a97b")
 
