@@ -47,10 +47,11 @@ module draws randomness only through :meth:`ModuleRace.shuffle`, so seed + decis
 replays the race.
 
 What a module may read of a race and do to it is :class:`ModuleRace`, the race as every hook
-receives it: move a car, flip, draw, shuffle, record an event, ask where a car stands, read the
-shift table. Nothing else of :class:`~pitboard.engine.race.Race` is the modules' (its names with
-an underscore may change with any version; ``tests/test_imports.py`` checks that no file outside
-race.py's layers uses one).
+receives it: move a car, flip, draw, shuffle, record an event, ask where a car stands and
+whether it may discard, read the shift table. Nothing else of
+:class:`~pitboard.engine.race.Race` is the modules' (its names with an underscore may change
+with any version; ``tests/test_imports.py`` checks that no file outside race.py's layers uses
+one).
 
 Example::
 
