@@ -24,6 +24,7 @@ from pitboard.journal import Journal
 from pitboard.table import flow
 from pitboard.table.autoplay import next_input
 from pitboard.table.recorder import JournalRecorder
+from pitboard.table.storage_problem import DAMAGED_RECOVERED, StorageProblem
 from pitboard.table.table import Table
 from profilekit import sim_without_web
 
@@ -175,7 +176,8 @@ def test_a_record_the_rules_refuse_is_cut_off_at_boot(
         app.boot()
         assert app.table.state == flow.PLANNING and app.table.race is not None
         assert app.table.race.log == before
-        assert app.recorder.problem == ("journal damaged: 2 recovered" if boot == 0 else "")
+        assert app.recorder.problem == (StorageProblem(DAMAGED_RECOVERED, 2) if boot == 0
+                                        else None)
         app.close()
         assert len(list(directory.glob("corrupt-*"))) == 1, boot
     assert any("a decision the race refuses" in r.getMessage() for r in caplog.records)
@@ -415,8 +417,9 @@ def test_run_on_the_sim_profile_at_a_terminal_draws_the_stations(tmp_path: Path)
     text = out.decode("utf-8", "replace")
     assert "PITBOARD" in text and "S1 lobby" in text and "JOINED" in text
     assert 'running "Pitboard simulation"' in text  # the start-up line, printed at the end
-    log = (tmp_path / "journal.log").read_text()
+    log = (journal / "pitboard.log").read_text()  # --journal DIR: its log inside DIR
     assert 'running "Pitboard simulation"' in log and "transitions" not in log
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["journal", "sim-console.toml"]
     assert "console off (terminal mode: the profile's port is not opened)" in log
     assert "loop://" not in log and "staff PIN: console off" in log
 

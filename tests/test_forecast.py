@@ -114,7 +114,7 @@ def test_forecast_matches_the_engine_for_every_order_of_the_draw_pile() -> None:
         engine = race.cars[0].engine
         play_turn(race, Plan(0, 2, ("3", "S")))
         car = race.cars[0]
-        spun = any(e["type"] == "spin_out" for e in race.events)
+        spun = any(e.kind == "spin_out" for e in race.events)
         seen[(car.speed, car.d, spun, engine - car.engine)] += 1
     assert {k: F(n, len(orders)) for k, n in seen.items()} == expected
 

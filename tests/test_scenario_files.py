@@ -13,6 +13,7 @@ import pytest
 
 from pitboard.cli import EXIT_BAD_INPUT, main
 from pitboard.engine import race_to_dict
+from pitboard.engine.events import CornerChecked
 from pitboard.scenario import ScenarioError, load_scenario, parse_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios"
@@ -237,6 +238,15 @@ def test_doc_worked_example_is_the_test_file() -> None:
         (SCENARIOS / "worked_example.txt").read_text(encoding="utf-8")
 
 
+def test_every_doc_example_is_its_test_file() -> None:
+    names = re.findall(r"<!-- example: tests/scenarios/(\w+\.txt) -->",
+                       DOC.read_text(encoding="utf-8"))
+    assert len(names) >= 4
+    for name in names:
+        assert _blocks(f"<!-- example: tests/scenarios/{name} -->") == \
+            (SCENARIOS / name).read_text(encoding="utf-8"), name
+
+
 def test_doc_worked_example_output_is_what_the_cli_prints(
     capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -249,8 +259,8 @@ def test_worked_example_rules() -> None:
     race = load_scenario(SCENARIOS / "worked_example.txt").run()
     alice = race.cars[0]
     assert (alice.space, alice.engine, alice.speed) == (35, 4, 6)  # 6 + 1 cooled - 3 paid
-    corners = [e for e in race.events if e["type"] == "corner"]
-    assert [(e["car"], e["corner"], e["speed"], e["heat"]) for e in corners] == [(0, 2, 6, 3)]
+    corners = [e for e in race.events if isinstance(e, CornerChecked)]
+    assert [(e.car, e.corner, e.speed, e.heat) for e in corners] == [(0, 2, 6, 3)]
 
 
 def test_doc_mentions_every_directive_and_decision() -> None:

@@ -1,6 +1,7 @@
 """Pitboard as a running device: hardware profile → stations, journal, table, console, systemd.
 
-``pitboard run --config FILE`` builds an :class:`App` and runs it until SIGTERM. Start-up order:
+``pitboard run --config FILE`` (:mod:`pitboard.run`) builds an :class:`App` and runs it until
+SIGTERM. Start-up order:
 open the journal and recover the race, build the table (which redraws every station), start the
 inputs and the serial console, tell systemd READY, then turn the game loop, pinging the watchdog
 only while the table's health check passes.
@@ -11,14 +12,12 @@ from __future__ import annotations
 import ipaddress
 import logging
 import os
-import signal
 import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 from gpiozero import GPIOZeroError
@@ -33,13 +32,12 @@ from .hw.writer import BusWriter, QueuedDisplay, part_bytes
 from .hwconfig import DisplayConfig, HwConfig, TableConfig, resolve_i2c_bus
 from .hwconfig.schema import RACE_CONTROL_LABEL
 from .journal import Journal
+from .journallock import JournalBusy, JournalLock
 from .table.chatter import ChatterGuard
 from .table.recorder import JournalRecorder
 from .table.screens import render
 from .table.table import KioskOptions, Table
-from .trackfile import TrackFileError
 from .usage import isatty
-from .userfile import escape
 from .web.wiring import phone_seats
 
 log = logging.getLogger("pitboard")
@@ -109,6 +107,10 @@ def wait_for_hardware(
         said = line
         sdnotify.status(line)
         sleep(0.5)
+
+
+#: the log of ``pitboard run`` at a terminal, in its journal folder
+LOG_NAME = "pitboard.log"
 
 
 def journal_dir(config: HwConfig, override: Path | None = None) -> Path:
@@ -214,6 +216,8 @@ class App:
     mux_guard: MuxGuard | None = None
     #: the parent buses the guard reads the muxes on
     _mux_buses: list[Any] = field(default_factory=list)
+    #: this process's right to write the journal, released by close()
+    journal_lock: JournalLock | None = None
     #: the phones' web server (pitboard.web), once started
     web: Any = None
 
@@ -248,7 +252,50 @@ class App:
         drawn directly unless ``writer_threads``. With ``displays`` given, the race-control
         display is ``race_control_display`` (None: none), else the profile's
         ``[race_control]``. ``phones``: the table gets the profile's phone seats (``[web]``),
-        for :meth:`start_web` to serve."""
+        for :meth:`start_web` to serve.
+
+        First of all it takes the journal's lock (:mod:`pitboard.journallock`): a journal
+        another live process writes is refused (StartupError naming that process) before any
+        display is drawn or any file written."""
+        lock = JournalLock(journal_dir(config, journal))
+        try:
+            lock.acquire()
+        except JournalBusy as exc:
+            raise StartupError(str(exc)) from None
+        except OSError as exc:
+            raise StartupError(f"cannot open the journal folder {lock.directory}: "
+                               f"{exc.strerror or exc}") from None
+        try:
+            app = cls._open_parts(
+                config, journal=journal, pin_factory=pin_factory, bus_factory=bus_factory,
+                displays=displays, clock=clock, seed=seed, cars=cars, modules=modules,
+                wait_s=wait_s, writer_threads=writer_threads,
+                race_control_display=race_control_display, phones=phones)
+        except BaseException:
+            lock.release()
+            raise
+        app.journal_lock = lock
+        return app
+
+    @classmethod
+    def _open_parts(
+        cls,
+        config: HwConfig,
+        *,
+        journal: Path | None,
+        pin_factory: Any,
+        bus_factory: Callable[[int], SMBusLike] | None,
+        displays: Sequence[Any] | None,
+        clock: Callable[[], float],
+        seed: int | None,
+        cars: int | None,
+        modules: Mapping[str, Mapping[str, Any]] | None,
+        wait_s: float | None,
+        writer_threads: bool | None,
+        race_control_display: Any,
+        phones: bool = False,
+    ) -> App:
+        """:meth:`build` once the journal is this process's."""
         if wait_s is not None:
             wait_for_hardware(config, seconds=wait_s)
         writers: list[BusWriter] = []
@@ -392,8 +439,9 @@ class App:
         next_ping = 0.0
         next_tick = 0.0
         sdnotify.ready()
+        problem = self.recorder.problem
         sdnotify.status(("racing" if table.race is not None else "lobby")
-                        + (f"; {self.recorder.problem}" if self.recorder.problem else ""))
+                        + (f"; {problem}" if problem is not None else ""))
         while not stop.is_set():
             if self.web is not None and self.web.error and not self.config.stations:
                 raise StartupError(f"phones: {self.web.error}")  # nothing left to play on
@@ -428,6 +476,8 @@ class App:
             except Exception as exc:  # a dead panel must not block shutdown
                 log.warning("closing a display failed: %s", exc)
         self.recorder.journal.close()
+        if self.journal_lock is not None:
+            self.journal_lock.release()
 
 
 def startup_line(app: App, *, console_started: bool = True) -> tuple[int, str]:
@@ -459,11 +509,11 @@ def startup_line(app: App, *, console_started: bool = True) -> tuple[int, str]:
         pin = "staff PIN: console off"
     elif default_pin:
         pin = ("staff PIN STILL THE DEFAULT published with Pitboard: set [console] staff_pin in "
-               f"{config.source}")
+               f"{config.label}")
     else:
         pin = "staff PIN: set"
     parts = [
-        f'pitboard {__version__} running "{config.table.name}" (profile {config.source})',
+        f'pitboard {__version__} running "{config.table.name}" (profile {config.label})',
         f"{n} station{'s' if n != 1 else ''}, {n - len(silent)} of {n} displays answering"
         + (f" (not {', '.join(silent)}: retrying)" if silent else ""),
         *_race_control_part(app), *_web_part(app),
@@ -502,48 +552,6 @@ def draws_in_terminal(config: HwConfig) -> bool:
     return emulated and isatty(sys.stdin) and isatty(sys.stdout)
 
 
-def _run_in_terminal(config: HwConfig, journal: Path) -> int:
-    """``pitboard run`` on an emulated profile at a terminal: the stations drawn as in
-    ``pitboard sim``, the keyboard as their levers and trays, the journal kept in ``journal``
-    (a race left unfinished resumes on the next start). Log lines go to ``<journal>.log``
-    instead of the screen being drawn."""
-    from .sim.cli import terminal_size
-    from .sim.session import Sim
-    from .sim.terminal import run_terminal
-
-    log_file = journal.with_name(journal.name + ".log")
-    try:
-        journal.mkdir(parents=True, exist_ok=True)
-        handler: logging.Handler = logging.FileHandler(log_file, encoding="utf-8")
-    except OSError as exc:
-        log.error("cannot write the journal or its log at %s: %s", journal, exc.strerror or exc)
-        return 1
-    root = logging.getLogger()
-    for old in root.handlers[:]:
-        root.removeHandler(old)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root.addHandler(handler)
-    try:
-        sim = Sim(len(config.stations), track=config.table.track, laps=config.table.laps,
-                  journal=journal, profile=config, phones=True)
-        sim.app.start_web()
-    except (StartupError, OSError) as exc:
-        log.error("%s", exc)
-        print(f"pitboard run: {exc}", file=sys.stderr)
-        return 1
-    level, line = startup_line(sim.app, console_started=False)  # Sim opens no serial port
-    log.log(level, line)
-    try:
-        fd = sys.stdin.fileno()
-        run_terminal(sim, fd, sys.stdout, size=terminal_size(sys.stdout, fd), scale=None,
-                     autoplay=False, delay=0.0, hold=0.0)
-    finally:
-        sim.close()
-    print(line)
-    print(f"log: {log_file}")
-    return 0
-
-
 def configure_logging(*, verbose: bool) -> None:
     """Log to stderr (the journal under systemd): Pitboard's own INFO lines and up (the
     start-up line, hardware waits, journal recovery), other libraries' warnings and errors.
@@ -552,48 +560,3 @@ def configure_logging(*, verbose: bool) -> None:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("pitboard").setLevel(logging.INFO)
     logging.getLogger("transitions").setLevel(logging.INFO if verbose else logging.WARNING)
-
-
-def run_main(config_path: str, *, journal: str | None = None, verbose: bool = False) -> int:
-    """``pitboard run``: the device service. Returns the exit status."""
-    from .hwconfig import ConfigError, load_profile
-
-    configure_logging(verbose=verbose)
-    try:
-        config = load_profile(config_path)
-    except ConfigError as exc:
-        for problem in exc.problems:
-            log.error("%s", problem)
-        return 2
-    if draws_in_terminal(config):
-        return _run_in_terminal(config, journal_dir(config, Path(journal) if journal else None))
-    try:
-        wait = float(os.environ.get("PITBOARD_HW_WAIT_SECONDS", BOOT_WAIT_SECONDS))
-        app = App.build(config, journal=Path(journal) if journal else None, wait_s=wait,
-                        phones=True)
-    except StartupError as exc:
-        log.error("%s", exc)
-        return 1
-    except TrackFileError as exc:  # checked by load_profile; the file changed since
-        log.error("%s: table.track: %s", escape(str(config.source)), exc)
-        return 2
-    stop = threading.Event()
-
-    def _stop(signum: int, frame: FrameType | None) -> None:
-        stop.set()
-
-    signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, _stop)
-    try:
-        app.boot()
-        app.start_web()
-        log.log(*startup_line(app))
-        app.start_console()
-        app.run(stop)
-    except StartupError as exc:  # a table of phones only, and no server for them
-        log.error("%s", exc)
-        return 1
-    finally:
-        sdnotify.stopping()
-        app.close()
-    return 0

@@ -207,9 +207,9 @@ def forecast(race: Race, car_id: int, gear: int, cards: tuple[str, ...] | list[s
     if problem is not None and not (partial and problem.kind == COUNT):
         return Forecast(car_id, gear, cards, problem, shift_cost, clogged, car.engine, ())
     if clogged:
-        where = race._where(car)
-        still = Outcome(0, Fraction(1), car.d, where["lap"], car.space, car.spot,
-                        where["racing_line"], 0, 0, (), shift_cost, False)
+        where = race.where(car)
+        still = Outcome(0, Fraction(1), car.d, where.lap, car.space, car.spot,
+                        where.racing_line, 0, 0, (), shift_cost, False)
         return Forecast(car_id, gear, cards, problem, shift_cost, True, car.engine, (still,))
     reveal = RevealForecast(sum(SPEED[c] for c in cards), cards.count(STRESS), engine)
     if race.hooks.forecast_reveal:  # e.g. upgrades: [+] flips, Heat costs, adjusted limits

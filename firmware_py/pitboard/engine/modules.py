@@ -1,4 +1,5 @@
-"""Rules modules (Garage, Legends, Weather & road conditions): the named points where they hook in.
+"""Rules modules (Garage, Legends, Weather & road conditions) and the rules a track's spaces
+bring (flooded, tunnel): the named points where they hook in.
 
 The base sequence in :mod:`pitboard.engine.race` asks a few named questions and announces a few
 named moments; a module is a :class:`RaceModule` subclass that answers or handles only the ones
@@ -7,7 +8,9 @@ so a race without modules pays one ``if`` per point and the rules of each module
 files instead of ``if garage:`` branches through the base game.
 
 A race picks its modules with :attr:`RaceSetup.modules <pitboard.engine.setup.RaceSetup>`: a
-mapping of module key to that module's options (plain JSON types, so setups serialize).
+mapping of module key to that module's options (plain JSON types, so setups serialize). A
+:class:`TrackFeature` uses the same hooks but is no one's choice: it is on whenever the race's
+track has the spaces it rules (:func:`build_features`), and it has no options and no state.
 
 The hook points, in the order a race meets them:
 
@@ -18,6 +21,8 @@ The hook points, in the order a race meets them:
 ``pre_race``           whether decisions (a draft) must come before the cards are dealt
 ``waiting``            the car a module's phase waits for (a draft pick), options not listed
 ``plans``              does this car plan this round (a Legend car does not)
+``downshift_heat``     Heat a downshift costs this car this round on top of the base game's
+                       (a flooded space: 1)
 ``drive``              a car's whole turn when the module drives it (a Legend); True = handled
 ``after_reveal``       the planned cards are revealed and the speed added up, before moving
 ``car_corner_limit``   one car's limit at one corner this turn (an upgrade's adjust symbol)
@@ -27,6 +32,8 @@ The hook points, in the order a race meets them:
 ``may_slipstream``     may this car start a slipstream from where it is
 ``slipstream_spaces``  how far a slipstream moves
 ``slipstream_choices`` the distances a car may pick (a road token's "may add 1 space")
+``may_discard``        may this car discard cards from its hand now (not in a tunnel): the
+                       Discard step and any effect that discards from a hand ask it
 ``end_turn``           the turn's cards leave the play area (refresh, one-time cards)
 ``forecast_reveal``    what a planned set of cards would do at reveal, for the forecast
 =====================  ========================================================================
@@ -36,8 +43,15 @@ objects listed in :attr:`RaceModule.react_actions`; the race offers them after t
 
 Modules add decisions of their own (a draft pick) with :attr:`RaceModule.decisions` and phases
 with :meth:`RaceModule.pending`; their state round-trips through :meth:`RaceModule.to_dict`. A
-module draws randomness only through :meth:`Race.shuffle <pitboard.engine.race.Race.shuffle>`,
-so seed + decision log still replays the race.
+module draws randomness only through :meth:`ModuleRace.shuffle`, so seed + decision log still
+replays the race.
+
+What a module may read of a race and do to it is :class:`ModuleRace`, the race as every hook
+receives it: move a car, flip, draw, shuffle, record an event, ask where a car stands and
+whether it may discard, read the shift table. Nothing else of
+:class:`~pitboard.engine.race.Race` is the modules' (its names with an underscore may change
+with any version; ``tests/test_imports.py`` checks that no file outside race.py's layers uses
+one).
 
 Example::
 
@@ -52,15 +66,96 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+from ..track import Track
+from .car import Car
+from .decisions import Decision, Pending
+from .events import Event, Place
 
 if TYPE_CHECKING:
-    from .decisions import Decision, Pending
     from .forecast import RevealForecast
-    from .race import Car, Race
     from .react import ReactAction
     from .setup import RaceSetup
+
+
+class ModuleRace(Protocol):
+    """A race as its modules (and the React actions) see it: what they may read and do. A
+    :class:`~pitboard.engine.race.Race` is one; every hook receives it.
+
+    Example: the verbs a module uses, on a race (a car flips for a Boost, then moves)::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> from pitboard.engine.events import Boosted
+        >>> race: ModuleRace = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
+        >>> car = race.cars[0]
+        >>> race.flip(car, "boost"), race.where(car).space
+        ('4', 69)
+        >>> race.record(Boosted(car=car.id, card="4", value=4, speed=4, round=race.round))
+        >>> race.move(car, 4, "boost")
+        >>> race.where(car), [e.kind for e in race.events[-4:]]
+        (Place(d=4, lap=1, space=4, spot=1, racing_line=True), ['flip', 'boost', 'lap', 'move'])
+    """
+
+    # -- what a module reads ------------------------------------------------------------------
+    #: the setup the race was started with (its modules' options in ``setup.modules``)
+    setup: RaceSetup
+    track: Track
+    laps: int
+    #: ``d`` past which a car has finished (laps x spaces)
+    finish_d: int
+    #: 0 before the first round
+    round: int
+    #: "plan", "react", ... or a module's own phase (a module sets its phase, see pre_race)
+    phase: str
+    #: by id
+    cars: list[Car]
+    #: car ids, pole position first
+    grid: list[int]
+    #: the decisions applied: a module appends its own once it has checked one (see apply)
+    log: list[Decision]
+    #: the race's modules and their hooks (``hooks.by_key["garage"]``)
+    hooks: Hooks
+    #: events are kept (at the table) or not (a simulation): test before building one
+    record_events: bool
+    events: list[Event]
+
+    def where(self, car: Car) -> Place:
+        """Where ``car`` stands now."""
+
+    def corners_between(self, start: int, end: int) -> list[tuple[int, int, int]]:
+        """Corner lines crossed moving from ``start`` to ``end``: (d of the line, corner
+        index, limit)."""
+
+    def boost_heat(self, car: Car) -> int:
+        """Heat a Boost costs ``car`` now (the modules' boost_heat hooks asked)."""
+
+    def shifts(self, car: Car) -> tuple[tuple[int, ...], dict[int, int]]:
+        """The shift table's row for ``car``: the gears it may plan and the Heat each costs."""
+
+    def may_discard(self, car: Car) -> bool:
+        """May ``car`` discard cards from its hand now (not on a tunnel space)?"""
+
+    # -- what a module does --------------------------------------------------------------------
+    def move(self, car: Car, spaces: int, why: str) -> None:
+        """Move ``car`` forward, stepping back while a space is full (events: lap, move)."""
+
+    def flip(self, car: Car, why: str) -> str | None:
+        """Flip to the next basic Speed card: into the play area, the rest discarded (None:
+        none left)."""
+
+    def draws(self, car: Car) -> Iterator[str]:
+        """Cards off the top of ``car``'s draw pile, the discard pile shuffled in once."""
+
+    def shuffle(self, cards: list[Any]) -> None:
+        """Shuffle ``cards`` with the race's seeded stream (the only randomness allowed)."""
+
+    def record(self, event: Event) -> None:
+        """Keep ``event`` among the race's events (only while ``record_events`` is on)."""
+
+    def start(self) -> None:
+        """Deal the cards and begin round 1 (a module's pre-race phase calls it when done)."""
 
 
 class RaceModule:
@@ -113,83 +208,92 @@ class RaceModule:
         """Restore the state :meth:`to_dict` wrote."""
 
     # -- before the race --------------------------------------------------------------------
-    def prepare(self, race: Race) -> None:
+    def prepare(self, race: ModuleRace) -> None:
         """Once, after the track is known and before any car is dealt."""
 
-    def corner_limit(self, race: Race, index: int, limit: int) -> int:
+    def corner_limit(self, race: ModuleRace, index: int, limit: int) -> int:
         """The limit at corner ``index`` (0-based) for every car, given the printed one."""
         return limit
 
-    def setup_car(self, race: Race, car: Car) -> None:
+    def setup_car(self, race: ModuleRace, car: Car) -> None:
         """Adjust ``car.draw`` (unshuffled starting deck) and ``car.engine`` before the shuffle."""
 
-    def pre_race(self, race: Race) -> bool:
+    def pre_race(self, race: ModuleRace) -> bool:
         """True if the module needs decisions before the cards are dealt (a draft): it then
         sets ``race.phase`` to its own phase and calls ``race.start()`` when they are done."""
         return False
 
     # -- decisions the module owns ------------------------------------------------------------
-    def pending(self, race: Race) -> Pending | None:
+    def pending(self, race: ModuleRace) -> Pending | None:
         """What the race waits for in a phase this module owns (None: not its phase)."""
         return None
 
-    def waiting(self, race: Race) -> int | None:
+    def waiting(self, race: ModuleRace) -> int | None:
         """The car that decides next in a phase this module owns, -1 if none, None if not its
         phase: what :meth:`pending` would name, without listing every option (bots and loops
         ask ``race.waiting_for()`` before each decision)."""
         return None
 
-    def apply(self, race: Race, decision: Decision) -> None:
+    def apply(self, race: ModuleRace, decision: Decision) -> None:
         """Apply one of :attr:`decisions` (raise IllegalDecision, state untouched, if illegal)."""
         raise NotImplementedError
 
     # -- the round -----------------------------------------------------------------------------
-    def plans(self, race: Race, car: Car) -> bool:
+    def plans(self, race: ModuleRace, car: Car) -> bool:
         """Does ``car`` plan (choose a gear and cards) this round?"""
         return True
 
-    def drive(self, race: Race, car: Car) -> bool:
+    def drive(self, race: ModuleRace, car: Car) -> bool:
         """Take ``car``'s whole turn; True if the module did (the race then ends the turn)."""
         return False
 
-    def after_reveal(self, race: Race, car: Car) -> None:
+    def after_reveal(self, race: ModuleRace, car: Car) -> None:
         """The played cards are revealed and ``car.speed`` added up; the car has not moved."""
 
-    def car_corner_limit(self, race: Race, car: Car, index: int, limit: int) -> int:
+    def car_corner_limit(self, race: ModuleRace, car: Car, index: int, limit: int) -> int:
         """``car``'s limit at corner ``index`` this turn, given the race's limit there."""
         return limit
 
-    def corner_heat(self, race: Race, car: Car, index: int, excess: int) -> int:
+    def corner_heat(self, race: ModuleRace, car: Car, index: int, excess: int) -> int:
         """Heat charged for crossing corner ``index`` ``excess`` over its limit (excess > 0)."""
         return excess
 
-    def cooldown(self, race: Race, car: Car, n: int) -> int:
+    def cooldown(self, race: ModuleRace, car: Car, n: int) -> int:
         """Cooldown ``car`` gets this turn, given the base game's ``n``."""
         return n
 
-    def boost_heat(self, race: Race, car: Car, cost: int) -> int:
+    def boost_heat(self, race: ModuleRace, car: Car, cost: int) -> int:
         """Heat a Boost costs ``car`` now, given the base game's ``cost``."""
         return cost
 
-    def may_slipstream(self, race: Race, car: Car) -> bool:
+    def downshift_heat(self, race: ModuleRace, car: Car, heat: int) -> int:
+        """Heat any downshift costs ``car`` this round on top of the base game's, given the
+        answer so far (0 in the base game)."""
+        return heat
+
+    def may_slipstream(self, race: ModuleRace, car: Car) -> bool:
         """May ``car`` start a slipstream where it stands (the base rule already allows it)?"""
         return True
 
-    def slipstream_spaces(self, race: Race, car: Car, spaces: int) -> int:
+    def may_discard(self, race: ModuleRace, car: Car) -> bool:
+        """May ``car`` discard cards from its hand now (the Discard step, a reduce symbol)?"""
+        return True
+
+    def slipstream_spaces(self, race: ModuleRace, car: Car, spaces: int) -> int:
         """How far ``car`` slipstreams, given the base game's ``spaces``."""
         return spaces
 
-    def slipstream_choices(self, race: Race, car: Car, spaces: tuple[int, ...]
+    def slipstream_choices(self, race: ModuleRace, car: Car, spaces: tuple[int, ...]
                            ) -> tuple[int, ...]:
         """Every distance ``car`` may choose to slipstream, the usual one first, given the
         choices so far (``(slipstream_spaces,)`` in the base game)."""
         return spaces
 
-    def end_turn(self, race: Race, car: Car) -> None:
+    def end_turn(self, race: ModuleRace, car: Car) -> None:
         """``car.play`` is about to go to the discard pile (a module may take cards out)."""
 
     # -- the forecast ----------------------------------------------------------------------------
-    def forecast_reveal(self, race: Race, car: Car, cards: tuple[str, ...],
+    def forecast_reveal(self, race: ModuleRace, car: Car, cards: tuple[str, ...],
                         reveal: RevealForecast) -> RevealForecast:
         """What ``cards``, planned by ``car``, would add at reveal (flips, Heat, limits...)."""
         return reveal
@@ -197,19 +301,20 @@ class RaceModule:
 
 #: hooks whose answers chain: each module gets the previous module's answer
 _CHAINED = ("corner_limit", "car_corner_limit", "corner_heat", "cooldown", "boost_heat",
-            "slipstream_spaces", "slipstream_choices", "forecast_reveal")
+            "slipstream_spaces", "slipstream_choices", "forecast_reveal", "downshift_heat")
 #: hooks every overriding module hears, in module order
 _BROADCAST = ("prepare", "setup_car", "after_reveal", "end_turn")
 #: yes/no hooks: all must say yes (plans, may_slipstream) or one says yes (drive, pre_race)
-_ALL = ("plans", "may_slipstream")
+_ALL = ("plans", "may_slipstream", "may_discard")
 _ANY = ("drive", "pre_race")
 #: hooks answered by the first module that answers (not None)
 _FIRST = ("waiting",)
 
 
 class Hooks:
-    """The race's modules, sorted by hook: each attribute is None when no module overrides it
-    (the base sequence then skips the call), else one callable with the base signature.
+    """The race's modules and track features, sorted by hook: each attribute is None when none
+    overrides it (the base sequence then skips the call), else one callable with the base
+    signature. Modules come first, then features, in each hook that chains.
 
     Example::
 
@@ -217,8 +322,11 @@ class Hooks:
         True
     """
 
-    def __init__(self, modules: tuple[RaceModule, ...]) -> None:
+    def __init__(self, modules: tuple[RaceModule, ...],
+                 features: tuple[TrackFeature, ...] = ()) -> None:
         self.modules = modules
+        #: the track's features (not modules: no options, no state, not in snapshots)
+        self.features = features
         self.by_key = {m.key: m for m in modules}
         #: decision type -> (phase, module)
         self.decisions: dict[type, tuple[str, RaceModule]] = {
@@ -235,7 +343,9 @@ class Hooks:
         self.slipstream_spaces: Callable[..., int] | None = None
         self.slipstream_choices: Callable[..., tuple[int, ...]] | None = None
         self.plans: Callable[..., bool] | None = None
+        self.downshift_heat: Callable[..., int] | None = None
         self.may_slipstream: Callable[..., bool] | None = None
+        self.may_discard: Callable[..., bool] | None = None
         self.drive: Callable[..., bool] | None = None
         self.pre_race: Callable[..., bool] | None = None
         self.waiting: Callable[..., int | None] | None = None
@@ -244,13 +354,13 @@ class Hooks:
         self.react_actions: tuple[ReactAction, ...] = tuple(
             a for m in modules for a in m.react_actions)
         found: dict[str, list[Callable[..., Any]]] = {}
-        for m in modules:
+        for m in (*modules, *features):
             for name in _overrides(type(m)):
                 found.setdefault(name, []).append(getattr(m, name))
         for name, fns in found.items():  # (one module's hook as it is: no call per hook)
             setattr(self, name, fns[0] if len(fns) == 1 else _combine(name, fns))
 
-    def pending(self, race: Race) -> Pending | None:
+    def pending(self, race: ModuleRace) -> Pending | None:
         """The first module phase that is waiting, if any."""
         for m in self.modules:
             found = m.pending(race)
@@ -338,3 +448,58 @@ def build_modules(setup: RaceSetup) -> tuple[RaceModule, ...]:
     """The modules of a checked setup, in a fixed order (the registry's) so hooks that chain
     always chain the same way."""
     return tuple(cls(setup.modules[key]) for key, cls in MODULES.items() if key in setup.modules)
+
+
+# ------------------------------------------------------------------ track features
+class TrackFeature(RaceModule):
+    """Rules printed on a track's spaces (flooded, tunnel): the hooks of a module, on whenever
+    the race's track has such spaces (:meth:`on_track`), with no options and no state. A
+    track without them builds none, so it pays for them what a race without modules does.
+
+    Example::
+
+        >>> class Gravel(TrackFeature):
+        ...     key = "gravel"
+        ...     @classmethod
+        ...     def on_track(cls, track):
+        ...         return track.key == "usa"
+        >>> from pitboard.trackfile import load_track
+        >>> Gravel.on_track(load_track("usa")), Gravel.on_track(load_track("italy"))
+        (True, False)
+    """
+
+    def __init__(self, track: Track) -> None:
+        super().__init__({})
+        self.track = track
+
+    @classmethod
+    def on_track(cls, track: Track) -> bool:
+        """Does ``track`` have the spaces this feature rules?"""
+        raise NotImplementedError
+
+    def notice(self, car: Car) -> str:
+        """What the feature does to ``car`` where it stands, in a few words for a station
+        ("" where it does nothing)."""
+        return ""
+
+
+#: feature key -> its class; feature files register themselves (see engine/__init__.py)
+FEATURES: dict[str, type[TrackFeature]] = {}
+
+
+def register_feature(cls: type[TrackFeature]) -> type[TrackFeature]:
+    """Make a track feature apply to every race on a track that has its spaces (a decorator)."""
+    if not cls.key or cls.key in MODULES or FEATURES.get(cls.key, cls) is not cls:
+        raise ValueError(f"feature key {cls.key!r} missing or already taken")
+    FEATURES[cls.key] = cls
+    return cls
+
+
+def feature_keys(track: Track) -> tuple[str, ...]:
+    """Keys of the features ``track`` has, in the registry's order."""
+    return tuple(key for key, cls in FEATURES.items() if cls.on_track(track))
+
+
+def build_features(track: Track) -> tuple[TrackFeature, ...]:
+    """The features of a race on ``track``, in the registry's order."""
+    return tuple(cls(track) for cls in FEATURES.values() if cls.on_track(track))

@@ -18,8 +18,7 @@ import ipaddress
 import tomllib
 from functools import cache
 
-from .parse import profiles_dir
-from .schema import HwConfig
+from .schema import HwConfig, profiles_dir
 
 
 @cache
@@ -50,6 +49,6 @@ def config_warnings(config: HwConfig) -> list[str]:
     if (config.console.enabled or on_lan) and is_default_pin(config.console.staff_pin):
         # the PIN unlocks the console, and the lobby settings and seat takeovers on a phone
         warnings.append(
-            f"{config.source}: console.staff_pin: still the default published with Pitboard; "
+            f"{config.label}: console.staff_pin: still the default published with Pitboard; "
             "choose your own 4-8 digits")
     return warnings
