@@ -192,6 +192,10 @@ def test_connections_are_bounded() -> None:
         host, port = s.server.address
         held = [socket.create_connection((host, port), timeout=TIMEOUT)
                 for _ in range(MAX_CONNECTIONS)]
+        request = f"GET /favicon.svg HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode()
+        for sock in held:  # each one answered: the server holds them all now (keep-alive)
+            sock.sendall(request)
+            assert sock.recv(12) == b"HTTP/1.1 200"
         try:
             extra = socket.create_connection((host, port), timeout=TIMEOUT)
             assert extra.recv(1) == b""  # closed at once

@@ -41,7 +41,7 @@ from .schema import (
     profiles_dir,
 )
 from .stations import _StationParser
-from .web import _WebReader
+from .web import WebReader
 
 # ---- loading -------------------------------------------------------------------------------
 
@@ -157,7 +157,7 @@ _KIOSK_TIMES: dict[str, tuple[int, int, int]] = {
 }
 
 
-class _Parser(_StationParser, _WebReader):
+class _Parser(_StationParser, WebReader):
     """Collects every problem; builds each dataclass only when its keys have the right types."""
 
     # -- sections --

@@ -7,7 +7,7 @@ resolve to more (or other) addresses than the owner meant.
 Example::
 
     >>> from pathlib import Path
-    >>> reader = _WebReader("t.toml", Path("t.toml"))
+    >>> reader = WebReader("t.toml", Path("t.toml"))
     >>> reader.parse_web({"web": {"enabled": True, "bind": "0.0.0.0", "phone_seats": 4}},
     ...                  wired=2, kiosk=False)
     WebConfig(enabled=True, bind='0.0.0.0', port=8080, phone_seats=4, url='', open_table=False)
@@ -58,8 +58,15 @@ def join_url(web: WebConfig, *, hostname: str | None = None) -> str:
 MAX_URL = 60
 
 
-class _WebReader(_Reader):
-    """The ``[web]`` section (a part of the profile parser)."""
+class WebReader(_Reader):
+    """The ``[web]`` section (a part of the profile parser).
+
+    Example::
+
+        >>> from pathlib import Path
+        >>> WebReader("t.toml", Path("t.toml")).parse_web({}, wired=2, kiosk=False).enabled
+        False
+    """
 
     def parse_web(self, raw: dict[str, Any], *, wired: int, kiosk: bool) -> WebConfig | None:
         """``[web]`` (absent: the server off); ``wired``: the ``[[stations]]`` given."""
