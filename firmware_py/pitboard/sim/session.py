@@ -97,7 +97,9 @@ class Sim:
     Keys become station events posted to the table's queue, exactly as the GPIO and MCP23017
     backends post them; the game thread's step (:meth:`pump`) handles them, journal included.
     Without ``journal`` the journal lives in a temporary folder removed with the Sim; with one,
-    a race left unfinished there resumes when the next Sim starts on it.
+    a race left unfinished there resumes when the next Sim starts on it. ``phones``: the
+    profile's phone seats are set (``[web]``), for ``pitboard run`` to serve them; each
+    :meth:`tick` then also handles what the phones posted.
 
     Example::
 

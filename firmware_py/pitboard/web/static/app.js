@@ -17,6 +17,11 @@ function stored() {
 function remember(seat) {
   if (seat) localStorage.setItem(STORE, JSON.stringify(seat)); else localStorage.removeItem(STORE);
 }
+// the seat is no longer ours: forget its token, keep the seat and name to ask for them again
+function forgetToken() {
+  const last = stored();
+  remember(last ? { seat: last.seat, name: last.name } : null);
+}
 
 function connect() {
   clearTimeout(state.timer);
@@ -28,7 +33,7 @@ function connect() {
     state.retry = 0;
     online(true);
     const seat = stored();
-    if (seat && !state.gone) send({ t: "resume", seat: seat.seat, token: seat.token });
+    if (seat && seat.token && !state.gone) send({ t: "resume", seat: seat.seat, token: seat.token });
   };
   ws.onmessage = (event) => receive(JSON.parse(event.data));
   ws.onclose = () => {
@@ -44,7 +49,7 @@ function send(message) {
 }
 function online(on) {
   $("conn").classList.toggle("on", on);
-  $("offline").hidden = on || !stored();
+  $("offline").hidden = on || !(stored() || {}).token;
   document.body.dataset.online = on ? "yes" : "no";
 }
 // a phone back from sleep reconnects at once, not when the back-off says
@@ -65,8 +70,8 @@ function receive(m) {
     case "view": state.view = m.v; acked(m.ack); draw(); break;
     case "ack": acked(m.ack); break;
     case "join": state.join = m; drawInvite(); break;
-    case "err": error(m.msg); if (/no longer holds/.test(m.msg)) { remember(null); unseat(""); } break;
-    case "bye": remember(null); state.gone = m.why; unseat(m.why); break;
+    case "err": error(m.msg); if (/no longer holds/.test(m.msg)) { forgetToken(); unseat(m.msg); } break;
+    case "bye": forgetToken(); state.gone = m.why; unseat(m.why); break;
     case "left": remember(null); unseat(""); break;
     case "staff": state.unlocked = m.unlocked; drawStaff(); break;
     case "seats": state.seats = m.seats; drawStaff(); break;
