@@ -21,7 +21,7 @@ Example::
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
 from PIL import Image
 
@@ -36,7 +36,7 @@ from .view import LOBBY, StationView
 QUIET = 1
 
 
-@cache
+@lru_cache(maxsize=8)  # a new code every race: a cache of them all would grow all day
 def qr_modules(text: str) -> tuple[tuple[bool, ...], ...]:
     """The QR code of ``text`` as rows of modules (True: dark), the smallest version that
     holds it at error correction L or better (segno).

@@ -37,7 +37,7 @@ import json
 import logging
 from collections import deque
 from collections.abc import Callable
-from functools import cache
+from functools import lru_cache
 from typing import Any, Final
 
 from ..table.feed import TableFeed
@@ -60,7 +60,7 @@ def dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-@cache
+@lru_cache(maxsize=4)  # a new code every race: a cache of them all would grow all day
 def qr_svg(text: str) -> str:
     """The QR code of ``text`` as an SVG data URI, for a phone's join panel."""
     import segno
