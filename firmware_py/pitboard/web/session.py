@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
 from ..staffpin import UNLOCK_IDLE
@@ -119,6 +120,10 @@ class Seats:
         self.away: dict[int, float] = {}
         #: claims posted and not yet seen in the seat views: seat -> name
         self._claims: dict[int, str] = {}
+        #: seats given up (left, freed) and not yet seen free in the seat views: seat -> the
+        #: generation they have once the table has it (free to take already: the table takes
+        #: the events in the order they were posted)
+        self._released: dict[int, int] = {}
 
     # -- connections --------------------------------------------------------------------
     def connected(self, client: Client) -> None:
@@ -187,7 +192,8 @@ class Seats:
             name = valid_name(message.name)
         except ValueError as exc:
             raise MessageError(f"name: {exc}") from None
-        taken = {s.holder.lower() for s in feed.seats if s.holder} | \
+        taken = {s.holder.lower() for s in feed.seats
+                 if s.holder and s.station not in self._released} | \
             {n.lower() for n in self._claims.values()}
         if name.lower() in taken:
             raise MessageError(f"{name} is at the table already: another name, please")
@@ -241,7 +247,7 @@ class Seats:
             raise MessageError("you hold no seat")
         generation = self.keys.generation(seat)
         if generation is not None:
-            self.post(SeatLeft(station=seat, generation=generation))
+            self._release(seat, generation)
         self.keys.revoke(seat)
         self._claims.pop(seat, None)
         self.at.pop(seat, None)
@@ -272,13 +278,21 @@ class Seats:
             raise MessageError(f"S{message.seat + 1} is free already")
         token = self.keys.generation(message.seat)
         generation = token if token is not None else seat.generation
-        self.post(SeatLeft(station=message.seat, generation=generation))
+        self._release(message.seat, generation)
         self._drop(message.seat, "staff freed this seat")
         client.say(dumps({"t": "freed", "seat": message.seat}))
         log.warning("phones: staff at %s freed S%d", client.address, message.seat + 1)
 
     # -- the table's side ---------------------------------------------------------------
+    def _release(self, seat: int, generation: int) -> None:
+        """Give ``seat`` (at ``generation``) up: the table is told, and the seat is free now."""
+        self.post(SeatLeft(station=seat, generation=generation))
+        self._released[seat] = generation + 1
+
     def _on_feed(self, feed: TableFeed) -> None:
+        for seat in feed.seats:  # the table has the seats given up: their views say it now
+            if self._released.get(seat.station, seat.generation + 1) <= seat.generation:
+                del self._released[seat.station]
         for dropped in self.keys.sync(feed.seats):
             self._drop(dropped, "this seat changed hands (staff freed it)")
         for seat in feed.seats:
@@ -308,7 +322,7 @@ class Seats:
             if feed.state in _BETWEEN_RACES or not seat.playing:
                 generation = self.keys.generation(seat.station)
                 if generation is not None:
-                    self.post(SeatLeft(station=seat.station, generation=generation))
+                    self._release(seat.station, generation)
                     log.info("phones: S%d given up: its phone was away %.0f s",
                              seat.station + 1, now - since)
                 self._drop(seat.station, "")
@@ -336,7 +350,9 @@ class Seats:
 
     def _free_seats(self, feed: TableFeed) -> list[SeatView]:
         held = set(self.keys.held())
-        return [s for s in feed.seats if s.free and s.station not in held]
+        seats = [replace(s, holder="", generation=self._released[s.station])
+                 if s.station in self._released else s for s in feed.seats]
+        return [s for s in seats if s.free and s.station not in held]
 
     def _code_needed(self, feed: TableFeed) -> bool:
         nobody = not any(s.holder for s in feed.seats) and not self.keys.held()
