@@ -77,7 +77,8 @@ def test_nothing_outside_the_static_files_is_ever_served(path: str) -> None:
 
 
 def test_the_static_folder_is_what_ships_and_nothing_else() -> None:
-    assert sorted(static_files()) == ["app.js", "favicon.svg", "index.html", "style.css"]
+    assert sorted(static_files()) == ["app.js", "favicon.svg", "index.html", "style.css",
+                                      "track.css", "track.html", "track.js"]
 
 
 # ---- addresses and origins ----------------------------------------------------------------------

@@ -51,10 +51,12 @@ text { font-family: sans-serif; text-anchor: middle; dominant-baseline: central;
 """
 
 
-def track_svg(track: Track | TrackGeometry) -> str:
-    """The SVG document (a string) of ``track`` or of a geometry already built."""
+def track_svg(track: Track | TrackGeometry, *, style: bool = True) -> str:
+    """The SVG document (a string) of ``track`` or of a geometry already built; without
+    ``style`` it has no ``<style>`` element, for a page whose own style sheet draws the
+    classes (a page's Content Security Policy refuses inline styles)."""
     geo = track if isinstance(track, TrackGeometry) else track_geometry(track)
-    return "\n".join(_document(geo)) + "\n"
+    return "\n".join(_document(geo, style=style)) + "\n"
 
 
 def _n(value: float) -> str:
@@ -73,7 +75,7 @@ def _text(p: Point, text: str, cls: str, size: float, extra: str = "") -> str:
             f"{escape(text)}</text>")
 
 
-def _document(geo: TrackGeometry) -> Iterator[str]:
+def _document(geo: TrackGeometry, *, style: bool) -> Iterator[str]:
     track = geo.track
     left, top, right, bottom = geo.bounds
     lane = geo.lane
@@ -86,7 +88,8 @@ def _document(geo: TrackGeometry) -> Iterator[str]:
            f'{_n(width)} {_n(height)}" width="{_n(width)}" height="{_n(height)}" '
            f'data-track={quoteattr(track.key)}>')
     yield f"<title>{escape(track.name)}</title>"
-    yield f"<style>{_STYLE}</style>"
+    if style:
+        yield f"<style>{_STYLE}</style>"
     yield (f'<rect class="board" x="{_n(left)}" y="{_n(top)}" width="{_n(width)}" '
            f'height="{_n(height)}"/>')
     about = (f"{track.name}: {track.spaces} spaces, {track.laps} lap"

@@ -1,10 +1,11 @@
 """What the table hands its view observers after a redraw: :class:`TableFeed`, plain data.
 
-A client beside the table -- the web server's phone stations now, a TV's track view later --
+A client beside the table -- the web server's phone stations and its TV track view --
 registers a callback in :attr:`Table.view_observers <pitboard.table.table.Table>`. The game
 thread calls it with a new :class:`TableFeed` whenever something a client shows changed: the
 views the table built for its own screens (never a second copy of the table's logic), the
-race-control view, the phone seats and the join code. A callback must only store the feed
+race-control view, the track view (:mod:`~pitboard.table.track_view`: the race on the track,
+with the race's events), the phone seats and the join code. A callback must only store the feed
 and return (it runs on the game thread); it never gets the table, so it cannot reach into it.
 
 Example::
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 
 from .phone_seats import JoinInfo, SeatView
 from .race_control import RaceControlView
+from .track_view import TrackView
 from .view import StationView
 
 
@@ -53,3 +55,5 @@ class TableFeed:
     join: JoinInfo | None = None
     #: the table is a store kiosk
     kiosk: bool = False
+    #: the race on the track, for a TV (track_view.py)
+    track: TrackView | None = None

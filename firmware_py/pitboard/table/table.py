@@ -66,6 +66,7 @@ from .table_kiosk import KioskMixin
 from .table_lobby import LobbyMixin
 from .table_setup import SetupMixin
 from .table_turns import TurnsMixin
+from .track_view import TrackViews
 from .view import StationView
 from .views import COMMIT_LABELS, GO_LABEL, TableScene, acknowledgement, station_view
 
@@ -157,6 +158,7 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
         #: clients beside the table (the web server) get views, never the table
         self.view_observers: list[Callable[[TableFeed], None]] = []
         self._feed: TableFeed | None = None
+        self._track_views = TrackViews()  # the TV's view, built for the view observers
         self._waiting: set[int] = set()  # cars the table waits for (idle clocks)
         #: physical inputs only (a keyboard or autoplay may press faster than any person)
         self.chatter = chatter
@@ -446,7 +448,7 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
             state=self.state, views=tuple(self.views), race_control=self.race_control_view,
             handled=tuple(self.handled), kiosk=self.kiosk is not None,
             seats=phones.seat_views(self.stations) if phones is not None else (),
-            join=scene.join)
+            join=scene.join, track=self._track_views.build(scene))
         if feed == self._feed:
             return
         self._feed = feed

@@ -140,6 +140,8 @@ class Hub:
         self._scheduled = False
         #: called on the web thread after each feed is applied (the session's seat checks)
         self.on_feed: Callable[[TableFeed], None] = lambda feed: None
+        #: more readers of each feed on the web thread (the TVs' track hub)
+        self.watchers: list[Callable[[TableFeed], None]] = []
 
     # -- game thread --------------------------------------------------------------------
     def publish(self, feed: TableFeed) -> None:
@@ -190,6 +192,8 @@ class Hub:
         woken.sort(key=lambda c: not self.answers_input(c))
         for client in woken:
             client.wake.set()
+        for watch in self.watchers:
+            watch(feed)
 
     def handled(self, station: int) -> int:
         """Input events of ``station`` the table handled since the web started."""

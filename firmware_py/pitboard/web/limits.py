@@ -3,7 +3,10 @@ second, how many wrong codes and PINs. A store's network is not trusted: a phone
 else on the Wi-Fi) can flood, guess, or hold connections open, and must not slow the table.
 
 * :data:`MAX_CONNECTIONS` TCP connections in all (more are closed at once), of which
-  :data:`MAX_SOCKETS` WebSockets, :data:`MAX_SOCKETS_PER_ADDRESS` from one address;
+  :data:`MAX_SOCKETS` WebSockets, :data:`MAX_SOCKETS_PER_ADDRESS` from one address, and the
+  TVs' read-only track view :data:`MAX_TRACK_SOCKETS` more, :data:`MAX_TRACK_SOCKETS_PER_ADDRESS`
+  from one address (whatever a TV sends is refused: :data:`MAX_TRACK_REFUSED` messages of at
+  most :data:`MAX_TRACK_MESSAGE` bytes, then its socket is closed);
 * a WebSocket message is at most :data:`~pitboard.web.protocol.MAX_MESSAGE` bytes;
 * :class:`TokenBucket`: :data:`MESSAGE_RATE` messages a second with bursts of
   :data:`MESSAGE_BURST` (a person taps a few times a second); a socket that keeps going over
@@ -30,6 +33,14 @@ from ..staffpin import PinCheck, PinLockout
 MAX_CONNECTIONS: Final = 64
 MAX_SOCKETS: Final = 32
 MAX_SOCKETS_PER_ADDRESS: Final = 6
+#: the TVs' track view (read-only): WebSockets of its own, apart from the phones' (a room of
+#: TVs never takes a phone's place)
+MAX_TRACK_SOCKETS: Final = 24
+MAX_TRACK_SOCKETS_PER_ADDRESS: Final = 4
+#: the largest message a TV's socket takes (a TV sends nothing: anything bigger closes it)
+MAX_TRACK_MESSAGE: Final = 64
+#: messages a TV may send (each answered "read-only") before its socket is closed
+MAX_TRACK_REFUSED: Final = 3
 MESSAGE_RATE: Final = 15.0
 MESSAGE_BURST: Final = 30
 #: a socket over the rate this many times in a row (each refused message) is closed

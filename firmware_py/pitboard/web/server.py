@@ -9,6 +9,8 @@ Routes, and nothing else:
 ``GET /NAME``          a file of the packaged ``static`` folder, by its exact name (read into
                        memory at start: no path is ever joined from a request)
 ``GET /ws``            the phones' WebSocket (:mod:`pitboard.web.session`)
+``GET /track``         the TV's track view (``static/track.html``)
+``GET /track/ws``      the TVs' WebSocket, read-only (:mod:`pitboard.web.track`)
 =====================  ===================================================================
 
 Every request must name this machine in its ``Host`` header (an IP address, this host's name
@@ -47,9 +49,18 @@ from aiohttp import WSMsgType, web
 
 from ..table.feed import TableFeed
 from .hub import FRAME_INTERVAL, Client, dumps
-from .limits import MAX_CONNECTIONS, MAX_SOCKETS, MAX_SOCKETS_PER_ADDRESS
+from .limits import (
+    MAX_CONNECTIONS,
+    MAX_SOCKETS,
+    MAX_SOCKETS_PER_ADDRESS,
+    MAX_TRACK_MESSAGE,
+    MAX_TRACK_REFUSED,
+    MAX_TRACK_SOCKETS,
+    MAX_TRACK_SOCKETS_PER_ADDRESS,
+)
 from .protocol import MAX_MESSAGE
 from .session import Closing, Seats
+from .track import TRACK_INTERVAL, TrackHub, Viewer, read_only_answer
 
 if TYPE_CHECKING:  # the table's events as a type only: the server never imports the table
     from ..table.table_base import TableEvent
@@ -193,8 +204,14 @@ class WebServer:
         self.seats = Seats(post=post, staff_pin=staff_pin, clock=clock, open_table=open_table)
         self.hosts = allowed_hosts(url)
         self.files = static_files()
+        build = hashlib.sha1("".join(sorted(e for _, _, e in self.files.values())).encode())
+        #: the TVs' track view, fed by the phones' hub (one slot for both)
+        self.track = TrackHub(build=build.hexdigest()[:12])
+        self.seats.hub.watchers.append(self.track.apply)
         #: the phones connected now
         self.sockets: dict[Client, web.WebSocketResponse] = {}
+        #: the TVs connected now
+        self.viewers: dict[Viewer, web.WebSocketResponse] = {}
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._ready = threading.Event()
@@ -254,6 +271,8 @@ class WebServer:
         app.router.add_get("/ws", self._socket)
         app.router.add_get("/j/{code}", self._index)
         app.router.add_get("/J/{code}", self._index)
+        app.router.add_get("/track", self._track_page)
+        app.router.add_get("/track/ws", self._track_socket)
         app.router.add_get("/{name}", self._file)
         runner = self._runner = web.AppRunner(app, handle_signals=False, access_log=None,
                                               keepalive_timeout=KEEPALIVE)
@@ -269,7 +288,7 @@ class WebServer:
         finally:
             chores.cancel()
             server.close()
-            for ws in list(self.sockets.values()):
+            for ws in [*self.sockets.values(), *self.viewers.values()]:
                 await ws.close(code=1001, message=b"the table is stopping")
             await runner.shutdown()
             await runner.cleanup()
@@ -308,6 +327,9 @@ class WebServer:
 
     async def _index(self, request: web.Request) -> web.StreamResponse:
         return self._serve_file(request, "index.html")
+
+    async def _track_page(self, request: web.Request) -> web.StreamResponse:
+        return self._serve_file(request, "track.html")
 
     async def _file(self, request: web.Request) -> web.StreamResponse:
         return self._serve_file(request, request.match_info["name"])
@@ -380,6 +402,58 @@ class WebServer:
             await ws.close()
         except Exception:  # a bug: this phone is let go (it reconnects), the server goes on
             log.exception("phones: sending to %s failed", client.address)
+            await ws.close(code=1011, message=b"internal error")
+
+
+    # -- the TVs' WebSocket (read-only) ---------------------------------------------------
+    async def _track_socket(self, request: web.Request) -> web.StreamResponse:
+        if not origin_ok(request.headers.get("Origin"), request.host):
+            return web.Response(status=403, text="a page of another site may not watch here\n")
+        address = request.remote or "?"
+        mine = sum(1 for v in self.viewers if v.address == address)
+        if len(self.viewers) >= MAX_TRACK_SOCKETS or mine >= MAX_TRACK_SOCKETS_PER_ADDRESS:
+            return web.Response(status=503, text="too many connections\n")
+        ws = web.WebSocketResponse(max_msg_size=MAX_TRACK_MESSAGE, heartbeat=HEARTBEAT,
+                                   compress=False)
+        if not ws.can_prepare(request).ok:
+            return web.Response(status=400, text="a WebSocket, please\n")
+        await ws.prepare(request)
+        viewer = Viewer(address=address)
+        self.viewers[viewer] = ws
+        self.track.viewers.add(viewer)
+        sender = asyncio.create_task(self._track_sender(viewer, ws))
+        viewer.wake.set()  # the first frame: everything
+        try:
+            async for _message in ws:  # a TV only watches: whatever it sends is refused
+                viewer.refused += 1
+                if viewer.refused > MAX_TRACK_REFUSED:
+                    await ws.close(code=1008, message=b"the track view is read-only")
+                    break
+                await ws.send_str(read_only_answer())
+        finally:
+            self.viewers.pop(viewer, None)
+            self.track.viewers.discard(viewer)
+            viewer.closed = True
+            sender.cancel()
+        return ws
+
+    async def _track_sender(self, viewer: Viewer, ws: web.WebSocketResponse) -> None:
+        try:
+            while not viewer.closed:
+                await viewer.wake.wait()
+                viewer.wake.clear()
+                wait = viewer.last_frame + TRACK_INTERVAL - self.clock()
+                if wait > 0:  # bounded rate: what comes meanwhile goes in the same frame
+                    await asyncio.sleep(wait)
+                frame = self.track.frame(viewer)
+                if frame is not None:
+                    viewer.last_frame = self.clock()
+                    await ws.send_str(frame)
+        except (ConnectionError, RuntimeError) as exc:  # the TV went away mid-frame
+            log.debug("track view: sending to %s stopped: %s", viewer.address, exc)
+            await ws.close()
+        except Exception:  # a bug: this TV is let go (it reconnects), the server goes on
+            log.exception("track view: sending to %s failed", viewer.address)
             await ws.close(code=1011, message=b"internal error")
 
 

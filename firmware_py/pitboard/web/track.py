@@ -1,0 +1,160 @@
+"""The TV's track view: from the table's :class:`~pitboard.table.track_view.TrackView` to each
+TV's frames, read-only, without ever holding the game thread.
+
+The phones' :class:`~pitboard.web.hub.Hub` takes each feed on the web thread and hands it to
+:meth:`TrackHub.apply`. The view becomes JSON once (:mod:`pitboard.table.track_json`: the
+state, each event of the race once, the track's drawing once per track), however many TVs
+watch. Each TV (a :class:`Viewer`) has one sender that sends it, at most one frame every
+:data:`TRACK_INTERVAL`, **everything since its last frame**: the events it has not seen and the
+state now. A TV that reads slowly gets fewer, bigger frames, never a backlog, and one more than
+:data:`MAX_STEP_EVENTS` behind is sent the state alone and redraws.
+
+Frames (server -> TV, JSON text), one kind, ``track``:
+
+* ``full: true`` -- draw everything from ``state``, animating nothing: the first frame of a
+  connection (a reconnect, a restart after a power cut), a new race, a race replayed by an
+  undo, a TV too far behind. It carries the track's ``drawing`` when the TV has not drawn that
+  track yet, the page's ``build`` (a page of another build reloads), and the race's last few
+  events for the ticker (``events``);
+* ``full: false`` -- the ``events`` since the last frame, to animate in order, then ``state``.
+
+``cursor`` is the race's event count the frame brings the TV to.
+
+Example (no sockets: a feed in, a TV's first frame out)::
+
+    >>> from pitboard.engine import Race, RaceSetup
+    >>> from pitboard.table.feed import TableFeed
+    >>> from pitboard.table.track_view import TrackViews
+    >>> from pitboard.table.views import TableScene
+    >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
+    >>> view = TrackViews().build(TableScene(state="planning", stations=[],
+    ...                                      lobby=("usa", 1, 2), race=race))
+    >>> hub = TrackHub(build="b1")
+    >>> hub.apply(TableFeed("planning", (), track=view))
+    >>> viewer = Viewer(address="10.0.0.7")
+    >>> frame = json.loads(hub.frame(viewer))
+    >>> frame["full"], frame["cursor"], frame["drawing"]["track"], frame["state"]["round"]
+    (True, 2, 'usa', 1)
+    >>> hub.frame(viewer) is None  # nothing new since
+    True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any, Final
+
+from ..table.feed import TableFeed
+from ..table.track_json import event_dict, track_drawing, track_state_dict
+from ..table.track_view import TrackView
+from .hub import dumps, qr_svg
+
+log = logging.getLogger("pitboard.web")
+
+#: the shortest gap between two frames to one TV (s): at most 40 a second
+TRACK_INTERVAL: Final = 0.025
+#: a TV further behind than this many events redraws from the state instead
+MAX_STEP_EVENTS: Final = 400
+#: the race's last events a full frame carries, for the page's ticker
+TAIL_EVENTS: Final = 8
+
+
+class Viewer:
+    """One TV's WebSocket and what it was sent: the race, how far into its events, which
+    track's drawing, which state.
+
+    Example::
+
+        >>> Viewer(address="10.0.0.7").race
+        ''
+    """
+
+    def __init__(self, *, address: str) -> None:
+        self.address = address
+        self.wake = asyncio.Event()
+        self.closed = False
+        self.race = ""
+        self.cursor = 0
+        self.drawn = ""
+        self.sent_state = ""
+        self.connected = False
+        self.last_frame = -1.0
+        #: messages it sent (a TV sends none; a few are answered, then it is closed)
+        self.refused = 0
+
+
+class TrackHub:
+    """The track view now and every TV watching it (see the module docstring)."""
+
+    def __init__(self, *, build: str) -> None:
+        #: the page's build (its files' hash): a page of another build reloads
+        self.build = build
+        self.view: TrackView | None = None
+        self.viewers: set[Viewer] = set()
+        self._state = ""
+        self._race = ""
+        #: the race's events as JSON, by index ("" for a kind the TV does not show)
+        self._events: list[str] = []
+        self._drawing: tuple[object, str] | None = None
+
+    def apply(self, feed: TableFeed) -> None:
+        """Take the track view of ``feed`` (web thread) and wake every TV if it changed."""
+        view = feed.track
+        if view is None or view == self.view:
+            return
+        self.view = view
+        self._state = dumps(_with_qr(track_state_dict(view)))
+        if view.race != self._race:
+            self._race, self._events = view.race, []
+        events = view.events
+        for i in range(len(self._events), len(events)):
+            data = event_dict(events[i], i)
+            self._events.append(dumps(data) if data is not None else "")
+        for viewer in self.viewers:
+            viewer.wake.set()
+
+    def frame(self, viewer: Viewer) -> str | None:
+        """The frame ``viewer`` should get now (None: it has everything)."""
+        view = self.view
+        if view is None:
+            return None
+        count = view.event_count
+        if viewer.connected and viewer.race == view.race and \
+                viewer.cursor <= count <= viewer.cursor + MAX_STEP_EVENTS:
+            if viewer.cursor == count and viewer.sent_state is self._state:
+                return None
+            events = ",".join(e for e in self._events[viewer.cursor:count] if e)
+            full = "false"
+        else:  # a new connection, a new race, an undo, or too far behind: redraw
+            tail = [e for e in self._events[:count] if e][-TAIL_EVENTS:]
+            events = ",".join(tail)
+            full = "true"
+        drawing = ""
+        if viewer.drawn != view.track_ref:
+            drawing = f',"drawing":{self._drawing_json(view)}'
+            viewer.drawn = view.track_ref
+        viewer.connected, viewer.race, viewer.cursor = True, view.race, count
+        viewer.sent_state = self._state
+        return (f'{{"t":"track","full":{full},"build":"{self.build}","race":"{view.race}",'
+                f'"cursor":{count}{drawing},"events":[{events}],"state":{self._state}}}')
+
+    def _drawing_json(self, view: TrackView) -> str:
+        cached = self._drawing
+        if cached is None or cached[0] is not view.track:
+            cached = self._drawing = (view.track, dumps(track_drawing(view.track)))
+        return cached[1]
+
+
+def _with_qr(state: dict[str, Any]) -> dict[str, Any]:
+    """The lobby's join with its QR code drawn (as the phones' join frame has it)."""
+    join = state["panel"].get("join")
+    if join is not None:
+        join["qr"] = qr_svg(join.pop("qr_text"))
+    return state
+
+
+def read_only_answer() -> str:
+    """What a TV that sends a message is told (it is told once; more close the socket)."""
+    return json.dumps({"t": "err", "msg": "the track view is read-only"})
