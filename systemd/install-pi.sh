@@ -73,6 +73,9 @@ COMMAND_TARGET=/opt/pitboard/.venv/bin/pitboard
 CONFIG=$ROOT/etc/pitboard/pitboard.toml
 UNIT=$ROOT/etc/systemd/system/$SERVICE
 WEB_DROPIN=$ROOT/etc/systemd/system/$SERVICE.d/web.conf
+# [tv] screen: the desktop opens the track view at login (the XDG autostart folder, which
+# desktop sessions read at login)
+TV_AUTOSTART=$ROOT/etc/xdg/autostart/pitboard-tv.desktop
 MODULES=$ROOT/etc/modules-load.d/pitboard.conf
 # the kernel's pca954x driver leaves the last channel connected unless idle_state is -2
 # (Documentation/ABI/testing/sysfs-bus-i2c-devices-pca954x): set it when the driver binds
@@ -298,11 +301,16 @@ print(f"uart={int(uart)}")
 print(f"spi={int(spi)}")
 console = cfg.get("console", {})
 # [web]: phones (and the TV page) reach the service over the network only with the drop-in that
-# lifts the unit's PrivateNetwork=yes; on the loopback address the service needs none of it
+# lifts the unit's PrivateNetwork=yes; on the loopback address the service needs none of it --
+# unless this machine's own screen shows the track view ([tv] screen, by default a kiosk's):
+# the desktop's browser is outside the service's private network too
 web = cfg.get("web", {})
 bind = str(web.get("bind", "127.0.0.1"))
 web_lan = bool(web.get("enabled", False)) and not (bind.startswith("127.") or bind == "::1")
+tv_screen = bool(cfg.get("tv", {}).get("screen", cfg.get("table", {}).get("kiosk", False)))
 print(f"web_lan={int(web_lan)}")
+print(f"tv_screen={int(tv_screen)}")
+print(f"web_net={int(web_lan or tv_screen)}")
 # the PIN is the console's and, with phones on the LAN, unlocks the lobby settings from a phone
 guarded = bool(console.get("port")) or web_lan
 print(f"default_pin={int(guarded and console.get('staff_pin') in shipped)}")
@@ -619,15 +627,43 @@ if [[ $DRY_RUN != 1 ]]; then
 fi
 put_file "$SRC/systemd/$SERVICE" "$UNIT" 0644
 unit_changed=$changed
-# phones on the LAN: the drop-in that opens the service to the local network (and only to it)
-if [[ ${fact[web_lan]} == 1 ]]; then
+# phones on the LAN, or this Pi's own TV: the drop-in that opens the service to the local
+# network (and only to it)
+if [[ ${fact[web_net]} == 1 ]]; then
     put_file "$SRC/systemd/pitboard-web.conf" "$WEB_DROPIN" 0644
     ((changed)) && unit_changed=1
 elif [[ -f $WEB_DROPIN ]]; then
-    act "remove $WEB_DROPIN (this configuration serves no phones on the LAN)" rm -f "$WEB_DROPIN"
+    act "remove $WEB_DROPIN (this configuration serves no phones on the LAN and no TV)" rm -f "$WEB_DROPIN"
     unit_changed=1
 else
-    ok "no $WEB_DROPIN (no phones on the LAN: the service stays off the network)"
+    ok "no $WEB_DROPIN (no phones on the LAN, no TV: the service stays off the network)"
+fi
+
+# [tv] screen: the desktop opens the track view full-screen at login (pitboard tv), and the
+# screen never blanks. Raspberry Pi OS Bookworm's desktop (labwc) starts /etc/xdg/autostart at
+# login; blanking is raspi-config's "Screen Blanking" (Raspberry Pi documentation, "Screen
+# blanking": nonint do_blanking 1 turns it off), set when the TV is set up (not at every run:
+# turned on again afterwards, it stays the owner's choice). The page also holds a screen wake
+# lock while it shows.
+if [[ ${fact[tv_screen]} == 1 ]]; then
+    put_file "$SRC/systemd/pitboard-tv.desktop" "$TV_AUTOSTART" 0644
+    if ((changed)); then
+        if command -v raspi-config >/dev/null; then
+            act "turn screen blanking off (the TV stays on)" raspi-config nonint do_blanking 1
+        else
+            warnings+=("no raspi-config here: turn screen blanking off yourself, or the TV goes dark after 10 minutes")
+        fi
+    fi
+    if ! command -v chromium-browser >/dev/null && ! command -v chromium >/dev/null; then
+        warnings+=("no Chromium for the TV: sudo apt install chromium-browser (Raspberry Pi OS with desktop has it)")
+    fi
+    if [[ -z $ROOT ]] && [[ $(systemctl get-default 2>/dev/null) != graphical.target ]]; then
+        warnings+=("this Pi does not boot to the desktop: the TV opens there. Boot to it, logged in: sudo raspi-config nonint do_boot_behaviour B4")
+    fi
+elif [[ -f $TV_AUTOSTART ]]; then
+    act "remove $TV_AUTOSTART (this configuration shows no TV on this screen)" rm -f "$TV_AUTOSTART"
+else
+    ok "no $TV_AUTOSTART (no TV on this screen)"
 fi
 
 systemctl_root=()

@@ -14,6 +14,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 UNIT = REPO / "systemd" / "pitboard.service"
 WEB_DROPIN = REPO / "systemd" / "pitboard-web.conf"
+TV_DESKTOP = REPO / "systemd" / "pitboard-tv.desktop"
 INSTALL = REPO / "systemd" / "install-pi.sh"
 PACKAGE = REPO / "firmware_py" / "pitboard"
 
@@ -124,7 +125,8 @@ esac
 exit 0
 """
 
-MUTATING = ("apt-get", "groupadd", "useradd", "usermod", "systemctl", "python3", "python")
+MUTATING = ("apt-get", "groupadd", "useradd", "usermod", "systemctl", "python3", "python",
+            "raspi-config")
 
 PI_CONFIG = """\
 # For more options and information see http://rptl.io/configtxt
@@ -230,6 +232,7 @@ def fake_source(src: Path) -> Path:
     (src / "systemd").mkdir(parents=True)
     shutil.copy(UNIT, src / "systemd" / UNIT.name)
     shutil.copy(WEB_DROPIN, src / "systemd" / WEB_DROPIN.name)
+    shutil.copy(TV_DESKTOP, src / "systemd" / TV_DESKTOP.name)
     shutil.copytree(PACKAGE, src / "firmware_py" / "pitboard",
                     ignore=shutil.ignore_patterns("__pycache__", "hw_config"))
     profiles = src / "firmware_py" / "pitboard" / "hw_config"
@@ -267,7 +270,8 @@ def new_installer(tmp_path: Path, *, src: Path | None = None) -> Installer:
     stub = stubs / "stub.sh"
     stub.write_text(STUB)
     stub.chmod(0o755)
-    for name in ("apt-get", "dpkg-query", "getent", "groupadd", "useradd", "usermod"):
+    for name in ("apt-get", "dpkg-query", "getent", "groupadd", "useradd", "usermod",
+                 "raspi-config"):
         shutil.copy(stub, stubs / name)
     for name in ("systemctl", "python3") if real_python is None else ("systemctl",):
         shutil.copy(stub, stubs / name)

@@ -27,7 +27,7 @@ def test_unknown_key_without_suggestion() -> None:
     raw["zzz"] = 1
     assert problems(raw) == [
         "t.toml: zzz: unknown key (valid keys: table, console, journal, gpio, i2c, stations, "
-            "race_control, web)"
+            "race_control, web, tv)"
     ]
 
 

@@ -20,6 +20,7 @@ from systemdkit import (
     PI_CONFIG,
     PROFILES,
     REPO,
+    TV_DESKTOP,
     UNIT,
     WEB_DROPIN,
     Installer,
@@ -491,3 +492,53 @@ def test_phones_on_the_lan_get_the_network_drop_in_and_lose_it_with_them(
     out = installer.ok(PROFILE=str(local), NEW_CONFIG="1")
     assert not dropin.exists() and f"remove {dropin}" in out
     assert f"ok: no {dropin}" in installer.ok(PROFILE=str(local))
+
+
+def test_a_kiosk_gets_the_tv_on_its_screen_and_loses_it_with_the_setting(
+        installer: Installer, tmp_path: Path) -> None:
+    """[tv] screen (a kiosk's default): the desktop's autostart entry that opens the track
+    view, the network drop-in (the desktop's browser is outside the service's private
+    network), and screen blanking off once, when the TV is set up; [tv] screen = false takes
+    the entry and the drop-in away again."""
+    kiosk = tmp_path / "kiosk.toml"
+    kiosk.write_text(PROFILES["sim"].replace('name = "Test table"\n',
+                                             'name = "Test table"\nkiosk = true\n'))
+    entry = installer.root / "etc/xdg/autostart/pitboard-tv.desktop"
+    dropin = installer.root / "etc/systemd/system/pitboard.service.d/web.conf"
+    before = installer.tree()
+    out = installer.ok("--dry-run", PROFILE=str(kiosk))
+    assert installer.tree() == before and mutations(installer.log()) == []
+    assert f"would: install {entry}" in out and "would: turn screen blanking off" in out
+
+    installer.ok(PROFILE=str(kiosk))
+    assert entry.read_bytes() == TV_DESKTOP.read_bytes()
+    assert dropin.read_bytes() == WEB_DROPIN.read_bytes()
+    assert installer.log().count("raspi-config nonint do_blanking 1") == 1
+    installer.clear_log()
+    assert "install-pi: nothing changed" in installer.ok(PROFILE=str(kiosk))
+    assert mutations(installer.log()) == []  # blanking is not set again at every run
+
+    off = tmp_path / "off.toml"
+    off.write_text(kiosk.read_text() + "[tv]\nscreen = false\n")
+    out = installer.ok(PROFILE=str(off), NEW_CONFIG="1")
+    assert not entry.exists() and f"remove {entry}" in out
+    assert not dropin.exists()
+    assert f"ok: no {entry}" in installer.ok(PROFILE=str(off))
+
+
+def test_the_tv_autostart_entry_runs_the_installed_command_on_the_installed_config() -> None:
+    """The entry names what the installer makes: the command on PATH and the configuration
+    the service runs with (its ExecStart's --config)."""
+    import configparser
+
+    entry = configparser.ConfigParser(interpolation=None)
+    entry.read_string(TV_DESKTOP.read_text())
+    desktop = entry["Desktop Entry"]
+    assert desktop["Type"] == "Application" and desktop["Terminal"] == "false"
+    exec_words = desktop["Exec"].split()
+    service = one(unit_settings(UNIT.read_text()), "ExecStart").split()
+    assert exec_words[0] == "/usr/local/bin/pitboard"  # COMMAND_LINK in install-pi.sh
+    assert exec_words[1:] == ["tv", "--config", service[service.index("--config") + 1],
+                              "--at-login"]
+    text = INSTALL.read_text()
+    assert "COMMAND_LINK=$ROOT/usr/local/bin/pitboard" in text

@@ -16,34 +16,19 @@ Skipped, saying why, without Playwright or without the browser (``.ci/run`` inst
 
 from __future__ import annotations
 
-import os
 import queue
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from browserkit import ARGS, CHROMIUM, WAIT_MS, playwright_or_skip, publish
 from phonekit import Served, served
 from pitboard.hw.events import GoPressed, LeverMoved, SlotPressed, StationEvent
 from pitboard.table.autoplay import next_input
 from pitboard.table.table import Call, KioskOptions
 
-CHROMIUM = os.environ.get("PITBOARD_CHROMIUM", "/usr/bin/chromium")
-#: how the probe of this machine runs Chromium (no sandbox as root, no background networking
-#: on a closed network, a fresh profile per launch)
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-dev-shm-usage"]
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "screens"
-WAIT_MS = 20_000
-
-playwright = pytest.importorskip("playwright.sync_api",
-                                 reason="Playwright is not installed (pip install -e '.[dev]')")
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"no Chromium at {CHROMIUM}: the browser tests need Debian's chromium "
-                "(apt-get install chromium; .ci/run installs it when run as root)",
-                allow_module_level=True)
+playwright = playwright_or_skip()
 
 
 class Browser:
@@ -120,13 +105,6 @@ def _phone(chromium: Any, s: Served, out: Path, path: str = "/") -> Browser:
     return phone
 
 
-def _publish(shots: dict[str, Path]) -> None:
-    if os.environ.get("PITBOARD_UPDATE_GOLDEN"):
-        DOCS.mkdir(parents=True, exist_ok=True)
-        for path in shots.values():
-            shutil.copyfile(path, DOCS / path.name)
-
-
 def test_a_phone_plays_a_whole_race_in_the_browser_with_a_reload(
         chromium: Any, tmp_path: Path) -> None:
     modules = {"legends": {"cars": 1}, "garage": {"choose": "draft", "pool": "basic"}}
@@ -185,7 +163,7 @@ def test_a_phone_plays_a_whole_race_in_the_browser_with_a_reload(
         assert {"join", "lobby", "lobby_options", "menu", "setup", "draft", "planning",
                 "locked", "resolution", "waiting", "results"} <= set(phone.shots)
         assert phone.errors == []  # type: ignore[attr-defined]
-        _publish(phone.shots)
+        publish(phone.shots.values())
 
 
 def test_the_kiosk_offers_a_phone_seat_in_the_attract_loop(chromium: Any,
@@ -206,4 +184,4 @@ def test_the_kiosk_offers_a_phone_seat_in_the_attract_loop(chromium: Any,
         phone.wait("window.pitboard.view.kind === 'lobby'")
         assert s.table.stations[1].joined
         assert phone.errors == []  # type: ignore[attr-defined]
-        _publish(phone.shots)
+        publish(phone.shots.values())

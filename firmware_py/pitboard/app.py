@@ -218,8 +218,10 @@ class App:
     _mux_buses: list[Any] = field(default_factory=list)
     #: this process's right to write the journal, released by close()
     journal_lock: JournalLock | None = None
-    #: the phones' web server (pitboard.web), once started
+    #: the phones' and TVs' web server (pitboard.web), once started
     web: Any = None
+    #: serve the web pages the profile asks for (``pitboard run``; :meth:`start_web`)
+    serve: bool = False
 
     @property
     def mux_resets(self) -> int:
@@ -252,7 +254,7 @@ class App:
         drawn directly unless ``writer_threads``. With ``displays`` given, the race-control
         display is ``race_control_display`` (None: none), else the profile's
         ``[race_control]``. ``phones``: the table gets the profile's phone seats (``[web]``),
-        for :meth:`start_web` to serve.
+        and :meth:`start_web` serves them and the TV's track view (``[web]``, ``[tv]``).
 
         First of all it takes the journal's lock (:mod:`pitboard.journallock`): a journal
         another live process writes is refused (StartupError naming that process) before any
@@ -333,7 +335,7 @@ class App:
         # the race-control display last: the stations' displays stay indexed by station
         app = cls(config=config, table=table, recorder=recorder,
                   displays=screens + ([race_control] if race_control is not None else []),
-                  writers=writers)
+                  writers=writers, serve=phones)
         mux = config.i2c.mux
         if mux is not None and mux.reset_pin is not None:
             from gpiozero import DigitalOutputDevice
@@ -398,10 +400,11 @@ class App:
             log.error("console: %s", exc)
 
     def start_web(self) -> None:
-        """Start the phones' web server (``[web]``; game thread, before :meth:`run`). It
-        starts on its own thread; when it cannot, a table with wired stations plays on (the
-        error is logged) and one with nothing but phone seats stops (:meth:`run`)."""
-        if self.table.phones is not None:
+        """Start the web server for the phones and the TV's track view (``[web]``, ``[tv]``;
+        game thread, before :meth:`run`). It starts on its own thread; when it cannot, a table
+        with wired stations plays on (the error is logged) and one with nothing but phone
+        seats stops (:meth:`run`)."""
+        if self.table.phones is not None or (self.serve and self.config.serves_web):
             from .web.wiring import start_web
 
             self.web = start_web(self.config, self.table)
@@ -537,11 +540,20 @@ def _race_control_part(app: App) -> list[str]:
 
 
 def _web_part(app: App) -> list[str]:
-    """The start-up line's word on the phones' web server (none when it is off)."""
+    """The start-up line's word on the web server: the phones, the track view (none when it
+    is off)."""
+    from .hwconfig.web import join_url, track_url
+
     phones = app.table.phones
-    if phones is None:
-        return []
-    return [f"phones at {phones.url} (code {phones.code}, {len(phones.stations)} seats)"]
+    out = []
+    if phones is not None:
+        out.append(f"phones at {phones.url} (code {phones.code}, {len(phones.stations)} seats)")
+    if app.web is not None:
+        web = app.config.web
+        lan = not ipaddress.ip_address(web.bind).is_loopback
+        out.append(f"track view at {join_url(web) + 'track' if lan else track_url(web)}"
+                   + (" (this machine's screen)" if app.config.tv.screen else ""))
+    return out
 
 
 def draws_in_terminal(config: HwConfig) -> bool:

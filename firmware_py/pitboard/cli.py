@@ -148,6 +148,30 @@ def build_parser() -> argparse.ArgumentParser:
     for name, text in DELEGATED_HELP.items():
         sub.add_parser(name, help=text, add_help=False)
 
+    tv = _command(sub, "tv", "show the race on this machine's screen (Chromium, kiosk mode)",
+                  "Open the track view (the race on the track, live) full-screen on this\n"
+                  "machine's screen: Chromium in kiosk mode on the table's web server. Waits\n"
+                  "until the server answers, and starts the browser again if it exits. The\n"
+                  "desktop runs it at login when install-pi.sh set the TV up ([tv] screen).\n"
+                  "Any other browser on the LAN shows the same page: http://<pi>:8080/track")
+    tv.add_argument("--config", default=None, metavar="FILE|PROFILE",
+                    help="the table's hw_config profile, for the page's address (default: "
+                         "$PITBOARD_HW_CONFIG, else sim)")
+    tv.add_argument("--browser", default=None, metavar="PATH",
+                    help="the Chromium to run (default: chromium-browser or chromium on PATH)")
+    tv.add_argument("--pace", type=_pace, default=None, metavar="N",
+                    help="make the moves' animations N times as long (0.02-5; default 1)")
+    tv.add_argument("--wait", type=float, default=None, metavar="SECONDS",
+                    help="give up when the server has not answered after SECONDS (default: "
+                         "wait for ever)")
+    tv.add_argument("--once", action="store_true",
+                    help="do not start the browser again when it exits")
+    tv.add_argument("--at-login", action="store_true",
+                    help="do nothing unless the profile's [tv] screen is on (the autostart "
+                         "entry's way)")
+    tv.add_argument("--print", action="store_true", dest="print_only",
+                    help="print the browser's command line instead of running it")
+
     run = _command(sub, "run", "run the table on a hardware profile (the systemd service)",
                    "Run the table: open the stations, journal and console a hardware\n"
                    "profile names, resume a journalled race, and play until SIGTERM.\n"
@@ -169,6 +193,16 @@ def build_parser() -> argparse.ArgumentParser:
                           "hardware waits, journal recovery) and other libraries' warnings "
                           "and errors")
     return parser
+
+
+def _pace(text: str) -> float:
+    try:
+        pace = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0.02 <= pace <= 5:
+        raise argparse.ArgumentTypeError(f"pace must be 0.02..5, got {pace:g}")
+    return pace
 
 
 def _race_options(p: argparse.ArgumentParser, *, cars: int, laps: int | None) -> None:
@@ -316,8 +350,20 @@ def cmd_run(args: argparse.Namespace) -> int:
                     verbose=args.verbose)
 
 
+def cmd_tv(args: argparse.Namespace) -> int:
+    import logging
+
+    from .hwconfig import default_config_path
+    from .tvscreen import tv_main
+
+    logging.basicConfig(level=logging.INFO, format="pitboard tv: %(message)s")
+    return tv_main(args.config or str(default_config_path()), browser=args.browser,
+                   at_login=args.at_login, once=args.once, wait=args.wait, pace=args.pace,
+                   print_only=args.print_only)
+
+
 COMMANDS = {"run": cmd_run, "demo": cmd_demo, "scenario": cmd_scenario, "simulate": cmd_simulate,
-            "upgrades": cmd_upgrades,
+            "upgrades": cmd_upgrades, "tv": cmd_tv,
             "tracks": cmd_tracks, "check-config": cmd_check_config,
             "flow-diagram": cmd_flow_diagram}
 

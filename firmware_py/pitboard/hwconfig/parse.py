@@ -164,7 +164,7 @@ class _Parser(_StationParser, WebReader):
 
     def parse(self, raw: dict[str, Any]) -> HwConfig:
         self.unknown_keys(raw, "", ("table", "console", "journal", "gpio", "i2c", "stations",
-                                    "race_control", "web"))
+                                    "race_control", "web", "tv"))
         table = self.parse_table(raw)
         console = self.parse_console(raw)
         journal = self.parse_journal(raw)
@@ -174,6 +174,7 @@ class _Parser(_StationParser, WebReader):
         wired = raw.get("stations")
         web = self.parse_web(raw, wired=len(wired) if isinstance(wired, list) else 0,
                              kiosk=table is not None and table.kiosk)
+        tv = self.parse_tv(raw, kiosk=table is not None and table.kiosk)
         phones = web.phone_seats if web is not None and web.enabled else 0
         parts = self.parse_stations(raw, i2c, phones=phones)
         mux = i2c.mux if i2c is not None else None
@@ -184,14 +185,14 @@ class _Parser(_StationParser, WebReader):
         self.check_spi(parts)
         if self.problems:
             raise ConfigError(self.problems)
-        assert table and console and journal and gpio and i2c and web
+        assert table and console and journal and gpio and i2c and web and tv
         stations = tuple(
             StationConfig(index=i, input=spec, display=display)
             for i, spec, display in parts
             if spec is not None and display is not None
         )
         return HwConfig(self.source, table, console, journal, gpio, i2c, stations, race_control,
-                        web)
+                        web, tv)
 
     def parse_table(self, raw: dict[str, Any]) -> TableConfig | None:
         t = self.table(raw, "", "table", True)

@@ -539,6 +539,23 @@ class StationConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class TvConfig:
+    """A TV on this machine's HDMI (``[tv]``; README "The race on a TV").
+
+    Example::
+
+        >>> TvConfig().screen
+        False
+    """
+
+    #: open the track view full-screen on this machine's screen at boot (``pitboard tv``,
+    #: started by the desktop: install-pi.sh sets it up); the web server runs for it even with
+    #: ``[web]`` off, on its address (by default this machine only). Default: the kiosk's
+    #: setting (a store's kiosk shows the race on a TV)
+    screen: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class HwConfig:
     """A whole validated hardware profile.
 
@@ -561,6 +578,13 @@ class HwConfig:
     race_control: DisplayConfig | None = None
     #: the web server for phone stations (``[web]``; off by default)
     web: WebConfig = field(default_factory=WebConfig)
+    #: a TV on this machine's screen (``[tv]``)
+    tv: TvConfig = field(default_factory=TvConfig)
+
+    @property
+    def serves_web(self) -> bool:
+        """The web server runs: for phones and TVs on the LAN, or for this machine's TV."""
+        return self.web.enabled or self.tv.screen
 
     @property
     def seats(self) -> int:

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 from pitboard.userfile import escape
 
 from .reader import _Reader
-from .schema import MAX_STATIONS, WebConfig
+from .schema import MAX_STATIONS, TvConfig, WebConfig
 
 
 def join_url(web: WebConfig, *, hostname: str | None = None) -> str:
@@ -52,6 +52,26 @@ def join_url(web: WebConfig, *, hostname: str | None = None) -> str:
     else:
         host = f"[{address}]" if address.version == 6 else str(address)
     return f"http://{host}{'' if web.port == 80 else f':{web.port}'}/"
+
+
+def track_url(web: WebConfig) -> str:
+    """The track view's address for a browser on this very machine (``pitboard tv``): on the
+    loopback name when the server listens there or on every address, else on the one address
+    it listens on.
+
+    Example::
+
+        >>> track_url(WebConfig(bind="0.0.0.0", port=8080)), track_url(WebConfig(bind="::1"))
+        ('http://localhost:8080/track', 'http://[::1]:8080/track')
+        >>> track_url(WebConfig(bind="192.168.1.20", port=80))
+        'http://192.168.1.20/track'
+    """
+    address = ipaddress.ip_address(web.bind)
+    if address.is_unspecified or str(address) == "127.0.0.1":
+        host = "localhost"  # a secure context: the page may keep the screen awake
+    else:
+        host = f"[{address}]" if address.version == 6 else str(address)
+    return f"http://{host}{'' if web.port == 80 else f':{web.port}'}/track"
 
 
 #: the longest ``url`` (it goes into a QR code a 128x64 OLED must still draw)
@@ -101,6 +121,18 @@ class WebReader(_Reader):
                      "open_table is for a table with no screen, at home")
         return WebConfig(enabled=enabled, bind=bind, port=port, phone_seats=seats, url=url,
                          open_table=open_table)
+
+    def parse_tv(self, raw: dict[str, Any], *, kiosk: bool) -> TvConfig | None:
+        """``[tv]`` (absent: a kiosk's TV on, others off)."""
+        t = self.table(raw, "", "tv", False)
+        if t is None:
+            return None if "tv" in raw else TvConfig(screen=kiosk)
+        before = self.type_errors
+        self.unknown_keys(t, "tv", ("screen",))
+        screen = self.bool_(t, "tv", "screen", kiosk)
+        if self.type_errors != before:
+            return None
+        return TvConfig(screen=screen)
 
     def _url(self, url: str) -> None:
         parts = urlsplit(url)

@@ -424,12 +424,17 @@ class WebServer:
         sender = asyncio.create_task(self._track_sender(viewer, ws))
         viewer.wake.set()  # the first frame: everything
         try:
-            async for _message in ws:  # a TV only watches: whatever it sends is refused
+            async for message in ws:  # a TV only watches: whatever it sends is refused
+                if message.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
+                    continue  # an error: the socket is closing
                 viewer.refused += 1
                 if viewer.refused > MAX_TRACK_REFUSED:
                     await ws.close(code=1008, message=b"the track view is read-only")
                     break
-                await ws.send_str(read_only_answer())
+                try:
+                    await ws.send_str(read_only_answer())
+                except ConnectionError:  # it went away meanwhile
+                    break
         finally:
             self.viewers.pop(viewer, None)
             self.track.viewers.discard(viewer)

@@ -13,7 +13,7 @@ const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
 const mod = (a, n) => ((a % n) + n) % n;
 
 const tv = {
-  ws: null, retry: 0, timer: null, offlineTimer: null, build: null, frames: 0,
+  ws: null, retry: 0, timer: null, offlineTimer: null, build: null, frames: 0, fulls: 0,
   race: "", cursor: 0, applied: 0, idle: true, state: null,
   track: "", geo: null, spots: new Map(), layers: null,
   cars: new Map(), queue: [], anim: null, ticker: [],
@@ -74,6 +74,7 @@ function receive(m) {
 // everything from the state, animating nothing (a connection's first frame, a new race, an
 // undo, a TV that fell behind)
 function redraw(m) {
+  tv.fulls++;
   stopAnimation();
   tv.queue = [];
   tv.race = m.race;
@@ -96,7 +97,9 @@ function step(m) {
   pump();
 }
 
-const MOVES = { move: 1, legend: 1, spin_out: -1 };
+// the events that move a car on the board (a Legend car's move is a `move` too, followed by
+// a `legend` event that says which card moved it)
+const MOVES = { move: 1, spin_out: -1 };
 
 function pump() {
   while (!tv.anim && tv.queue.length) {
@@ -191,7 +194,7 @@ function carOf(c) {
     el.appendChild(make("rect", { class: "body", x: -length / 2, y: -width / 2, width: length,
       height: width, rx: width / 3 }));
     if (c.legend) el.appendChild(make("circle", { class: "helmet", r: width * 0.26 }));
-    const size = 0.52 * geo.lane;
+    const size = 0.46 * geo.lane;
     const tag = make("g", { class: "tag", "data-car": c.id });
     const label = make("text", { "font-size": size }, c.name);
     tag.appendChild(make("rect", { y: -size * 0.75, height: size * 1.5, rx: size / 3 }));
@@ -199,7 +202,7 @@ function carOf(c) {
     tv.layers.cars.appendChild(el);
     tv.layers.tags.appendChild(tag);
     car = { id: c.id, el, tag, label, space: 0, spot: 0, x: 0, y: 0, a: 0, shown: false,
-      sized: false };
+      sized: false, width: 3 * geo.lane, ox: 0, oy: -geo.lane };
     tv.cars.set(c.id, car);
   }
   car.el.setAttribute("class", `car c-${c.colour}` + (c.legend ? " legend" : ""));
@@ -211,13 +214,24 @@ function carOf(c) {
 function draw(car, x, y, a) {
   car.x = x; car.y = y; car.a = a;
   car.el.setAttribute("transform", `translate(${x.toFixed(1)} ${y.toFixed(1)}) rotate(${a.toFixed(1)})`);
-  car.tag.setAttribute("transform", `translate(${x.toFixed(1)} ${(y - 0.95 * tv.geo.lane).toFixed(1)})`);
+  car.tag.setAttribute("transform", `translate(${(x + car.ox).toFixed(1)} ${(y + car.oy).toFixed(1)})`);
+}
+
+// the name beside its car, off the track on the car's side (spot 1 one way, spot 2 the
+// other), far enough for the name's box to clear the track
+function tagSide(car, space, spot) {
+  const p = spotOf(space, spot), c = centreOf(space);
+  let ux = p.x - c.x, uy = p.y - c.y;
+  const n = Math.hypot(ux, uy) || 1;
+  ux /= n; uy /= n;
+  const lane = tv.geo.lane;
+  const reach = Math.abs(ux) * (car.width / 2) + Math.abs(uy) * (0.42 * lane) + 0.75 * lane;
+  car.ox = ux * reach; car.oy = uy * reach;
 }
 
 function place(car, space, spot) {
   const p = spotOf(space, spot);
   if (!p) return;
-  draw(car, p.x, p.y, p.a);
   car.space = space; car.spot = spot; car.shown = true;
   Object.assign(car.el.dataset, { space, spot, onTrack: "true" });
   car.el.classList.remove("gone");
@@ -225,13 +239,16 @@ function place(car, space, spot) {
   if (!car.sized) {  // the name's box, once it can be measured
     const width = car.label.getComputedTextLength();
     if (width > 0) {
-      const pad = 0.3 * tv.geo.lane;
+      const pad = 0.25 * tv.geo.lane;
       const rect = car.tag.querySelector("rect");
       rect.setAttribute("x", -width / 2 - pad);
       rect.setAttribute("width", width + 2 * pad);
+      car.width = width + 2 * pad;
       car.sized = true;
     }
   }
+  tagSide(car, space, spot);
+  draw(car, p.x, p.y, p.a);
 }
 
 function hide(car) {
@@ -425,8 +442,9 @@ const SAY = {
   reveal: (e) => [`${nameOf(e.car)} plays ${e.cards.map((c) => CARD[c] || c).join(" ")}`],
   clogged: (e) => [`${nameOf(e.car)}: clogged, no move`, "bad"],
   speed: (e) => [`${nameOf(e.car)}: speed ${e.speed}`],
-  move: (e) => [`${nameOf(e.car)} ${e.why === "cards" ? "moves" : e.why} ${e.spaces} → space ${e.space}` +
-    (e.blocked ? ` (${e.blocked} blocked)` : "")],
+  move: (e) => (e.why === "legend" ? null  // the `legend` event after it says it better
+    : [`${nameOf(e.car)} ${e.why === "cards" ? "moves" : e.why} ${e.spaces} → space ${e.space}` +
+      (e.blocked ? ` (${e.blocked} blocked)` : "")]),
   corner: (e) => [e.heat ? `${nameOf(e.car)}: corner ${e.corner} at ${e.speed}, limit ${e.limit}: ${e.heat} Heat`
     : `${nameOf(e.car)}: corner ${e.corner} at ${e.speed}, limit ${e.limit}`],
   spin_out: (e) => [`${nameOf(e.car)} SPINS OUT at corner ${e.corner}: +${e.stress} Stress, back to ${e.space}`, "bad"],
