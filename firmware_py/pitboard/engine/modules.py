@@ -28,7 +28,6 @@ The hook points, in the order a race meets them:
 ``slipstream_spaces``  how far a slipstream moves
 ``slipstream_choices`` the distances a car may pick (a road token's "may add 1 space")
 ``end_turn``           the turn's cards leave the play area (refresh, one-time cards)
-``forecast_reveal``    what a planned set of cards would do at reveal, for the forecast
 =====================  ========================================================================
 
 React actions a module adds (an upgrade's symbols) are :class:`~pitboard.engine.react.ReactAction`
@@ -57,7 +56,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     from .decisions import Decision, Pending
-    from .forecast import RevealForecast
     from .race import Car, Race
     from .react import ReactAction
     from .setup import RaceSetup
@@ -188,16 +186,10 @@ class RaceModule:
     def end_turn(self, race: Race, car: Car) -> None:
         """``car.play`` is about to go to the discard pile (a module may take cards out)."""
 
-    # -- the forecast ----------------------------------------------------------------------------
-    def forecast_reveal(self, race: Race, car: Car, cards: tuple[str, ...],
-                        reveal: RevealForecast) -> RevealForecast:
-        """What ``cards``, planned by ``car``, would add at reveal (flips, Heat, limits...)."""
-        return reveal
-
 
 #: hooks whose answers chain: each module gets the previous module's answer
 _CHAINED = ("corner_limit", "car_corner_limit", "corner_heat", "cooldown", "boost_heat",
-            "slipstream_spaces", "slipstream_choices", "forecast_reveal")
+            "slipstream_spaces", "slipstream_choices")
 #: hooks every overriding module hears, in module order
 _BROADCAST = ("prepare", "setup_car", "after_reveal", "end_turn")
 #: yes/no hooks: all must say yes (plans, may_slipstream) or one says yes (drive, pre_race)
@@ -239,7 +231,6 @@ class Hooks:
         self.drive: Callable[..., bool] | None = None
         self.pre_race: Callable[..., bool] | None = None
         self.waiting: Callable[..., int | None] | None = None
-        self.forecast_reveal: Callable[..., RevealForecast] | None = None
         #: every module's React actions, in module order
         self.react_actions: tuple[ReactAction, ...] = tuple(
             a for m in modules for a in m.react_actions)

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from ..cards import HEAT, STARTING_UPGRADES, STRESS
 from ..decisions import IllegalDecision, Pending
-from ..forecast import RevealForecast
 from ..modules import RaceModule, register_module
 from .choices import GarageBoost, UpgradeSymbols
 from .data import BY_CODE, UPGRADES, parse_key
@@ -342,27 +341,6 @@ class GarageModule(RaceModule):
             self.removed.setdefault(car.id, []).extend(gone)
             if race.record_events:
                 race._event("one_time", car=car.id, cards=gone)
-
-    # -- the forecast ---------------------------------------------------------------------------
-    def forecast_reveal(self, race: Race, car: Car, cards: tuple[str, ...],
-                        reveal: RevealForecast) -> RevealForecast:
-        speed, flips, engine, heat = reveal.speed, reveal.flips, reveal.engine, reveal.heat
-        adjust, choice = reveal.adjust, reveal.choice
-        for code in cards:
-            u = BY_CODE.get(code)
-            if u is None:
-                continue
-            cost = u.count("heat")
-            if cost > engine:  # unpayable: a random speed card instead
-                speed -= u.speeds[0]
-                flips += 1
-                continue
-            engine -= cost
-            heat += cost
-            flips += u.count("boost")
-            adjust += u.count("adjust")
-            choice += u.speeds[-1] - u.speeds[0]
-        return RevealForecast(speed, flips, engine, heat, adjust, choice)
 
 
 def removed_cards(race: Race, car: int) -> list[str]:
