@@ -65,7 +65,7 @@ _EFFECTS: dict[str, Callable[[dict[str, Any]], str]] = {
     "reduce": lambda e: f"dropped {e['n']} Stress",
     "supercool": lambda e: f"super-cooled {e['n']}",
     "accelerate": lambda e: f"accelerated +{e['n'] * e['flips']}",
-    "draft_move": lambda e: f"drafted {e['spaces']}",
+    "draft_move": lambda e: f"closed up {e['spaces']}",
     "refresh": lambda e: f"{card_name(e['card'])} back on deck",
 }
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..engine import decisions as dec
 from ..engine.cards import DISCARDABLE, PLAYABLE
-from ..engine.forecast import forecast
+from ..engine.forecast import Forecast, forecast
 from ..engine.legends import legend_cars
 from ..engine.race import Race
 from ..engine.weather import race_weather, road_tokens
@@ -309,9 +309,11 @@ def planning_view(st: Station, race: Race, car: Any) -> StationView:
     elif fc.problem and not message and fc.problem.kind != dec.COUNT:
         message = short_problem(fc.problem)
     meaning = card_detail(st)
-    if not message and not meaning:
+    warned = bool(cards and fc.outcomes and (fc.corners() or fc.spin_probability))
+    if not message and not meaning and not warned:
         # how many cards the gear plays (the bars over the cards say how many are chosen):
-        # a shift changes its digit, a card nothing (a toggle's answer keeps off this row)
+        # a shift changes its digit, a card nothing (a toggle's answer keeps off this row);
+        # a corner's warning takes the row
         message = f"cards to play: {rule.cards_needed(gear)}"
     speed = ""
     if fc.outcomes and cards:
@@ -326,11 +328,30 @@ def planning_view(st: Station, race: Race, car: Any) -> StationView:
         soft_keys=_page_key(st), gear=car.gear, target_gear=gear,
         shift_cost=rule.shift_cost.get(gear, 0), engine=car.engine, speed=speed,
         corners=corners, next_corner=None if corners else next_corner(race, car),
-        heat_owed=fc.max_heat if fc.outcomes else 0,
+        heat_owed=fc.max_heat if fc.outcomes else 0, note=risk_note(fc) if cards else "",
         spin_out=spin_p > 0, spin_odds=round(float(spin_p) * 100), message=message,
         lap=race.lap_of(car.d), laps=race.laps, round=race.round, detail=meaning,
         sector=sector_line(race, car.id),
     )
+
+
+def risk_note(fc: Forecast) -> str:
+    """A few words on a toggle the turn screen must keep as preset for the corners to cost what
+    the forecast says ("keep COOL on": the Heat GO cools first pays a corner; else the car
+    would spin), "" when there is none.
+
+    Example::
+
+        >>> from fractions import Fraction
+        >>> from pitboard.engine.forecast import Forecast, Risk
+        >>> risk_note(Forecast(0, 2, ("3",), None, 0, False, 1, (),
+        ...                    risks=(Risk("cooling", False, Fraction(1)),)))
+        'keep COOL on'
+    """
+    for risk in fc.risks:
+        if risk.toggle == "cooling":
+            return "keep COOL on"
+    return ""
 
 
 def next_corner(race: Race, car: Any) -> CornerView | None:
@@ -394,9 +415,9 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
             flips.append(f"{'S' if e['why'] == 'stress' else '+'}>{card}" if e["kept"]
                          else f"x{card}")
         elif e["type"] == "heat":
-            heat_paid.append(f"{card_name(e['why'])}: {e['n']}")
+            heat_paid.append(heat_words(e["why"], e["n"]))
         elif e["type"] == "spin_out":
-            heat_paid.append(f"spin-out: {e['heat']}")
+            heat_paid.append(f"{e['heat']} Heat in the spin-out")
             message = f"SPUN OUT: +{e['stress']} Stress, gear 1"
     effects = upgrade_effects(events)
     meaning: tuple[str, ...] = ()
@@ -439,6 +460,21 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
         detail=meaning, sector=sector_line(race, car.id), corners=corners,
         heat_owed=sum(c.heat for c in corners), message_toggles=toggled, go_fields=go_fields,
     )
+
+
+def heat_words(why: str, n: int) -> str:
+    """Heat paid, in a player's words, for the line "paid ..." (a corner, the Boost, a 2-gear
+    shift, an upgrade card's Heat symbol).
+
+    Example::
+
+        >>> heat_words("corner 2", 3), heat_words("U59", 1), heat_words("boost", 1)
+        ('3 Heat at corner 2', '1 Heat for Front Wing 4', '1 Heat for the Boost')
+    """
+    if why.startswith("corner"):
+        return f"{n} Heat at {why}"
+    named = {"boost": "the Boost", "2-gear shift": "the 2-gear shift"}.get(why)
+    return f"{n} Heat for {named or card_name(why)}"
 
 
 def turn_corners(race: Race, car: Any) -> tuple[CornerView, ...]:
