@@ -120,7 +120,8 @@ def test_the_turn_screen_keeps_speed_and_heat_where_planning_has_them() -> None:
                        laps=2, soft_keys=("", "BST", "COOL", "", "", "", "GO"), corners=corner,
                        heat_owed=2, message="GO: cool 1, keep hand")
     old, new = to_pages(render(planning)), to_pages(render(turn))
-    assert old[3 * PANEL_WIDTH : 3 * PANEL_WIDTH + 64] == new[3 * PANEL_WIDTH : 3 * PANEL_WIDTH + 64]
+    corner = slice(3 * PANEL_WIDTH, 3 * PANEL_WIDTH + 64)  # page 3, the corner's text
+    assert old[corner] == new[corner]
     for page in range(3):  # rows 0..23: the SPEED block on the left, HEAT on the right
         row = slice(page * PANEL_WIDTH, (page + 1) * PANEL_WIDTH)
         a, b = old[row], new[row]

@@ -188,6 +188,45 @@ def forecast(race: Race, car_id: int, gear: int, cards: tuple[str, ...] | list[s
     return found
 
 
+def forecast_planned(race: Race, car_id: int) -> Forecast:
+    """What ``car_id``'s plan, locked in with its turn still to come, will do from the race as
+    it stands (the locked and waiting screens): its cards in play, its gear, the one-GO answer.
+    Kept until the next decision.
+
+    Example::
+
+        >>> from pitboard.engine import Plan, Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
+        >>> race.apply(Plan(car=0, gear=3, cards=("4", "5", "S")))
+        >>> fc = forecast_planned(race, 0)
+        >>> fc.cards, fc.min_speed, fc.max_speed, fc.engine
+        (('4', '5', 'S'), 11, 13, 5)
+    """
+    car = race.cars[car_id]
+    key = (car_id, len(race.log))
+    entry = _planned.get(id(race))
+    if entry is None or entry[0] is not race:
+        if len(_planned) >= 4:
+            _planned.clear()
+        entry = _planned[id(race)] = (race, {})
+    found = entry[1].get(key)
+    if found is not None:
+        return found
+    entry[1].clear()  # (answers for an earlier decision are done with)
+    head = (car_id, car.gear, tuple(car.play), None, 0, car.clogged, car.engine)
+    if car.clogged or not car.play:
+        where = race.lap_of(car.d)
+        still = Outcome(0, Fraction(1), car.d, where, car.space, car.spot,
+                        car.spot == race.racing_spot(car.d), 0, 0, (), 0, False,
+                        engine=car.engine)
+        found = Forecast(*head, (still,))
+    else:
+        sandbox = Sandbox(race, car_id)
+        found = Forecast(*head, _outcomes(sandbox, car.gear, tuple(car.play), 0, {}))
+    entry[1][key] = found
+    return found
+
+
 def _forecast(race: Race, car_id: int, gear: int, cards: tuple[str, ...], partial: bool,
               overrides: Mapping[str, bool]) -> Forecast:
     car = race.cars[car_id]
@@ -275,6 +314,8 @@ def _outcome(sb: Sandbox, shift_cost: int) -> tuple[Any, ...]:
 #: car moves and a car's own cards change only when it plans, so its forecasts stay true
 _MEMO_SIZE = 512
 _memos: dict[int, tuple[Race, int, dict[tuple[object, ...], Forecast], dict[int, Sandbox]]] = {}
+#: locked plans' answers, for the race and the decision they were made at
+_planned: dict[int, tuple[Race, dict[tuple[int, int], Forecast]]] = {}
 
 
 def _entry(race: Race) -> tuple[Race, int, dict[tuple[object, ...], Forecast],

@@ -199,6 +199,10 @@ class Sandbox(Race):
         #: flips and cards read without one so far this turn, and the basic cards the draw
         #: pile had (see :meth:`exact`)
         self.flips = self.unflipped = 0
+        #: level 1: flips before this one pass cards a later read without a flip can take
+        #: (learnt by a first play, :func:`play_all`), and the flips made before the last
+        #: such read in the play just made
+        self.track_until = self.unflipped_after = 0
         self.basics = sum(1 for c in self.cars[car_id].draw if c in BASIC)
         #: per pile (the draw pile, then each reshuffle): the values of its basic cards not
         #: seen yet, those still in it and its ghosts
@@ -261,17 +265,19 @@ class Sandbox(Race):
 
     def reveal(self, gear: int, cards: tuple[str, ...], shift_cost: int) -> None:
         """The plan's commit, as :meth:`Race.apply` does it, for a plan that may still be short
-        of cards (a selection being made): the shift, the cards into play; then the reveal."""
+        of cards (a selection being made): the shift, the cards into play; then the reveal.
+        A car that has planned already (its plan locked in) reveals the cards it played."""
         car = self.cars[self.car_id]
-        car.engine -= shift_cost
-        if shift_cost:
-            car.discard.append(HEAT)
-        car.gear = car.played_gear = gear
-        car.clogged = False
-        for c in cards:
-            car.hand.remove(c)
-        car.play = list(cards)
-        car.planned = True
+        if not car.planned:
+            car.engine -= shift_cost
+            if shift_cost:
+                car.discard.append(HEAT)
+            car.gear = car.played_gear = gear
+            car.clogged = False
+            for c in cards:
+                car.hand.remove(c)
+            car.play = list(cards)
+            car.planned = True
         self.revealing = True
         try:
             self._start_turn()
@@ -293,9 +299,12 @@ class Sandbox(Race):
             elif self.level == 1 and not self.revealing:
                 raise _Restart
             else:
+                self.unflipped_after = max(self.unflipped_after, self.flips)
                 self._decide_classes(pile, depth - pile.fixed)
             return
-        tracked = self.level == 2 or (self.level == 1 and self.revealing)
+        # the cards a flip passes count only when a read without a flip comes after it
+        tracked = self.level == 2 or (self.level == 1 and self.revealing and
+                                      self.flips < self.track_until)
         while pile.fixed < depth:
             self._decide_flip(pile, tracked=tracked)
 
@@ -461,6 +470,12 @@ def play_all(sandbox: Sandbox, gear: int, cards: tuple[str, ...],
             return _play_all(sandbox, gear, cards, read, shift_cost, overrides)
         except _Restart:  # a card read without a flip: follow more of the cards
             sandbox.level += 1
+        if sandbox.level == 1:  # which flips come before the reveal's last read without one
+            sandbox.track_until = 1 << 30
+            for _ in _explore(sandbox, sandbox.origin,
+                              lambda: sandbox.reveal(gear, cards, shift_cost), first=True):
+                pass
+            sandbox.track_until = sandbox.unflipped_after
 
 
 def _play_all(sandbox: Sandbox, gear: int, cards: tuple[str, ...],
@@ -489,17 +504,18 @@ def _play_all(sandbox: Sandbox, gear: int, cards: tuple[str, ...],
     return out
 
 
-def _explore(sandbox: Sandbox, start: Checkpoint, play: Callable[[], T]
-             ) -> Iterator[tuple[T, Fraction]]:
+def _explore(sandbox: Sandbox, start: Checkpoint, play: Callable[[], T], *,
+             first: bool = False) -> Iterator[tuple[T, Fraction]]:
     """``play`` from ``start`` once for every way the cards it reads can fall (a depth-first
     search by re-playing: each play follows the last one's choices up to its last branch
-    point with an option left, and takes that option)."""
+    point with an option left, and takes that option); ``first``: the first play only."""
     script: list[int] = []
     while True:
         sandbox.restore(start)
         sandbox.script, sandbox.trail = script, []
         sandbox.num = sandbox.den = 1
         sandbox.reveal_reads = {}
+        sandbox.unflipped_after = 0
         try:
             found = play()
         except _Dead:
@@ -508,6 +524,8 @@ def _explore(sandbox: Sandbox, start: Checkpoint, play: Callable[[], T]
             if not sandbox.exact():
                 raise _Restart
             yield found, sandbox.chance()
+        if first:
+            return
         trail = sandbox.trail
         while trail and trail[-1][1] + 1 >= trail[-1][0]:
             trail.pop()

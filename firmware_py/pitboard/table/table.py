@@ -64,6 +64,7 @@ from .table_kiosk import KioskMixin
 from .table_lobby import LobbyMixin
 from .table_setup import SetupMixin
 from .table_turns import TurnsMixin
+from .trays import replay_trays
 from .view import StationView
 from .views import COMMIT_LABELS, GO_LABEL, TableScene, acknowledgement, station_view
 
@@ -319,6 +320,8 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
         while log_ and self._decider(self.race) in self.bots:
             log_ = log_[:-1]
             self.race = replay(race.setup, log_, track=race.track)
+        # the trays as a table restored with this log lays them out (trays.py)
+        self.race = replay_trays(race.setup, log_, self.stations, track=race.track)
         if self.recorder is not None:
             self.recorder.undone(len(log_))
         pending = self.race.pending()

@@ -17,9 +17,9 @@ from . import flow
 from .hand import in_hand_order, short_problem
 from .station import SLOTS, Station
 from .table_base import TableBase
+from .trays import sync_trays
 from .turn import DISCARD_KEY, GO_KEY, TOGGLES, TurnIntent, shown_for
 from .turn_symbols import MORE_KEY, page_keys, pages, salvage_picker, symbol_keys
-from .views import planning_view
 
 log = logging.getLogger("pitboard.table")
 
@@ -91,7 +91,6 @@ class TurnsMixin(TableBase):
         if problem is not None:
             st.message = short_problem(problem)
             return
-        st.plan_view = planning_view(st, self.race, car)  # what the locked screen keeps
         self._commit(Plan(car.id, gear, cards))
         st.clear()
 
@@ -249,6 +248,7 @@ class TurnsMixin(TableBase):
         except IllegalDecision as exc:  # a UI bug or a stale press: refuse, keep going
             log.warning("refused %s: %s", decision, exc)
             return
+        self._sync_hands()  # after every decision: a restored table replays the same (trays.py)
         if self.recorder is not None:
             self.recorder.decision(decision)
         self._drive()
@@ -300,12 +300,13 @@ class TurnsMixin(TableBase):
     def _commit_quiet(self, decision: Decision) -> None:
         assert self.race is not None
         self.race.apply(decision)
+        self._sync_hands()
         if self.recorder is not None:
             self.recorder.decision(decision)
 
     def _sync_hands(self) -> None:
+        """Every tray as the race stands (trays.py: the market during the draft, a locked plan
+        with its cards, else the hand), cards kept in their slots."""
         if self.race is None:
             return
-        for st in self.stations:
-            if st.car is not None:
-                st.sync_slots(self.race.cars[st.car].hand)
+        sync_trays(self.race, self.stations)

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..engine import decisions as dec
 from ..engine.cards import DISCARDABLE, PLAYABLE
-from ..engine.forecast import Forecast, forecast
+from ..engine.forecast import Forecast, forecast, forecast_planned
 from ..engine.legends import legend_cars
 from ..engine.race import Race
 from ..engine.weather import race_weather, road_tokens
@@ -25,6 +25,7 @@ from .legend_moves import LegendMoveView
 from .lobby_options import options_view, rules_lines
 from .station import SLOTS, Station
 from .table_setup import checklist, setup_view
+from .trays import played_slots
 from .turn import (
     ADRENALINE_KEY,
     BOOST_KEY,
@@ -242,27 +243,35 @@ def demo_line(race: Race) -> str:
 
 
 def _locked(st: Station, race: Race, car: Any) -> StationView:
-    """The plan locked in: the planning screen as GO found it (``st.plan_view``) with the
-    LOCKED mark and what it waits for in its message row. After a restart (no such view) the
-    plan as the engine holds it: the new gear, the played cards marked."""
+    """The plan locked in, as the engine holds it (a function of the race alone, so a table
+    resumed from its journal shows it as the table that was cut): the planned gear, the Heat
+    in the engine after the shift, what the cards played will do as the race stands
+    (:func:`~pitboard.engine.forecast.forecast_planned`), the tray with the cards played
+    marked (trays.py), the LOCKED mark and what it waits for in the message row."""
     waiting = sum(1 for c in race.cars if not c.planned and not c.finished)
-    base = st.plan_view
-    if not isinstance(base, StationView) or base.round != race.round:
-        base = StationView(PLANNING, st.index, title=st.name, gear=car.gear,
-                           target_gear=car.gear, engine=car.engine,
-                           cards=locked_tray(st, race, car), sector=sector_line(race, car.id))
-    return replace(base, kind=LOCKED, message=f"waiting for {waiting}", round=race.round,
-                   laps=race.laps, lap=race.lap_of(car.d), detail=())
+    fc = forecast_planned(race, car.id)
+    speed = "" if not fc.outcomes else str(fc.min_speed) if fc.min_speed == fc.max_speed \
+        else f"{fc.min_speed}-{fc.max_speed}"
+    corners = tuple(CornerView(c.corner, c.limit, c.heat, *corner_notes(race, c.corner, c.limit))
+                    for c in fc.corners())
+    spin_p = fc.spin_probability
+    return StationView(
+        LOCKED, st.index, title=st.name, cards=locked_tray(st, race, car), gear=car.gear,
+        target_gear=car.gear, engine=car.engine, speed=speed, corners=corners,
+        next_corner=None if corners else next_corner(race, car),
+        heat_owed=fc.max_heat if fc.outcomes else 0, note=risk_note(fc),
+        spin_out=spin_p > 0, spin_odds=round(float(spin_p) * 100),
+        message=f"waiting for {waiting}", round=race.round, laps=race.laps,
+        lap=race.lap_of(car.d), sector=sector_line(race, car.id))
 
 
 def locked_tray(st: Station, race: Race, car: Any) -> tuple[CardView, ...]:
-    """The tray of a locked plan, unchanged from GO until the car's own turn: the hand as the
-    planning screen showed it with the chosen cards marked (the reveal's waiting screen keeps
-    it, so those pages never go on the bus again). After a restart: the played cards."""
-    base = st.plan_view
-    if isinstance(base, StationView) and base.round == race.round:
-        return base.cards
-    return tuple(CardView(c, _label(c), selected=True) for c in car.play)
+    """The tray of a locked plan, unchanged from GO until the car's own turn: the hand before
+    the plan (trays.py keeps the cards played in their slots) with the cards played marked."""
+    marked = played_slots(st, car.play)
+    return tuple(CardView("", "", disabled=True) if (code := st.slots[i]) is None
+                 else CardView(code, _label(code), selected=i in marked)
+                 for i in st.visible_slots())
 
 
 def acknowledgement(old: StationView | None, new: StationView,
