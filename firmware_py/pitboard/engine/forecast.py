@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from .cards import HEAT
 from .decisions import COUNT, PLAN, Plan, PlanProblem
 from .race import Race
 from .sandbox import Sandbox, play_all
@@ -190,8 +191,9 @@ def forecast(race: Race, car_id: int, gear: int, cards: tuple[str, ...] | list[s
 
 def forecast_planned(race: Race, car_id: int) -> Forecast:
     """What ``car_id``'s plan, locked in with its turn still to come, will do from the race as
-    it stands (the locked and waiting screens): its cards in play, its gear, the one-GO answer.
-    Kept until the next decision.
+    it stands (the locked and waiting screens): the forecast of its cards in play as the
+    planning screen showed it at GO, read from the engine alone (the gear it shifted from and
+    the Heat the shift took are in the round's ``shift`` event). Kept until the next decision.
 
     Example::
 
@@ -199,8 +201,9 @@ def forecast_planned(race: Race, car_id: int) -> Forecast:
         >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
         >>> race.apply(Plan(car=0, gear=3, cards=("4", "5", "S")))
         >>> fc = forecast_planned(race, 0)
-        >>> fc.cards, fc.min_speed, fc.max_speed, fc.engine
-        (('4', '5', 'S'), 11, 13, 5)
+        >>> fc == forecast(Race(RaceSetup(track="usa", cars=2, seed=1, laps=1)), 0, 3,
+        ...                ("4", "5", "S"))
+        True
     """
     car = race.cars[car_id]
     key = (car_id, len(race.log))
@@ -213,18 +216,33 @@ def forecast_planned(race: Race, car_id: int) -> Forecast:
     if found is not None:
         return found
     entry[1].clear()  # (answers for an earlier decision are done with)
-    head = (car_id, car.gear, tuple(car.play), None, 0, car.clogged, car.engine)
+    _, shift_cost = shifted(race, car_id)
+    cards = tuple(c for c in car.play if c != HEAT) if car.clogged else tuple(car.play)
+    head = (car_id, car.gear, cards, None, shift_cost, car.clogged, car.engine + shift_cost)
     if car.clogged or not car.play:
-        where = race.lap_of(car.d)
-        still = Outcome(0, Fraction(1), car.d, where, car.space, car.spot,
-                        car.spot == race.racing_spot(car.d), 0, 0, (), 0, False,
-                        engine=car.engine)
-        found = Forecast(*head, (still,))
+        found = Forecast(*head, (_still(race, car, shift_cost, car.engine),))
     else:
-        sandbox = Sandbox(race, car_id)
-        found = Forecast(*head, _outcomes(sandbox, car.gear, tuple(car.play), 0, {}))
+        found = _assess(Sandbox(race, car_id), head, {})
     entry[1][key] = found
     return found
+
+
+def shifted(race: Race, car_id: int) -> tuple[int, int]:
+    """The gear ``car_id`` was in before it planned this round, and the Heat the shift took
+    (its ``shift`` event; none: it kept its gear)."""
+    for e in reversed(race.events):
+        if e["round"] != race.round:
+            break
+        if e["type"] == "shift" and e["car"] == car_id:
+            return e["frm"], e["heat"]
+    return race.cars[car_id].gear, 0
+
+
+def _still(race: Race, car: Any, shift_cost: int, engine: int) -> Outcome:
+    """A clogged plan: no move, the Heat cards fill it, the car drops to gear 1."""
+    return Outcome(0, Fraction(1), car.d, race.lap_of(car.d), car.space, car.spot,
+                   car.spot == race.racing_spot(car.d), 0, 0, (), shift_cost, False,
+                   engine=engine)
 
 
 def _forecast(race: Race, car_id: int, gear: int, cards: tuple[str, ...], partial: bool,
@@ -237,13 +255,17 @@ def _forecast(race: Race, car_id: int, gear: int, cards: tuple[str, ...], partia
     head = (car_id, gear, cards, problem, shift_cost, clogged, car.engine)
     if (problem is not None and not (partial and problem.kind == COUNT)) or not cards:
         return Forecast(*head, ())
-    if clogged:  # no move: the Heat cards fill the plan, the car drops to gear 1
-        where = race.lap_of(car.d)
-        still = Outcome(0, Fraction(1), car.d, where, car.space, car.spot,
-                        car.spot == race.racing_spot(car.d), 0, 0, (), shift_cost, False,
-                        engine=car.engine - shift_cost)
-        return Forecast(*head, (still,))
+    if clogged:
+        return Forecast(*head, (_still(race, car, shift_cost, car.engine - shift_cost),))
     sandbox = _sandbox(race, car_id) if not car.planned else Sandbox(race, car_id)
+    return _assess(sandbox, head, overrides)
+
+
+def _assess(sandbox: Sandbox, head: tuple[Any, ...], overrides: Mapping[str, bool]
+            ) -> Forecast:
+    """The forecast of the plan in ``head`` (car, gear, cards, problem, shift cost, ...): its
+    outcomes, and the risk of turning COOL off where the cooled Heat pays a corner."""
+    gear, cards, shift_cost = head[1], head[2], head[4]
     outcomes = _outcomes(sandbox, gear, cards, shift_cost, overrides)
     fc = Forecast(*head, outcomes)
     if "cooling" in overrides or not any(o.cooled and any(c.heat for c in o.corners)

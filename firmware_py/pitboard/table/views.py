@@ -13,14 +13,14 @@ from typing import Any
 
 from ..engine import decisions as dec
 from ..engine.cards import DISCARDABLE, PLAYABLE
-from ..engine.forecast import Forecast, forecast, forecast_planned
+from ..engine.forecast import Forecast, forecast, forecast_planned, shifted
 from ..engine.legends import legend_cars
 from ..engine.race import Race
 from ..engine.weather import race_weather, road_tokens
 from ..trackfile import load_track
 from . import flow
 from .draft_view import draft_view
-from .hand import short_problem
+from .hand import in_hand_order, short_problem
 from .legend_moves import LegendMoveView
 from .lobby_options import options_view, rules_lines
 from .station import SLOTS, Station
@@ -243,35 +243,24 @@ def demo_line(race: Race) -> str:
 
 
 def _locked(st: Station, race: Race, car: Any) -> StationView:
-    """The plan locked in, as the engine holds it (a function of the race alone, so a table
-    resumed from its journal shows it as the table that was cut): the planned gear, the Heat
-    in the engine after the shift, what the cards played will do as the race stands
-    (:func:`~pitboard.engine.forecast.forecast_planned`), the tray with the cards played
-    marked (trays.py), the LOCKED mark and what it waits for in the message row."""
+    """The plan locked in: the planning screen as GO found it, read from the engine alone (so a
+    table resumed from its journal shows it as the table that was cut): the gear it shifted
+    from (:func:`~pitboard.engine.forecast.shifted`), the Heat in the engine before the shift,
+    what the cards played will do (:func:`~pitboard.engine.forecast.forecast_planned`), the
+    tray with the cards played marked (trays.py); the LOCKED mark and what it waits for in the
+    message row."""
     waiting = sum(1 for c in race.cars if not c.planned and not c.finished)
     fc = forecast_planned(race, car.id)
-    speed = "" if not fc.outcomes else str(fc.min_speed) if fc.min_speed == fc.max_speed \
-        else f"{fc.min_speed}-{fc.max_speed}"
-    corners = tuple(CornerView(c.corner, c.limit, c.heat, *corner_notes(race, c.corner, c.limit))
-                    for c in fc.corners())
-    spin_p = fc.spin_probability
-    return StationView(
-        LOCKED, st.index, title=st.name, cards=locked_tray(st, race, car), gear=car.gear,
-        target_gear=car.gear, engine=car.engine, speed=speed, corners=corners,
-        next_corner=None if corners else next_corner(race, car),
-        heat_owed=fc.max_heat if fc.outcomes else 0, note=risk_note(fc),
-        spin_out=spin_p > 0, spin_odds=round(float(spin_p) * 100),
-        message=f"waiting for {waiting}", round=race.round, laps=race.laps,
-        lap=race.lap_of(car.d), sector=sector_line(race, car.id))
+    gear, _ = shifted(race, car.id)
+    return replace(_planned_view(st, race, car, fc, gear=gear, target_gear=car.gear,
+                                 marked=played_slots(st, car.play), message=""),
+                   kind=LOCKED, message=f"waiting for {waiting}", detail=())
 
 
 def locked_tray(st: Station, race: Race, car: Any) -> tuple[CardView, ...]:
     """The tray of a locked plan, unchanged from GO until the car's own turn: the hand before
     the plan (trays.py keeps the cards played in their slots) with the cards played marked."""
-    marked = played_slots(st, car.play)
-    return tuple(CardView("", "", disabled=True) if (code := st.slots[i]) is None
-                 else CardView(code, _label(code), selected=i in marked)
-                 for i in st.visible_slots())
+    return _tray(st, selectable=PLAYABLE.__getitem__, marked=played_slots(st, car.play))
 
 
 def acknowledgement(old: StationView | None, new: StationView,
@@ -310,7 +299,8 @@ def planning_view(st: Station, race: Race, car: Any) -> StationView:
     gear = st.target_gear(car.gear)
     rule = race.plan_rule(car.id)
     clogged = gear in rule.clogged
-    cards = rule.playable if clogged else st.selected_cards()
+    # in the order GO will play them (an upgrade's symbols resolve in play order)
+    cards = rule.playable if clogged else in_hand_order(car.hand, st.selected_cards())
     fc = forecast(race, car.id, gear, cards, partial=True)
     message = st.message
     if clogged and not message:
@@ -324,8 +314,19 @@ def planning_view(st: Station, race: Race, car: Any) -> StationView:
         # a shift changes its digit, a card nothing (a toggle's answer keeps off this row);
         # a corner's warning takes the row
         message = f"cards to play: {rule.cards_needed(gear)}"
+    return _planned_view(st, race, car, fc, gear=car.gear, target_gear=gear,
+                         marked=None if not clogged else
+                         {i for i in st.visible_slots() if st.slots[i] in set(cards)},
+                         message=message, detail=meaning)
+
+
+def _planned_view(st: Station, race: Race, car: Any, fc: Forecast, *, gear: int,
+                  target_gear: int, marked: set[int] | None, message: str,
+                  detail: tuple[str, ...] = ()) -> StationView:
+    """The planning screen of ``fc`` (the planning and locked screens): SPEED, GEAR and HEAT,
+    the corners and spin-out, the tray with ``marked`` slots (None: the station's selection)."""
     speed = ""
-    if fc.outcomes and cards:
+    if fc.outcomes and fc.cards:
         speed = str(fc.min_speed) if fc.min_speed == fc.max_speed \
             else f"{fc.min_speed}-{fc.max_speed}"
     spin_p = fc.spin_probability
@@ -333,13 +334,13 @@ def planning_view(st: Station, race: Race, car: Any) -> StationView:
                     for c in fc.corners())
     return StationView(
         PLANNING, st.index, title=st.name, cards=_tray(st, selectable=PLAYABLE.__getitem__,
-                                                       forced=set(cards) if clogged else None),
-        soft_keys=_page_key(st), gear=car.gear, target_gear=gear,
-        shift_cost=rule.shift_cost.get(gear, 0), engine=car.engine, speed=speed,
-        corners=corners, next_corner=None if corners else next_corner(race, car),
-        heat_owed=fc.max_heat if fc.outcomes else 0, note=risk_note(fc) if cards else "",
+                                                       marked=marked),
+        soft_keys=_page_key(st), gear=gear, target_gear=target_gear, shift_cost=fc.shift_cost,
+        engine=fc.engine, speed=speed, corners=corners,
+        next_corner=None if corners else next_corner(race, car),
+        heat_owed=fc.max_heat if fc.outcomes else 0, note=risk_note(fc) if fc.cards else "",
         spin_out=spin_p > 0, spin_odds=round(float(spin_p) * 100), message=message,
-        lap=race.lap_of(car.d), laps=race.laps, round=race.round, detail=meaning,
+        lap=race.lap_of(car.d), laps=race.laps, round=race.round, detail=detail,
         sector=sector_line(race, car.id),
     )
 
@@ -381,16 +382,19 @@ def card_detail(st: Station) -> tuple[str, ...]:
     return detail(code) if code else ()
 
 
-def _tray(st: Station, *, selectable: Any, forced: set[str] | None = None
+def _tray(st: Station, *, selectable: Any, marked: set[int] | None = None
           ) -> tuple[CardView, ...]:
+    """The cards over the tray buttons, ``marked`` slots (None: the station's selection) with
+    a bar."""
+    chosen = st.selected if marked is None else marked
     out = []
     for index in st.visible_slots():
         code = st.slots[index]
         if code is None:  # keep every card over its own button
             out.append(CardView("", "", disabled=True))
             continue
-        selected = index in st.selected if forced is None else code in forced
-        out.append(CardView(code, _label(code), selected=selected, disabled=not selectable(code)))
+        out.append(CardView(code, _label(code), selected=index in chosen,
+                            disabled=not selectable(code)))
     return tuple(out)
 
 
