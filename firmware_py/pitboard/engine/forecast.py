@@ -193,7 +193,8 @@ def forecast_planned(race: Race, car_id: int) -> Forecast:
     """What ``car_id``'s plan, locked in with its turn still to come, will do from the race as
     it stands (the locked and waiting screens): the forecast of its cards in play as the
     planning screen showed it at GO, read from the engine alone (the gear it shifted from and
-    the Heat the shift took are in the round's ``shift`` event). Kept until the next decision.
+    the Heat the shift took are in the round's ``shift`` event). Kept while no car moves: while
+    the race plans, it is the answer the planning screen had for the same cards.
 
     Example::
 
@@ -206,24 +207,29 @@ def forecast_planned(race: Race, car_id: int) -> Forecast:
         True
     """
     car = race.cars[car_id]
-    key = (car_id, len(race.log))
+    where = (race.round, tuple((c.d, c.spot, c.on_track) for c in race.cars))
     entry = _planned.get(id(race))
     if entry is None or entry[0] is not race:
         if len(_planned) >= 4:
             _planned.clear()
         entry = _planned[id(race)] = (race, {})
-    found = entry[1].get(key)
-    if found is not None:
-        return found
-    entry[1].clear()  # (answers for an earlier decision are done with)
-    _, shift_cost = shifted(race, car_id)
+    kept = entry[1].get(car_id)
+    if kept is not None and kept[0] == where:
+        return kept[1]
     cards = tuple(c for c in car.play if c != HEAT) if car.clogged else tuple(car.play)
-    head = (car_id, car.gear, cards, None, shift_cost, car.clogged, car.engine + shift_cost)
-    if car.clogged or not car.play:
-        found = Forecast(*head, (_still(race, car, shift_cost, car.engine),))
-    else:
-        found = _assess(Sandbox(race, car_id), head, {})
-    entry[1][key] = found
+    memo = _memo(race)  # while the race plans: the planning screen's answer, if it had one
+    found = None if memo is None else \
+        memo.get((car_id, car.gear, cards, True, ())) or memo.get((car_id, car.gear, cards,
+                                                                    False, ()))
+    if found is None:
+        _, shift_cost = shifted(race, car_id)
+        head: Head = (car_id, car.gear, cards, None, shift_cost, car.clogged,
+                      car.engine + shift_cost)
+        if car.clogged or not car.play:
+            found = Forecast(*head, (_still(race, car, shift_cost, car.engine),))
+        else:
+            found = _assess(Sandbox(race, car_id), head, {})
+    entry[1][car_id] = (where, found)
     return found
 
 
@@ -252,7 +258,7 @@ def _forecast(race: Race, car_id: int, gear: int, cards: tuple[str, ...], partia
     rule = race.plan_rule(car_id)
     shift_cost = rule.shift_cost.get(gear, 0)
     clogged = gear in rule.clogged
-    head = (car_id, gear, cards, problem, shift_cost, clogged, car.engine)
+    head: Head = (car_id, gear, cards, problem, shift_cost, clogged, car.engine)
     if (problem is not None and not (partial and problem.kind == COUNT)) or not cards:
         return Forecast(*head, ())
     if clogged:
@@ -261,8 +267,12 @@ def _forecast(race: Race, car_id: int, gear: int, cards: tuple[str, ...], partia
     return _assess(sandbox, head, overrides)
 
 
-def _assess(sandbox: Sandbox, head: tuple[Any, ...], overrides: Mapping[str, bool]
-            ) -> Forecast:
+#: a forecast's fields before its outcomes: car, gear, cards, problem, shift cost, clogged,
+#: Heat in the engine
+Head = tuple[int, int, tuple[str, ...], PlanProblem | None, int, bool, int]
+
+
+def _assess(sandbox: Sandbox, head: Head, overrides: Mapping[str, bool]) -> Forecast:
     """The forecast of the plan in ``head`` (car, gear, cards, problem, shift cost, ...): its
     outcomes, and the risk of turning COOL off where the cooled Heat pays a corner."""
     gear, cards, shift_cost = head[1], head[2], head[4]
@@ -336,8 +346,8 @@ def _outcome(sb: Sandbox, shift_cost: int) -> tuple[Any, ...]:
 #: car moves and a car's own cards change only when it plans, so its forecasts stay true
 _MEMO_SIZE = 512
 _memos: dict[int, tuple[Race, int, dict[tuple[object, ...], Forecast], dict[int, Sandbox]]] = {}
-#: locked plans' answers, for the race and the decision they were made at
-_planned: dict[int, tuple[Race, dict[tuple[int, int], Forecast]]] = {}
+#: locked plans' answers by car, for the race and where the cars stood then
+_planned: dict[int, tuple[Race, dict[int, tuple[object, Forecast]]]] = {}
 
 
 def _entry(race: Race) -> tuple[Race, int, dict[tuple[object, ...], Forecast],
