@@ -93,9 +93,13 @@ def corner_texts(view: StationView) -> list[str]:
 def draw_planning(s: _Screen, v: StationView, *, locked: bool = False) -> None:
     plan_header(s, v)
     _middle(s, v, locked=locked)
-    if locked:
+    if locked and not _spinning(v):  # (a spin-out's band says LOCKED itself)
         _locked_mark(s, v)
     _cards_row(s, v.cards, v.soft_keys)
+
+
+def _spinning(v: StationView) -> bool:
+    return v.spin_out or 0 < v.spin_odds < 100
 
 
 def draw_locked(s: _Screen, v: StationView) -> None:
@@ -124,16 +128,15 @@ def plan_header(s: _Screen, v: StationView) -> None:
 
 def _middle(s: _Screen, v: StationView, *, locked: bool) -> None:
     message = "" if locked else v.message
-    spin = v.spin_out or 0 < v.spin_odds < 100
+    spin = _spinning(v)
     detail = bool(v.detail) and not message and not locked  # a pressed upgrade's meaning
     if detail:
         _detail(s, v, spin=spin)
-    elif spin and (message or locked):
+    elif spin and message:
         _spin_row(s, v)
-        if message:
-            s.fitted(_L, _MESSAGE_Y, _R - _L + 1, message)
+        s.fitted(_L, _MESSAGE_Y, _R - _L + 1, message)
     elif spin:
-        _spin_block(s, v)
+        _spin_block(s, v, locked=locked)
     elif v.corners:
         _heat_chip(s, v)
         left = _R - _HEAT_FIELD_W - _L - 2  # (the turn screen's corner text: the same place)
@@ -151,22 +154,23 @@ def _spin_text(v: StationView) -> str:
     return f"SPIN {v.spin_odds}%" if 0 < v.spin_odds < 100 else "SPIN OUT"
 
 
-def _spin_block(s: _Screen, v: StationView) -> None:
-    """A spin-out: an inverted MEDIUM band over pages 3-4, the corner(s) and the Heat owed (or
-    the turn screen's note) in SMALL beside it."""
+def _spin_block(s: _Screen, v: StationView, *, locked: bool = False) -> None:
+    """A spin-out: an inverted MEDIUM band over pages 3-4, the corner(s) and the Heat owed in
+    SMALL beside it (upper half); a locked plan's band says LOCKED below them, so GO rewrites
+    those few columns of page 4 only."""
     s.band(_BLOCK_TOP, _BLOCK_BOTTOM)
     w = s.text(_L, _BLOCK_TOP + 1, _spin_text(v), MEDIUM, ink=0)
     room = _R - _L - w - 4
     corners = " ".join(f"C{c.number}" for c in v.corners)
     owe = f"+{v.heat_owed}H" if v.heat_owed else ""
     line = f"{corners} {owe}".strip()
-    if SMALL.width(line) <= room:  # one line, in the middle of the band
-        s.text(_R, _BLOCK_TOP + 5, line, SMALL, ink=0, align="right")
-        return
-    # else the corners (TINY) over the Heat owed (SMALL), a gap between them
-    s.fitted(_R, _BLOCK_TOP + 1, room, [corners, corners.replace(" ", "")], (TINY,), ink=0,
-             align="right")
-    s.fitted(_R, _MESSAGE_Y, room, [owe], (SMALL, TINY), ink=0, align="right")
+    if SMALL.width(line) <= room:
+        s.text(_R, _CORNER_Y, line, SMALL, ink=0, align="right")
+    else:  # the corners (TINY) and the Heat owed (SMALL) side by side, as they fit
+        s.fitted(_R, _CORNER_Y, room, [line, owe, corners.replace(" ", "")], (SMALL, TINY),
+                 ink=0, align="right")
+    if locked:
+        s.fitted(_R, _MESSAGE_Y + 2, room, ["LOCKED", "LCKD"], (TINY,), ink=0, align="right")
 
 
 def _spin_row(s: _Screen, v: StationView) -> None:

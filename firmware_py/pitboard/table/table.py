@@ -402,7 +402,7 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
                 show = getattr(screen, "show_first", screen.show) if st.index == first \
                     else screen.show
                 ack = acknowledgement(old, view, self._acting_go) \
-                    if st.index == first and self._acting_go else None
+                    if st.index == first else None
                 if ack is not None and show is not screen.show:
                     # GO answered at once by a small change; the new screen right behind it
                     show(self.render(ack))

@@ -25,7 +25,7 @@ from .legend_moves import LegendMoveView
 from .lobby_options import options_view, rules_lines
 from .station import SLOTS, Station
 from .table_setup import checklist, setup_view
-from .trays import played_slots
+from .trays import locked, played_slots
 from .turn import (
     ADRENALINE_KEY,
     BOOST_KEY,
@@ -273,9 +273,16 @@ def acknowledgement(old: StationView | None, new: StationView,
     * planning -> the reveal (the last GO): the plan with its LOCKED mark, "all in";
     * the resolution screen -> whatever comes next: the key pressed (``pressed``: GO, or
       DISC, which is GO and then the hand to discard from) turns to OK (on the discard step,
-      where the cards stand over the keys, its prompt ends in "OK").
+      where the cards stand over the keys, its prompt ends in "OK");
+    * a card toggled while planning (``pressed`` ""): the bar over it, the screen as it was;
+      the forecast's new speed and warning (a spin-out band rewrites two RAM pages) follow.
     """
     if old is None:
+        return None
+    if not pressed:  # a card toggled while planning: its bar at once, the forecast behind it
+        if old.kind == new.kind == PLANNING and old.cards != new.cards and \
+                replace(old, cards=new.cards) != new:
+            return replace(old, cards=new.cards)
         return None
     if old.kind == PLANNING and new.kind not in (PLANNING, LOCKED):
         return replace(old, kind=LOCKED, message="all in", detail=())
@@ -553,7 +560,7 @@ def _waiting(scene: TableScene, st: Station, race: Race) -> StationView:
         # this car's turn is over (GO answered its last steps at once): where it ended up is
         # what its player must move on the board
         move = replace(_move_view(race, car), who="you")
-    if car is not None and car.play and not car.finished and car.id in race.order[race.turn:]:
+    if car is not None and not car.finished and locked(race, car.id):
         # a plan locked in, its turn to come: the locked screen (the plan's header and tray
         # stay, so the reveal sends two pages) with whose turn it is and the move
         ahead = race.order.index(car.id) - race.turn
