@@ -19,14 +19,17 @@ lint: $(STAMP)
 	$(BIN)/ruff check firmware_py tests benchmarks
 	$(BIN)/mypy
 
+# on every core (pytest-xdist; the wheel and installer tests share one worker, which builds
+# and installs the wheel once); the 10 slowest tests are listed at the end, so drift shows
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadgroup --durations=10
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/garage.py
 	$(BIN)/python benchmarks/garage_soak.py
 	$(BIN)/python benchmarks/module_soak.py
+	$(BIN)/python benchmarks/expansion_tracks.py
 	$(BIN)/python benchmarks/cold_start.py
 	$(BIN)/python benchmarks/display_bytes.py
 	$(BIN)/python benchmarks/table_latency.py

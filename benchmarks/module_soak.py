@@ -19,10 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from pitboard.catalog import WEATHER_TOKENS
+from pitboard.catalog import TRACKS, WEATHER_TOKENS
 from test_module_properties import ModuleGame, check_finished, play
-
-TRACKS = ("usa", "france", "great_britain", "italy")
 
 
 def random_game(rng: random.Random) -> ModuleGame:
@@ -33,7 +31,7 @@ def random_game(rng: random.Random) -> ModuleGame:
         weather=rng.choice((None, "random", *WEATHER_TOKENS)), road=rng.random() < 0.7,
         pro=rng.randint(0, 6), aggressive=rng.random() < 0.5,
         random_bots=tuple(rng.random() < 0.3 for _ in range(drivers)),
-        garage=rng.choice((None, None, "random", "draft")))
+        garage=rng.choice((None, None, "random", "draft")), expansions=rng.random() < 0.5)
 
 
 def main() -> int:

@@ -33,6 +33,14 @@
 #   SPI=auto|0|1       dtparam=spi=on|off (auto: on when a station display is on SPI)
 #   EXTRA_APT="a b"    more Debian packages to install
 #   PITBOARD_SRC=dir   checkout to install from (default: the one holding this script)
+#   WHEEL=file.whl     install this built wheel (the one the tests ran) instead of building
+#                      one from the checkout
+#
+# What gets installed is a wheel: built from the checkout (pip wheel) or the one WHEEL names,
+# installed into /opt/pitboard/.venv, with /usr/local/bin/pitboard linking to its command.
+# Before anything changes, `pitboard check-config` (of the code about to be installed) checks
+# the profile and, when it is kept, the installed configuration: one that does not pass is
+# refused (exit 2, one line, nothing changed).
 set -euo pipefail
 
 PROFILE=${PROFILE:-duo}
@@ -42,6 +50,7 @@ ROOT=${ROOT:-}
 UART=${UART:-auto}
 SPI=${SPI:-auto}
 EXTRA_APT=${EXTRA_APT:-}
+WHEEL=${WHEEL:-}
 SRC=${PITBOARD_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 
 SERVICE=pitboard.service
@@ -58,6 +67,9 @@ SPI_APT_PACKAGES=(python3-spidev python3-rpi-lgpio)
 
 PREFIX=$ROOT/opt/pitboard
 VENV=$PREFIX/.venv
+# the command on PATH: a link to the venv's, as the target sees it (without $ROOT)
+COMMAND_LINK=$ROOT/usr/local/bin/pitboard
+COMMAND_TARGET=/opt/pitboard/.venv/bin/pitboard
 CONFIG=$ROOT/etc/pitboard/pitboard.toml
 UNIT=$ROOT/etc/systemd/system/$SERVICE
 MODULES=$ROOT/etc/modules-load.d/pitboard.conf
@@ -86,6 +98,7 @@ done
 
 say() { printf '%s\n' "$*"; }
 die() { printf 'install-pi: %s\n' "$*" >&2; exit 1; }
+refuse() { printf 'install-pi: refused: %s\n' "$*" >&2; exit 2; } # bad input: nothing changed
 
 # act DESCRIPTION COMMAND...: the one place where anything changes; a dry run only prints it.
 # The command line (or, for a file, the $detail diff) is shown under the description.
@@ -150,6 +163,11 @@ apply_idle_disconnect() {
     fi
 }
 
+link_command() {
+    mkdir -p "$(dirname "$COMMAND_LINK")"
+    ln -sfn "$COMMAND_TARGET" "$COMMAND_LINK"
+}
+
 write_idle_state() { # the kernel may refuse (an old driver): then the reboot applies the rule
     if ! { printf '%s\n' -2 >"$1"; } 2>/dev/null; then
         say "    could not write $1: the rule applies after a reboot"
@@ -195,7 +213,7 @@ setting() {
 # default" when the console is on and its PIN is one of the shipped profiles' (the rule of
 # pitboard.hwconfig.advice too).
 config_facts() { # config_facts FILE
-    python3 - "$1" "$HWCONFIG_PY" "$SRC/hw_config" <<'PY'
+    python3 - "$1" "$HWCONFIG_PY" "$SRC/firmware_py/pitboard/hw_config" <<'PY'
 import ast
 import re
 import sys
@@ -214,7 +232,10 @@ def pi_uart_pattern(path):
         else:
             continue
         if any(isinstance(t, ast.Name) and t.id == "PI_UART_PATTERN" for t in targets):
-            value = ast.literal_eval(node.value)
+            try:
+                value = ast.literal_eval(node.value)
+            except ValueError:  # not a literal: reported below
+                value = None
             if isinstance(value, str):
                 return value
     sys.exit(f"install-pi: no string PI_UART_PATTERN in {path}")
@@ -342,6 +363,30 @@ if [[ -f $CONFIG ]] && ! cmp -s "$PROFILE_FILE" "$CONFIG" && [[ $NEW_CONFIG != 1
 else
     EFFECTIVE=$PROFILE_FILE
 fi
+# check_config FILE WHAT: `pitboard check-config` with the code about to be installed (the
+# wheel's, else the checkout's: it needs only the standard library), before anything changes.
+check_config() {
+    local file=$1 what=$2 problems first more=""
+    if problems=$(PYTHONPATH=$CHECK_PATH python3 -m pitboard check-config "$file" 2>&1 >/dev/null); then
+        ok "$what $file passes pitboard check-config"
+        return 0
+    fi
+    problems=$(grep -v '^warning: ' <<<"$problems" || true)
+    first=$(head -n 1 <<<"$problems")
+    (($(wc -l <<<"$problems") > 1)) && more=" (and $(($(wc -l <<<"$problems") - 1)) more: pitboard check-config $file lists them)"
+    refuse "$what $file does not pass pitboard check-config: ${first:-it exits with an error}$more"
+}
+CHECK_PATH=$SRC/firmware_py
+if [[ -n $WHEEL ]]; then
+    [[ -f $WHEEL && $(basename -- "$WHEEL") == pitboard-*.whl ]] || refuse "WHEEL=$WHEEL is not a pitboard-*.whl file"
+    WHEEL=$(realpath -e -- "$WHEEL")
+    CHECK_PATH=$(mktemp -d)
+    trap 'rm -rf "$CHECK_PATH"' EXIT
+    python3 -m zipfile -e "$WHEEL" "$CHECK_PATH" || refuse "cannot unpack $WHEEL (a wheel is a zip file)"
+fi
+check_config "$PROFILE_FILE" "profile"
+((keep_config)) && check_config "$CONFIG" "the installed configuration"
+
 facts=$(config_facts "$EFFECTIVE") || die "cannot read $EFFECTIVE (a TOML profile) with $HWCONFIG_PY (Python >= 3.11)"
 declare -A fact=()
 while IFS='=' read -r key value; do fact[$key]=$value; done <<<"$facts"
@@ -477,21 +522,33 @@ else
         --comment "Pitboard table service" --groups "$groups_csv" "$SERVICE_USER"
 fi
 
-# -- the program: /opt/pitboard/src and a venv that also sees apt's lgpio ----------------------
+# -- the program: a wheel installed into a venv that also sees apt's lgpio ----------------------
 
 source_hash() {
-    (cd "$SRC" && find pyproject.toml README.md firmware_py -type f \
-        ! -path '*/__pycache__/*' ! -path '*.egg-info/*' -print0 |
+    (cd "$SRC" && find pyproject.toml README.md MANIFEST.in firmware_py -type f \
+        ! -path '*/__pycache__/*' ! -path '*.egg-info/*' ! -name '*.pyc' -print0 |
         LC_ALL=C sort -z | xargs -0 sha256sum) | sha256sum | cut -d' ' -f1
 }
 
-copy_source() {
-    rm -rf "$PREFIX/src.new"
-    mkdir -p "$PREFIX/src.new"
-    tar -C "$SRC" --exclude=__pycache__ --exclude='*.egg-info' -cf - \
-        pyproject.toml README.md firmware_py | tar -C "$PREFIX/src.new" -xf -
+# build_wheel: copy the checkout to $PREFIX/src and build the wheel from it into $PREFIX/dist
+# (pip fetches the build tools the project names; nothing is written into the checkout)
+build_wheel() {
+    rm -rf "$PREFIX/src.new" "$PREFIX/dist"
+    mkdir -p "$PREFIX/src.new" "$PREFIX/dist"
+    tar -C "$SRC" --exclude=__pycache__ --exclude='*.egg-info' --exclude='*.pyc' -cf - \
+        pyproject.toml README.md MANIFEST.in firmware_py | tar -C "$PREFIX/src.new" -xf -
     rm -rf "$PREFIX/src"
     mv "$PREFIX/src.new" "$PREFIX/src"
+    "$VENV/bin/python" -m pip wheel --no-input --disable-pip-version-check --no-deps \
+        --wheel-dir "$PREFIX/dist" "$PREFIX/src"
+}
+
+# install_wheel FILE: its dependencies from PyPI, then the wheel itself over whatever copy of
+# the same version was there
+install_wheel() {
+    "$VENV/bin/python" -m pip install --no-input --disable-pip-version-check "$1"
+    "$VENV/bin/python" -m pip install --no-input --disable-pip-version-check \
+        --force-reinstall --no-deps "$1"
 }
 
 if [[ -x $VENV/bin/python ]] &&
@@ -502,15 +559,32 @@ else
         python3 -m venv --clear --system-site-packages "$VENV"
 fi
 
-hash=$(source_hash)
+if [[ -n $WHEEL ]]; then
+    hash="wheel $(basename -- "$WHEEL") $(sha256sum <"$WHEEL" | cut -d' ' -f1)"
+else
+    hash="source $(source_hash)"
+fi
 stamp=$PREFIX/.installed-source
 if [[ -x $VENV/bin/pitboard && -f $stamp && $(<"$stamp") == "$hash" ]]; then
-    ok "pitboard installed from this source ($hash)"
+    ok "pitboard installed from this ${hash%% *} (${hash##* })"
 else
-    act "copy the source to $PREFIX/src" copy_source
-    act "install pitboard into $VENV" "$VENV/bin/python" -m pip install --no-input \
-        --disable-pip-version-check --upgrade "$PREFIX/src"
-    act "record the installed source in $stamp" write_text "$stamp" 0644 "$hash"
+    wheel=$WHEEL
+    if [[ -z $WHEEL ]]; then
+        act "build the pitboard wheel from $SRC into $PREFIX/dist" build_wheel
+        wheel=$PREFIX/dist/pitboard-wheel.whl # (a dry run builds nothing: a name to show)
+        if [[ $DRY_RUN != 1 ]]; then
+            wheel=$(find "$PREFIX/dist" -maxdepth 1 -name 'pitboard-*.whl' | head -n 1)
+            [[ -n $wheel ]] || die "pip wheel made no pitboard-*.whl in $PREFIX/dist"
+        fi
+    fi
+    act "install pitboard into $VENV from $(basename -- "$wheel")" install_wheel "$wheel"
+    act "record the installed ${hash%% *} in $stamp" write_text "$stamp" 0644 "$hash"
+fi
+if [[ -L $COMMAND_LINK && $(readlink "$COMMAND_LINK") == "$COMMAND_TARGET" ]]; then
+    ok "$COMMAND_LINK -> $COMMAND_TARGET"
+else
+    act "link $COMMAND_LINK to $COMMAND_TARGET (pitboard on PATH)" \
+        link_command
 fi
 
 # -- configuration and unit ------------------------------------------------------------------
@@ -525,6 +599,14 @@ elif [[ -f $CONFIG ]] && ! cmp -s "$PROFILE_FILE" "$CONFIG"; then # NEW_CONFIG=1
     act "install $CONFIG from profile $PROFILE" install -D -m 0644 "$PROFILE_FILE" "$CONFIG"
 else
     put_file "$PROFILE_FILE" "$CONFIG" 0644
+fi
+# the installed copy reads the configuration it will run with (what the pre-check passed)
+if [[ $DRY_RUN != 1 ]]; then
+    if problems=$("$VENV/bin/pitboard" check-config "$CONFIG" 2>&1 >/dev/null); then
+        ok "the installed pitboard passes $CONFIG"
+    else
+        die "the installed pitboard refuses $CONFIG: $(grep -v '^warning: ' <<<"$problems" | head -n 1)"
+    fi
 fi
 put_file "$SRC/systemd/$SERVICE" "$UNIT" 0644
 unit_changed=$changed

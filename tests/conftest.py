@@ -5,8 +5,12 @@ from __future__ import annotations
 import socket
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from wheelkit import Installed
 
 #: a generous bound on a blocking read in a test; never a sleep
 TIMEOUT = 60.0
@@ -21,6 +25,15 @@ def notify_socket(tmp_path: Path) -> Iterator[socket.socket]:
     sock.settimeout(TIMEOUT)
     yield sock
     sock.close()
+
+
+@pytest.fixture(scope="session")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """Pitboard built from the tracked files and installed in a fresh venv outside the
+    checkout (once per test process: its tests share an xdist group)."""
+    from wheelkit import install_fresh
+
+    return install_fresh(tmp_path_factory.mktemp("wheel"))
 
 
 @pytest.fixture(autouse=True)

@@ -146,7 +146,7 @@ class _Template:
         new.log, new.events, new._pending, new._rules = [], [], None, {}
         new.hall_of_fame, new.grid = list(race.hall_of_fame), list(race.grid)
         if self.modules:
-            new.hooks = Hooks(build_modules(race.setup))
+            new.hooks = Hooks(build_modules(race.setup), race.hooks.features)
             for module, data in zip(new.hooks.modules, self.modules, strict=True):
                 module.load(data)
             new._derive()
@@ -217,7 +217,7 @@ def forecast_outcomes(fc: Forecast) -> dict[Key, Fraction]:
 
 # -- states ---------------------------------------------------------------------------------------
 #: the tracks states are drawn on
-TRACKS = ("usa", "italy", "france", "great_britain")
+TRACKS = ("usa", "italy", "france", "great_britain", "japan", "mexico", "netherlands", "spain")
 
 
 def mid_race(modules: dict[str, Any], seed: int, *, cars: int = 4) -> tuple[Race, int] | None:

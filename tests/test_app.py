@@ -412,8 +412,9 @@ def test_run_on_the_sim_profile_at_a_terminal_draws_the_stations(tmp_path: Path)
     text = out.decode("utf-8", "replace")
     assert "PITBOARD" in text and "S1 lobby" in text and "JOINED" in text
     assert 'running "Pitboard simulation"' in text  # the start-up line, printed at the end
-    log = (tmp_path / "journal.log").read_text()
+    log = (journal / "pitboard.log").read_text()  # --journal DIR: its log inside DIR
     assert 'running "Pitboard simulation"' in log and "transitions" not in log
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["journal", "sim-console.toml"]
     assert "console off (terminal mode: the profile's port is not opened)" in log
     assert "loop://" not in log and "staff PIN: console off" in log
 

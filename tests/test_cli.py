@@ -44,6 +44,21 @@ def test_simulate_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["races_per_second"] > 0 and data["us_per_car_turn"] > 0
 
 
+def test_simulate_jobs_share_the_races_and_change_no_result(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """--jobs N: the races in N processes, the same totals as one process for the seed."""
+    found = []
+    for jobs in ("1", "2"):
+        assert main(["simulate", "--cars", "3", "--laps", "1", "--races", "16", "--seed", "4",
+                     "--legends", "1", "--json", "--jobs", jobs]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["jobs"] == int(jobs)
+        found.append({k: v for k, v in data.items()
+                      if k not in ("jobs", "races_per_second", "us_per_car_turn")})
+    assert found[0] == found[1]
+    assert sum(found[0]["wins_by_car"].values()) == 16
+
+
 def test_simulate_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--cars", "2", "--laps", "1", "--races", "5",
                  "--bot", "random"]) == 0

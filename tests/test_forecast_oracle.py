@@ -73,7 +73,7 @@ def test_the_forecast_is_what_the_engine_does_for_every_order_of_the_cards(name:
                                  f"engine   {sorted(engine.items())}"]))
             assert sum(engine.values()) == 1
             checked += 1
-    assert checked >= 40 and over <= checked // 5, (checked, over)
+    assert checked >= 40 and over <= checked // 3, (checked, over)
 
 
 def test_card_codes_make_no_difference() -> None:

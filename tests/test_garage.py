@@ -24,7 +24,14 @@ from pitboard.engine.garage.data import UpgradeFileError, parse_upgrades
 from pitboard.engine.garage.symbols import TurnState
 
 SCENARIOS = Path(__file__).parent / "scenarios"
-MODULES_MD = Path(__file__).resolve().parents[2] / "shared" / "reference" / "modules.md"
+#: the reference's table of the 60 upgrade types (modules.md section 2), kept in the repository
+REFERENCE = Path(__file__).parent / "golden" / "upgrade_reference.txt"
+
+
+def reference_rows() -> list[list[str]]:
+    """[type, name, tier, speed, symbols, agreed] per row of the reference table."""
+    return [[c.strip() for c in line.split("|")] for line in REFERENCE.read_text().splitlines()
+            if line and not line.startswith("#")]
 
 
 # ---------------------------------------------------------------- the card file
@@ -46,11 +53,7 @@ def test_sixty_types_with_the_reference_numbers() -> None:
 def test_disputed_rows_are_the_crossed_rows_of_the_reference() -> None:
     disputed = sorted(u.type for u in UPGRADES.values() if u.disputed)
     assert disputed == [1, 7, 11, 13, 23, 24, 25, 26, 28, 34, 37, 38, 44, 45, 47]
-    if MODULES_MD.exists():  # the shared reference beside the checkout
-        crossed = sorted(int(line.split("|")[1]) for line in MODULES_MD.read_text().splitlines()
-                         if line.startswith("| ") and line.rstrip().endswith("|") and "✖" in line
-                         and line.split("|")[1].strip().isdigit())
-        assert disputed == crossed
+    assert disputed == [int(row[0]) for row in reference_rows() if row[5] == "no"]
 
 
 #: modules.md's symbol words -> the file's
@@ -60,18 +63,15 @@ _MD_SYMBOLS = {"boost": "boost", "heat": "heat", "scrap": "scrap", "adjust": "ad
                "accelerate": "accelerate", "super-cool": "supercool", "draft": "draft"}
 
 
-@pytest.mark.skipif(not MODULES_MD.exists(), reason="no shared reference beside the checkout")
 def test_every_row_is_the_reference_row() -> None:
     """Speeds, symbols in printed order and the disputed mark of all 60 types, against the
-    table of modules.md section 2 (the reference wins where sources disagree)."""
-    text = MODULES_MD.read_text()
-    rows = [[c.strip() for c in line.split("|")[1:-1]]
-            for line in text[text.index("## 2."):text.index("## 3.")].splitlines()
-            if line.startswith("| ") and line.split("|")[1].strip().isdigit()]
+    reference's table (tests/golden/upgrade_reference.txt; the reference wins where sources
+    disagree)."""
+    rows = reference_rows()
     assert [int(r[0]) for r in rows] == list(range(1, 61))
-    for number, _, _, speed, symbols, versus in rows:
+    for number, _, _, speed, symbols, agreed in rows:
         card = by_type(int(number))
-        assert bool(card.disputed) == ("✖" in versus), number
+        assert bool(card.disputed) == (agreed == "no"), number
         if "plain Heat" in symbols:
             assert card.heat_card, number
             continue

@@ -20,13 +20,12 @@ from dataclasses import dataclass
 import pytest
 
 from pitboard.bots import Bot, RandomBot
+from pitboard.catalog import TRACKS
 from pitboard.engine import Race, RaceSetup, race_from_dict, race_to_dict, replay, undo
 from pitboard.engine.cards import HEAT, STRESS
 from pitboard.engine.garage import removed_cards
 from pitboard.garage_bots import GarageBot
-
-TRACKS = ("usa", "france", "great_britain", "italy")
-MAX_ROUNDS_PER_LAP = 100
+from test_properties import round_limit
 
 
 @dataclass(frozen=True)
@@ -61,20 +60,22 @@ def cards_of(race: Race, car_id: int) -> Counter[str]:
     return owned
 
 
-def stress_taken(race: Race, car_id: int) -> int:
-    return sum(e["stress"] for e in race.events if e["type"] == "spin_out" and e["car"] == car_id)
-
-
 def play_checked(game: GarageGame) -> Race:
     """Play a whole race, checking the invariants after every decision once the cards are
     dealt."""
     race = Race(game.setup())
     bots = game.bots()
     start: list[Counter[str]] | None = None
-    limit = MAX_ROUNDS_PER_LAP * (race.laps)
+    limit = round_limit(race)
+    stress: Counter[int] = Counter()  # Stress taken from the reserve, by car, so far
+    read = 0  # events read for it (read once each, not all again after every decision)
     while not race.over:
         car = race.pending().cars[0]
         race.apply(bots[car].choose(race, car))
+        for event in race.events[read:]:
+            if event["type"] == "spin_out":
+                stress[event["car"]] += event["stress"]
+        read = len(race.events)
         if race.phase == "draft":
             continue
         if start is None:
@@ -82,7 +83,7 @@ def play_checked(game: GarageGame) -> Race:
             assert all(sum(s.values()) >= 15 for s in start)
         for c in race.cars:
             expected = start[c.id].copy()
-            expected[STRESS] += stress_taken(race, c.id)
+            expected[STRESS] += stress[c.id]
             assert cards_of(race, c.id) == expected, f"seed {game.seed}: car {c.id} cards"
             assert c.engine >= 0, f"seed {game.seed}: negative Heat"
         places = [(c.space, c.spot) for c in race.cars if c.on_track]

@@ -162,7 +162,8 @@ class Build:
 def test_hw_test_names_what_is_missing_and_shows_inputs_live() -> None:
     build = Build()
     out = io.StringIO()
-    presses = {0.010: ("A", 1, False), 0.030: ("B", 3, False), 0.200: ("B", 3, None)}
+    presses = {0.010: ("A", 1, False), 0.030: ("B", 3, False), 0.200: ("B", 3, None),
+               0.250: ("A", 4, False), 0.350: ("A", 4, None)}  # then tray slot 1 (GPA4)
 
     def sleep(seconds: float) -> None:
         before = build.clock.now
@@ -191,6 +192,8 @@ def test_hw_test_names_what_is_missing_and_shows_inputs_live() -> None:
     assert "/dev/i2c-24 (I2C C mux channel 1): 0x20 S6 MCP23017 inputs MISSING" in text
     assert "S1 debounced LeverMoved gear=2" in text
     assert "S1 debounced GoPressed" in text
+    assert "S1 debounced SlotPressed slot=1" in text  # slots count from 1, as on the tray
+    assert "slots 1-7" in text and "slot=0" not in text
     assert "S1 raw    lever .x.. slots ....... GO x" in text
     assert "S6 station board does not answer" in text
     # every display shows the pattern, as the builder will see it
@@ -424,3 +427,39 @@ def test_input_failures_say_what_to_check() -> None:
             "1): configuration did not stick") in text and "is this an MCP23017?" in text
     holder.close()
     build.factory.reset()
+
+
+def test_the_pin_factory_search_is_one_line_not_a_warning_per_factory(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """gpiozero warns once per factory it skips; hw-test says it in its report, once, and
+    does not make gpiozero search again for each station's inputs."""
+    import warnings
+
+    from gpiozero import Device
+
+    from pitboard.hwtest import Report, gpio_report
+
+    tried: list[str] = []
+
+    def no_factory() -> Any:  # as on a machine without lgpio, RPi.GPIO, pigpio or a Pi
+        tried.append("search")
+        from gpiozero.exc import BadPinFactory, PinFactoryFallback
+        for name, why in (("lgpio", "No module named 'lgpio'"), ("native", "not a Pi")):
+            warnings.warn(PinFactoryFallback(f"Falling back from {name}: {why}"), stacklevel=1)
+        raise BadPinFactory("Unable to load any default pin factory!")
+
+    monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(no_factory))
+    out = io.StringIO()
+    with warnings.catch_warnings(record=True) as escaped:
+        warnings.simplefilter("always")
+        report = Report(out)
+        assert gpio_report(report, None, load_profile("duo")) is None
+        status = run_hw_test(load_profile("duo"), out=out, seconds=0,
+                             bus_factory=lambda n: (_ for _ in ()).throw(OSError(2, "no bus")),
+                             open_display=lambda *a: (_ for _ in ()).throw(OSError(2, "no")))
+    assert status == 1
+    assert [w for w in escaped if "Falling back" in str(w.message)] == []
+    text = out.getvalue()
+    assert text.count("(tried lgpio: No module named 'lgpio'; native: not a Pi)") == 2
+    assert "S1 inputs: not opened: no GPIO pin factory (step 1)" in text
+    assert len(tried) == 2  # once per report: not again for the stations' inputs

@@ -124,7 +124,7 @@ def test_install_then_again_changes_nothing(installer: Installer) -> None:
     before = installer.tree()
     installer.clear_log()
     out = installer.ok()
-    assert out.rstrip().endswith("install-pi: nothing changed")
+    assert "install-pi: nothing changed" in out.splitlines()
     assert "change:" not in out
     assert mutations(installer.log()) == []
     assert installer.tree() == before
@@ -147,7 +147,7 @@ def test_switching_profile_rewrites_the_block(installer: Installer) -> None:
     assert (etc / "pitboard.toml.old").read_text() == PROFILES["grid6"]
     assert "keep the previous configuration" in out
     assert "-port = \"/dev/serial0\"" in out  # the diff of what the new configuration changes
-    assert installer.ok(PROFILE="duo").rstrip().endswith("nothing changed")
+    assert "install-pi: nothing changed" in installer.ok(PROFILE="duo").splitlines()
 
 
 def test_spi_display_turns_spi_on(installer: Installer) -> None:
@@ -205,7 +205,9 @@ def test_the_uart_rule_is_read_from_hwconfig(installer: Installer) -> None:
     hwconfig.write_text(changed)
     installer.ok(PROFILE="duo")  # console on /dev/ttyUSB0
     assert "enable_uart=1" in block_lines(installer.config_txt)
-    hwconfig.write_text("X = 1\n")
+    # a pattern that is not a string literal (hwconfig still works: check-config passes)
+    hwconfig.write_text(re.sub(r"^(PI_UART_PATTERN: Final = )(.*)$", r"\1re.compile(\2)",
+                               text, count=1, flags=re.MULTILINE))
     result = installer.run(PROFILE="duo")
     assert result.returncode != 0
     assert "no string PI_UART_PATTERN" in result.stderr
@@ -242,14 +244,16 @@ def test_existing_user_gets_only_the_missing_groups(installer: Installer) -> Non
 def test_changed_source_is_reinstalled(installer: Installer) -> None:
     installer.ok()
     installer.clear_log()
-    (installer.src / "firmware_py" / "pitboard" / "__init__.py").write_text('"""v2"""\n')
+    v2 = '"""v2"""\n__version__ = "0.1.0"\n'
+    (installer.src / "firmware_py" / "pitboard" / "__init__.py").write_text(v2)
     out = installer.ok()
     assert "install pitboard into" in out
     assert [line.split()[:4] for line in mutations(installer.log())] == [
-        ["python", "-m", "pip", "install"]
+        ["python", "-m", "pip", "wheel"],  # built from the changed source, then installed
+        ["python", "-m", "pip", "install"], ["python", "-m", "pip", "install"],
     ]
     copied = installer.root / "opt/pitboard/src/firmware_py/pitboard/__init__.py"
-    assert copied.read_text() == '"""v2"""\n'
+    assert copied.read_text() == v2
 
 
 @pytest.mark.parametrize("failing", ["apt-get", "useradd", "python"])
@@ -407,3 +411,65 @@ def test_the_mux_overlay_on_the_card_is_checked(installer: Installer, tmp_path: 
     assert verdict.format(dtbo=dtbo) in out
     assert "ok: " + str(dtbo) + " takes the [pi4] bus parameters: i2c6 i2c5" in out or \
         params is None
+
+
+def test_a_profile_that_fails_check_config_is_refused_and_nothing_changes(
+        installer: Installer, tmp_path: Path) -> None:
+    mine = tmp_path / "typo.toml"
+    mine.write_text(PROFILES["duo"].replace("baudrate = 400000", "baudrat = 400000"))
+    before = installer.tree()
+    result = installer.run(PROFILE=str(mine))
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith(f"install-pi: refused: profile {mine} does not pass "
+                                    "pitboard check-config: ")
+    assert "i2c.baudrat" in result.stderr
+    assert installer.tree() == before
+    assert mutations(installer.log()) == []
+    # a dry run says the same
+    assert installer.run("--dry-run", PROFILE=str(mine)).returncode == 2
+
+
+def test_a_kept_configuration_that_fails_check_config_is_refused(installer: Installer) -> None:
+    installer.ok()
+    config = installer.root / "etc/pitboard/pitboard.toml"
+    config.write_text(PROFILES["grid6"].replace("[table]\n", "[table]\nkisok = true\n"))
+    before = installer.tree()
+    installer.clear_log()
+    result = installer.run()
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert f"the installed configuration {config} does not pass" in result.stderr
+    assert "table.kisok" in result.stderr
+    assert installer.tree() == before and mutations(installer.log()) == []
+    # asking for the profile instead replaces it
+    installer.ok(NEW_CONFIG="1")
+    assert config.read_text() == PROFILES["grid6"]
+
+
+def test_pitboard_goes_on_path(installer: Installer) -> None:
+    installer.ok()
+    link = installer.root / "usr/local/bin/pitboard"
+    assert os.readlink(link) == "/opt/pitboard/.venv/bin/pitboard"
+    installer.clear_log()
+    out = installer.ok()
+    assert f"ok: {link} -> /opt/pitboard/.venv/bin/pitboard" in out
+    assert mutations(installer.log()) == []
+
+
+def test_a_given_wheel_is_installed_not_a_build(installer: Installer, tmp_path: Path) -> None:
+    """WHEEL=: the wheel the tests ran (here a zip of the package, enough for the installer's
+    own check-config, which runs from it) is what pip installs; nothing is built."""
+    wheel = tmp_path / "pitboard-0.1.0-py3-none-any.whl"
+    shutil.make_archive(str(wheel.with_suffix("")), "zip", installer.src / "firmware_py",
+                        "pitboard")
+    wheel.with_suffix(".zip").rename(wheel)
+    out = installer.ok(WHEEL=str(wheel))
+    assert f"install pitboard into {installer.root}/opt/pitboard/.venv from {wheel.name}" in out
+    installs = [line for line in mutations(installer.log()) if line.startswith("python ")]
+    assert installs and all(line.split()[3] == "install" and line.endswith(str(wheel))
+                            for line in installs)
+    installer.clear_log()
+    assert "install-pi: nothing changed" in installer.ok(WHEEL=str(wheel)).splitlines()
+    result = installer.run(WHEEL=str(tmp_path / "nosuch.whl"))
+    assert result.returncode == 2 and "is not a pitboard-*.whl file" in result.stderr

@@ -24,7 +24,7 @@ from pitboard.bots import Bot, HeuristicBot, RandomBot
 from pitboard.catalog import WEATHER_TOKENS
 from pitboard.engine import Race, RaceSetup, race_from_dict, race_to_dict, replay, undo
 from pitboard.garage_bots import GarageBot
-from test_properties import MAX_ROUNDS_PER_LAP, TRACKS, Checker
+from test_properties import TRACKS, Checker, round_limit
 
 MODULE_RACES = settings(max_examples=60, deadline=None)
 
@@ -43,6 +43,8 @@ class ModuleGame:
     random_bots: tuple[bool, ...]
     #: None, or how the Garage hands out upgrades ("random", "draft")
     garage: str | None = None
+    #: the Garage's pool adds the Heavy Rain and Tunnel Vision cards
+    expansions: bool = False
 
     def setup(self) -> RaceSetup:
         modules: dict[str, dict[str, Any]] = {}
@@ -52,7 +54,7 @@ class ModuleGame:
         if self.weather is not None:
             modules["weather"] = {"weather": self.weather, "road": self.road}
         if self.garage is not None:
-            modules["garage"] = {"choose": self.garage}
+            modules["garage"] = {"choose": self.garage, "expansions": self.expansions}
         return RaceSetup(track=self.track, cars=self.drivers + self.legends, seed=self.seed,
                          laps=self.laps, modules=modules)
 
@@ -79,6 +81,7 @@ def module_games(draw: st.DrawFn) -> ModuleGame:
         aggressive=draw(st.booleans()),
         random_bots=tuple(draw(st.lists(st.booleans(), min_size=drivers, max_size=drivers))),
         garage=draw(st.sampled_from((None, None, "random", "draft"))),
+        expansions=draw(st.booleans()),
     )
 
 
@@ -89,9 +92,9 @@ def play(game: ModuleGame, *, check: bool = True) -> tuple[Race, dict[str, Any]]
     bots = game.bots()
     # the Garage's one-time cards leave the game: test_garage_properties.py counts them
     checker = Checker(race) if check and game.garage is None else None
-    before_last: dict[str, Any] = {}
+    decisions = 0
     while not race.over:
-        before_last = race_to_dict(race, events=True)
+        decisions += 1
         car = race.pending().cars[0]
         assert car < game.drivers, "a Legend car was asked for a decision"
         race.apply(bots[car].choose(race, car))
@@ -100,8 +103,14 @@ def play(game: ModuleGame, *, check: bool = True) -> tuple[Race, dict[str, Any]]
         assert all(c.engine >= 0 for c in race.cars)
         places = [(c.space, c.spot) for c in race.cars if c.on_track]
         assert len(places) == len(set(places)), f"two cars on one spot: {places}"
-        assert race.round <= MAX_ROUNDS_PER_LAP * game.laps, "race did not end"
-    return race, before_last
+        assert race.round <= round_limit(race), "race did not end"
+    # the state before the last decision, from a second live play with fresh bots seeded alike
+    before_last = Race(game.setup())
+    again = game.bots()
+    for _ in range(decisions - 1):
+        car = before_last.pending().cars[0]
+        before_last.apply(again[car].choose(before_last, car))
+    return race, race_to_dict(before_last, events=True)
 
 
 def check_finished(game: ModuleGame, race: Race, before_last: dict[str, Any]) -> None:

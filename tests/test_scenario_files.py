@@ -237,6 +237,15 @@ def test_doc_worked_example_is_the_test_file() -> None:
         (SCENARIOS / "worked_example.txt").read_text(encoding="utf-8")
 
 
+def test_every_doc_example_is_its_test_file() -> None:
+    names = re.findall(r"<!-- example: tests/scenarios/(\w+\.txt) -->",
+                       DOC.read_text(encoding="utf-8"))
+    assert len(names) >= 4
+    for name in names:
+        assert _blocks(f"<!-- example: tests/scenarios/{name} -->") == \
+            (SCENARIOS / name).read_text(encoding="utf-8"), name
+
+
 def test_doc_worked_example_output_is_what_the_cli_prints(
     capsys: pytest.CaptureFixture[str]
 ) -> None:

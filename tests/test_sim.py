@@ -564,3 +564,28 @@ def test_a_toggle_that_is_off_reads_in_lower_case_in_the_terminal_and_the_text()
                        message="GO: cool 2, +1, keep hand")
     assert tray_labels(view) == ["ADR", "bst", "COOL", "", "DISC", "", "GO"]
     assert "keys ADR bst COOL DISC GO" in screen_line(view)
+
+
+def test_kiosk_preview_of_an_owners_own_configuration(pty: Pty, tmp_path: Path) -> None:
+    """--config FILE: the owner's [table] (its track, its demo race) on emulated stations,
+    however the profile's own stations are wired."""
+    from pitboard.hwconfig import profiles_dir
+
+    mine = tmp_path / "store.toml"
+    mine.write_text((profiles_dir() / "grid6.toml").read_text()
+                    .replace('track = "usa"', 'track = "italy"', 1)
+                    .replace("kiosk = false", "kiosk = true", 1)
+                    .replace("[table.kiosk_modules.legends]\ncars = 2",
+                             "[table.kiosk_modules.legends]\ncars = 1", 1))
+    pty.type("q")
+    out = io.StringIO()
+    assert main(["--kiosk", "--seed", "1", "--config", str(mine)], stdin=pty.slave, stdout=out,
+                tty=True, size=(80, 24)) == 0
+    last = frames_drawn(out.getvalue())[-1]
+    assert "vs 1 Legend" in last and "Italy" in last
+    assert "of 6" in last.split("\n")[0]  # grid6's six stations
+    err = io.StringIO()
+    mine.write_text("[table]\nname = 1\n")
+    assert main(["--kiosk", "--config", str(mine)], stdin=pty.slave, stdout=io.StringIO(),
+                stderr=err, tty=True, size=(80, 24)) == 2
+    assert err.getvalue().count("\n") == 1 and f"{mine}: table.name" in err.getvalue()

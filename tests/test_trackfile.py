@@ -35,14 +35,29 @@ EXPECTED: dict[str, tuple[int, int, list[tuple[int, int, int, int]]]] = {
         [(15, 10, 1, 2), (30, 6, 1, 21), (37, 5, 2, 30), (43, 4, 2, 37), (48, 3, 1, 43)],
     ),
     "italy": (54, 3, [(10, 5, 1, 2), (19, 2, 2, 14), (26, 3, 1, 20)]),
+    "japan": (60, 2, [(10, 4, 2, 3), (12, 4, 1, 10), (18, 2, 2, 13), (45, 5, 1, 37),
+                      (53, 3, 1, 47)]),
+    "mexico": (60, 3, [(14, 7, 1, 4), (19, 7, 2, 14), (38, 6, 2, 29), (44, 4, 1, 38),
+                       (50, 2, 2, 45), (51, 2, 1, 50)]),
+    "netherlands": (55, 3, [(9, 5, 1, 1), (13, 5, 2, 9), (16, 3, 1, 13), (26, 8, 2, 16),
+                            (34, 4, 1, 27)]),
+    "spain": (109, 1, [(11, 5, 1, 3), (15, 4, 1, 11), (29, 4, 2, 22), (32, 4, 1, 22),
+                       (44, 2, 1, 39), (65, 5, 1, 57), (85, 2, 2, 80), (92, 3, 1, 86),
+                       (95, 4, 2, 92), (98, 4, 1, 95), (103, 3, 1, 98)]),
 }
+#: (Heat, Stress) where a track differs from the usual 6 and 3; Japan's 7 is BGA's (a fan
+#: dataset has 6: tracks.md)
+HEAT_STRESS = {"japan": (7, 3), "mexico": (6, 2)}
+#: corner lines (1-based, as printed) that are a chicane's second line (tracks.md)
+CHICANES = {"japan": [2], "mexico": [2, 6], "netherlands": [2], "spain": [4, 10]}
+BASE = ["usa", "france", "great_britain", "italy"]
 
 
 # -- the shipped tracks ---------------------------------------------------------------------------
 
 
-def test_track_names_are_the_base_tracks() -> None:
-    assert track_names() == ["usa", "france", "great_britain", "italy"]
+def test_track_names_are_the_base_tracks_then_the_expansions() -> None:
+    assert track_names() == [*BASE, "japan", "mexico", "netherlands", "spain"]
     assert sorted(p.stem for p in TRACKS_DIR.glob("*.toml")) == sorted(track_names())
 
 
@@ -51,21 +66,47 @@ def test_shipped_track_numbers(key: str) -> None:
     spaces, laps, corners = EXPECTED[key]
     track = load_track(key)
     assert track.key == key
-    assert (track.spaces, track.laps, track.heat, track.stress) == (spaces, laps, 6, 3)
+    assert (track.spaces, track.laps) == (spaces, laps)
+    assert (track.heat, track.stress) == HEAT_STRESS.get(key, (6, 3))
     got = [(c.at, c.limit, c.racing_spot, c.legends_line) for c in track.corners]
     assert got == corners
-    assert not any(c.chicane for c in track.corners)  # no chicanes in the base game
+    chicanes = [i for i, c in enumerate(track.corners, start=1) if c.chicane]
+    assert chicanes == CHICANES.get(key, [])  # none in the base game
 
 
 def test_names_and_aggressive_chevrons() -> None:
     assert [load_track(k).name for k in track_names()] == [
-        "USA",
-        "France",
-        "Great Britain",
-        "Italy",
+        "USA", "France", "Great Britain", "Italy", "Japan", "Mexico", "Netherlands", "Spain",
     ]
     assert [c.aggressive for c in load_track("great_britain").corners] == [0, 1, 1, 1, 0]
     assert all(c.aggressive == 0 for c in load_track("usa").corners)
+    assert [c.aggressive for c in load_track("spain").corners] == \
+        [3, 0, 3, 0, 0, 0, 0, 2, 3, 1, 0]
+    # the only double chevron: Netherlands corner 1
+    doubles = {k: [c.double_aggressive for c in load_track(k).corners] for k in track_names()}
+    assert {k: v for k, v in doubles.items() if any(v)} == {"netherlands": [1, 0, 0, 0, 0]}
+
+
+def test_flooded_and_tunnel_spaces() -> None:
+    japan, spain = load_track("japan"), load_track("spain")
+    assert sorted(japan.flooded) == [*range(6, 12), *range(39, 46), *range(50, 56)]
+    assert sorted(spain.tunnels) == [*range(17, 25), *range(38, 43), *range(46, 50),
+                                     *range(62, 72), *range(80, 89)]
+    assert (japan.features, spain.features) == (("flooded",), ("tunnels",))
+    for key in track_names():
+        if key not in ("japan", "spain"):
+            assert load_track(key).features == (), key
+
+
+def test_chicane_token_and_sector() -> None:
+    mexico = load_track("mexico")  # lines after 14/19 and 50/51 are chicanes
+    assert mexico.token_corners() == [0, 2, 3, 4]
+    assert [mexico.token_corner(i) for i in range(6)] == [0, 0, 2, 3, 4, 4]
+    # the sector after a chicane starts after its second line
+    assert [mexico.token_sector_of(s) for s in (14, 15, 19, 20, 38, 39, 51, 52, 60, 1)] == \
+        [4, 4, 4, 0, 0, 2, 3, 4, 4, 4]
+    usa = load_track("usa")  # no chicane: the sector is the last corner line passed
+    assert all(usa.token_sector_of(s) == usa.sector_of(s) for s in range(1, 70))
 
 
 @pytest.mark.parametrize("key", list(EXPECTED))
@@ -115,9 +156,12 @@ def test_some_coordinates_match_the_source() -> None:
     assert (usa.corners[0].x, usa.corners[0].y) == (1604.0, 948.0)
 
 
-def test_gb_file_notes_the_disputed_corner() -> None:
+def test_files_note_the_disputed_values() -> None:
     text = (TRACKS_DIR / "great_britain.toml").read_text(encoding="utf-8")
     assert "49" in text.split("key =")[0]  # header mentions the other dataset's value
+    japan = (TRACKS_DIR / "japan.toml").read_text(encoding="utf-8")
+    assert "change heat to 6" in japan.split("key =")[0]
+    assert "heat = 7  # BGA; a fan dataset has 6" in japan
     for key in track_names():
         header = (TRACKS_DIR / f"{key}.toml").read_text(encoding="utf-8").split("key =")[0]
         assert "Board Game Arena" in header
@@ -142,6 +186,15 @@ def test_gb_file_notes_the_disputed_corner() -> None:
         ("uk", "great_britain"),
         ("italy", "italy"),
         ("Italia", "italy"),
+        ("Japan", "japan"),
+        ("mexico", "mexico"),
+        ("México", "mexico"),
+        ("Netherlands", "netherlands"),
+        ("Nederland", "netherlands"),
+        ("the netherlands", "netherlands"),
+        ("spain", "spain"),
+        ("España", "spain"),
+        ("espana", "spain"),
     ],
 )
 def test_aliases(name: str, key: str) -> None:

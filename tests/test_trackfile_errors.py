@@ -85,6 +85,18 @@ def test_hand_made_track_loads(tmp_path: Path) -> None:
     assert [track.racing_spot(s) for s in (1, 3, 4, 8, 9, 12)] == [1, 1, 2, 2, 1, 1]
 
 
+def test_flooded_tunnels_and_double_chevrons_load(tmp_path: Path) -> None:
+    doc = base_doc()
+    doc["top"]["flooded"] = '["2-4", 9, " 11 - 12 "]'
+    doc["top"]["tunnels"] = "[6]"
+    doc["corners"][1]["double_aggressive"] = "1"
+    track = load_track_file(write(tmp_path, doc))
+    assert sorted(track.flooded) == [2, 3, 4, 9, 11, 12]
+    assert track.tunnels == frozenset({6})
+    assert [c.double_aggressive for c in track.corners] == [0, 1]
+    assert track.features == ("flooded", "tunnels")
+
+
 def test_spots_table_is_optional(tmp_path: Path) -> None:
     doc = base_doc()
     doc["spots"] = None
@@ -324,6 +336,38 @@ BAD_CASES: list[tuple[str, Mutation, str, str]] = [
         "spots.5",
         "spot 2 y is too large, got 1000",
     ),
+    # drawing coordinates that load but cannot be right
+    ("spots-angle", set_spot('"5"', "[[5, 0, 400], [5, 10, 0]]"), "spots.5",
+     "spot 1 angle must be -360..360 degrees, got 400.0"),
+    ("spots-far", set_spot('"5"', "[[1e6, 0, 0], [5, 10, 0]]"), "spots.5",
+     "spot 1 x must be within +-100000, got 1000000.0"),
+    ("spots-same-place", set_spot('"5"', "[[5, 0, 0], [5, 0, 7]]"), "spots.5",
+     "spot 1 and spot 2 are at the same place: they must be side by side"),
+    ("spots-on-top", set_spot('"5"', "[[4, 0, 0], [4, 10, 0]]"), "spots.5",
+     "at the same place as space 4: each space needs its own"),
+    ("spots-typo", set_spot('"5"', "[[50, 0, 0], [50, 10, 0]]"), "spots.5",
+     "46 from space 4, where the track's usual step is 1: a typo in x or y?"),
+    ("spots-typo-first", set_spot('"1"', "[[80, 0, 0], [80, 10, 0]]"), "spots.1",
+     "68 from space 12, where the track's usual step is 1"),
+    # flooded and tunnel spaces
+    ("flooded-string", set_top("flooded", '"6-11"'), "flooded",
+     'must be an array of space numbers and "FROM-TO" ranges'),
+    ("flooded-dots", set_top("flooded", '["6..11"]'), "flooded[1]",
+     'must be a space number or a range "FROM-TO", got string "6..11"'),
+    ("flooded-float", set_top("flooded", "[2, 1.5]"), "flooded[2]", "got float 1.5"),
+    ("flooded-back", set_top("flooded", '["11-6"]'), "flooded[1]",
+     'range "11-6" runs backwards (write 6-11)'),
+    ("flooded-off", set_top("flooded", '["10-13"]'), "flooded[1]",
+     "no such space 13 (the track has spaces 1..12)"),
+    ("flooded-zero", set_top("flooded", "[0]"), "flooded[1]", "no such space 0"),
+    ("tunnels-twice", set_top("tunnels", '["2-4", 3]'), "tunnels[2]",
+     "space 3 is already in tunnels[1]"),
+    ("tunnel-typo", set_top("tunnel", "[3]"), "tunnel", "unknown key (did you mean 'tunnels'?)"),
+    # chevrons and chicanes
+    ("double-neg", set_corner(1, "double_aggressive", "-1"), "corners[2].double_aggressive",
+     "must be at least 0, got -1"),
+    ("chicane-first", set_corner(0, "chicane", "true"), "corners[1].chicane",
+     "the first corner line cannot be a chicane's second line"),
 ]
 
 
@@ -415,9 +459,11 @@ toml_values = st.recursive(
 PATHS: list[tuple[Any, ...]] = [
     *[
         (k,)
-        for k in ("key", "name", "spaces", "laps", "heat", "stress", "grid", "corners", "spots")
+        for k in ("key", "name", "spaces", "laps", "heat", "stress", "grid", "corners", "spots",
+                  "flooded", "tunnels")
     ],
-    *[("corners", 1, k) for k in ("at", "limit", "racing_spot", "legends_line", "chicane", "x")],
+    *[("corners", 1, k) for k in ("at", "limit", "racing_spot", "legends_line", "chicane", "x",
+                                  "double_aggressive")],
     ("corners", 0),
     ("grid", 2),
     ("grid", 2, 0),

@@ -32,6 +32,7 @@ from .hw.writer import BusWriter, QueuedDisplay, part_bytes
 from .hwconfig import DisplayConfig, HwConfig, TableConfig, resolve_i2c_bus
 from .hwconfig.schema import RACE_CONTROL_LABEL
 from .journal import Journal
+from .journallock import JournalBusy, JournalLock
 from .table.chatter import ChatterGuard
 from .table.recorder import JournalRecorder
 from .table.screens import render
@@ -107,6 +108,10 @@ def wait_for_hardware(
         said = line
         sdnotify.status(line)
         sleep(0.5)
+
+
+#: the log of ``pitboard run`` at a terminal, in its journal folder
+LOG_NAME = "pitboard.log"
 
 
 def journal_dir(config: HwConfig, override: Path | None = None) -> Path:
@@ -212,6 +217,8 @@ class App:
     mux_guard: MuxGuard | None = None
     #: the parent buses the guard reads the muxes on
     _mux_buses: list[Any] = field(default_factory=list)
+    #: this process's right to write the journal, released by close()
+    journal_lock: JournalLock | None = None
 
     @property
     def mux_resets(self) -> int:
@@ -242,7 +249,49 @@ class App:
         thread per I2C controller (:func:`with_writers`); ``displays`` given by the caller are
         drawn directly unless ``writer_threads``. With ``displays`` given, the race-control
         display is ``race_control_display`` (None: none), else the profile's
-        ``[race_control]``."""
+        ``[race_control]``.
+
+        First of all it takes the journal's lock (:mod:`pitboard.journallock`): a journal
+        another live process writes is refused (StartupError naming that process) before any
+        display is drawn or any file written."""
+        lock = JournalLock(journal_dir(config, journal))
+        try:
+            lock.acquire()
+        except JournalBusy as exc:
+            raise StartupError(str(exc)) from None
+        except OSError as exc:
+            raise StartupError(f"cannot open the journal folder {lock.directory}: "
+                               f"{exc.strerror or exc}") from None
+        try:
+            app = cls._open_parts(
+                config, journal=journal, pin_factory=pin_factory, bus_factory=bus_factory,
+                displays=displays, clock=clock, seed=seed, cars=cars, modules=modules,
+                wait_s=wait_s, writer_threads=writer_threads,
+                race_control_display=race_control_display)
+        except BaseException:
+            lock.release()
+            raise
+        app.journal_lock = lock
+        return app
+
+    @classmethod
+    def _open_parts(
+        cls,
+        config: HwConfig,
+        *,
+        journal: Path | None,
+        pin_factory: Any,
+        bus_factory: Callable[[int], SMBusLike] | None,
+        displays: Sequence[Any] | None,
+        clock: Callable[[], float],
+        seed: int | None,
+        cars: int | None,
+        modules: Mapping[str, Mapping[str, Any]] | None,
+        wait_s: float | None,
+        writer_threads: bool | None,
+        race_control_display: Any,
+    ) -> App:
+        """:meth:`build` once the journal is this process's."""
         if wait_s is not None:
             wait_for_hardware(config, seconds=wait_s)
         writers: list[BusWriter] = []
@@ -407,6 +456,8 @@ class App:
             except Exception as exc:  # a dead panel must not block shutdown
                 log.warning("closing a display failed: %s", exc)
         self.recorder.journal.close()
+        if self.journal_lock is not None:
+            self.journal_lock.release()
 
 
 def startup_line(app: App, *, console_started: bool = True) -> tuple[int, str]:
@@ -436,11 +487,11 @@ def startup_line(app: App, *, console_started: bool = True) -> tuple[int, str]:
         pin = "staff PIN: console off"
     elif default_pin:
         pin = ("staff PIN STILL THE DEFAULT published with Pitboard: set [console] staff_pin in "
-               f"{config.source}")
+               f"{config.label}")
     else:
         pin = "staff PIN: set"
     parts = [
-        f'pitboard {__version__} running "{config.table.name}" (profile {config.source})',
+        f'pitboard {__version__} running "{config.table.name}" (profile {config.label})',
         f"{n} station{'s' if n != 1 else ''}, {n - len(silent)} of {n} displays answering"
         + (f" (not {', '.join(silent)}: retrying)" if silent else ""),
         *_race_control_part(app),
@@ -474,15 +525,28 @@ def draws_in_terminal(config: HwConfig) -> bool:
 def _run_in_terminal(config: HwConfig, journal: Path) -> int:
     """``pitboard run`` on an emulated profile at a terminal: the stations drawn as in
     ``pitboard sim``, the keyboard as their levers and trays, the journal kept in ``journal``
-    (a race left unfinished resumes on the next start). Log lines go to ``<journal>.log``
-    instead of the screen being drawn."""
+    (a race left unfinished resumes on the next start). Log lines go to ``pitboard.log`` in
+    that folder instead of the screen being drawn."""
     from .sim.cli import terminal_size
     from .sim.session import Sim
     from .sim.terminal import run_terminal
 
-    log_file = journal.with_name(journal.name + ".log")
+    lock = JournalLock(journal)  # before the log file: a refused start writes nothing
     try:
-        journal.mkdir(parents=True, exist_ok=True)
+        lock.acquire()
+    except (JournalBusy, OSError) as exc:
+        print(f"pitboard run: {exc}", file=sys.stderr)
+        return 1
+    try:
+        return _draw_in_terminal(config, journal, Sim, run_terminal, terminal_size)
+    finally:
+        lock.release()
+
+
+def _draw_in_terminal(config: HwConfig, journal: Path, sim_class: Any, run_terminal: Any,
+                      terminal_size: Any) -> int:
+    log_file = journal / LOG_NAME
+    try:
         handler: logging.Handler = logging.FileHandler(log_file, encoding="utf-8")
     except OSError as exc:
         log.error("cannot write the journal or its log at %s: %s", journal, exc.strerror or exc)
@@ -493,8 +557,8 @@ def _run_in_terminal(config: HwConfig, journal: Path) -> int:
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root.addHandler(handler)
     try:
-        sim = Sim(len(config.stations), track=config.table.track, laps=config.table.laps,
-                  journal=journal, profile=config)
+        sim = sim_class(len(config.stations), track=config.table.track, laps=config.table.laps,
+                        journal=journal, profile=config)
     except (StartupError, OSError) as exc:
         log.error("%s", exc)
         print(f"pitboard run: {exc}", file=sys.stderr)
@@ -542,7 +606,7 @@ def run_main(config_path: str, *, journal: str | None = None, verbose: bool = Fa
         log.error("%s", exc)
         return 1
     except TrackFileError as exc:  # checked by load_profile; the file changed since
-        log.error("%s: table.track: %s", escape(str(config.source)), exc)
+        log.error("%s: table.track: %s", escape(config.label), exc)
         return 2
     stop = threading.Event()
 

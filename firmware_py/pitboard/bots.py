@@ -118,6 +118,8 @@ class HeuristicBot:
         self._speeds: dict[tuple[int, int], _Speeds] = {}
         self._bills: dict[tuple[int, int, int], int] | None = None
         self._usual_slipstream = True
+        #: a downshift may cost Heat on some spaces (a flooded track): shift tables vary there
+        self._downshifts = False
 
     def choose(self, race: Race, car_id: int) -> Decision:
         phase = race.phase
@@ -178,13 +180,19 @@ class HeuristicBot:
             heat = 0
         speeds = self._speeds.get((car.d, heat))
         if speeds is None:
-            speeds = self._speeds[(car.d, heat)] = _speeds_at(race, car.d, heat)
+            speeds = self._speeds[(car.d, heat)] = _speeds_at(race, car.d, heat,
+                                                              self._downshifts)
         # the gears it may plan, their targets and bonuses: race.shifts(car) depends on its
-        # gear and on whether it has Heat to pay a 2-gear shift, nothing else
-        shifting = car.gear if car.engine else -car.gear
-        moves = speeds.moves[shifting]
-        if moves is None:
-            moves = speeds.moves[shifting] = speeds.moves_for(*race.shifts(car))
+        # gear and on whether it has Heat to pay a 2-gear shift, nothing else, but on a track
+        # where a downshift may cost more (a flooded space): there asked afresh
+        if self._downshifts:
+            moves = speeds.moves_for(*race.shifts(car))
+        else:
+            shifting = car.gear if car.engine else -car.gear
+            cached = speeds.moves[shifting]
+            if cached is None:
+                cached = speeds.moves[shifting] = speeds.moves_for(*race.shifts(car))
+            moves = cached
         fits, scores, picks = hand.fits, hand.scores, hand.picks
         best_score = -1e9
         best_gear = 0
@@ -239,6 +247,7 @@ class HeuristicBot:
         self._bills = None if hooks.car_corner_limit or hooks.corner_heat else course.bills
         #: the slipstream is the usual one (race.slipstream_reaches would answer its one reach)
         self._usual_slipstream = not (hooks.slipstream_spaces or hooks.slipstream_choices)
+        self._downshifts = hooks.downshift_heat is not None
 
     def _bill(self, race: Race, car: Car, end: int, speed: int) -> int:
         """Heat the corners would charge ``car`` for its move from where it began to ``end`` at
@@ -310,8 +319,9 @@ class _Course:
         self.bills: dict[tuple[int, int, int], int] = {}
 
 
-#: per race geometry (its corner lines): every race on a track and lap count shares one
-_COURSES: dict[tuple[tuple[int, int, int], ...], _Course] = {}
+#: per race geometry (its corner lines, and whether a downshift may cost Heat there): every
+#: race on a track and lap count shares one
+_COURSES: dict[tuple[tuple[tuple[int, int, int], ...], bool], _Course] = {}
 _COURSES_MAX = 8
 _BILLS_MAX = 8_192
 
@@ -319,24 +329,26 @@ _BILLS_MAX = 8_192
 def _course_of(race: Race) -> _Course:
     """What the bot knows of races with the corner lines of ``race``: the same few hundred
     positions come up in every race there."""
-    lines = tuple(race.corners_between(-sys.maxsize, sys.maxsize))
-    found = _COURSES.get(lines)
+    key = (tuple(race.corners_between(-sys.maxsize, sys.maxsize)),
+           race.hooks.downshift_heat is not None)
+    found = _COURSES.get(key)
     if found is None:
         if len(_COURSES) >= _COURSES_MAX:
             _COURSES.clear()
-        found = _COURSES[lines] = _Course()
+        found = _COURSES[key] = _Course()
     return found
 
 
 class _Speeds:
     """The highest speeds the corners ahead of a car can let it pay for with its spare Heat,
-    and with one less after a 2-gear shift; and, per gear it is in (as ``race.shifts``
-    tells), the gears it may plan with each one's target speed and bonus. Positions alike
-    share one: a course meets a few dozen."""
+    and with one and two less after a shift that costs them (a 2-gear shift, a downshift on a
+    flooded space); and, per gear it is in (as ``race.shifts`` tells), the gears it may plan
+    with each one's target speed and bonus. Positions alike share one: a course meets a few
+    dozen."""
 
     __slots__ = ("moves", "targets")
 
-    def __init__(self, targets: tuple[int, int]) -> None:
+    def __init__(self, targets: tuple[int, ...]) -> None:
         self.targets = targets
         #: by gear, negative without Heat in the engine: per gear it may plan, (gear, target,
         #: bonus, the key of its picks in a _Hand); the target a float, as every value it is
@@ -350,20 +362,24 @@ class _Speeds:
                      for cost in (shift_cost[gear],) for target in (self.targets[cost],))
 
 
-#: the speeds objects by their two targets (at most 21 x 21: every target is 0..MAX_SPEED)
-_SPEEDS: dict[tuple[int, int], _Speeds] = {}
+#: the speeds objects by their targets (every target is 0..MAX_SPEED)
+_SPEEDS: dict[tuple[int, ...], _Speeds] = {}
 
 
-def _speeds_at(race: Race, d: int, heat: int) -> _Speeds:
-    """The speeds from ``d`` with ``heat`` to spare."""
-    targets = _targets(d, race.corners_ahead(d, MAX_SPEED), heat)
+def _speeds_at(race: Race, d: int, heat: int, costly: bool = False) -> _Speeds:
+    """The speeds from ``d`` with ``heat`` to spare (``costly``: and with 2 less, for a track
+    where a downshift may cost 2 Heat)."""
+    ahead = race.corners_ahead(d, MAX_SPEED)
+    targets = _targets(d, ahead, heat)
+    if costly:
+        targets += _targets(d, ahead, heat - 2 if heat > 1 else 0)[:1]
     speeds = _SPEEDS.get(targets)
     if speeds is None:
         speeds = _SPEEDS[targets] = _Speeds(targets)
     return speeds
 
 
-def _targets(d: int, ahead: list[tuple[int, int, int]], heat: int) -> tuple[int, int]:
+def _targets(d: int, ahead: list[tuple[int, int, int]], heat: int) -> tuple[int, ...]:
     """The highest speeds whose corner bill ``heat`` can pay, and ``heat`` less 1 (a 2-gear
     shift's) (MAX_SPEED with no corner near).
 
@@ -444,8 +460,8 @@ def card_value(code: str, *, worst: float, expected: float) -> None:
 _COOLABLE = (0, 3, 1, 0, 0)
 #: what a plan gains by the Cooldown its gear allows, by Heat in hand (0-3+) and gear
 _COOLDOWN_BONUS = tuple(tuple(1.5 * min(heat, cool) for cool in _COOLABLE) for heat in range(4))
-#: what a plan gains by its gear, less what its shift costs, by gear and shift cost (0-1 Heat)
-_GEAR_BONUS = tuple((0.3 * gear - 2.0 * 0, 0.3 * gear - 2.0 * 1) for gear in range(5))
+#: what a plan gains by its gear, less what its shift costs, by gear and shift cost (0-2 Heat)
+_GEAR_BONUS = tuple(tuple(0.3 * gear - 2.0 * cost for cost in range(3)) for gear in range(5))
 
 
 class _Hand:

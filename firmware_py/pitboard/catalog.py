@@ -8,8 +8,9 @@ benchmarks/cold_start.py). The engine and the track loader take them from here.
 #: cars in one race: the base box holds 6
 MAX_CARS = 6
 
-#: keys of the tracks shipped with Pitboard (``pitboard/tracks/<key>.toml``), base-box order
-TRACKS = ("usa", "france", "great_britain", "italy")
+#: keys of the tracks shipped with Pitboard (``pitboard/tracks/<key>.toml``): the base box's,
+#: then Heavy Rain's (Japan, Mexico) and Tunnel Vision's (Netherlands, Spain)
+TRACKS = ("usa", "france", "great_britain", "italy", "japan", "mexico", "netherlands", "spain")
 
 #: the weather tokens' keys (pitboard/engine/weather/tokens.toml; a test keeps them equal)
 WEATHER_TOKENS = ("cloud", "fog", "storm", "snow", "rain", "sun")

@@ -103,6 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="how many races (default 100)")
     sim.add_argument("--bot", choices=("heuristic", "random"), default="heuristic",
                      help="how the bots play (default heuristic)")
+    sim.add_argument("--jobs", type=_positive, default=1, metavar="N",
+                     help="share the races among N processes (default 1); each race depends "
+                          "on its seed alone, so the results are the same for any N")
     sim.add_argument("--json", action="store_true",
                      help="print the figures as JSON instead of text (wins_by_car is keyed by "
                           "0-based car index, wins_by_grid_position from 1)")
@@ -115,8 +118,17 @@ def build_parser() -> argparse.ArgumentParser:
     up.add_argument("--file", default=None, metavar="FILE",
                     help="an upgrade card file to check and list (default: the shipped one)")
 
-    _command(sub, "tracks", "list the tracks shipped with Pitboard",
-             "List the shipped tracks: name, spaces, laps and corner speed limits.")
+    tr = _command(sub, "tracks", "list the shipped tracks, or draw one as SVG",
+                  "List the shipped tracks (the base game's, then Heavy Rain's and Tunnel\n"
+                  "Vision's): key, name, spaces, laps, Heat and Stress, corner speed limits,\n"
+                  "chicanes, flooded and tunnel spaces. --svg checks a track (a shipped one\n"
+                  "or a .toml track file) and prints its drawing as SVG: every space with\n"
+                  "both spots, the finish line, corners and their limits, sectors, the\n"
+                  "Legends lines; a file without [spots] on a generated outline.\n"
+                  "  pitboard tracks --svg my_track.toml > my_track.svg")
+    tr.add_argument("--svg", default=None, metavar="NAME|FILE",
+                    help="print this track's drawing as SVG (a mistake in a track file is one "
+                         "line naming the field, exit 2)")
 
     cc = _command(sub, "check-config", "validate a hw_config profile and print its pin map",
                   "Validate a hardware profile and print its pin map, I2C devices and\n"
@@ -141,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "profile names, resume a journalled race, and play until SIGTERM.\n"
                    "On a profile of emulated stations (sim) at a terminal it draws them\n"
                    "there, the keyboard working their levers and trays (keys as in\n"
-                   "pitboard sim; q quits), and logs to <journal>.log.\n"
+                   "pitboard sim; q quits), and logs to pitboard.log in the journal folder.\n"
                    "Exit status: 2 a bad configuration (systemd does not retry), 1 hardware\n"
                    "that does not start (systemd retries), 0 stopped.")
     run.add_argument("--config", default=None, metavar="FILE|PROFILE",
@@ -237,7 +249,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     result = simulate(track=args.track, cars=args.cars, laps=args.laps, races=args.races,
                       seed=args.seed, bot=args.bot,
-                      modules=race_modules(args, cars=args.cars))
+                      modules=race_modules(args, cars=args.cars), jobs=args.jobs)
     if args.json:
         print(json.dumps(result.to_dict(), indent=1))
     else:
@@ -262,10 +274,13 @@ def cmd_upgrades(args: argparse.Namespace) -> int:
 def cmd_tracks(args: argparse.Namespace) -> int:
     from .trackfile import load_track, track_names
 
+    if args.svg is not None:
+        from .tracksvg import track_svg
+
+        sys.stdout.write(track_svg(load_track(args.svg)))
+        return 0
     for key in track_names():
-        t = load_track(key)
-        limits = ", ".join(str(c.limit) for c in t.corners)
-        print(f"{key:15} {t.name:15} {t.spaces} spaces, {t.laps} laps, corners {limits}")
+        print(f"{key:13} {load_track(key).summary()}")
     return 0
 
 

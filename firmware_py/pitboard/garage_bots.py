@@ -239,7 +239,7 @@ class GarageBot(HeuristicBot):
             gain = ts.accelerate[0] * ts.flips
             if self._fits(race, car, gain, car.speed + gain, spare):
                 return React(car.id, "accelerate")
-        if ts.reduce and STRESS in hand:
+        if ts.reduce and STRESS in hand and race.may_discard(car):  # (not in a tunnel)
             return React(car.id, "reduce", min(ts.reduce, hand.count(STRESS)))
         discard = car.discard
         if ts.salvage and discard:

@@ -148,6 +148,23 @@ def chip_label(pin_factory: Any) -> str | None:
     return str(label) if status >= 0 else None
 
 
+def _default_factory(fallbacks: list[str]) -> Any:
+    """gpiozero's default factory, made as gpiozero makes it; each factory it falls back from
+    goes into ``fallbacks`` ("lgpio: No module named 'lgpio'") instead of a warning."""
+    import warnings
+
+    from gpiozero import Device
+    from gpiozero.exc import PinFactoryFallback
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", PinFactoryFallback)
+        try:
+            return Device._default_pin_factory()
+        finally:
+            fallbacks += [str(w.message).removeprefix("Falling back from ") for w in caught
+                          if issubclass(w.category, PinFactoryFallback)]
+
+
 def gpio_report(report: Report, pin_factory: Any, config: HwConfig, *,
                 root: Path = Path("/")) -> Any:
     """Name the pin factory, board and GPIO chip; return the factory (None if unusable).
@@ -158,6 +175,7 @@ def gpio_report(report: Report, pin_factory: Any, config: HwConfig, *,
     end, so nothing outlives the command (or leaks into the next test). A profile that claims
     no GPIO line (the emulated sim profile) gets gpiozero's MockFactory, and says so."""
     report.line("1. GPIO")
+    fallbacks: list[str] = []
     try:
         if pin_factory is None:
             if not uses_gpio(config):
@@ -167,16 +185,17 @@ def gpio_report(report: Report, pin_factory: Any, config: HwConfig, *,
                             "MockFactory stands in for the header")
                 pin_factory = MockFactory()
             else:
-                from gpiozero import Device
-
-                pin_factory = Device._default_pin_factory()
+                pin_factory = _default_factory(fallbacks)
         info = pin_factory.board_info
     except Exception as exc:  # gpiozero raises its own kinds, and OSError from lgpio
-        report.problem(f"no usable GPIO pin factory: {exc} (on a Pi: sudo apt install "
+        tried = f" (tried {'; '.join(fallbacks)})" if fallbacks else ""
+        report.problem(f"no usable GPIO pin factory: {exc}{tried}. On a Pi: sudo apt install "
                        "python3-lgpio; be in the gpio group (sudo usermod -aG gpio $USER, then "
                        "log in again) or use sudo; run from a writable directory: lgpio makes "
-                       "its notification pipes there)")
+                       "its notification pipes there")
         return None
+    if fallbacks:  # gpiozero warns once per factory it skips: one line here instead
+        report.line(f"  gpiozero skipped {'; '.join(fallbacks)}")
     name = type(pin_factory).__name__
     chip = getattr(pin_factory, "_chip", None)
     label = chip_label(pin_factory)
@@ -273,7 +292,7 @@ def _marks(flags: Sequence[bool]) -> str:
 def live_view(report: Report, inputs: Sequence[StationInputs], events: list[StationEvent],
               seconds: float, clock: Callable[[], float], sleep: Callable[[float], None]) -> None:
     report.line(f"4. Inputs, live for {seconds:g} s: press every button, move every lever "
-                "(raw: lever 1-4, slots 0-6, GO; x = closed)")
+                "(raw: lever 1-4, slots 1-7, GO; x = closed)")
     last: dict[int, Any] = {}
     end = clock() + seconds
     while True:
@@ -328,6 +347,8 @@ def _describe(event: StationEvent) -> str:
     import dataclasses
 
     fields = {k: v for k, v in dataclasses.asdict(event).items() if k != "station"}
+    if "slot" in fields:  # tray slots count from 1, left to right, as everywhere people read
+        fields["slot"] += 1
     return type(event).__name__ + "".join(f" {k}={v}" for k, v in fields.items())
 
 
@@ -354,7 +375,7 @@ def run_hw_test(
     from .hwtest_i2c import BOOT_DIRS, i2c_report, open_smbus
 
     report = Report(sys.stdout if out is None else out)
-    report.line(f'{COMMAND}: profile "{config.name}" ({config.source}), '
+    report.line(f'{COMMAND}: profile "{config.name}" ({config.label}), '
                 f"{len(config.stations)} stations")
     factory = gpio_report(report, pin_factory, config, root=root)
     own_factory = pin_factory is None and factory is not None
@@ -370,6 +391,9 @@ def run_hw_test(
     events: list[StationEvent] = []
     inputs: list[StationInputs] = []
     for i, st in enumerate(config.stations):
+        if factory is None and uses_gpio(config):  # gpiozero would only fail again, louder
+            report.problem(f"{st.label} inputs: not opened: no GPIO pin factory (step 1)")
+            continue
         try:
             inputs.append(build_station_inputs(config, i, events.append, pin_factory=factory,
                                                bus_factory=bus_factory, clock=clock))

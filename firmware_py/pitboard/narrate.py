@@ -38,7 +38,7 @@ def describe(event: Event, name: Callable[[int], str]) -> str | None:
         return f"\n=== Round {event['round']}: order " + ", ".join(
             name(c) for c in event["order"]) + " ==="
     if t == "shift":
-        cost = " for 1 Heat" if event["heat"] else ""
+        cost = f" for {event['heat']} Heat" if event["heat"] else ""
         return f"{who} shifts {event['frm']} -> {event['to']}{cost}"
     if t == "clogged":
         return f"{who} has a clogged hand: plays {' '.join(event['cards'])}, does not move, gear 1"

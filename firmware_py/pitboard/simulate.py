@@ -4,14 +4,29 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .bots import make_bot
 from .engine.race import Race
 from .engine.setup import RaceSetup
 from .module_args import SetupError, describe_modules
 from .trackfile import load_track
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+@dataclass
+class _Totals:
+    """What a block of races adds up to (summed in any order: the same totals)."""
+
+    wins: Counter[int] = field(default_factory=Counter)
+    wins_by_grid: Counter[int] = field(default_factory=Counter)
+    rounds: int = 0
+    car_turns: int = 0
+    spinouts: int = 0
 
 
 @dataclass
@@ -24,7 +39,7 @@ class SimulationResult:
         >>> result.races, sum(result.wins.values()), result.text().splitlines()[0]
         (2, 2, '2 races, 2 heuristic bots, usa, 1 lap(s)')
         >>> sorted(result.to_dict())[:4]
-        ['bot', 'cars', 'laps', 'legend_wins']
+        ['bot', 'cars', 'jobs', 'laps']
     """
 
     track: str
@@ -41,6 +56,15 @@ class SimulationResult:
     #: Legend cars (numbered after the bot cars) and the modules in words
     legends: int = 0
     modules: str = ""
+    #: processes the races were shared among
+    jobs: int = 1
+
+    def add(self, part: _Totals) -> None:
+        self.wins += part.wins
+        self.wins_by_grid += part.wins_by_grid
+        self.rounds += part.rounds
+        self.car_turns += part.car_turns
+        self.spinouts += part.spinouts
 
     def to_dict(self) -> dict[str, Any]:
         legend_wins = sum(v for k, v in self.wins.items() if k >= self.cars)
@@ -52,6 +76,7 @@ class SimulationResult:
             "wins_by_grid_position": {str(k + 1): v for k, v in sorted(self.wins_by_grid.items())},
             "mean_rounds": self.rounds / self.races,
             "spinouts_per_race": self.spinouts / self.races,
+            "jobs": self.jobs,
             "races_per_second": self.races / self.seconds if self.seconds else 0.0,
             "us_per_car_turn": self.seconds / self.car_turns * 1e6 if self.car_turns else 0.0,
         }
@@ -66,48 +91,92 @@ class SimulationResult:
             f"P{k}: {v} ({v / self.races:.0%})" for k, v in d["wins_by_grid_position"].items()))
         lines.append(f"mean rounds: {d['mean_rounds']:.2f}")
         lines.append(f"spin-outs per race: {d['spinouts_per_race']:.2f}")
-        lines.append(f"races per second: {d['races_per_second']:.0f} "
+        jobs = f" with {self.jobs} jobs" if self.jobs > 1 else ""
+        lines.append(f"races per second{jobs}: {d['races_per_second']:.0f} "
                      f"({d['us_per_car_turn']:.1f} us per car-turn)")
         return "\n".join(lines)
 
 
 def simulate(*, track: str = "usa", cars: int = 6, laps: int | None = None, races: int = 100,
              seed: int = 0, bot: str = "heuristic",
-             modules: dict[str, dict[str, Any]] | None = None) -> SimulationResult:
+             modules: dict[str, dict[str, Any]] | None = None, jobs: int = 1
+             ) -> SimulationResult:
     """Race ``races`` times with seeds ``seed, seed+1, ...`` (event log off: not needed here).
 
     ``cars`` are the bot-driven cars; ``modules`` are RaceSetup.modules (Legend cars in
     ``modules["legends"]["cars"]`` come on top of ``cars``; with ``garage`` the bots draft and
-    use upgrades)."""
+    use upgrades). ``jobs`` processes share the races: each race depends on its seed alone, so
+    the totals are the same for any number of jobs (only the speed figures differ)."""
     t = load_track(track)
     modules = modules or {}
     legends = int(modules.get("legends", {}).get("cars", 0))
     result = SimulationResult(t.key, cars, laps or t.laps, races, bot, legends=legends,
-                              modules=describe_modules(modules))
+                              modules=describe_modules(modules), jobs=jobs)
     try:
         Race(RaceSetup(track=t.key, cars=cars + legends, seed=seed, laps=laps,
                        modules=modules), track=t, record_events=False)
     except ValueError as exc:  # options or track that cannot make a race: one line
         raise SetupError(str(exc)) from None
+    batch = _Batch(track, cars + legends, laps, bot, modules)
     start = time.perf_counter()
-    if modules and "garage" in modules:
-        from .garage_bots import make_garage_bot as make
-    else:
-        make = make_bot
-    for i in range(races):
-        player = make(bot, seed=seed + i)
-        race = Race(RaceSetup(track=t.key, cars=cars + legends, seed=seed + i, laps=laps,
-                              modules=modules), track=t, record_events=False)
-        grid = sorted(race.cars, key=race.ahead_key, reverse=True)
-        waiting_for, apply, choose = race.waiting_for, race.apply, player.choose
-        while (car := waiting_for()) >= 0:  # -1 once the race is over
-            apply(choose(race, car))
-        winner = race.hall_of_fame[0]
-        result.wins[winner] += 1
-        result.wins_by_grid[[c.id for c in grid].index(winner)] += 1
-        result.rounds += race.round
-        result.car_turns += race.car_turns
-        result.spinouts += sum(c.spinouts for c in race.cars)
+    for part in run_jobs(batch.play, blocks(seed, races, jobs), jobs=jobs):
+        result.add(part)
     result.seconds = time.perf_counter() - start
     return result
 
+
+@dataclass(frozen=True)
+class _Batch:
+    """What every race of a simulation shares (picklable: a job process gets it whole)."""
+
+    track: str
+    cars: int
+    laps: int | None
+    bot: str
+    modules: dict[str, dict[str, Any]]
+
+    def play(self, seeds: range) -> _Totals:
+        """Race once per seed; the totals."""
+        t = load_track(self.track)
+        if "garage" in self.modules:
+            from .garage_bots import make_garage_bot as make
+        else:
+            make = make_bot
+        totals = _Totals()
+        for seed in seeds:
+            player = make(self.bot, seed=seed)
+            race = Race(RaceSetup(track=t.key, cars=self.cars, seed=seed, laps=self.laps,
+                                  modules=self.modules), track=t, record_events=False)
+            grid = sorted(race.cars, key=race.ahead_key, reverse=True)
+            waiting_for, apply, choose = race.waiting_for, race.apply, player.choose
+            while (car := waiting_for()) >= 0:  # -1 once the race is over
+                apply(choose(race, car))
+            winner = race.hall_of_fame[0]
+            totals.wins[winner] += 1
+            totals.wins_by_grid[[c.id for c in grid].index(winner)] += 1
+            totals.rounds += race.round
+            totals.car_turns += race.car_turns
+            totals.spinouts += sum(c.spinouts for c in race.cars)
+        return totals
+
+
+def blocks(first: int, count: int, jobs: int) -> list[range]:
+    """``first .. first+count-1`` in blocks for ``jobs`` processes: a few per job, so one that
+    draws long races does not hold the others up (one block for one job)."""
+    if jobs <= 1:
+        return [range(first, first + count)]
+    size = max(1, -(-count // (jobs * 4)))
+    return [range(at, min(at + size, first + count)) for at in range(first, first + count, size)]
+
+
+def run_jobs(work: Callable[[T], R], items: Sequence[T], *, jobs: int) -> Iterator[R]:
+    """``work(item)`` for each item, in ``jobs`` processes (spawned: a fresh interpreter each,
+    whatever threads the caller runs), in the items' order; in this process for one job."""
+    if jobs <= 1 or len(items) <= 1:
+        yield from map(work, items)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    with ProcessPoolExecutor(min(jobs, len(items)), mp_context=get_context("spawn")) as pool:
+        yield from pool.map(work, items)

@@ -8,7 +8,12 @@ Conventions (as printed on the boards):
   and space 1;
 * a corner "at k" is a line between space ``k`` and ``k + 1``;
 * every space has two spots, 1 and 2; the racing-line spot of a space is the ``racing_spot`` of the
-  last corner line before it (the stretch before the first corner uses the last corner's spot).
+  last corner line before it (the stretch before the first corner uses the last corner's spot);
+* a chicane is two corner lines that make one corner: the second line has ``chicane = True``.
+  They share one road-condition token, and the sector after a chicane starts after its second
+  line (:meth:`Track.token_sector_of`);
+* some expansion boards print rules on spaces: flooded spaces (Japan) and tunnel spaces (Spain).
+  The rules they bring live in :mod:`pitboard.engine.track_features`.
 """
 
 from __future__ import annotations
@@ -34,6 +39,9 @@ class Corner:
     #: how many spaces before the corner line the printed Aggressive-Legends chevrons cover (0 =
     #: none): a Legend starting there may cross two corner lines
     aggressive: int = 0
+    #: the same for a double chevron (Netherlands corner 1): a Legend starting there may cross
+    #: three corner lines
+    double_aggressive: int = 0
     #: where the corner sign sits on the board picture
     x: float = 0.0
     y: float = 0.0
@@ -78,6 +86,10 @@ class Track:
     grid: tuple[tuple[int, int], ...]
     #: board coordinates of every (space, spot)
     places: dict[tuple[int, int], SpotPlace] = field(default_factory=dict)
+    #: flooded spaces (Japan): a downshift planned there costs 1 Heat more
+    flooded: frozenset[int] = frozenset()
+    #: tunnel spaces (Spain): no card may be discarded from a hand there
+    tunnels: frozenset[int] = frozenset()
     #: racing-line spot per space, index 0 unused (derived)
     racing_spots: tuple[int, ...] = ()
 
@@ -96,6 +108,100 @@ class Track:
             if c.at < space:
                 idx = i
         return idx if idx >= 0 else len(self.corners) - 1
+
+    def token_corner(self, index: int) -> int:
+        """The corner line (0-based) whose road-condition token corner line ``index`` uses:
+        itself, or for the second line of a chicane the chicane's first line.
+
+        Example (Japan: corner lines 1 and 2 are one chicane)::
+
+            >>> from pitboard.trackfile import load_track
+            >>> japan = load_track("japan")
+            >>> [japan.token_corner(i) for i in range(len(japan.corners))]
+            [0, 0, 2, 3, 4]
+        """
+        while index > 0 and self.corners[index].chicane:
+            index -= 1
+        return index
+
+    def token_corners(self) -> list[int]:
+        """The corner lines (0-based) that take a road-condition token: every line but the
+        second line of a chicane.
+
+        Example::
+
+            >>> from pitboard.trackfile import load_track
+            >>> load_track("mexico").token_corners()   # chicanes: lines 1-2 and 5-6
+            [0, 2, 3, 4]
+        """
+        return [i for i in range(len(self.corners)) if self.token_corner(i) == i]
+
+    def token_sector_of(self, space: int) -> int:
+        """The corner (0-based, a token-taking line) whose sector holds ``space``: the sector
+        after a corner runs to the next corner, and the sector after a chicane starts after
+        its second line, so the spaces between a chicane's two lines still belong to the
+        sector before the chicane.
+
+        Example (Japan: the chicane's lines lie after spaces 10 and 12)::
+
+            >>> from pitboard.trackfile import load_track
+            >>> japan = load_track("japan")
+            >>> japan.token_sector_of(10), japan.token_sector_of(11), japan.token_sector_of(13)
+            (4, 4, 0)
+        """
+        index = self.sector_of(space)
+        after = index + 1
+        if after < len(self.corners) and self.corners[after].chicane:
+            # between a chicane's lines: the sector before the chicane's first line goes on
+            first = self.token_corner(index)
+            index = first - 1 if first > 0 else len(self.corners) - 1
+        return self.token_corner(index)
+
+    def summary(self) -> str:
+        """One line about the track: what ``pitboard tracks`` lists.
+
+        Example::
+
+            >>> from pitboard.trackfile import load_track
+            >>> load_track("mexico").summary()
+            'Mexico: 60 spaces, 3 laps, Heat 6, Stress 2; corners 7 7 6 4 2 2 (chicanes 1-2, 5-6)'
+            >>> load_track("japan").summary().split("; ")[-1]
+            'flooded 6-11, 39-45, 50-55'
+        """
+        laps = f"{self.laps} lap{'s' if self.laps != 1 else ''}"
+        limits = " ".join(str(c.limit) for c in self.corners)
+        chicanes = [f"{i}-{i + 1}" for i, c in enumerate(self.corners) if c.chicane]
+        if chicanes:
+            limits += f" (chicane{'s' if len(chicanes) > 1 else ''} {', '.join(chicanes)})"
+        line = (f"{self.name}: {self.spaces} spaces, {laps}, Heat {self.heat}, "
+                f"Stress {self.stress}; corners {limits}")
+        for name, spaces in (("flooded", self.flooded), ("tunnels", self.tunnels)):
+            if spaces:
+                line += f"; {name} {_ranges(sorted(spaces))}"
+        return line
+
+    @property
+    def features(self) -> tuple[str, ...]:
+        """Names of the rules the track's spaces bring, for listings: ``flooded``, ``tunnels``.
+
+        Example::
+
+            >>> from pitboard.trackfile import load_track
+            >>> load_track("japan").features, load_track("usa").features
+            (('flooded',), ())
+        """
+        return (("flooded",) if self.flooded else ()) + (("tunnels",) if self.tunnels else ())
+
+
+def _ranges(numbers: list[int]) -> str:
+    """``[6, 7, 8, 40]`` as ``"6-8, 40"``."""
+    out: list[str] = []
+    for n in numbers:
+        if out and out[-1].split("-")[-1] == str(n - 1):
+            out[-1] = f"{out[-1].split('-')[0]}-{n}"
+        else:
+            out.append(str(n))
+    return ", ".join(out)
 
 
 def _racing_spots(spaces: int, corners: tuple[Corner, ...]) -> tuple[int, ...]:

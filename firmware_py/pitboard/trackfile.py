@@ -9,7 +9,7 @@ Example::
 
     >>> from pitboard.trackfile import load_track, track_names
     >>> track_names()
-    ['usa', 'france', 'great_britain', 'italy']
+    ['usa', 'france', 'great_britain', 'italy', 'japan', 'mexico', 'netherlands', 'spain']
     >>> gb = load_track("GB")
     >>> gb.spaces, [c.at for c in gb.corners]
     (63, [15, 30, 37, 43, 48])
@@ -37,12 +37,16 @@ __all__ = ["TrackFileError", "load_track", "load_track_file", "track_names", "tr
 
 #: shipped tracks, in the order of the base box
 _SHIPPED = TRACKS
-_ALIASES = {"gb": "great_britain", "uk": "great_britain", "italia": "italy"}
+_ALIASES = {"gb": "great_britain", "uk": "great_britain", "italia": "italy",
+            "nederland": "netherlands", "holland": "netherlands", "the_netherlands": "netherlands",
+            "nl": "netherlands", "espana": "spain", "españa": "spain", "méxico": "mexico"}
 
-_TOP_KEYS = ("key", "name", "spaces", "laps", "heat", "stress", "grid", "corners", "spots")
-_TOP_OPTIONAL = frozenset({"spots"})
-_CORNER_KEYS = ("at", "limit", "racing_spot", "legends_line", "chicane", "aggressive", "x", "y")
-_CORNER_OPTIONAL = frozenset({"chicane", "aggressive", "x", "y"})
+_TOP_KEYS = ("key", "name", "spaces", "laps", "heat", "stress", "grid", "flooded", "tunnels",
+             "corners", "spots")
+_TOP_OPTIONAL = frozenset({"flooded", "tunnels", "spots"})
+_CORNER_KEYS = ("at", "limit", "racing_spot", "legends_line", "chicane", "aggressive",
+                "double_aggressive", "x", "y")
+_CORNER_OPTIONAL = frozenset({"chicane", "aggressive", "double_aggressive", "x", "y"})
 
 MIN_SPACES = 10
 MIN_GRID = 6  # one spot per car: the engine seats up to 6 cars
@@ -50,8 +54,15 @@ MIN_GRID = 6  # one spot per car: the engine seats up to 6 cars
 # allocate or loop for ever.
 MAX_SPACES = 999
 MAX_COUNT = 99
+#: drawing coordinates: pixels of a board picture (BGA's are ~1700 x 1100), degrees of a heading
+MAX_COORDINATE = 100_000.0
+MAX_ANGLE = 360.0
+#: a space this many times further from the one before it than the track's usual step is a
+#: typo (an extra digit, a swapped x and y): the shipped boards stay under 2.7 (Japan's bridge)
+MAX_STEP_RATIO = 4.0
 
 _KEY_RE = re.compile(r"[a-z0-9_]+")
+_RANGE_RE = re.compile(r"\s*(\d+)\s*-\s*(\d+)\s*")
 _BARE_RE = re.compile(r"[A-Za-z0-9_-]+")
 _TOML_ERROR_RE = re.compile(
     r"(?P<what>.*?)\s*\(at (?:line (?P<line>\d+), column (?P<col>\d+)|end of document)\)\s*$"
@@ -86,19 +97,20 @@ class TrackFileError(ValueError):
 
 
 def track_names() -> list[str]:
-    """Keys of the tracks shipped with pitboard, base-box order.
+    """Keys of the tracks shipped with pitboard: the base box's, then the expansions'.
 
     Example::
 
         >>> track_names()
-        ['usa', 'france', 'great_britain', 'italy']
+        ['usa', 'france', 'great_britain', 'italy', 'japan', 'mexico', 'netherlands', 'spain']
     """
     return list(_SHIPPED)
 
 
 def load_track(name: str | os.PathLike[str]) -> Track:
-    """A shipped track by key (any case; aliases ``gb``, ``uk``, ``italia``, ``great-britain``) or a
-    track file by path (anything ending in ``.toml`` or containing a path separator).
+    """A shipped track by key (any case; aliases such as ``gb``, ``italia``, ``great-britain``,
+    ``nederland``, ``españa``) or a track file by path (anything ending in ``.toml`` or
+    containing a path separator).
 
     Shipped tracks are cached: the same :class:`Track` object comes back each time, so treat its
     ``places`` dict as read-only. Files given by path are read afresh on every call.
@@ -235,6 +247,8 @@ class _Checker:
         stress = self.integer(doc, "stress", "stress", 0, MAX_COUNT)
         corners = self.corners(doc["corners"], spaces)
         grid = self.grid(doc["grid"], spaces)
+        flooded = self.space_set(doc, "flooded", spaces)
+        tunnels = self.space_set(doc, "tunnels", spaces)
         places = self.spots(doc["spots"], spaces) if "spots" in doc else {}
         return Track(
             key=key,
@@ -246,6 +260,8 @@ class _Checker:
             corners=corners,
             grid=grid,
             places=places,
+            flooded=flooded,
+            tunnels=tunnels,
         )
 
     def corners(self, value: object, spaces: int) -> tuple[Corner, ...]:
@@ -266,6 +282,13 @@ class _Checker:
                     f"must be greater than corners[{i - 1}].at ({corners[-1].at}): "
                     "corners go in board order from the finish line",
                 )
+            chicane = self.boolean(table, "chicane", f"{where}.chicane", default=False)
+            if chicane and i == 1:
+                self.fail(
+                    f"{where}.chicane",
+                    "the first corner line cannot be a chicane's second line "
+                    "(chicane = true goes on the second line of the two)",
+                )
             corners.append(
                 Corner(
                     at=at,
@@ -274,9 +297,13 @@ class _Checker:
                     legends_line=self.integer(
                         table, "legends_line", f"{where}.legends_line", 1, spaces
                     ),
-                    chicane=self.boolean(table, "chicane", f"{where}.chicane", default=False),
+                    chicane=chicane,
                     aggressive=self.integer(
                         table, "aggressive", f"{where}.aggressive", 0, MAX_COUNT, default=0
+                    ),
+                    double_aggressive=self.integer(
+                        table, "double_aggressive", f"{where}.double_aggressive", 0, MAX_COUNT,
+                        default=0,
                     ),
                     x=self.number(table, "x", f"{where}.x", default=0.0),
                     y=self.number(table, "y", f"{where}.y", default=0.0),
@@ -304,6 +331,35 @@ class _Checker:
             self.fail("grid", f"needs at least {MIN_GRID} spots (one per car), got {len(seen)}")
         return tuple(seen)
 
+    def space_set(self, doc: Mapping[str, object], name: str, spaces: int) -> frozenset[int]:
+        """An optional list of spaces: numbers and ``"FROM-TO"`` ranges (``["6-11", 39]``)."""
+        if name not in doc:
+            return frozenset()
+        value = doc[name]
+        shape = 'an array of space numbers and "FROM-TO" ranges, e.g. ["6-11", 40]'
+        if not isinstance(value, list):
+            self.fail(name, f"must be {shape}, got {_describe(value)}")
+        found: dict[int, int] = {}
+        for i, entry in enumerate(value, start=1):
+            where = f"{name}[{i}]"
+            if _is_int(entry):
+                low = high = entry
+            elif isinstance(entry, str) and (match := _RANGE_RE.fullmatch(entry)):
+                low, high = int(match[1]), int(match[2])
+                if low > high:
+                    self.fail(where, f"range {_short(entry)} runs backwards (write {high}-{low})")
+            else:
+                self.fail(where, f"must be a space number or a range \"FROM-TO\", "
+                                 f"got {_describe(entry)}")
+            for space in (low, high):
+                if not 1 <= space <= spaces:
+                    self.fail(where, f"no such space {space} (the track has spaces 1..{spaces})")
+            for space in range(low, high + 1):
+                if space in found:
+                    self.fail(where, f"space {space} is already in {name}[{found[space]}]")
+                found[space] = i
+        return frozenset(found)
+
     def spots(self, value: object, spaces: int) -> dict[tuple[int, int], SpotPlace]:
         if not isinstance(value, dict):
             self.fail("spots", f"must be a table ([spots]), got {_describe(value)}")
@@ -321,7 +377,18 @@ class _Checker:
                     self.finite(where, f"spot {spot} {label}", v)
                     for label, v in zip(("x", "y", "angle"), triple, strict=True)
                 )
+                for label, v in (("x", x), ("y", y)):
+                    if abs(v) > MAX_COORDINATE:
+                        self.fail(where, f"spot {spot} {label} must be within "
+                                         f"+-{MAX_COORDINATE:.0f}, got {_short(v)}")
+                if abs(angle) > MAX_ANGLE:
+                    self.fail(where, f"spot {spot} angle must be -360..360 degrees, "
+                                     f"got {_short(angle)}")
                 places[(space, spot)] = SpotPlace(x, y, angle)
+            one, two = places[(space, 1)], places[(space, 2)]
+            if (one.x, one.y) == (two.x, two.y):
+                self.fail(where, "spot 1 and spot 2 are at the same place: "
+                                 "they must be side by side")
         missing = [s for s in range(1, spaces + 1) if (s, 1) not in places]
         if missing:
             self.fail(
@@ -329,7 +396,36 @@ class _Checker:
                 f"no coordinates for {_spaces_list(missing)}; "
                 "give every space or remove the whole [spots] table",
             )
+        self.steps(places, spaces)
         return dict(sorted(places.items()))
+
+    def steps(self, places: Mapping[tuple[int, int], SpotPlace], spaces: int) -> None:
+        """Each space drawn where the one before it leads: a space far from its neighbour
+        (an extra digit, x and y swapped) or on top of it is a mistake in the file."""
+
+        def centre(space: int) -> tuple[float, float]:
+            a, b = places[(space, 1)], places[(space, 2)]
+            return (a.x + b.x) / 2, (a.y + b.y) / 2
+
+        steps = []
+        for space in range(1, spaces + 1):
+            (x0, y0), (x1, y1) = centre(space - 1 if space > 1 else spaces), centre(space)
+            steps.append(math.hypot(x1 - x0, y1 - y0))
+        usual = sorted(steps)[len(steps) // 2]
+        for space, step in enumerate(steps, start=1):
+            if step == 0:
+                self.fail(_subkey("spots", str(space)), f"at the same place as space "
+                          f"{space - 1 if space > 1 else spaces}: each space needs its own")
+        far = [step > MAX_STEP_RATIO * usual for step in steps]  # far[i]: into space i + 1
+        # a space far from both neighbours is the mistake; else the space after a long step
+        # (but for the step over the finish line: a hand-made drawing may leave it open)
+        for both in (True, False):
+            for i, step in enumerate(steps):
+                if far[i] and (far[(i + 1) % spaces] if both else i > 0):
+                    before = i if i > 0 else spaces
+                    self.fail(_subkey("spots", str(i + 1)),
+                              f"{step:.0f} from space {before}, where the track's usual step is "
+                              f"{usual:.0f}: a typo in x or y?")
 
     def space_number(self, where: str, name: str, spaces: int) -> int:
         if not name.isascii() or not name.isdigit():

@@ -60,5 +60,6 @@ __all__ = [
 from . import (
     garage,  # noqa: F401  (Garage module)
     legends,  # noqa: F401  (Legends module)
+    track_features,  # noqa: F401  (flooded and tunnel spaces: on with the track)
     weather,  # noqa: F401  (Weather & road conditions module)
 )

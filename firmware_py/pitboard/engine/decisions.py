@@ -205,7 +205,8 @@ class PlanProblem(str):
     instead of parsing it, so rewording the sentence never changes a screen.
 
     ``kind``: ``"shift"`` (the gear cannot be reached; ``needed`` Heat for a 2-gear shift, 0
-    when the gear is out of reach), ``"heat"`` (a Heat card in the plan), ``"count"``
+    when the gear is out of reach), ``"downshift"`` (``needed`` Heat that this downshift costs
+    here, a flooded space, is not in the engine), ``"heat"`` (a Heat card in the plan), ``"count"``
     (``needed`` cards, ``given`` chosen) or ``"hand"`` (a card not in hand).
 
     Example::
@@ -226,15 +227,17 @@ class PlanProblem(str):
 
 
 # PlanProblem kinds
-SHIFT, HEAT_CARD, COUNT, NOT_IN_HAND = "shift", "heat", "count", "hand"
+SHIFT, DOWNSHIFT, HEAT_CARD, COUNT, NOT_IN_HAND = "shift", "downshift", "heat", "count", "hand"
 
 
 class PlanRule(NamedTuple):
     """What a car may plan: the legal gears, each gear's shift cost, and the playable cards.
 
     ``clogged`` lists the gears at which the hand cannot supply enough non-Heat cards; at those
-    gears every playable card must be played and the car will not move. A NamedTuple because
-    one is built for every car every round (a frozen dataclass costs several times more).
+    gears every playable card must be played and the car will not move. ``downshift_heat`` is
+    the Heat any downshift costs on top of the base game's this round (1 on a flooded space).
+    A NamedTuple because one is built for every car every round (a frozen dataclass costs
+    several times more).
 
     Example: from gear 1 a car may plan gears 1-3, gear 3 costing 1 Heat::
 
@@ -257,6 +260,7 @@ class PlanRule(NamedTuple):
     shift_cost: dict[int, int]
     playable: tuple[str, ...]
     clogged: tuple[int, ...]
+    downshift_heat: int = 0
 
     def cards_needed(self, gear: int) -> int:
         return min(gear, len(self.playable))
@@ -265,6 +269,12 @@ class PlanRule(NamedTuple):
         """Why ``plan`` breaks this rule, for a car holding ``hand`` (None if it does not)."""
         if plan.gear not in self.gears:
             two = abs(plan.gear - self.gear) == 2
+            reach = 1 <= plan.gear <= 4 and abs(plan.gear - self.gear) <= 2
+            if reach and plan.gear < self.gear and self.downshift_heat:
+                cost = two + self.downshift_heat
+                return PlanProblem(f"not enough Heat to shift {self.gear}->{plan.gear}: a "
+                                   f"downshift here costs {cost} Heat (a flooded space)",
+                                   kind=DOWNSHIFT, needed=cost)
             why = "no Heat in the engine for a 2-gear shift" if two \
                 else "shift at most 2 gears, to gears 1-4"
             return PlanProblem(f"cannot shift {self.gear}->{plan.gear}: {why}", kind=SHIFT,

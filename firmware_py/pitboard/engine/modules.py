@@ -1,4 +1,5 @@
-"""Rules modules (Garage, Legends, Weather & road conditions): the named points where they hook in.
+"""Rules modules (Garage, Legends, Weather & road conditions) and the rules a track's spaces
+bring (flooded, tunnel): the named points where they hook in.
 
 The base sequence in :mod:`pitboard.engine.race` asks a few named questions and announces a few
 named moments; a module is a :class:`RaceModule` subclass that answers or handles only the ones
@@ -7,7 +8,9 @@ so a race without modules pays one ``if`` per point and the rules of each module
 files instead of ``if garage:`` branches through the base game.
 
 A race picks its modules with :attr:`RaceSetup.modules <pitboard.engine.setup.RaceSetup>`: a
-mapping of module key to that module's options (plain JSON types, so setups serialize).
+mapping of module key to that module's options (plain JSON types, so setups serialize). A
+:class:`TrackFeature` uses the same hooks but is no one's choice: it is on whenever the race's
+track has the spaces it rules (:func:`build_features`), and it has no options and no state.
 
 The hook points, in the order a race meets them:
 
@@ -18,6 +21,8 @@ The hook points, in the order a race meets them:
 ``pre_race``           whether decisions (a draft) must come before the cards are dealt
 ``waiting``            the car a module's phase waits for (a draft pick), options not listed
 ``plans``              does this car plan this round (a Legend car does not)
+``downshift_heat``     Heat a downshift costs this car this round on top of the base game's
+                       (a flooded space: 1)
 ``drive``              a car's whole turn when the module drives it (a Legend); True = handled
 ``after_reveal``       the planned cards are revealed and the speed added up, before moving
 ``car_corner_limit``   one car's limit at one corner this turn (an upgrade's adjust symbol)
@@ -27,6 +32,8 @@ The hook points, in the order a race meets them:
 ``may_slipstream``     may this car start a slipstream from where it is
 ``slipstream_spaces``  how far a slipstream moves
 ``slipstream_choices`` the distances a car may pick (a road token's "may add 1 space")
+``may_discard``        may this car discard cards from its hand now (not in a tunnel): the
+                       Discard step and any effect that discards from a hand ask it
 ``end_turn``           the turn's cards leave the play area (refresh, one-time cards)
 =====================  ========================================================================
 
@@ -55,6 +62,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
+    from ..track import Track
     from .decisions import Decision, Pending
     from .race import Car, Race
     from .react import ReactAction
@@ -169,8 +177,17 @@ class RaceModule:
         """Heat a Boost costs ``car`` now, given the base game's ``cost``."""
         return cost
 
+    def downshift_heat(self, race: Race, car: Car, heat: int) -> int:
+        """Heat any downshift costs ``car`` this round on top of the base game's, given the
+        answer so far (0 in the base game)."""
+        return heat
+
     def may_slipstream(self, race: Race, car: Car) -> bool:
         """May ``car`` start a slipstream where it stands (the base rule already allows it)?"""
+        return True
+
+    def may_discard(self, race: Race, car: Car) -> bool:
+        """May ``car`` discard cards from its hand now (the Discard step, a reduce symbol)?"""
         return True
 
     def slipstream_spaces(self, race: Race, car: Car, spaces: int) -> int:
@@ -189,19 +206,20 @@ class RaceModule:
 
 #: hooks whose answers chain: each module gets the previous module's answer
 _CHAINED = ("corner_limit", "car_corner_limit", "corner_heat", "cooldown", "boost_heat",
-            "slipstream_spaces", "slipstream_choices")
+            "slipstream_spaces", "slipstream_choices", "downshift_heat")
 #: hooks every overriding module hears, in module order
 _BROADCAST = ("prepare", "setup_car", "after_reveal", "end_turn")
 #: yes/no hooks: all must say yes (plans, may_slipstream) or one says yes (drive, pre_race)
-_ALL = ("plans", "may_slipstream")
+_ALL = ("plans", "may_slipstream", "may_discard")
 _ANY = ("drive", "pre_race")
 #: hooks answered by the first module that answers (not None)
 _FIRST = ("waiting",)
 
 
 class Hooks:
-    """The race's modules, sorted by hook: each attribute is None when no module overrides it
-    (the base sequence then skips the call), else one callable with the base signature.
+    """The race's modules and track features, sorted by hook: each attribute is None when none
+    overrides it (the base sequence then skips the call), else one callable with the base
+    signature. Modules come first, then features, in each hook that chains.
 
     Example::
 
@@ -209,8 +227,11 @@ class Hooks:
         True
     """
 
-    def __init__(self, modules: tuple[RaceModule, ...]) -> None:
+    def __init__(self, modules: tuple[RaceModule, ...],
+                 features: tuple[TrackFeature, ...] = ()) -> None:
         self.modules = modules
+        #: the track's features (not modules: no options, no state, not in snapshots)
+        self.features = features
         self.by_key = {m.key: m for m in modules}
         #: decision type -> (phase, module)
         self.decisions: dict[type, tuple[str, RaceModule]] = {
@@ -227,7 +248,9 @@ class Hooks:
         self.slipstream_spaces: Callable[..., int] | None = None
         self.slipstream_choices: Callable[..., tuple[int, ...]] | None = None
         self.plans: Callable[..., bool] | None = None
+        self.downshift_heat: Callable[..., int] | None = None
         self.may_slipstream: Callable[..., bool] | None = None
+        self.may_discard: Callable[..., bool] | None = None
         self.drive: Callable[..., bool] | None = None
         self.pre_race: Callable[..., bool] | None = None
         self.waiting: Callable[..., int | None] | None = None
@@ -235,7 +258,7 @@ class Hooks:
         self.react_actions: tuple[ReactAction, ...] = tuple(
             a for m in modules for a in m.react_actions)
         found: dict[str, list[Callable[..., Any]]] = {}
-        for m in modules:
+        for m in (*modules, *features):
             for name in _overrides(type(m)):
                 found.setdefault(name, []).append(getattr(m, name))
         for name, fns in found.items():  # (one module's hook as it is: no call per hook)
@@ -329,3 +352,58 @@ def build_modules(setup: RaceSetup) -> tuple[RaceModule, ...]:
     """The modules of a checked setup, in a fixed order (the registry's) so hooks that chain
     always chain the same way."""
     return tuple(cls(setup.modules[key]) for key, cls in MODULES.items() if key in setup.modules)
+
+
+# ------------------------------------------------------------------ track features
+class TrackFeature(RaceModule):
+    """Rules printed on a track's spaces (flooded, tunnel): the hooks of a module, on whenever
+    the race's track has such spaces (:meth:`on_track`), with no options and no state. A
+    track without them builds none, so it pays for them what a race without modules does.
+
+    Example::
+
+        >>> class Gravel(TrackFeature):
+        ...     key = "gravel"
+        ...     @classmethod
+        ...     def on_track(cls, track):
+        ...         return track.key == "usa"
+        >>> from pitboard.trackfile import load_track
+        >>> Gravel.on_track(load_track("usa")), Gravel.on_track(load_track("italy"))
+        (True, False)
+    """
+
+    def __init__(self, track: Track) -> None:
+        super().__init__({})
+        self.track = track
+
+    @classmethod
+    def on_track(cls, track: Track) -> bool:
+        """Does ``track`` have the spaces this feature rules?"""
+        raise NotImplementedError
+
+    def notice(self, car: Car) -> str:
+        """What the feature does to ``car`` where it stands, in a few words for a station
+        ("" where it does nothing)."""
+        return ""
+
+
+#: feature key -> its class; feature files register themselves (see engine/__init__.py)
+FEATURES: dict[str, type[TrackFeature]] = {}
+
+
+def register_feature(cls: type[TrackFeature]) -> type[TrackFeature]:
+    """Make a track feature apply to every race on a track that has its spaces (a decorator)."""
+    if not cls.key or cls.key in MODULES or FEATURES.get(cls.key, cls) is not cls:
+        raise ValueError(f"feature key {cls.key!r} missing or already taken")
+    FEATURES[cls.key] = cls
+    return cls
+
+
+def feature_keys(track: Track) -> tuple[str, ...]:
+    """Keys of the features ``track`` has, in the registry's order."""
+    return tuple(key for key, cls in FEATURES.items() if cls.on_track(track))
+
+
+def build_features(track: Track) -> tuple[TrackFeature, ...]:
+    """The features of a race on ``track``, in the registry's order."""
+    return tuple(cls(track) for cls in FEATURES.values() if cls.on_track(track))

@@ -155,8 +155,9 @@ def likely(race: Race, car_id: int, overrides: Mapping[str, bool] = {}, reach: i
             far = reach if reach in reaches else far or reaches[0]
         else:
             far, reaches = 0, ()
-    discard = overrides.get("discard", False) if any(DISCARDABLE[c] for c in car.hand) \
-        else None
+    # (not on a tunnel space: if a Boost or slipstream takes the car out, the step is asked)
+    discard = overrides.get("discard", False) if any(DISCARDABLE[c] for c in car.hand) and \
+        race.may_discard(car) else None
     return kind(adrenaline=adrenaline, boost=boost, cool=cool, cooling=cooling,
                 slipstream=slipstream, reach=far if slipstream else 0, reaches=reaches,
                 discard=discard)

@@ -41,6 +41,23 @@ def _shifts(gear: int, *, heat: bool) -> tuple[tuple[int, ...], dict[int, int]]:
 
 _SHIFTS = {g: _shifts(g, heat=True) for g in range(1, 5)}
 _FREE_SHIFTS = {g: _shifts(g, heat=False) for g in range(1, 5)}
+#: (gear, Heat in the engine up to 4, extra Heat a downshift costs) -> shifts and costs
+_PAID_SHIFTS: dict[tuple[int, int, int], tuple[tuple[int, ...], dict[int, int]]] = {}
+
+
+def _paid_shifts(gear: int, engine: int, extra: int) -> tuple[tuple[int, ...], dict[int, int]]:
+    """Shifts when a downshift costs ``extra`` Heat more (a flooded space): those the engine's
+    Heat pays for. Cached: read them, never change them."""
+    key = (gear, min(engine, 4), extra)
+    found = _PAID_SHIFTS.get(key)
+    if found is None:
+        costs = {g: (abs(g - gear) == 2) + (extra if g < gear else 0)
+                 for g in range(max(1, gear - 2), min(4, gear + 2) + 1)}
+        gears = tuple(g for g, cost in costs.items() if cost <= engine)
+        found = _PAID_SHIFTS[key] = (gears, {g: costs[g] for g in gears})
+    return found
+
+
 BASE_PHASES = frozenset({PLAN, REACT, SLIPSTREAM, DISCARD, OVER})
 #: the phases of one car's turn
 TURN_PHASES = frozenset({REACT, SLIPSTREAM, DISCARD})
@@ -129,13 +146,25 @@ class Queries(Piles):
         gears, cost = self.shifts(car)
         playable = tuple(filter(PLAYABLE.__getitem__, car.hand))
         clogged = tuple(g for g in gears if g > len(playable)) if len(playable) < 4 else ()
-        return PlanRule(car.id, car.gear, gears, cost, playable, clogged)
+        extra = self.hooks.downshift_heat
+        if extra is None:
+            return PlanRule(car.id, car.gear, gears, cost, playable, clogged)
+        return PlanRule(car.id, car.gear, gears, cost, playable, clogged,
+                        extra(self, car, 0))
 
-    @staticmethod
-    def shifts(car: Car) -> tuple[tuple[int, ...], dict[int, int]]:
+    def shifts(self, car: Car) -> tuple[tuple[int, ...], dict[int, int]]:
         """The gears ``car`` may plan now and the Heat each shift costs (shared tables: read
         them, never change them)."""
+        extra = self.hooks.downshift_heat  # e.g. a flooded space
+        if extra is not None and (n := extra(self, car, 0)):
+            return _paid_shifts(car.gear, car.engine, n)
         return _SHIFTS[car.gear] if car.engine else _FREE_SHIFTS[car.gear]
+
+    def may_discard(self, car: Car) -> bool:
+        """May ``car`` discard cards from its hand now? (Not on a tunnel space: the Discard
+        step and every effect that discards from a hand ask this.)"""
+        may = self.hooks.may_discard
+        return may is None or may(self, car)
 
     def _waiting_text(self) -> str:
         p = self.pending()

@@ -34,7 +34,7 @@ from .decisions import (
     React,
     Slipstream,
 )
-from .modules import Hooks, build_modules
+from .modules import Hooks, build_features, build_modules
 from .queries import _FREE_SHIFTS, _SHIFTS, Queries
 from .react import BASE_ACTIONS, more_available
 from .react import by_name as react_by_name
@@ -78,7 +78,7 @@ class Race(Queries):
         self.log: list[Decision] = []
         self.events: list[dict[str, Any]] = []
         self.grid: list[int] = []
-        self.hooks = Hooks(build_modules(setup))
+        self.hooks = Hooks(build_modules(setup), build_features(self.track))
         self._derive()
         if self.hooks.prepare:
             self.hooks.prepare(self)
@@ -165,7 +165,8 @@ class Race(Queries):
         # checked field by field (plan_rule is built only to explain a refusal): a reachable
         # gear, cards from hand that are not Heat, and as many as the gear unless every
         # playable card is played (a clogged hand)
-        cost = (_SHIFTS if car.engine else _FREE_SHIFTS)[car.gear][1].get(gear)
+        cost = (self.shifts(car) if self.hooks.downshift_heat else  # e.g. a flooded space
+                (_SHIFTS if car.engine else _FREE_SHIFTS)[car.gear])[1].get(gear)
         cards = [*played]  # (not list(): a call to a type costs more)
         hand = car.hand.copy()  # a copy: an illegal plan leaves the state untouched
         legal = cost is not None and len(cards) <= gear and UNPLAYABLE.isdisjoint(cards)
@@ -182,11 +183,13 @@ class Race(Queries):
         self.log.append(plan)
         if cost:
             car.engine -= cost
-            car.discard.append(HEAT)
+            car.discard += [HEAT] * cost
         if self.record_events and gear != car.gear:
             self._event("shift", car=car.id, frm=car.gear, to=gear, heat=cost)
             if cost:
-                self._event("heat", car=car.id, n=cost, why="2-gear shift")
+                self._event("heat", car=car.id, n=cost,
+                            why="2-gear shift" if abs(gear - car.gear) == 2 and cost == 1
+                            else "downshift")
         car.gear = car.played_gear = gear
         car.clogged = clogged
         if clogged:  # Heat cards fill the rest, while there are any
@@ -388,8 +391,11 @@ class Race(Queries):
             self._check_corners(car, first)
         for c in car.hand:  # a card to discard? (a loop: the first card usually is one)
             if DISCARDABLE[c]:
-                self.phase = DISCARD
-                return
+                may = self.hooks.may_discard  # e.g. not in a tunnel
+                if may is None or may(self, car):
+                    self.phase = DISCARD
+                    return
+                break
         self._end_turn(car)
 
     def _check_corners(self, car: Car, first: int | None = None) -> None:

@@ -175,7 +175,7 @@ class Sandbox(Race):
         self._pending, self._rules = None, {}
         self._driving_round = self._round_again = False
         if race.hooks.modules:  # each module's own state, as a snapshot restores it
-            self.hooks = Hooks(build_modules(race.setup))
+            self.hooks = Hooks(build_modules(race.setup), race.hooks.features)
             for mine, theirs in zip(self.hooks.modules, race.hooks.modules, strict=True):
                 mine.load(theirs.to_dict())
             self._derive()
@@ -270,8 +270,7 @@ class Sandbox(Race):
         car = self.cars[self.car_id]
         if not car.planned:
             car.engine -= shift_cost
-            if shift_cost:
-                car.discard.append(HEAT)
+            car.discard += [HEAT] * shift_cost
             car.gear = car.played_gear = gear
             car.clogged = False
             for c in cards:

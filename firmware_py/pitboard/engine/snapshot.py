@@ -8,7 +8,7 @@ from typing import Any
 from ..track import Track
 from ..trackfile import load_track
 from .decisions import Decision, decision_from_dict, decision_to_dict
-from .modules import Hooks, build_modules
+from .modules import Hooks, build_features, build_modules
 from .race import Car, Race
 from .setup import RaceSetup
 
@@ -74,7 +74,7 @@ def race_from_dict(data: dict[str, Any], *, track: Track | None = None) -> Race:
         race.laps = int(data["laps"])
         race.finish_d = race.laps * race.track.spaces
         setup.validate()
-        race.hooks = Hooks(build_modules(setup))
+        race.hooks = Hooks(build_modules(setup), build_features(race.track))
         for module in race.hooks.modules:
             module.load(data.get("modules", {}).get(module.key, {}))
         race._derive()

@@ -6,10 +6,12 @@ and the same data (track, cards, and each module's data files). A journal record
 differs, and the table sets the old race aside instead of replaying it into a different one.
 
 The stamp holds :data:`RULES_VERSION` and one short SHA-256 per data source: the race's track
-(as loaded, so any edit to its file counts), the base card types, and every source registered
-for a module the race uses. A module registers its data where it is defined::
+(as loaded, so any edit to what its file says about the race counts; its drawing coordinates
+do not, since they change no rule), the base card types, and every source registered for a
+module the race uses or a feature its track has (flooded, tunnel spaces). A module registers
+its data where it is defined::
 
-    register_data("garage", "upgrades", Path(__file__).with_name("upgrades.toml"))
+    register_data("garage", "upgrades", resources.files(__package__) / "upgrades.toml")
     register_data("garage", "rules", "garage-1")   # a version: bump it when its rules change
 
 Example::
@@ -28,20 +30,24 @@ import hashlib
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
+from ..track import Track
 from ..trackfile import load_track
 from .cards import CARD_TYPES, HEAT, STRESS, starting_deck
+from .modules import feature_keys
 from .setup import RaceSetup
 
 #: The base rules' version: bump it whenever an engine change makes a saved decision log replay
 #: differently (a rule fix, the shuffle stream). 1 = string-seeded shuffles; 2 = SplitMix64.
 RULES_VERSION = 2
 
-#: what a data source can be: a file (its bytes), a version string, or a function returning
-#: JSON-like data (dataclasses, tuples and sets allowed)
-Source = Path | str | Callable[[], object]
+#: what a data source can be: a file (its bytes: a path, or a package resource as
+#: importlib.resources gives it), a version string, or a function returning JSON-like data
+#: (dataclasses, tuples and sets allowed)
+Source = Path | Traversable | str | Callable[[], object]
 
 #: module key -> {name: source}; "base" is the engine's own
 _SOURCES: dict[str, dict[str, Source]] = {}
@@ -79,7 +85,7 @@ def _plain(value: Any) -> Any:
 
 def _digest(source: Source) -> str:
     """16 hex digits of SHA-256: a file's bytes, a version string, or data as canonical JSON."""
-    if isinstance(source, Path):
+    if isinstance(source, (Path, Traversable)):
         data = source.read_bytes()
     elif isinstance(source, str):
         data = source.encode()
@@ -96,6 +102,13 @@ def _base_cards() -> dict[str, Any]:
 register_data("base", "cards", _base_cards)
 
 
+def _rules_of(track: Track) -> Track:
+    """``track`` without its drawing coordinates: an owner correcting where a space is drawn
+    changes no rule, and a journalled race on that track still resumes."""
+    corners = tuple(dataclasses.replace(c, x=0.0, y=0.0) for c in track.corners)
+    return dataclasses.replace(track, corners=corners, places={})
+
+
 def race_stamp(setup: RaceSetup) -> dict[str, Any]:
     """The rules version and data digests a race of ``setup`` is played with (JSON types).
 
@@ -103,8 +116,8 @@ def race_stamp(setup: RaceSetup) -> dict[str, Any]:
     registered data file cannot be read.
     """
     track = load_track(setup.track)
-    data = {"base.track": _digest(lambda: track)}
-    for module in ("base", *sorted(setup.modules)):
+    data = {"base.track": _digest(lambda: _rules_of(track))}
+    for module in ("base", *sorted(setup.modules), *feature_keys(track)):
         for name, source in sorted(_SOURCES.get(module, {}).items()):
             data[f"{module}.{name}"] = _digest(source)
     return {"rules": RULES_VERSION, "data": data}

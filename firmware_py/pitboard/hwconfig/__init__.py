@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from .advice import config_warnings, is_default_pin, shipped_pins
     from .cli import check_config_main
     from .interfaces import Need, missing, needs
-    from .parse import default_config_path, load_config, load_profile, parse_config, profiles_dir
+    from .parse import default_config_path, load_config, load_profile, parse_config
     from .pins import (
         I2cDeviceUse,
         PinUse,
@@ -64,6 +64,7 @@ if TYPE_CHECKING:
         StationConfig,
         TableConfig,
         is_pi_uart,
+        profiles_dir,
     )
 
 __all__ = [
@@ -125,7 +126,7 @@ _HOMES = {
     "check_config_main": "cli", "Need": "interfaces", "missing": "interfaces",
     "needs": "interfaces",
     "default_config_path": "parse", "load_config": "parse",
-    "load_profile": "parse", "parse_config": "parse", "profiles_dir": "parse",
+    "load_profile": "parse", "parse_config": "parse", "profiles_dir": "schema",
     "I2cDeviceUse": "pins", "PinUse": "pins", "format_pin_map": "pins", "i2c_map": "pins",
     "pin_map": "pins", "pi_board": "pins", "resolve_i2c_bus": "pins", "BAUD_RATES": "schema",
     "BCM_TO_PHYSICAL": "schema", "DISPLAY_BUSES": "schema", "DISPLAY_DRIVERS": "schema",

@@ -16,8 +16,7 @@ from __future__ import annotations
 import tomllib
 from functools import cache
 
-from .parse import profiles_dir
-from .schema import HwConfig
+from .schema import HwConfig, profiles_dir
 
 
 @cache
@@ -45,6 +44,6 @@ def config_warnings(config: HwConfig) -> list[str]:
     warnings = []
     if config.console.enabled and is_default_pin(config.console.staff_pin):
         warnings.append(
-            f"{config.source}: console.staff_pin: still the default published with Pitboard; "
+            f"{config.label}: console.staff_pin: still the default published with Pitboard; "
             "choose your own 4-8 digits")
     return warnings

@@ -37,19 +37,12 @@ from .schema import (
     MuxConfig,
     StationConfig,
     TableConfig,
+    profile_label,
+    profiles_dir,
 )
 from .stations import _StationParser
 
 # ---- loading -------------------------------------------------------------------------------
-
-
-def profiles_dir() -> Path:
-    """The folder with the shipped profiles: ``hw_config/`` at the top of the source tree.
-
-    The package reaches it through the ``pitboard/hw_config`` symlink, which wheels turn into
-    package data, so installed copies (the Pi's /opt/pitboard venv) find the profiles too.
-    """
-    return Path(__file__).resolve().parent.parent / "hw_config"
 
 
 def default_config_path() -> Path:
@@ -86,7 +79,7 @@ def load_config(path: str | os.PathLike[str]) -> HwConfig:
         >>> load_config(profiles_dir() / "grid6.toml").i2c.baudrate
         400000
     """
-    label = os.fspath(path)
+    label = profile_label(Path(path))
     try:
         # a regular file of sane size only: /dev/zero or a FIFO is refused, not read for ever
         raw = parse_toml(read_user_file(path).decode("utf-8"))
@@ -119,7 +112,7 @@ def parse_config(raw: dict[str, Any], *, source: Path) -> HwConfig:
         ...              source=Path("t.toml")).stations[0].display.driver
         'sh1106'
     """
-    return _Parser(os.fspath(source), source).parse(raw)
+    return _Parser(profile_label(source), source).parse(raw)
 
 
 # ---- validation ----------------------------------------------------------------------------

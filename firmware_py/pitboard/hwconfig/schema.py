@@ -60,9 +60,11 @@ Example::
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any, Final, Literal, TypeAlias
 
@@ -70,6 +72,30 @@ from pitboard.userfile import escape
 
 MAX_STATIONS: Final = 6
 SHIPPED_PROFILES: Final = ("sim", "duo", "grid6")
+
+
+def profiles_dir() -> Path:
+    """The folder of the shipped profiles: ``pitboard/hw_config/`` inside the package, so an
+    installed wheel holds them (the checkout's top-level ``hw_config`` links to it)."""
+    return Path(str(resources.files("pitboard").joinpath("hw_config")))
+
+
+def profile_label(path: Path) -> str:
+    """How messages name a profile file: a shipped one as ``hw_config/NAME.toml`` (where an
+    owner finds it in the source tree), any other by the path it was given as.
+
+    Example::
+
+        >>> profile_label(profiles_dir() / "duo.toml"), profile_label(Path("my.toml"))
+        ('hw_config/duo.toml', 'my.toml')
+    """
+    try:
+        shipped = path.resolve().parent == profiles_dir().resolve()
+    except OSError:
+        shipped = False
+    return f"hw_config/{path.name}" if shipped else os.fspath(path)
+
+
 #: console ports taken to claim the Pi's UART lines GPIO 14/15 (:func:`is_pi_uart`). A plain
 #: string literal: systemd/install-pi.sh reads it from this file to decide enable_uart.
 PI_UART_PATTERN: Final = r"/dev/(serial[0-9]+|ttyAMA[0-9]+|ttyS[0-9]+)"
@@ -509,3 +535,8 @@ class HwConfig:
     def name(self) -> str:
         """The profile name (file name without .toml)."""
         return self.source.stem
+
+    @property
+    def label(self) -> str:
+        """The profile file as messages name it (:func:`profile_label`)."""
+        return profile_label(self.source)

@@ -118,8 +118,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog=PROG, description="The Pitboard table in a terminal: every station's "
                 "screen,\nthe keyboard as levers and trays, bots in the empty seats.",
                 epilog=KEYS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--stations", metavar="N", type=_int_in(1, stations, "stations"), default=2,
-                   help=f"player stations, 1..{stations} (default 2)")
+    p.add_argument("--stations", metavar="N", type=_int_in(1, stations, "stations"),
+                   help=f"player stations, 1..{stations} (default 2; with --config, the "
+                   "profile's)")
     p.add_argument("--track", metavar="NAME",
                    help=f"{', '.join(TRACKS)} (default: the sim profile's track, usa as "
                    "shipped)")
@@ -155,6 +156,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--station", metavar="N|rc", type=_station(stations), default=1,
                    help="the station --save-png/--save-gif record, or rc: the race-control "
                    "display (default 1)")
+    p.add_argument("--config", metavar="FILE|PROFILE",
+                   help="take the table's settings from this hardware profile instead of the "
+                   "sim profile: its [table] (track, laps, lobby presets, kiosk times and demo "
+                   "race) and its number of stations, on emulated stations; with --kiosk, "
+                   "preview your own kiosk: pitboard sim --kiosk --config "
+                   "/etc/pitboard/pitboard.toml")
     p.add_argument("--journal", metavar="DIR", type=Path,
                    help="keep the race journal in DIR: a race left unfinished there resumes on "
                    "the next start (default: a temporary folder, removed at exit)")
@@ -216,12 +223,26 @@ def main(
         return fail(f"{exc} (see pitboard sim --help)")
     except SystemExit as exc:  # --help
         return exc.code if isinstance(exc.code, int) else 0
+    from dataclasses import replace  # (not for --help: cold_start.py)
+
     from ..hwconfig import ConfigError, load_profile
 
     try:
         profile = load_profile("sim")
     except ConfigError as exc:
         return fail(f"the sim profile is broken: {exc}")
+    if args.config is not None:  # an owner's table settings, on the sim's emulated stations
+        try:
+            owner = load_profile(args.config)
+        except ConfigError as exc:
+            return fail(exc.problems[0] + (f" (and {len(exc.problems) - 1} more: pitboard "
+                                           f"check-config {args.config})"
+                                           if len(exc.problems) > 1 else ""))
+        profile = replace(profile, table=owner.table)
+        if args.stations is None:
+            args.stations = min(len(owner.stations), len(profile.stations))
+    if args.stations is None:
+        args.stations = 2
     if args.stations > len(profile.stations):
         return fail(f"--stations {args.stations}: the sim profile has "
                     f"{len(profile.stations)} stations")
@@ -229,7 +250,7 @@ def main(
         args.track = profile.table.track
     if args.laps is None:
         args.laps = profile.table.laps
-    if args.track not in TRACKS:
+    if args.track not in TRACKS and args.track != profile.table.track:  # (or its track file)
         return fail(f"unknown track {args.track!r} (tracks: {', '.join(TRACKS)})")
     if args.station != "rc" and args.station > args.stations:
         return fail(f"--station {args.station}: there are only {args.stations} stations")
@@ -261,8 +282,6 @@ def main(
         if args.autoplay or not terminal:
             return fail("--kiosk is a preview to try by hand on a terminal (not with --autoplay "
                         "or --text)")
-        from dataclasses import replace  # not needed for --help (cold_start.py)
-
         # module options on the command line replace the profile's kiosk demo preset
         demo = modules if modules else profile.table.kiosk_modules
         profile = replace(profile, table=replace(profile.table, kiosk=True, kiosk_modules=demo))
@@ -274,14 +293,17 @@ def main(
     from .terminal import run_terminal
 
     recording = args.save_png is not None or args.save_gif is not None
+    # none given: with --config the owner's lobby presets, as on the device (None)
+    lobby = None if args.config is not None and not modules else modules
     try:
         sim = Sim(args.stations, track=args.track, laps=args.laps, cars=args.cars,
-                  modules=modules,
+                  modules=lobby,
                   seed=args.seed, record=_recorded(args.station) if recording else None,
                   clock=clock,
                   journal=args.journal, profile=profile)
-    except (StartupError, OSError) as exc:
-        return fail(f"cannot start: {exc}")
+    except (StartupError, OSError) as exc:  # a run-time failure (a journal in use), not
+        print(f"{PROG}: cannot start: {exc}", file=err)  # bad arguments: exit 1, as `run`
+        return 1
     status = 0
     try:
         if terminal:

@@ -155,6 +155,10 @@ DESCRIPTIONS: dict[str, str] = {
     "resolution_sector": "Turn screen in a storm's weather sector: the sector effect on its "
                          "line, SLIP set to the longer slipstream (SL4; it cycles SL2, SL4, "
                          "off).",
+    "planning_flooded": "Japan, on a flooded space: shifting down 3→2 costs 1 Heat (the "
+                        "chip by GEAR), and the line says why.",
+    "resolution_tunnel": "Spain, the move ends in a tunnel: no DISC key (no card leaves the "
+                         "hand there), and the line says why.",
 }
 
 #: the race-control display's samples (race_control.py), captioned like the stations'
@@ -451,6 +455,18 @@ def sample_views() -> dict[str, StationView]:
             **_go(TurnChoices(adrenaline=False, boost=False, cool=1, cooling=True,
                               slipstream=True, reach=4, reaches=(2, 4), discard=False)),
             sector="sector: slipstream +2", lap=1, laps=2, round=4,
+        ),
+        "planning_flooded": StationView(
+            PLANNING, 0, title=name, cards=_hand("3412H5S", selected="01"), gear=3,
+            target_gear=2, shift_cost=1, engine=6, speed="7", message="cards to play: 2",
+            sector="flooded: downshift +1 Heat", lap=2, laps=2, round=9,
+        ),
+        "resolution_tunnel": StationView(
+            RESOLUTION, 0, title=name, gear=2, target_gear=2, engine=5, speed="6",
+            soft_keys=("", "BST", "COOL", "", "", "", "GO"), keys_off=(1,),
+            move=MoveView(6, 20, "racing line", 1),
+            **_go(TurnChoices(boost=False, cool=1, cooling=True)),
+            sector="tunnel: no discard", lap=1, laps=1, round=5,
         ),
         "waiting_legend_move": StationView(
             WAITING, 0, title=name, message=legend_status, move=MoveView(8, 30, "outside", 1),

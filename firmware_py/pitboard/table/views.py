@@ -493,7 +493,8 @@ def heat_words(why: str, n: int) -> str:
     """
     if why.startswith("corner"):
         return f"{n} Heat at {why}"
-    named = {"boost": "the Boost", "2-gear shift": "the 2-gear shift"}.get(why)
+    named = {"boost": "the Boost", "2-gear shift": "the 2-gear shift",
+             "downshift": "the downshift"}.get(why)
     return f"{n} Heat for {named or card_name(why)}"
 
 

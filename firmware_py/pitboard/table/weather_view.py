@@ -5,6 +5,8 @@ and how the road tokens change the corners ahead (point 7 of issue 14).
   a road token's (Heat control, Slipstream +1), where the car stands now: in planning where it
   starts, on the turn screen where it has moved to, which is where the React step's Cooldown,
   a Boost's Heat and a slipstream are judged ("sector: no cooldown", "sector: slipstream +2").
+  The same line names what the space itself does on an expansion board ("flooded: downshift
+  +1 Heat", "tunnel: no discard").
 * **Corner limits** (:func:`corner_notes`): the forecast and the corner warnings already use
   the limits the race uses (a Speed limit token's +-1 included, and an Overheat token's extra
   Heat in the Heat owed); the notes say by how much a limit differs from the number printed on
@@ -22,23 +24,24 @@ Example::
 from __future__ import annotations
 
 from ..engine.race import Race
+from ..engine.track_features import space_notices
 from ..engine.weather import load_tokens, road_tokens, sector_effect
 
 
 def sector_line(race: Race, car_id: int) -> str:
-    """What the sector where ``car_id`` stands does to it ("" when nothing)."""
+    """What the sector, and the space, where ``car_id`` stands do to it ("" when nothing)."""
     words = sector_effect(race, car_id).words()
-    return "sector: " + ", ".join(words) if words else ""
+    parts = ["sector: " + ", ".join(words)] if words else []
+    if race.hooks.features:
+        parts += space_notices(race, race.cars[car_id])
+    return "; ".join(parts)
 
 
 def corner_notes(race: Race, number: int, limit: int) -> tuple[int, int]:
     """(limit minus the printed limit, Heat a road token adds over it) at corner ``number``
     (1-based, as printed) whose limit in the race is ``limit``."""
-    corners = race.track.corners
-    printed = corners[number - 1].limit
-    first = number - 1
-    while first > 0 and corners[first].chicane:  # a chicane's lines share the first's token
-        first -= 1
+    printed = race.track.corners[number - 1].limit
+    first = race.track.token_corner(number - 1)  # a chicane's lines share the first's token
     key = road_tokens(race).get(first + 1)
     overheat = load_tokens().road_token(key).overheat if key is not None else 0
     return limit - printed, overheat

@@ -6,7 +6,7 @@ Importing this package registers the cards, the draft decisions, the React actio
 module (key ``garage``).
 """
 
-from pathlib import Path
+from importlib import resources
 
 from ..stamp import register_data
 from .data import BY_CODE, UPGRADES, Upgrade, UpgradeFileError, by_type, load_upgrades
@@ -17,5 +17,5 @@ __all__ = ["BY_CODE", "UPGRADES", "DraftDrop", "DraftPick", "GarageModule", "Upg
            "UpgradeFileError", "by_type", "load_upgrades", "pool", "removed_cards"]
 
 # a saved Garage race replays only with the same card file and the same symbol rules
-register_data("garage", "upgrades", Path(__file__).with_name("upgrades.toml"))
+register_data("garage", "upgrades", resources.files(__package__).joinpath("upgrades.toml"))
 register_data("garage", "rules", "garage-1")  # bump when a symbol's rules change

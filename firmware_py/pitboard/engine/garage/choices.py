@@ -98,7 +98,8 @@ class SpeedChoice(UpgradeAction):
 
 
 class Reduce(UpgradeAction):
-    """Reduce N: discard up to N Stress cards from hand.
+    """Reduce N: discard up to N Stress cards from hand (a discard: not on a tunnel space,
+    :meth:`Race.may_discard <pitboard.engine.queries.Queries.may_discard>`).
 
     Example: Body 3 (reduce 2)::
 
@@ -119,17 +120,17 @@ class Reduce(UpgradeAction):
 
     def options(self, race: Race, car: Car) -> Iterator[React]:
         ts = self.turns.get(car.id)
-        if ts and ts.reduce:
+        if ts and ts.reduce and race.may_discard(car):
             for n in range(1, min(ts.reduce, car.hand.count(STRESS)) + 1):
                 yield React(car.id, self.name, n)
 
     def available(self, race: Race, car: Car) -> bool:
         ts = self.turns.get(car.id)
-        return bool(ts and ts.reduce and STRESS in car.hand)
+        return bool(ts and ts.reduce and STRESS in car.hand and race.may_discard(car))
 
     def legal(self, race: Race, car: Car, react: React) -> bool:
         ts = self.turns.get(car.id)
-        return bool(ts and not react.card and
+        return bool(ts and not react.card and race.may_discard(car) and
                     1 <= react.n <= min(ts.reduce, car.hand.count(STRESS)))
 
     def apply(self, race: Race, car: Car, react: React) -> None:

@@ -11,8 +11,8 @@ Options (``RaceSetup.modules["legends"]``), plain JSON:
 ``deck``       Legend card numbers on top of the deck, top first (scenarios, a repeatable demo);
                the cards not listed are shuffled below them from the race's seed
 ``pro``        Pro Legends: 0..6 added to every top speed (default 0)
-``aggressive`` Aggressive Legends: may cross 2 corner lines where the track prints chevrons
-               (default false)
+``aggressive`` Aggressive Legends: may cross 2 corner lines where the track prints chevrons,
+               3 where it prints a double chevron (default false)
 =============  ==============================================================================
 
 Legend cars never plan, pay Heat, cool down, slipstream or spin out; they take a grid spot, block
@@ -34,7 +34,7 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
+from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from ..modules import RaceModule, register_module
@@ -52,7 +52,7 @@ _OPTIONS = ("cars", "colours", "deck", "pro", "aggressive")
 
 # a journalled race replays only with the same cards and movement rule (engine/stamp.py): bump
 # the version whenever movement.py changes where a Legend goes
-register_data(KEY, "cards", Path(__file__).with_name("legend_cards.toml"))
+register_data(KEY, "cards", resources.files(__package__).joinpath("legend_cards.toml"))
 register_data(KEY, "rules", "legends-1")
 
 

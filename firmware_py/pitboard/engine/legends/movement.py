@@ -4,10 +4,10 @@ A Legend looks at the next corner line ahead of it (on the final lap, none once 
 is behind it) and at that corner's Legends line:
 
 * **past the Legends line** (between it and the corner): it moves the corner's speed limit (road
-  tokens included) plus its diamond. One move may cross at most one corner line (two when
-  Aggressive Legends is on and it starts within the chevron distance printed before the corner;
-  the rulebook's three for a double chevron is not modelled: no shipped track prints one); a
-  longer move stops on the space just before the first line it may not cross.
+  tokens included) plus its diamond. One move may cross at most one corner line; when
+  Aggressive Legends is on, two if it starts within the chevron distance printed before the
+  corner (``aggressive``), three within a double chevron's (``double_aggressive``: Netherlands
+  corner 1). A longer move stops on the space just before the first line it may not cross.
 * **before the Legends line**: it moves its top speed if that does not take it over the corner
   line; otherwise it brakes to the space ``diamond`` spaces before the line (diamond 0: the space
   just before it).
@@ -94,9 +94,14 @@ def legend_move(race: Race, car: Car, entry: LegendEntry, *, aggressive: bool,
         target = car.d + limit + entry.diamond
         allowed = 1
         # chevrons: the corner line is within `aggressive` spaces (1 = from the space just
-        # before it), counting the move onto the line's far side as the first
-        if aggressive and corner.aggressive and line - car.d + 1 <= corner.aggressive:
-            allowed = 2
+        # before it), counting the move onto the line's far side as the first; a double
+        # chevron the same within `double_aggressive`
+        if aggressive:
+            distance = line - car.d + 1
+            if distance <= corner.double_aggressive:
+                allowed = 3
+            elif distance <= corner.aggressive:
+                allowed = 2
         crossed = [d for d, _, _ in ahead if d < target]
         if len(crossed) > allowed:
             return LegendMove(crossed[allowed], CORNER_STOP, index)

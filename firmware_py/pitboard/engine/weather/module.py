@@ -16,6 +16,13 @@ sector tokens change the stretch after their corner, up to the next corner's fir
 car standing there: Cooldown in the React step where the car is after its move, a Boost where
 the car is when it boosts, a slipstream where the car is before it slipstreams.
 
+A chicane (two corner lines, the second marked ``chicane`` in the track file) is one corner:
+its two lines share one road token, which a corner token changes at both lines, and a sector
+token's sector starts after the chicane's second line (the spaces between its lines are still
+the sector before it). :meth:`Track.token_corner <pitboard.track.Track.token_corner>` and
+:meth:`Track.token_sector_of <pitboard.track.Track.token_sector_of>` say which token rules
+where.
+
 Example::
 
     >>> from pitboard.engine import Race, RaceSetup
@@ -30,7 +37,7 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
+from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from ..cards import HEAT, STRESS
@@ -49,7 +56,7 @@ _OPTIONS = ("weather", "road")
 
 # a journalled race replays only with the same tokens and rules (engine/stamp.py): bump the
 # version whenever this module changes what a token does
-register_data(KEY, "tokens", Path(__file__).with_name("tokens.toml"))
+register_data(KEY, "tokens", resources.files(__package__).joinpath("tokens.toml"))
 register_data(KEY, "rules", "weather-1")
 
 
@@ -123,7 +130,7 @@ class Weather(RaceModule):
             keys = list(self.tokens.weather_keys)
             race.shuffle(keys)
             self.weather = keys[0]
-        groups = token_corners(race.track)
+        groups = race.track.token_corners()
         road = self.options.get("road", False)
         if road is True or road == RANDOM:
             bag = self.tokens.road_bag()
@@ -156,22 +163,21 @@ class Weather(RaceModule):
             self._sector = [NO_EFFECT] * (track.spaces + 1)
             return
         self._track = track
-        group = _group_of(track)
         self._limit, self._overheat = [0] * n, [0] * n
         sector_of_group: dict[int, SectorEffect] = {}
         weather = self.tokens.weather_token(self.weather)
         for first, key in self.road.items():
             token = self.tokens.road_token(key)
-            if token.target == CORNER:
+            if token.target == CORNER:  # a chicane's lines both
                 for i in range(n):
-                    if group[i] == first:
+                    if track.token_corner(i) == first:
                         self._limit[i] += token.limit
                         self._overheat[i] += token.overheat
             else:
                 sector_of_group[first] = weather.sector if token.weather else token.sector
         self._sector = [NO_EFFECT] * (track.spaces + 1)
         for space in range(1, track.spaces + 1):
-            self._sector[space] = sector_of_group.get(group[track.sector_of(space)], NO_EFFECT)
+            self._sector[space] = sector_of_group.get(track.token_sector_of(space), NO_EFFECT)
 
     def effect(self, race: Race, space: int) -> SectorEffect:
         """The sector effect on board space ``space``."""
@@ -226,15 +232,7 @@ class Weather(RaceModule):
 def token_corners(track: Track) -> list[int]:
     """Corner indexes (0-based) that take a road token: every corner line except the second
     line of a chicane, which shares the token of the line before it."""
-    return [i for i, c in enumerate(track.corners) if not (c.chicane and i > 0)]
-
-
-def _group_of(track: Track) -> list[int]:
-    """For every corner line, the index of the line whose road token it uses."""
-    group: list[int] = []
-    for i, c in enumerate(track.corners):
-        group.append(group[i - 1] if c.chicane and i > 0 else i)
-    return group
+    return track.token_corners()
 
 
 def _module(race: Race) -> Weather | None:
