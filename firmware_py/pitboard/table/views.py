@@ -274,14 +274,16 @@ def acknowledgement(old: StationView | None, new: StationView,
     * the resolution screen -> whatever comes next: the key pressed (``pressed``: GO, or
       DISC, which is GO and then the hand to discard from) turns to OK (on the discard step,
       where the cards stand over the keys, its prompt ends in "OK");
-    * a card toggled while planning (``pressed`` ""): the bar over it, the screen as it was;
-      the forecast's new speed and warning (a spin-out band rewrites two RAM pages) follow.
+    * a card toggled while planning (``pressed`` "") that changes the warning (the corner
+      row, a Heat chip or a spin-out band over two RAM pages): the bar over it, the screen as
+      it was; the new speed and warning follow (a toggle that changes the speed alone is
+      small enough: it goes as one frame).
     """
     if old is None:
         return None
-    if not pressed:  # a card toggled while planning: its bar at once, the forecast behind it
+    if not pressed:  # a card toggled while planning: its bar at once, the warning behind it
         if old.kind == new.kind == PLANNING and old.cards != new.cards and \
-                replace(old, cards=new.cards) != new:
+                _warning(old) != _warning(new):
             return replace(old, cards=new.cards)
         return None
     if old.kind == PLANNING and new.kind not in (PLANNING, LOCKED):
@@ -292,6 +294,13 @@ def acknowledgement(old: StationView | None, new: StationView,
     if old.kind == RESOLUTION and old.message:  # the discard step: cards over the keys
         return replace(old, message=f"{old.message}: OK")
     return None
+
+
+def _warning(v: StationView) -> tuple[object, ...]:
+    """What the planning screen's warning block (RAM pages 3-4) shows."""
+    shown = v.corners or v.spin_out or v.spin_odds  # (else the Heat owed is not drawn)
+    return (v.corners, v.next_corner, v.heat_owed if shown else 0, v.spin_out, v.spin_odds,
+            v.note, v.message)
 
 
 #: the resolution screen's GO key and DISC key (GO, then the hand to discard from: see
