@@ -274,17 +274,10 @@ def acknowledgement(old: StationView | None, new: StationView,
     * the resolution screen -> whatever comes next: the key pressed (``pressed``: GO, or
       DISC, which is GO and then the hand to discard from) turns to OK (on the discard step,
       where the cards stand over the keys, its prompt ends in "OK");
-    * a card toggled while planning (``pressed`` "") that changes the warning (the corner
-      row, a Heat chip or a spin-out band over two RAM pages): the bar over it, the screen as
-      it was; the new speed and warning follow (a toggle that changes the speed alone is
-      small enough: it goes as one frame).
+    (A key or the lever while planning is answered before its screen is built:
+    :func:`press_answer`.)
     """
     if old is None:
-        return None
-    if not pressed:  # a card toggled while planning: its bar at once, the warning behind it
-        if old.kind == new.kind == PLANNING and old.cards != new.cards and \
-                _warning(old) != _warning(new):
-            return replace(old, cards=new.cards)
         return None
     if old.kind == PLANNING and new.kind not in (PLANNING, LOCKED):
         return replace(old, kind=LOCKED, message="all in", detail=())
@@ -296,11 +289,42 @@ def acknowledgement(old: StationView | None, new: StationView,
     return None
 
 
-def _warning(v: StationView) -> tuple[object, ...]:
-    """What the planning screen's warning block (RAM pages 3-4) shows."""
-    shown = v.corners or v.spin_out or v.spin_odds  # (else the Heat owed is not drawn)
-    return (v.corners, v.next_corner, v.heat_owed if shown else 0, v.spin_out, v.spin_odds,
-            v.note, v.message)
+def press_answer(old: StationView | None, scene: TableScene, st: Station) -> StationView | None:
+    """What answers a key or the lever on the planning screen at once, before the new screen
+    is built (its forecast takes milliseconds, several times more on a Pi): the screen the
+    player looks at with the tray and the gear as pressed (a card's bar, the gear digit, a
+    shift's Heat); the speed and the warnings follow with the new screen. None when the press
+    changes neither (or the station is not planning).
+
+    Example::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=1, seed=1, laps=1))
+        >>> st = Station(index=0, car=0)
+        >>> st.sync_slots(race.cars[0].hand)
+        >>> scene = TableScene(state=flow.PLANNING, stations=[st], lobby=("usa", 1, 1),
+        ...                    race=race)
+        >>> old = station_view(scene, st)
+        >>> st.selected.add(0)
+        >>> answer = press_answer(old, scene, st)
+        >>> answer.cards[0].selected, answer.speed == old.speed
+        (True, True)
+    """
+    race = scene.race
+    if old is None or old.kind != PLANNING or scene.state != flow.PLANNING or race is None \
+            or st.car is None or st.idle_bot or st.lever_fault or scene.legend_moves:
+        return None
+    car = race.cars[st.car]
+    if car.planned or car.finished:
+        return None
+    gear = st.target_gear(car.gear)
+    rule = race.plan_rule(car.id)
+    forced = set(rule.playable) if gear in rule.clogged else None
+    marked = None if forced is None else {i for i in st.visible_slots() if st.slots[i] in forced}
+    answer = replace(old, cards=_tray(st, selectable=PLAYABLE.__getitem__, marked=marked),
+                     soft_keys=_page_key(st), target_gear=gear,
+                     shift_cost=rule.shift_cost.get(gear, 0))
+    return None if answer == old else answer
 
 
 #: the resolution screen's GO key and DISC key (GO, then the hand to discard from: see
