@@ -30,6 +30,7 @@ from pitboard.bots import HeuristicBot
 from pitboard.engine import Plan, Race, RaceSetup
 from pitboard.engine.car import Car
 from pitboard.engine.cards import BASIC, HEAT
+from pitboard.engine.events import CarEvent, CornerChecked, HeatPaid, Revealed, SpunOut
 from pitboard.engine.forecast import Forecast, forecast
 from pitboard.engine.modules import Hooks, build_modules
 from pitboard.engine.preset import play_turn
@@ -194,11 +195,11 @@ def engine_outcomes(race: Race, plan: Plan, *, codes: bool = False, budget: int 
 def _read(race: Race, subject: int) -> Key:
     """The turn of ``subject`` just played, from the race's events."""
     car = race.cars[subject]
-    events = [e for e in race.events if e.get("car") == subject]
-    corners = tuple((e["corner"], e["limit"], e["heat"]) for e in events if e["type"] == "corner")
-    spins = [(e["corner"], e["heat"]) for e in events if e["type"] == "spin_out"]
-    heat = sum(e["n"] for e in events if e["type"] == "heat") + sum(h for _, h in spins)
-    revealed = any(e["type"] == "reveal" for e in events)  # (a clogged plan: no move, speed 0)
+    events = [e for e in race.events if isinstance(e, CarEvent) and e.car == subject]
+    corners = tuple((e.corner, e.limit, e.heat) for e in events if isinstance(e, CornerChecked))
+    spins = [(e.corner, e.heat) for e in events if isinstance(e, SpunOut)]
+    heat = sum(e.n for e in events if isinstance(e, HeatPaid)) + sum(h for _, h in spins)
+    revealed = any(isinstance(e, Revealed) for e in events)  # (clogged: no move, speed 0)
     return (car.speed if revealed else 0, car.d, car.spot, corners, spins[0] if spins else None,
             heat, car.engine)
 

@@ -24,6 +24,7 @@ from pitboard.journal import Journal
 from pitboard.table import flow
 from pitboard.table.autoplay import next_input
 from pitboard.table.recorder import JournalRecorder
+from pitboard.table.storage_problem import DAMAGED_RECOVERED, StorageProblem
 from pitboard.table.table import Table
 
 TIMEOUT = 60.0  # generous bound on a blocking read; never a sleep
@@ -172,7 +173,8 @@ def test_a_record_the_rules_refuse_is_cut_off_at_boot(
         app.boot()
         assert app.table.state == flow.PLANNING and app.table.race is not None
         assert app.table.race.log == before
-        assert app.recorder.problem == ("journal damaged: 2 recovered" if boot == 0 else "")
+        assert app.recorder.problem == (StorageProblem(DAMAGED_RECOVERED, 2) if boot == 0
+                                        else None)
         app.close()
         assert len(list(directory.glob("corrupt-*"))) == 1, boot
     assert any("a decision the race refuses" in r.getMessage() for r in caplog.records)

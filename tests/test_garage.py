@@ -348,7 +348,7 @@ def test_forecast_matches_the_engine_for_every_order_of_the_draw_pile(
             race.apply(React(0, "done") if kind == "react" else
                        Slipstream(0, False) if kind == "slipstream" else Discard(0, ()))
         car = race.cars[0]
-        spun = any(e["type"] == "spin_out" for e in race.events)
+        spun = any(e.kind == "spin_out" for e in race.events)
         seen[(car.speed, car.d, spun, engine - car.engine)] += 1
     assert {k: Fraction(n, len(orders)) for k, n in seen.items()} == expected
 

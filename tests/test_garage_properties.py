@@ -23,6 +23,7 @@ from pitboard.bots import Bot, RandomBot
 from pitboard.catalog import TRACKS
 from pitboard.engine import Race, RaceSetup, race_from_dict, race_to_dict, replay, undo
 from pitboard.engine.cards import HEAT, STRESS
+from pitboard.engine.events import SpunOut
 from pitboard.engine.garage import removed_cards
 from pitboard.garage_bots import GarageBot
 from test_properties import round_limit
@@ -73,8 +74,8 @@ def play_checked(game: GarageGame) -> Race:
         car = race.pending().cars[0]
         race.apply(bots[car].choose(race, car))
         for event in race.events[read:]:
-            if event["type"] == "spin_out":
-                stress[event["car"]] += event["stress"]
+            if isinstance(event, SpunOut):
+                stress[event.car] += event.stress
         read = len(race.events)
         if race.phase == "draft":
             continue
@@ -128,7 +129,7 @@ def test_every_symbol_path_is_walked() -> None:
         while not race.over:
             car = race.pending().cars[0]
             race.apply(bots[car].choose(race, car))
-        seen.update(e["type"] for e in race.events)
+        seen.update(e.kind for e in race.events)
     for kind in ("speed_choice", "direct_play", "accelerate", "reduce", "salvage", "supercool",
                  "draft_move", "refresh", "scrap", "upgrade_replaced"):
         assert seen[kind], f"no {kind} in 60 random-bot races"

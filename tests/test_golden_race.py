@@ -1,15 +1,19 @@
 """A pinned seeded race: which cards a seed deals and how a whole race resolves.
 
 ``golden/race_usa_4cars.json`` holds a setup, the heuristic bot's decisions and the final state
-(plus a digest of the event log). Replaying the decisions must give exactly that state on every
-platform and Python version. When a change is MEANT to change seeded races (the shuffle stream,
-a rule), re-pin it on purpose and say so in the commit:
+(plus a digest of the event log); ``golden/race_usa_4cars.events.txt`` is that event log, one
+event a line (round, kind, then its JSON fields), so a change to how a race resolves shows in a
+review as a readable diff of what happened, not only as a changed digest. Replaying the decisions
+must give exactly that state and those events on every platform and Python version. When a
+change is MEANT to change seeded races (the shuffle stream, a rule), re-pin it on purpose and say
+so in the commit:
 
     .venv/bin/python tests/test_golden_race.py --pin
 """
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import sys
@@ -18,15 +22,28 @@ from typing import Any
 
 from pitboard.bots import HeuristicBot
 from pitboard.engine import Race, RaceSetup, parse_decision, race_to_dict, replay
+from pitboard.engine.events import Event
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "race_usa_4cars.json"
+TRACE = GOLDEN.with_suffix(".events.txt")
 SETUP = RaceSetup(track="usa", cars=4, seed=20261123, laps=1)
 
 
-def events_digest(events: list[dict[str, Any]]) -> str:
+def events_digest(events: list[Event]) -> str:
     """SHA-256 of the event log as canonical JSON (sorted keys, no spaces)."""
-    text = json.dumps(events, sort_keys=True, separators=(",", ":"))
+    text = json.dumps([e.to_dict() for e in events], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def trace(events: list[Event]) -> str:
+    """The event log as text: one event a line, its round and kind, then its JSON fields in
+    order (``key=value``; a string bare unless it holds a space, other values as JSON)."""
+    lines = []
+    for e in events:
+        fields = " ".join(f"{k}={v if isinstance(v, str) and ' ' not in v else json.dumps(v)}"
+                          for k, v in e.to_dict().items() if k not in ("type", "round"))
+        lines.append(f"{e.round:>2} {e.kind:<12} {fields}")
+    return "\n".join(lines) + "\n"
 
 
 def final_state(race: Race) -> dict[str, Any]:
@@ -61,6 +78,15 @@ def test_golden_race_replays_to_the_pinned_state() -> None:
     assert events_digest(race.events) == golden["events_sha256"]
 
 
+def test_golden_race_says_what_the_pinned_trace_says() -> None:
+    golden = load()
+    race = replay(SETUP, [parse_decision(line) for line in golden["decisions"]])
+    pinned = TRACE.read_text(encoding="utf-8").splitlines()
+    now = trace(race.events).splitlines()
+    diff = list(difflib.unified_diff(pinned, now, "pinned", "now", lineterm="", n=2))
+    assert not diff, "the golden race's events changed:\n" + "\n".join(diff[:60])
+
+
 def test_golden_race_deals_the_pinned_first_hands() -> None:
     # the first hands follow from the seed alone (grid draw, then one shuffle per car)
     race = Race(SETUP)
@@ -90,6 +116,7 @@ def pin() -> None:
         "final": final_state(race),
     }
     GOLDEN.write_text(json.dumps(golden, indent=1) + "\n")
+    TRACE.write_text(trace(race.events), encoding="utf-8")
     print(f"wrote {GOLDEN} ({len(race.log)} decisions, {race.round} rounds)")
 
 

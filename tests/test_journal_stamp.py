@@ -27,11 +27,8 @@ from pitboard.hwconfig import load_profile
 from pitboard.journal import JOURNAL_NAME, Journal, Storage
 from pitboard.table import flow
 from pitboard.table.autoplay import next_input
-from pitboard.table.recorder import (
-    OTHER_VERSION,
-    OTHER_VERSION_KEPT,
-    JournalRecorder,
-)
+from pitboard.table.recorder import JournalRecorder
+from pitboard.table.storage_problem import OTHER_VERSION, OTHER_VERSION_KEPT, StorageProblem
 from pitboard.table.table import Table
 
 TIMEOUT = 60.0  # a bound on a blocking read, never a sleep
@@ -114,7 +111,7 @@ def test_a_race_resumes_under_the_same_stamp(tmp_path: Path) -> None:
     assert header["stamp"] == race_stamp(table.race.setup)
     app = boot(directory)
     assert app.table.race is not None and app.table.race.log == table.race.log
-    assert app.recorder.problem == "" and put_away(directory) == []
+    assert app.recorder.problem is None and put_away(directory) == []
     app.close()
 
 
@@ -134,8 +131,8 @@ def test_a_journal_with_another_or_no_stamp_is_put_away_and_the_table_starts_in_
         assert app.table.state == flow.LOBBY and app.table.race is None
         view = app.table.views[0]
         assert view is not None and view.kind == "lobby"
-        assert (view.lines[1] == OTHER_VERSION) == (attempt == 0)
-        assert app.recorder.problem == (OTHER_VERSION if attempt == 0 else "")
+        assert (view.lines[1] == str(StorageProblem(OTHER_VERSION))) == (attempt == 0)
+        assert app.recorder.problem == (StorageProblem(OTHER_VERSION) if attempt == 0 else None)
         app.close()
     (aside,) = put_away(directory)
     assert (aside / JOURNAL_NAME).read_bytes() == original  # kept whole, never deleted
@@ -152,7 +149,7 @@ def test_a_race_whose_data_file_was_edited_since_is_put_away(tmp_path: Path) -> 
         play(directory)
         data.write_text("[[token]]\nkind = 'rain'\ncooldown = 1\n")  # an owner's correction
         app = boot(directory)
-    assert app.table.race is None and app.recorder.problem == OTHER_VERSION
+    assert app.table.race is None and app.recorder.problem == StorageProblem(OTHER_VERSION)
     (aside,) = put_away(directory)
     assert (aside / JOURNAL_NAME).exists()
     app.close()
@@ -171,7 +168,7 @@ def test_a_race_on_an_edited_track_file_is_put_away(tmp_path: Path) -> None:
     assert JournalRecorder(Journal(directory)).recover() is not None  # same file: resumes
     track.write_text(text.replace('name = "USA"', 'name = "USA (home print)"'))
     again = JournalRecorder(Journal(directory))
-    assert again.recover() is None and again.problem == OTHER_VERSION
+    assert again.recover() is None and again.problem == StorageProblem(OTHER_VERSION)
     assert len(put_away(directory)) == 1
 
 
@@ -188,7 +185,7 @@ def test_a_race_that_cannot_be_put_away_is_kept_and_never_overwritten(tmp_path: 
     directory = tmp_path / "journal"
     original = write_journal(directory, usa_header())
     recorder = JournalRecorder(Journal(directory, storage=NoRename()))
-    assert recorder.recover() is None and recorder.problem == OTHER_VERSION_KEPT
+    assert recorder.recover() is None and recorder.problem == StorageProblem(OTHER_VERSION_KEPT)
     table = Table(stations=6, recorder=recorder, seed=3)
     table.handle(GoPressed(station=0))
     table.start_race(track="usa", laps=1, cars=2)  # a new race plays, but is not saved
@@ -213,7 +210,7 @@ def test_pitboard_run_says_it_in_one_line_and_in_systemctl_status(
         _, err = proc.communicate(timeout=TIMEOUT)
     finally:
         proc.kill()
-    assert f"STATUS=lobby; {OTHER_VERSION}" in seen
+    assert "STATUS=lobby; old race set aside: new version" in seen
     lines = [line for line in err.splitlines() if "not resumed" in line]
     assert len(lines) == 1 and "without a rules stamp" in lines[0], err
     assert "Traceback" not in err

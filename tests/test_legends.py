@@ -18,21 +18,21 @@ import pytest
 from pitboard.bots import HeuristicBot, RandomBot
 from pitboard.engine import Race, RaceSetup, race_from_dict, race_to_dict, replay, undo
 from pitboard.engine.datafile import DataFileError
+from pitboard.engine.events import LegendMoved, Slipstreamed
 from pitboard.engine.legends import legend_card, legend_cars, load_legend_cards
 from pitboard.engine.legends import movement as movement_rule
 from pitboard.scenario import ScenarioError, load_scenario, parse_scenario
 from simkit import open_sim
 
 SCENARIOS = Path(__file__).parent / "scenarios"
-Event = dict[str, Any]
 
 
 def run(name: str) -> Race:
     return load_scenario(SCENARIOS / f"{name}.txt").run()
 
 
-def legend_events(race: Race, car: int) -> list[Event]:
-    return [e for e in race.events if e["type"] == "legend" and e["car"] == car]
+def legend_events(race: Race, car: int) -> list[LegendMoved]:
+    return [e for e in race.events if isinstance(e, LegendMoved) and e.car == car]
 
 
 def place(race: Race, car: int) -> tuple[int, int, int]:
@@ -95,17 +95,17 @@ def test_one_card_per_round_for_every_legend_and_reshuffle_when_empty() -> None:
     bot = HeuristicBot(seed=1)
     while not race.over:
         race.apply(bot.choose(race, race.pending().cars[0]))
-    flips = [e for e in race.events if e["type"] == "legend_card"]
-    assert [e["card"] for e in flips[:2]] == [4, 9]
-    rounds = [e["round"] for e in flips]
+    flips = [e for e in race.events if e.kind == "legend_card"]
+    assert [e.card for e in flips[:2]] == [4, 9]
+    rounds = [e.round for e in flips]
     assert len(rounds) == len(set(rounds))  # at most one card a round
     for e in race.events:
-        if e["type"] == "legend":  # every Legend that round reads the round's card
-            assert e["card"] == next(f["card"] for f in flips if f["round"] == e["round"])
-    assert len({f["card"] for f in flips[:10]}) == 10  # the whole deck before a reshuffle
+        if e.kind == "legend":  # every Legend that round reads the round's card
+            assert e.card == next(f.card for f in flips if f.round == e.round)
+    assert len({f.card for f in flips[:10]}) == 10  # the whole deck before a reshuffle
     if len(flips) > 10:
-        assert any(e["type"] == "legend_reshuffle" for e in race.events)
-    assert legend_card(race) in (0, flips[-1]["card"])
+        assert any(e.kind == "legend_reshuffle" for e in race.events)
+    assert legend_card(race) in (0, flips[-1].card)
 
 
 def test_deck_is_seeded_and_replays() -> None:
@@ -120,35 +120,35 @@ def test_deck_is_seeded_and_replays() -> None:
 def test_straight_top_speed_short_of_the_corner() -> None:
     race = run("legend_straight")
     red, blue = legend_events(race, 1)[0], legend_events(race, 2)[0]
-    assert (red["branch"], red["card"], red["speed"], red["space"]) == ("straight", 1, 13, 33)
-    assert (blue["branch"], blue["card"], blue["speed"], blue["space"]) == ("straight", 1, 18, 32)
-    assert [e["card"] for e in race.events if e["type"] == "legend_card"] == [1]
+    assert (red.branch, red.card, red.speed, red.space) == ("straight", 1, 13, 33)
+    assert (blue.branch, blue.card, blue.speed, blue.space) == ("straight", 1, 18, 32)
+    assert [e.card for e in race.events if e.kind == "legend_card"] == [1]
 
 
 def test_brake_diamond_spaces_before_the_corner() -> None:
     race = run("legend_brake")
     e = legend_events(race, 1)[0]
-    assert (e["branch"], e["corner"], e["space"]) == ("brake", 2, 31)
+    assert (e.branch, e.corner, e.space) == ("brake", 2, 31)
 
 
 def test_past_the_legends_line_limit_plus_diamond() -> None:
     race = run("legend_corner")
     e = legend_events(race, 1)[0]
-    assert (e["branch"], e["speed"], e["space"]) == ("corner", 4, 34)
+    assert (e.branch, e.speed, e.space) == ("corner", 4, 34)
     assert race.cars[1].engine == 0 and race.cars[1].spinouts == 0
-    assert not [x for x in race.events if x["type"] == "corner" and x["car"] == 1]
+    assert not [x for x in race.events if x.kind == "corner" and x.car == 1]
 
 
 def test_at_most_one_corner_line_then_stop() -> None:
     race = run("legend_corner_stop")
     e = legend_events(race, 1)[0]
-    assert (e["branch"], e["space"]) == ("corner_stop", 48)
+    assert (e.branch, e.space) == ("corner_stop", 48)
 
 
 def test_aggressive_legends_cross_two_lines_within_the_chevrons() -> None:
     race = run("legend_aggressive")
     e = legend_events(race, 1)[0]
-    assert (e["branch"], e["space"]) == ("corner", 50)
+    assert (e.branch, e.space) == ("corner", 50)
     calm = load_scenario(SCENARIOS / "legend_aggressive.txt")
     options = dict(calm.setup.modules["legends"], aggressive=False)
     setup = RaceSetup.from_dict({**calm.setup.to_dict(),
@@ -156,28 +156,28 @@ def test_aggressive_legends_cross_two_lines_within_the_chevrons() -> None:
     race = Race(setup)
     for _, decision in calm.decisions:
         race.apply(decision)
-    assert legend_events(race, 1)[0]["space"] == 48
+    assert legend_events(race, 1)[0].space == 48
 
 
 def test_blocked_legend_takes_the_first_free_spot_behind() -> None:
     race = run("legend_blocking")
     e = legend_events(race, 1)[0]
-    assert e["branch"] == "brake" and place(race, 1) == (1, 30, 2)
-    move = next(x for x in race.events if x["type"] == "move" and x["car"] == 1)
-    assert move["blocked"] == 1
+    assert e.branch == "brake" and place(race, 1) == (1, 30, 2)
+    move = next(x for x in race.events if x.kind == "move" and x.car == 1)
+    assert move.blocked == 1
 
 
 def test_final_lap_runs_to_the_finish() -> None:
     race = run("legend_final_lap")
     e = legend_events(race, 1)[0]
-    assert (e["branch"], e["speed"]) == ("finish", 19)
+    assert (e.branch, e.speed) == ("finish", 19)
     assert race.cars[1].finished and race.hall_of_fame == [1]
 
 
 def test_earlier_lap_brakes_for_next_laps_first_corner() -> None:
     race = run("legend_lap_brake")
     e = legend_events(race, 1)[0]
-    assert (e["branch"], e["corner"]) == ("brake", 1)
+    assert (e.branch, e.corner) == ("brake", 1)
     assert place(race, 1) == (2, 9, 1)
 
 
@@ -185,7 +185,7 @@ def test_approach_speed_is_one_constant(monkeypatch: pytest.MonkeyPatch) -> None
     """Board Game Arena moves a Legend before the line at 20: one constant switches it."""
     monkeypatch.setattr(movement_rule, "APPROACH_SPEED", 20)
     race = run("legend_straight")
-    assert legend_events(race, 2)[0]["branch"] == "brake"  # 14 + 20 would cross corner 2
+    assert legend_events(race, 2)[0].branch == "brake"  # 14 + 20 would cross corner 2
 
 
 def test_pro_legends_add_to_top_speed() -> None:
@@ -195,9 +195,9 @@ def test_pro_legends_add_to_top_speed() -> None:
     for _, decision in sc.decisions:
         race.apply(decision)
     blue = legend_events(race, 2)[0]
-    assert (blue["branch"], blue["space"]) == ("brake", 30)  # 18 + 2 from 14 crosses: brake
+    assert (blue.branch, blue.space) == ("brake", 30)  # 18 + 2 from 14 crosses: brake
     red = legend_events(race, 1)[0]
-    assert red["branch"] == "brake"  # 13 + 2 from 20 crosses corner 2
+    assert red.branch == "brake"  # 13 + 2 from 20 crosses corner 2
 
 
 # ---------------------------------------------------------------- what Legends never do
@@ -217,7 +217,7 @@ def test_legends_count_for_adrenaline_but_never_react() -> None:
         race.apply(bot.choose(race, p.cars[0]))
     legend = race.cars[1]
     assert legend.spinouts == 0 and not legend.slipstreamed and legend.engine == 0
-    assert not [e for e in race.events if e.get("car") == 1 and e["type"] in
+    assert not [e for e in race.events if getattr(e, "car", None) == 1 and e.kind in
                 ("corner", "heat", "cooldown", "boost", "slipstream", "adrenaline", "spin_out")]
 
 
@@ -225,8 +225,8 @@ def test_players_slipstream_off_a_legend() -> None:
     race = run("legend_slipstream")
     assert race.cars[1].space == 31
     assert place(race, 0) == (1, 32, 2)
-    assert [e for e in race.events if e["type"] == "slipstream"] == [
-        {"car": 0, "type": "slipstream", "round": 1}]
+    assert [e for e in race.events if e.kind == "slipstream"] == [
+        Slipstreamed(car=0, round=1)]
 
 
 # ---------------------------------------------------------------- options and bad input

@@ -119,7 +119,7 @@ def check_finished(game: ModuleGame, race: Race, before_last: dict[str, Any]) ->
     assert sorted(race.hall_of_fame) == list(range(game.drivers + game.legends))
     for car in race.cars[game.drivers:]:  # the Legend cars
         assert car.spinouts == 0 and car.engine == 0 and car.hand == []
-    assert not [e for e in race.events if e.get("car", -1) >= game.drivers and e["type"] in
+    assert not [e for e in race.events if getattr(e, "car", -1) >= game.drivers and e.kind in
                 ("corner", "heat", "cooldown", "boost", "slipstream", "spin_out")]
     assert race_to_dict(replay(race.setup, race.log)) == race_to_dict(race)
     assert race_to_dict(undo(race), events=True) == before_last

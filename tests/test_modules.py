@@ -23,7 +23,7 @@ from pitboard.engine.decisions import (
     parse_decision,
     register_decision,
 )
-from pitboard.engine.modules import MODULES, Hooks, RaceModule, register_module
+from pitboard.engine.modules import MODULES, Hooks, ModuleRace, RaceModule, register_module
 from pitboard.engine.race import Car
 from pitboard.engine.snapshot import race_from_dict, race_to_dict, replay, undo
 
@@ -63,7 +63,7 @@ class Ghost(RaceModule):
     def drive(self, race: Race, car: Car) -> bool:
         if not self._is_ghost(race, car):
             return False
-        race._move(car, 3, "ghost")
+        race.move(car, 3, "ghost")
         return True
 
 
@@ -285,3 +285,12 @@ def test_first_answer_hooks_take_the_first_module_that_answers() -> None:
     assert Hooks((Quiet({}), Speaks({}))).waiting(None) == 3  # type: ignore[misc]
     assert Hooks((Quiet({}),)).waiting(None) is None  # type: ignore[misc]
     assert Hooks(()).waiting is None
+
+
+def test_the_public_face_of_a_race_is_public_and_a_race_has_it() -> None:
+    names = {n for n in vars(ModuleRace) if not n.startswith("_")} | \
+        set(ModuleRace.__annotations__)
+    assert {"move", "flip", "draws", "record", "where", "shifts", "shuffle", "cars",
+            "hooks"} <= names
+    race = Race(_setup())
+    assert all(not n.startswith("_") and hasattr(race, n) for n in names), sorted(names)

@@ -8,7 +8,8 @@ from pitboard.hw.events import GoPressed, SlotPressed
 from pitboard.hw.oled import changed_spans, to_pages
 from pitboard.table import flow
 from pitboard.table.autoplay import next_input
-from pitboard.table.screens import _HEAT_FIELD_W, _R, render
+from pitboard.table.planning_screen import HEAT_FIELD_W
+from pitboard.table.screens import _R, render
 from pitboard.table.table import Table
 from pitboard.table.view import StationView
 from rig import find_text
@@ -50,7 +51,7 @@ def test_before_any_card_the_corner_row_names_the_next_corner_and_how_far() -> N
 
 def test_reaching_the_next_corner_rewrites_the_heat_field_of_page_3_only() -> None:
     table = started()
-    field = range(_R - _HEAT_FIELD_W + 1, 128)
+    field = range(_R - HEAT_FIELD_W + 1, 128)
     reached = 0
     for _ in range(400):
         v = table.views[0]

@@ -30,6 +30,7 @@ from pitboard.engine import (
     undo,
 )
 from pitboard.engine.cards import HEAT, STRESS
+from pitboard.engine.events import SpunOut
 
 #: the longest of 2,400 bot races (1-6 cars, 2 laps) took 68 rounds
 MAX_ROUNDS_PER_LAP = 100
@@ -100,10 +101,10 @@ class Checker:
     def check(self, race: Race) -> None:
         new = race.events[self.seen_events:]
         self.seen_events = len(race.events)
-        spun = {e["car"] for e in new if e["type"] == "spin_out"}
+        spun = {e.car for e in new if isinstance(e, SpunOut)}
         for e in new:
-            if e["type"] == "spin_out":
-                self.stress[e["car"]] += e["stress"]
+            if isinstance(e, SpunOut):
+                self.stress[e.car] += e.stress
         all_stress = race.stress_reserve
         for car in race.cars:
             owned = cards_of(race, car.id)

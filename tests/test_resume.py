@@ -15,8 +15,14 @@ from pitboard.hw.events import GoPressed, SlotPressed
 from pitboard.journal import RESERVE_BYTES, Journal
 from pitboard.table import flow
 from pitboard.table.autoplay import next_input
-from pitboard.table.recorder import DISK_FULL, READ_ONLY, JournalRecorder
+from pitboard.table.recorder import JournalRecorder
 from pitboard.table.screens import render
+from pitboard.table.storage_problem import (
+    DAMAGED_RECOVERED,
+    DISK_FULL,
+    READ_ONLY,
+    StorageProblem,
+)
 from pitboard.table.table import Table
 
 
@@ -186,7 +192,8 @@ def test_a_damaged_journal_keeps_every_decision_before_the_damage(
     with caplog.at_level(logging.ERROR):
         saved = recorder.recover()
     assert saved is not None and saved.log == decisions[:12]
-    assert recorder.problem == "journal damaged: 12 recovered"
+    assert recorder.problem == StorageProblem(DAMAGED_RECOVERED, 12)
+    assert str(recorder.problem) == "journal damaged: 12 recovered"  # as the lobby says it
     message = next(r.getMessage() for r in caplog.records if "recovered 12" in r.getMessage())
     assert "damaged record 13 (line 14" in message and "kept in" in message
     (aside,) = tmp_path.glob("corrupt-*")
@@ -227,14 +234,14 @@ def test_a_record_outside_its_range_is_damage(tmp_path: Path, bad: dict[str, obj
     fresh, recorder, _ = make_table(tmp_path)
     saved = recorder.recover()
     assert saved is not None and saved.log == decisions
-    assert recorder.problem == "journal damaged: 6 recovered"
+    assert recorder.problem == StorageProblem(DAMAGED_RECOVERED, 6)
     (aside,) = tmp_path.glob("corrupt-*")
     assert b"undo\":0" in (aside / "journal.log").read_bytes()
     assert b"undo\":0" not in (tmp_path / "journal.log").read_bytes()
     fresh.restore(saved)
     assert fresh.race is not None and fresh.race.log[:len(decisions)] == decisions
     again = JournalRecorder(Journal(tmp_path))
-    assert again.recover() is not None and again.problem == ""  # the cut journal is clean
+    assert again.recover() is not None and again.problem is None  # the cut journal is clean
 
 
 def test_a_torn_last_record_is_dropped(tmp_path: Path) -> None:
@@ -281,7 +288,8 @@ def test_a_read_only_disk_resumes_the_race_without_saving_and_says_so(
     with caplog.at_level(logging.ERROR):
         saved = recorder.recover()
     assert saved is not None and saved.log == decisions
-    assert recorder.problem == READ_ONLY  # not "damaged", not "moved aside": what happened
+    # not "damaged", not "moved aside": what happened
+    assert recorder.problem == StorageProblem(READ_ONLY)
     assert any("the race resumes, but is not saved" in r.getMessage() for r in caplog.records)
     assert not any("corrupt" in r.getMessage() for r in caplog.records)
     fresh.restore(saved)
@@ -298,10 +306,11 @@ def test_a_full_disk_is_announced_in_the_lobby_before_the_race(tmp_path: Path) -
     recorder.prepare()  # App.boot does this
     table.refresh()
     view = table.views[0]
-    assert view is not None and DISK_FULL in view.lines
+    assert view is not None and "disk full: race won't be saved" in view.lines
+    assert recorder.problem == StorageProblem(DISK_FULL)
     (tmp_path / "filler").unlink()  # staff make room
     start(table, 1, cars=2)
-    assert recorder.problem == "" and (tmp_path / "reserve").exists()
+    assert recorder.problem is None and (tmp_path / "reserve").exists()
     play(table)
     assert table.race is not None and table.race.over
 
@@ -320,7 +329,7 @@ def test_a_bad_record_after_snapshots_and_compaction_keeps_everything_before_it(
     fresh, recorder, _ = make_table(tmp_path, snapshot_every=8)
     saved = recorder.recover()
     assert saved is not None and saved.log == decisions
-    assert recorder.problem == f"journal damaged: {len(decisions)} recovered"
+    assert recorder.problem == StorageProblem(DAMAGED_RECOVERED, len(decisions))
     fresh.restore(saved)
     play(fresh)
     finished = JournalRecorder(Journal(tmp_path)).recover()

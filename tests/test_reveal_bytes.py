@@ -145,11 +145,11 @@ def test_the_turn_screen_corner_row_is_what_the_turn_then_pays() -> None:
                 shown[car_id] = car.speed, car.d, turn_corners(race, car)
             events = len(race.events)
             race.apply(bot.choose(race, car_id))
-            paid = [(e["corner"], e["limit"], e["heat"]) for e in race.events[events:]
-                    if e["type"] == "corner" and e["car"] == car_id]
+            paid = [(e.corner, e.limit, e.heat) for e in race.events[events:]
+                    if e.kind == "corner" and e.car == car_id]
             if car_id in shown and race.phase not in ("react", "slipstream"):
                 speed, d, corners = shown.pop(car_id)
-                spun = any(e["type"] == "spin_out" for e in race.events[events:])
+                spun = any(e.kind == "spin_out" for e in race.events[events:])
                 if speed == car.speed and d == car.d and not spun:
                     assert paid == [(c.number, c.limit, c.heat) for c in corners]
                     checked += len(paid)

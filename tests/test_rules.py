@@ -30,7 +30,6 @@ from pitboard.engine.setup import BOX_STRESS
 from pitboard.scenario import Scenario, load_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios"
-Event = dict[str, Any]
 
 
 # ---------------------------------------------------------------- helpers
@@ -52,9 +51,10 @@ def prefix(name: str, upto: int) -> Race:
     return race
 
 
-def events(race: Race, kind: str, car: int | None = None) -> list[Event]:
+def events(race: Race, kind: str, car: int | None = None) -> list[Any]:
+    """The race's events of one kind (its JSON ``type``), of one car if given."""
     return [e for e in race.events
-            if e["type"] == kind and (car is None or e.get("car") == car)]
+            if e.kind == kind and (car is None or getattr(e, "car", None) == car)]
 
 
 def where(race: Race, car: int) -> tuple[int, int, int]:
@@ -94,11 +94,11 @@ def test_setup_hand_is_drawn_from_the_top_of_the_deck() -> None:
 
 def test_setup_random_grid_comes_from_the_seed() -> None:
     race = run("setup_default")  # seed 7 draws the grid car 0, car 2, car 1
-    assert [g["car"] for g in events(race, "grid")[0]["grid"]] == [0, 2, 1]
+    assert [g.car for g in events(race, "grid")[0].grid] == [0, 2, 1]
     assert [where(race, c) for c in (0, 2, 1)] == [(0, 69, 1), (0, 69, 2), (0, 68, 1)]
     assert race.order == [0, 2, 1]
     assert race_to_dict(run("setup_default")) == race_to_dict(race)  # same seed, same grid
-    grids = {tuple(g["car"] for g in Race(RaceSetup(track="usa", cars=3, seed=s)).events[0]["grid"])
+    grids = {tuple(g.car for g in Race(RaceSetup(track="usa", cars=3, seed=s)).events[0].grid)
              for s in range(10)}
     assert len(grids) > 1  # the grid does depend on the seed
 
@@ -128,9 +128,9 @@ def test_setup_rejects_other_car_counts(cars: int) -> None:
 # ---------------------------------------------------------------- step 1: shift
 def test_shift_one_free_two_for_one_heat_to_discard() -> None:
     race = run("shift")
-    shifts = {e["car"]: (e["frm"], e["to"], e["heat"]) for e in events(race, "shift")}
+    shifts = {e.car: (e.frm, e.to, e.heat) for e in events(race, "shift")}
     assert shifts == {1: (3, 1, 1), 2: (2, 4, 1), 3: (1, 2, 0)}  # car 0 stayed: no event
-    assert [(e["car"], e["n"], e["why"]) for e in events(race, "heat")] == \
+    assert [(e.car, e.n, e.why) for e in events(race, "heat")] == \
         [(1, 1, "2-gear shift"), (2, 1, "2-gear shift")]
     engines = [c.engine for c in race.cars]
     assert engines == [6, 5, 5, 6]
@@ -165,8 +165,8 @@ def test_exactly_as_many_cards_as_the_gear(gear: int) -> None:
         with pytest.raises(IllegalDecision, match=f"plays {gear} cards, not {gear - 1}"):
             race.apply(Plan(0, gear, cards[:-1]))
     race.apply(Plan(0, gear, cards))
-    assert events(race, "reveal")[0]["cards"] == list(cards)
-    assert events(race, "speed")[0]["speed"] == sum(int(c) for c in cards)
+    assert events(race, "reveal")[0].cards == tuple(cards)
+    assert events(race, "speed")[0].speed == sum(int(c) for c in cards)
 
 
 def test_heat_cards_cannot_be_played() -> None:
@@ -186,7 +186,7 @@ def test_clogged_hand() -> None:
     with pytest.raises(IllegalDecision, match="clogged hand: play every non-Heat card"):
         race.apply(Plan(0, 3, ("1",)))
     race = run("clogged")
-    assert [e["cards"] for e in events(race, "clogged")] == [["1", "2", "H"]]
+    assert [e.cards for e in events(race, "clogged")] == [("1", "2", "H")]
     assert events(race, "move") == [] and events(race, "reveal") == []
     car = race.cars[0]
     assert where(race, 0) == (1, 20, 2)  # did not move
@@ -202,7 +202,7 @@ def test_clogged_hand() -> None:
 # ---------------------------------------------------------------- step 3: reveal and move
 def test_stress_flip_stops_only_on_basic_cards() -> None:
     race = run("stress_flip")
-    flips = [(e["card"], e["kept"], e["why"]) for e in events(race, "flip")]
+    flips = [(e.card, e.kept, e.why) for e in events(race, "flip")]
     assert flips == [("5", False, "stress"), ("0", False, "stress"), ("H", False, "stress"),
                      ("2", True, "stress")]
     car = race.cars[0]
@@ -218,35 +218,35 @@ def test_rulebook_reveal_example_speed_8() -> None:
     car = race.cars[0]
     assert Counter(car.discard) == Counter({"H": 2, "S": 1, "5": 1})
     assert car.play == ["2", "3", "S", "3"]
-    assert [e["speed"] for e in events(race, "speed")] == [8]
+    assert [e.speed for e in events(race, "speed")] == [8]
     (move,) = events(race, "move")
-    assert (move["frm"], move["spaces"], move["blocked"]) == (14, 8, 0)
+    assert (move.frm, move.spaces, move.blocked) == (14, 8, 0)
     assert where(race, 0) == (1, 22, 2)
 
 
 def test_blocked_by_a_full_space_stops_behind_with_a_free_spot() -> None:
     race = run("blocking")
     (move,) = events(race, "move", car=0)
-    assert (move["spaces"], move["blocked"]) == (6, 1)
+    assert (move.spaces, move.blocked) == (6, 1)
     # space 20 is full, and the racing-line spot (2) of space 19 is taken: spot 1 of 19
     assert where(race, 0) == (1, 19, 1)
-    assert not move["racing_line"]
+    assert not move.racing_line
     assert [where(race, c) for c in (1, 2, 3)] == [(1, 20, 2), (1, 20, 1), (1, 19, 2)]
 
 
 def test_cars_never_stop_a_car_passing_and_racing_line_is_taken() -> None:
     race = run("passing")
     (move,) = events(race, "move", car=0)
-    assert (move["frm"], move["spaces"], move["blocked"]) == (13, 9, 0)
+    assert (move.frm, move.spaces, move.blocked) == (13, 9, 0)
     assert where(race, 0) == (1, 22, 2)  # started on spot 1, took the free racing-line spot
-    assert move["racing_line"] and race.racing_spot(22) == 2
+    assert move.racing_line and race.racing_spot(22) == 2
 
 
 def test_move_of_zero_spaces() -> None:
     race = run("zero_move")
     (move,) = events(race, "move")
-    assert (move["spaces"], move["blocked"], move["d"]) == (0, 0, 20)
-    assert [e["speed"] for e in events(race, "speed")] == [0]
+    assert (move.spaces, move.blocked, move.d) == (0, 0, 20)
+    assert [e.speed for e in events(race, "speed")] == [0]
     assert race.round == 2 and race.pending().kind == "plan"
     assert race.cars[0].discard == ["0"]
 
@@ -255,7 +255,7 @@ def test_reshuffle_mid_flip_never_takes_the_play_area() -> None:
     race = run("reshuffle_flip")
     car = race.cars[0]
     # discard 0 3 5 + the Heat just flipped = 4 cards reshuffled; the play area (4, S) stays
-    assert [e["cards"] for e in events(race, "reshuffle")] == [4]
+    assert [e.cards for e in events(race, "reshuffle")] == [4]
     assert car.play == ["4", "S", "3"]
     assert Counter(car.draw + car.discard) == Counter({"0": 1, "5": 1, "H": 1})
     assert car.speed == 7 and where(race, 0) == (1, 21, 2)
@@ -264,8 +264,8 @@ def test_reshuffle_mid_flip_never_takes_the_play_area() -> None:
 def test_flip_with_no_basic_card_anywhere_gives_nothing() -> None:
     race = run("flip_nothing")
     flips = events(race, "flip")
-    assert flips[-1]["card"] is None
-    assert all(not f["kept"] for f in flips)
+    assert flips[-1].card is None
+    assert all(not f.kept for f in flips)
     assert len(events(race, "reshuffle")) == 1
     car = race.cars[0]
     assert car.play == ["4", "S"] and car.speed == 4
@@ -288,25 +288,25 @@ def test_adrenaline_for_the_last_two_with_five() -> None:
 def test_adrenaline_counts_the_starting_field_after_cars_finished() -> None:
     race = run("adrenaline_finished")
     assert race.hall_of_fame == [0, 1, 2]
-    assert [e["order"] for e in events(race, "round")][1] == [3, 4]
-    used = [(e["round"], e["car"]) for e in events(race, "adrenaline")]
+    assert [e.order for e in events(race, "round")][1] == (3, 4)
+    used = [(e.round, e.car) for e in events(race, "adrenaline")]
     assert used == [(1, 4), (2, 3), (2, 4)]  # both remaining cars of 5 starters, round 2
 
 
 def test_adrenaline_with_four_starters_after_two_finished() -> None:
     race = run("adrenaline_finished_four")
     assert race.hall_of_fame == [0, 1]
-    assert [e["order"] for e in events(race, "round")][1] == [3, 2]
-    assert [(e["round"], e["car"]) for e in events(race, "adrenaline")] == [(1, 2), (2, 2)]
+    assert [e.order for e in events(race, "round")][1] == (3, 2)
+    assert [(e.round, e.car) for e in events(race, "adrenaline")] == [(1, 2), (2, 2)]
     assert not race.cars[3].adrenaline
 
 
 def test_adrenaline_adds_to_speed_for_corners() -> None:
     race = run("adrenaline_corner")
-    assert [e["speed"] for e in events(race, "adrenaline")] == [6]
-    moves = [(e["why"], e["spaces"]) for e in events(race, "move", car=0)]
+    assert [e.speed for e in events(race, "adrenaline")] == [6]
+    moves = [(e.why, e.spaces) for e in events(race, "move", car=0)]
     assert moves == [("cards", 5), ("adrenaline", 1)]
-    corners = [(e["corner"], e["speed"], e["heat"]) for e in events(race, "corner", car=0)]
+    corners = [(e.corner, e.speed, e.heat) for e in events(race, "corner", car=0)]
     assert corners == [(2, 6, 3)]
     assert race.cars[0].engine == 3
 
@@ -329,7 +329,7 @@ def test_cooldown_by_gear_and_adrenaline() -> None:
         3: {"cooldown 1"},  # gear 4: none, +1 from Adrenaline (last car)
     }
     assert "adrenaline" in seen[3] and "adrenaline" not in seen[0]
-    assert [(e["car"], e["n"]) for e in events(race, "cooldown")] == [(0, 3), (1, 1), (3, 1)]
+    assert [(e.car, e.n) for e in events(race, "cooldown")] == [(0, 3), (1, 1), (3, 1)]
     assert [c.engine for c in race.cars] == [5, 3, 2, 3]
     assert [c.hand.count(HEAT) for c in race.cars] == [1, 2, 3, 2]
 
@@ -338,11 +338,11 @@ def test_boost_pays_heat_once_and_counts_for_corners() -> None:
     race = prefix("boost", 2)  # after 'react 0 boost'
     assert "boost" not in react_options(race)  # once per turn
     race = run("boost")
-    assert [(e["card"], e["kept"], e["why"]) for e in events(race, "flip")] == \
+    assert [(e.card, e.kept, e.why) for e in events(race, "flip")] == \
         [("0", False, "boost"), ("4", True, "boost")]
-    assert [(e["value"], e["speed"]) for e in events(race, "boost")] == [(4, 7)]
-    assert [(e["n"], e["why"]) for e in events(race, "heat")] == [(1, "boost"), (4, "corner 2")]
-    assert [(e["corner"], e["speed"], e["heat"]) for e in events(race, "corner")] == [(2, 7, 4)]
+    assert [(e.value, e.speed) for e in events(race, "boost")] == [(4, 7)]
+    assert [(e.n, e.why) for e in events(race, "heat")] == [(1, "boost"), (4, "corner 2")]
+    assert [(e.corner, e.speed, e.heat) for e in events(race, "corner")] == [(2, 7, 4)]
     car = race.cars[0]
     assert car.engine == 6 - 1 - 4
     assert where(race, 0) == (1, 34, 2)
@@ -352,7 +352,7 @@ def test_boost_in_gear_4() -> None:
     race = run("boost_gear4")
     car = race.cars[0]
     assert car.gear == 4
-    assert [(e["value"], e["speed"]) for e in events(race, "boost")] == [(2, 6)]
+    assert [(e.value, e.speed) for e in events(race, "boost")] == [(2, 6)]
     assert car.engine == 5 and car.discard == ["H", "H"]  # the paid Heat and the flipped Heat
     assert car.play == ["1", "1", "1", "1", "2"]
     assert where(race, 0) == (1, 20, 2)
@@ -370,7 +370,7 @@ def test_no_boost_with_an_empty_engine() -> None:
 # ---------------------------------------------------------------- step 6: slipstream
 def test_slipstream_from_directly_behind() -> None:
     race = run("slipstream_behind")
-    moves = [(e["why"], e["spaces"]) for e in events(race, "move", car=0)]
+    moves = [(e.why, e.spaces) for e in events(race, "move", car=0)]
     assert moves == [("cards", 4), ("slipstream", 2)]
     assert where(race, 0) == (1, 21, 2)
     assert race.cars[0].speed == 4  # slipstream does not add to Speed
@@ -378,14 +378,14 @@ def test_slipstream_from_directly_behind() -> None:
 
 def test_slipstream_from_beside() -> None:
     race = run("slipstream_beside")
-    moves = [(e["why"], e["spaces"], e["space"]) for e in events(race, "move", car=0)]
+    moves = [(e.why, e.spaces, e.space) for e in events(race, "move", car=0)]
     assert moves == [("cards", 5, 20), ("slipstream", 2, 22)]
     assert race.cars[0].speed == 5
 
 
 def test_slipstream_over_a_corner_is_checked_with_the_turns_speed() -> None:
     race = run("slipstream_corner")
-    assert [(e["corner"], e["speed"], e["heat"]) for e in events(race, "corner")] == [(2, 5, 2)]
+    assert [(e.corner, e.speed, e.heat) for e in events(race, "corner")] == [(2, 5, 2)]
     assert race.cars[0].engine == 4
     assert where(race, 0) == (1, 34, 2)
 
@@ -407,7 +407,7 @@ def test_slipstream_may_end_on_the_last_space() -> None:
 
 def test_slipstream_across_the_line_of_an_earlier_lap() -> None:
     race = run("slipstream_lap")
-    assert [e["lap"] for e in events(race, "lap", car=0)] == [2]
+    assert [e.lap for e in events(race, "lap", car=0)] == [2]
     assert where(race, 0) == (2, 2, 1)
 
 
@@ -415,7 +415,7 @@ def test_slipstream_across_the_line_of_an_earlier_lap() -> None:
 def test_rulebook_corner_example_speed_5_limit_3_pays_2() -> None:
     race = run("corner_rulebook")
     (corner,) = events(race, "corner")
-    assert (corner["corner"], corner["limit"], corner["speed"], corner["heat"]) == (2, 3, 5, 2)
+    assert (corner.corner, corner.limit, corner.speed, corner.heat) == (2, 3, 5, 2)
     car = race.cars[0]
     assert car.engine == 4
     assert Counter(car.discard) == Counter({"H": 2, "2": 1, "3": 1})  # paid Heat -> discard
@@ -423,9 +423,9 @@ def test_rulebook_corner_example_speed_5_limit_3_pays_2() -> None:
 
 def test_several_corners_paid_separately_in_order() -> None:
     race = run("corners_several")
-    corners = [(e["corner"], e["limit"], e["heat"]) for e in events(race, "corner")]
+    corners = [(e.corner, e.limit, e.heat) for e in events(race, "corner")]
     assert corners == [(3, 5, 3), (4, 4, 4)]
-    assert [(e["n"], e["why"]) for e in events(race, "heat")] == [(3, "corner 3"), (4, "corner 4")]
+    assert [(e.n, e.why) for e in events(race, "heat")] == [(3, "corner 3"), (4, "corner 4")]
     assert race.cars[0].engine == 0
     assert events(race, "spin_out") == []
     assert where(race, 0) == (1, 44, 2)
@@ -433,7 +433,7 @@ def test_several_corners_paid_separately_in_order() -> None:
 
 def test_corner_crossed_from_its_own_space_not_by_ending_on_it() -> None:
     race = run("corner_edges")
-    corners = [(e["car"], e["corner"], e["speed"], e["heat"]) for e in events(race, "corner")]
+    corners = [(e.car, e.corner, e.speed, e.heat) for e in events(race, "corner")]
     assert corners == [(1, 2, 5, 2)]  # car 1 left space 33; car 0 stopped on it
     assert [c.engine for c in race.cars] == [6, 4]
     assert where(race, 0) == (1, 33, 2) and where(race, 1) == (1, 38, 2)
@@ -442,7 +442,7 @@ def test_corner_crossed_from_its_own_space_not_by_ending_on_it() -> None:
 def test_spin_out_in_gear_2() -> None:
     race = run("spin_out_gear2")
     (spin,) = events(race, "spin_out")
-    assert (spin["corner"], spin["heat"], spin["stress"], spin["frm"]) == (2, 3, 1, 38)
+    assert (spin.corner, spin.heat, spin.stress, spin.frm) == (2, 3, 1, 38)
     assert where(race, 0) == (1, 33, 2)  # the space just before corner 2's line
     car = race.cars[0]
     assert car.engine == 0 and car.gear == 1
@@ -456,7 +456,7 @@ def test_spin_out_in_gear_2() -> None:
 def test_spin_out_in_gear_4_lands_in_the_first_free_space() -> None:
     race = run("spin_out_blocked")
     (spin,) = events(race, "spin_out")
-    assert (spin["car"], spin["corner"], spin["heat"], spin["stress"]) == (0, 2, 2, 2)
+    assert (spin.car, spin.corner, spin.heat, spin.stress) == (0, 2, 2, 2)
     assert where(race, 0) == (1, 32, 2)  # both spots of space 33 are taken
     car = race.cars[0]
     assert car.hand.count(STRESS) == 2 and car.gear == 1 and car.engine == 0
@@ -465,9 +465,9 @@ def test_spin_out_in_gear_4_lands_in_the_first_free_space() -> None:
 
 def test_spin_out_ends_the_corner_checks() -> None:
     race = run("spin_out_later_corners")
-    assert [(e["corner"], e["heat"]) for e in events(race, "corner")] == [(3, 8)]
+    assert [(e.corner, e.heat) for e in events(race, "corner")] == [(3, 8)]
     (spin,) = events(race, "spin_out")
-    assert (spin["corner"], spin["heat"], spin["stress"]) == (4, 2, 2)
+    assert (spin.corner, spin.heat, spin.stress) == (4, 2, 2)
     assert where(race, 0) == (1, 43, 2)
     assert race.cars[0].hand.count(STRESS) == 2 and race.cars[0].engine == 0
 
@@ -484,12 +484,12 @@ def test_discard_never_heat_or_stress_then_replenish_to_7() -> None:
             race.apply(parse_decision(text))
     assert race_to_dict(race, events=True) == before
     race = run("discard")
-    assert [e["cards"] for e in events(race, "discard")] == [["0", "1"]]
+    assert [e.cards for e in events(race, "discard")] == [("0", "1")]
     car = race.cars[0]
     assert car.hand == ["S", "H", "2", "3", "2", "3", "4"]  # 4 kept + top 3 of the draw
     assert Counter(car.discard) == Counter({"0": 1, "1": 1, "4": 1})
     assert car.play == []
-    assert [e["drawn"] for e in events(race, "replenish")] == [3]
+    assert [e.drawn for e in events(race, "replenish")] == [3]
 
 
 def test_no_discard_step_with_only_heat_and_stress_in_hand() -> None:
@@ -502,7 +502,7 @@ def test_no_discard_step_with_only_heat_and_stress_in_hand() -> None:
 
 def test_replenish_moves_the_play_area_to_the_discard_before_drawing() -> None:
     race = run("replenish_reshuffle")
-    assert [e["cards"] for e in events(race, "reshuffle")] == [3]  # 2 + the played 4 4
+    assert [e.cards for e in events(race, "reshuffle")] == [3]  # 2 + the played 4 4
     car = race.cars[0]
     assert len(car.hand) == 7 and car.play == []
     assert Counter(car.hand) - Counter({"H": 3, "S": 2, "1": 1}) in \
@@ -516,14 +516,14 @@ def test_race_order_leader_first_racing_line_ahead() -> None:
     race = run("race_order")
     # 25 first; on 20 the racing-line spot 2 is ahead; on 5 the racing-line spot 1
     assert race.order == [2, 1, 0, 4, 3]
-    assert events(race, "round")[0]["order"] == [2, 1, 0, 4, 3]
+    assert events(race, "round")[0].order == (2, 1, 0, 4, 3)
     assert race.standings() == [2, 1, 0, 4, 3]
 
 
 def test_laps_and_corners_wrap_around() -> None:
     race = run("laps")
-    assert [(e["round"], e["lap"]) for e in events(race, "lap")] == [(1, 2)]
-    assert [(e["round"], e["corner"], e["speed"], e["heat"]) for e in events(race, "corner")] \
+    assert [(e.round, e.lap) for e in events(race, "lap")] == [(1, 2)]
+    assert [(e.round, e.corner, e.speed, e.heat) for e in events(race, "corner")] \
         == [(2, 1, 9, 2)]
     assert where(race, 0) == (2, 14, 2)
     assert race.cars[0].engine == 4 and not race.cars[0].finished
@@ -532,22 +532,22 @@ def test_laps_and_corners_wrap_around() -> None:
 def test_move_past_the_final_line_ends_and_later_corners_are_ignored() -> None:
     race = run("finish_past")
     (move,) = events(race, "move")
-    assert (move["spaces"], move["space"], move["lap"]) == (17, 13, 2)
+    assert (move.spaces, move.space, move.lap) == (17, 13, 2)
     assert events(race, "corner") == [] and events(race, "heat") == []
     assert race.cars[0].engine == 6
     assert race.over and race.hall_of_fame == [0]
-    assert [e["order"] for e in events(race, "race_over")] == [[0]]
+    assert [e.order for e in events(race, "race_over")] == [(0,)]
 
 
 def test_finish_order_and_play_until_every_car_finished() -> None:
     race = run("finish_order")
-    assert [(e["car"], e["round"]) for e in events(race, "finish")][:2] == [(0, 1), (1, 1)]
+    assert [(e.car, e.round) for e in events(race, "finish")][:2] == [(0, 1), (1, 1)]
     # car 0 crossed first, but car 1 ended the round further ahead: car 1 wins
-    assert [(e["car"], e["place"], e["round"]) for e in events(race, "hall_of_fame")][:2] == \
+    assert [(e.car, e.place, e.round) for e in events(race, "hall_of_fame")][:2] == \
         [(1, 1, 1), (0, 2, 1)]
-    assert [e["order"] for e in events(race, "round")][1] == [2]  # only car 2 still racing
+    assert [e.order for e in events(race, "round")][1] == (2,)  # only car 2 still racing
     assert race.over and race.hall_of_fame == [1, 0, 2]
-    assert [e["order"] for e in events(race, "race_over")] == [[1, 0, 2]]
+    assert [e.order for e in events(race, "race_over")] == [(1, 0, 2)]
     assert race.standings() == [1, 0, 2]
     assert all(not c.on_track and c.finished for c in race.cars)
 

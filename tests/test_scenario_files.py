@@ -13,6 +13,7 @@ import pytest
 
 from pitboard.cli import EXIT_BAD_INPUT, main
 from pitboard.engine import race_to_dict
+from pitboard.engine.events import CornerChecked
 from pitboard.scenario import ScenarioError, load_scenario, parse_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios"
@@ -258,8 +259,8 @@ def test_worked_example_rules() -> None:
     race = load_scenario(SCENARIOS / "worked_example.txt").run()
     alice = race.cars[0]
     assert (alice.space, alice.engine, alice.speed) == (35, 4, 6)  # 6 + 1 cooled - 3 paid
-    corners = [e for e in race.events if e["type"] == "corner"]
-    assert [(e["car"], e["corner"], e["speed"], e["heat"]) for e in corners] == [(0, 2, 6, 3)]
+    corners = [e for e in race.events if isinstance(e, CornerChecked)]
+    assert [(e.car, e.corner, e.speed, e.heat) for e in corners] == [(0, 2, 6, 3)]
 
 
 def test_doc_mentions_every_directive_and_decision() -> None:

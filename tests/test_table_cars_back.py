@@ -22,6 +22,7 @@ from pitboard.table.fonts import TINY
 from pitboard.table.legend_moves import legend_move_count
 from pitboard.table.recorder import JournalRecorder
 from pitboard.table.screens import render
+from pitboard.table.storage_problem import DAMAGED_RECOVERED
 from pitboard.table.table import Table
 from rig import Grid6, Panel, shows, shows_message
 from test_table_legends import MODULES, play_to_a_legend_move, raced_to_a_legend_move
@@ -123,7 +124,7 @@ def test_cars_still_to_go_back_survive_a_power_cut(tmp_path: Path) -> None:
     again.table.modules = {k: dict(v) for k, v in MODULES.items()}
     again.table.recorder = recorder = JournalRecorder(Journal(tmp_path))
     saved = recorder.recover()
-    assert saved is not None and recorder.problem == ""
+    assert saved is not None and recorder.problem is None
     again.table.restore(saved)
     assert again.table.cars_back == backs[1:]
     assert again.view(0).message.startswith("undo") and backs[1].name in again.view(0).message
@@ -140,7 +141,8 @@ def test_a_damaged_back_record_is_journal_damage(tmp_path: Path) -> None:
     fresh = Table(stations=6, render=render, seed=4, clock=lambda: 0.0)
     fresh.recorder = recorder = JournalRecorder(Journal(tmp_path))
     saved = recorder.recover()
-    assert saved is not None and recorder.problem.startswith("journal damaged")
+    assert saved is not None and recorder.problem is not None
+    assert recorder.problem.kind == DAMAGED_RECOVERED
     fresh.restore(saved)
     assert fresh.cars_back == backs  # everything before the damage
 

@@ -19,6 +19,7 @@ from pitboard.table.autoplay import next_input
 from pitboard.table.legend_moves import legend_move_count
 from pitboard.table.recorder import JournalRecorder
 from pitboard.table.screens import render
+from pitboard.table.storage_problem import DAMAGED_RECOVERED
 from pitboard.table.table import Table
 from rig import Grid6, Panel, find_text, shows, shows_message
 
@@ -143,8 +144,8 @@ def test_every_status_line_says_where_the_legend_goes_and_go_confirms() -> None:
     table = rig.table
     assert table.race is not None
     first = table.legend_moves_waiting()[0]
-    event = next(e for e in table.race.events if e["type"] == "legend")
-    assert first.colour == event["colour"] and first.to == event["space"]
+    event = next(e for e in table.race.events if e.kind == "legend")
+    assert first.colour == event.colour and first.to == event.space
     status = first.status()
     assert f"{first.frm}→{first.to}" in status and status.endswith(": GO")
     for i in range(2):  # every seated station, whatever screen it is on
@@ -269,7 +270,7 @@ def test_undo_forgets_legend_moves_the_race_no_longer_made(tmp_path: Path) -> No
     assert table.legends_confirmed <= legend_move_count(table.race) <= made + 2
     fresh, recorder = table_with_journal(tmp_path, race_control=False)
     saved = recorder.recover()
-    assert saved is not None and recorder.problem == ""
+    assert saved is not None and recorder.problem is None
     fresh.restore(saved)
     assert fresh.legends_confirmed == table.legends_confirmed
 
@@ -286,7 +287,7 @@ def test_a_legend_record_past_the_moves_is_damage(tmp_path: Path) -> None:
     fresh, recorder = table_with_journal(tmp_path, race_control=False)
     saved = recorder.recover()
     assert saved is not None
-    assert recorder.problem.startswith("journal damaged")
+    assert recorder.problem is not None and recorder.problem.kind == DAMAGED_RECOVERED
     fresh.restore(saved)
     assert fresh.legend_moves_waiting() == table.legend_moves_waiting()
 

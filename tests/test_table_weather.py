@@ -136,6 +136,6 @@ def test_slip_cycles_through_the_longer_reaches_and_go_takes_the_one_shown() -> 
     table.handle(GoPressed(station=station))
     slips = [d for d in race.log[before:] if isinstance(d, Slipstream)]
     assert slips == [Slipstream(car, True, 4)]
-    moved = [e for e in race.events if e["type"] == "move" and e.get("car") == car]
+    moved = [e for e in race.events if e.kind == "move" and getattr(e, "car", None) == car]
     assert race.cars[car].d >= d0  # the car went on (blocking may cut a move short)
     assert moved

@@ -27,6 +27,7 @@ from pitboard.engine import (
     undo,
 )
 from pitboard.engine.datafile import DataFileError
+from pitboard.engine.events import WeatherDrawn
 from pitboard.engine.forecast import forecast
 from pitboard.engine.weather import (
     load_tokens,
@@ -53,8 +54,8 @@ def options(race: Race) -> set[str]:
     return {str(o).split(" ", 2)[2] for o in race.pending().options}
 
 
-def events(race: Race, kind: str, car: int) -> list[dict[str, Any]]:
-    return [e for e in race.events if e["type"] == kind and e.get("car") == car]
+def events(race: Race, kind: str, car: int) -> list[Any]:
+    return [e for e in race.events if e.kind == kind and getattr(e, "car", None) == car]
 
 
 # ---------------------------------------------------------------- the data file
@@ -145,7 +146,7 @@ def test_weather_leaves_legend_cars_alone() -> None:
 def test_corner_tokens(name: str, limit: int, heat: int) -> None:
     race = run(name)
     corner = events(race, "corner", 0)[0]
-    assert (corner["corner"], corner["limit"], corner["heat"]) == (2, limit, heat)
+    assert (corner.corner, corner.limit, corner.heat) == (2, limit, heat)
     assert race.cars[0].engine == 6 - heat
 
 
@@ -154,7 +155,7 @@ def test_free_boost_where_the_car_boosts() -> None:
     assert "boost" in options(race)  # empty engine, but in the free-boost sector
     race = run("road_free_boost")
     assert race.cars[0].engine == 0 and race.cars[0].space == 40
-    assert not [e for e in race.events if e["type"] == "heat" and e["car"] == 0]
+    assert not [e for e in race.events if e.kind == "heat" and e.car == 0]
     assert not events(race, "boost", 1)
 
 
@@ -232,9 +233,10 @@ def test_fixed_tokens_are_exactly_the_callers() -> None:
     race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1,
                           modules={"weather": {"weather": "rain", "road": {"1": "overheat"}}}))
     assert race_weather(race) == "rain" and road_tokens(race) == {1: "overheat"}
-    first = [e for e in race.events if e["type"] == "weather"]
-    assert first == [{"weather": "rain", "road": {"1": "overheat"}, "type": "weather",
-                      "round": 0}]
+    first = [e for e in race.events if e.kind == "weather"]
+    assert first == [WeatherDrawn(weather="rain", road=((1, "overheat"),), round=0)]
+    assert first[0].to_dict() == {"weather": "rain", "road": {"1": "overheat"},
+                                  "type": "weather", "round": 0}
 
 
 @pytest.mark.parametrize(("modules", "message"), [

@@ -1,6 +1,7 @@
 """Pitboard as a running device: hardware profile → stations, journal, table, console, systemd.
 
-``pitboard run --config FILE`` builds an :class:`App` and runs it until SIGTERM. Start-up order:
+``pitboard run --config FILE`` (:mod:`pitboard.run`) builds an :class:`App` and runs it until
+SIGTERM. Start-up order:
 open the journal and recover the race, build the table (which redraws every station), start the
 inputs and the serial console, tell systemd READY, then turn the game loop, pinging the watchdog
 only while the table's health check passes.
@@ -10,14 +11,12 @@ from __future__ import annotations
 
 import logging
 import os
-import signal
 import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 from gpiozero import GPIOZeroError
@@ -37,9 +36,7 @@ from .table.chatter import ChatterGuard
 from .table.recorder import JournalRecorder
 from .table.screens import render
 from .table.table import KioskOptions, Table
-from .trackfile import TrackFileError
 from .usage import isatty
-from .userfile import escape
 
 log = logging.getLogger("pitboard")
 
@@ -424,8 +421,9 @@ class App:
         next_ping = 0.0
         next_tick = 0.0
         sdnotify.ready()
+        problem = self.recorder.problem
         sdnotify.status(("racing" if table.race is not None else "lobby")
-                        + (f"; {self.recorder.problem}" if self.recorder.problem else ""))
+                        + (f"; {problem}" if problem is not None else ""))
         while not stop.is_set():
             table.step(timeout=FAST_POLL_SECONDS if self.busy() else POLL_SECONDS)
             now = time.monotonic()
@@ -522,60 +520,6 @@ def draws_in_terminal(config: HwConfig) -> bool:
     return emulated and isatty(sys.stdin) and isatty(sys.stdout)
 
 
-def _run_in_terminal(config: HwConfig, journal: Path) -> int:
-    """``pitboard run`` on an emulated profile at a terminal: the stations drawn as in
-    ``pitboard sim``, the keyboard as their levers and trays, the journal kept in ``journal``
-    (a race left unfinished resumes on the next start). Log lines go to ``pitboard.log`` in
-    that folder instead of the screen being drawn."""
-    from .sim.cli import terminal_size
-    from .sim.session import Sim
-    from .sim.terminal import run_terminal
-
-    lock = JournalLock(journal)  # before the log file: a refused start writes nothing
-    try:
-        lock.acquire()
-    except (JournalBusy, OSError) as exc:
-        print(f"pitboard run: {exc}", file=sys.stderr)
-        return 1
-    try:
-        return _draw_in_terminal(config, journal, Sim, run_terminal, terminal_size)
-    finally:
-        lock.release()
-
-
-def _draw_in_terminal(config: HwConfig, journal: Path, sim_class: Any, run_terminal: Any,
-                      terminal_size: Any) -> int:
-    log_file = journal / LOG_NAME
-    try:
-        handler: logging.Handler = logging.FileHandler(log_file, encoding="utf-8")
-    except OSError as exc:
-        log.error("cannot write the journal or its log at %s: %s", journal, exc.strerror or exc)
-        return 1
-    root = logging.getLogger()
-    for old in root.handlers[:]:
-        root.removeHandler(old)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root.addHandler(handler)
-    try:
-        sim = sim_class(len(config.stations), track=config.table.track, laps=config.table.laps,
-                        journal=journal, profile=config)
-    except (StartupError, OSError) as exc:
-        log.error("%s", exc)
-        print(f"pitboard run: {exc}", file=sys.stderr)
-        return 1
-    level, line = startup_line(sim.app, console_started=False)  # Sim opens no serial port
-    log.log(level, line)
-    try:
-        fd = sys.stdin.fileno()
-        run_terminal(sim, fd, sys.stdout, size=terminal_size(sys.stdout, fd), scale=None,
-                     autoplay=False, delay=0.0, hold=0.0)
-    finally:
-        sim.close()
-    print(line)
-    print(f"log: {log_file}")
-    return 0
-
-
 def configure_logging(*, verbose: bool) -> None:
     """Log to stderr (the journal under systemd): Pitboard's own INFO lines and up (the
     start-up line, hardware waits, journal recovery), other libraries' warnings and errors.
@@ -584,43 +528,3 @@ def configure_logging(*, verbose: bool) -> None:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("pitboard").setLevel(logging.INFO)
     logging.getLogger("transitions").setLevel(logging.INFO if verbose else logging.WARNING)
-
-
-def run_main(config_path: str, *, journal: str | None = None, verbose: bool = False) -> int:
-    """``pitboard run``: the device service. Returns the exit status."""
-    from .hwconfig import ConfigError, load_profile
-
-    configure_logging(verbose=verbose)
-    try:
-        config = load_profile(config_path)
-    except ConfigError as exc:
-        for problem in exc.problems:
-            log.error("%s", problem)
-        return 2
-    if draws_in_terminal(config):
-        return _run_in_terminal(config, journal_dir(config, Path(journal) if journal else None))
-    try:
-        wait = float(os.environ.get("PITBOARD_HW_WAIT_SECONDS", BOOT_WAIT_SECONDS))
-        app = App.build(config, journal=Path(journal) if journal else None, wait_s=wait)
-    except StartupError as exc:
-        log.error("%s", exc)
-        return 1
-    except TrackFileError as exc:  # checked by load_profile; the file changed since
-        log.error("%s: table.track: %s", escape(config.label), exc)
-        return 2
-    stop = threading.Event()
-
-    def _stop(signum: int, frame: FrameType | None) -> None:
-        stop.set()
-
-    signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, _stop)
-    try:
-        app.boot()
-        log.log(*startup_line(app))
-        app.start_console()
-        app.run(stop)
-    finally:
-        sdnotify.stopping()
-        app.close()
-    return 0

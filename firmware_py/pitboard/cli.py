@@ -309,8 +309,8 @@ def cmd_flow_diagram(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from .app import run_main
     from .hwconfig import default_config_path
+    from .run import run_main
 
     return run_main(args.config or str(default_config_path()), journal=args.journal,
                     verbose=args.verbose)

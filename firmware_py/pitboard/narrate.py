@@ -1,13 +1,20 @@
-"""Engine events as plain sentences, for the text demo, the console and the logs."""
+"""Engine events as plain sentences, for the text demo, the console and the logs.
+
+Example::
+
+    >>> from pitboard.engine.events import Boosted, RoundStarted
+    >>> names = ["Ann", "Bo"].__getitem__
+    >>> narrate([RoundStarted(order=(1, 0), round=2),
+    ...          Boosted(car=1, card="3", value=3, speed=9, round=2)], names)
+    ['\\n=== Round 2: order Bo, Ann ===', '  Bo boosts: +3, speed 9']
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
 
+from .engine import events as ev
 from .engine.cards import CARD_TYPES
-
-Event = dict[str, Any]
 
 
 def _card(code: str | None) -> str:
@@ -16,9 +23,9 @@ def _card(code: str | None) -> str:
     return CARD_TYPES[code].name if code in CARD_TYPES else code
 
 
-def _spot(e: Event) -> str:
-    line = "racing line" if e.get("racing_line") else "outside spot"
-    return f"space {e['space']} ({line}), lap {e['lap']}"
+def _spot(space: int, racing_line: bool, lap: int) -> str:
+    line = "racing line" if racing_line else "outside spot"
+    return f"space {space} ({line}), lap {lap}"
 
 
 #: the Legend movement branches (engine/legends/movement.py) in words
@@ -27,112 +34,107 @@ _LEGEND = {"straight": "top speed towards", "brake": "brakes before",
            "after", "finish": "top speed to"}
 
 
-def describe(event: Event, name: Callable[[int], str]) -> str | None:
+def describe(event: ev.Event, name: Callable[[int], str]) -> str | None:
     """One line for an event, or None for events that only screens use."""
-    t = event["type"]
-    who = name(event["car"]) if "car" in event else ""
-    if t == "grid":
-        return "Grid: " + ", ".join(f"{name(g['car'])} on space {g['space']} spot {g['spot']}"
-                                    for g in event["grid"])
-    if t == "round":
-        return f"\n=== Round {event['round']}: order " + ", ".join(
-            name(c) for c in event["order"]) + " ==="
-    if t == "shift":
-        cost = f" for {event['heat']} Heat" if event["heat"] else ""
-        return f"{who} shifts {event['frm']} -> {event['to']}{cost}"
-    if t == "clogged":
-        return f"{who} has a clogged hand: plays {' '.join(event['cards'])}, does not move, gear 1"
-    if t == "reveal":
-        return f"{who} reveals {' '.join(event['cards'])}"
-    if t == "flip":
-        kept = "kept" if event["kept"] else "discarded"
-        return f"  {event['why']} flip: {_card(event['card'])} ({kept})" \
-            if event["card"] is not None else f"  {event['why']} flip: {_card(None)}"
-    if t == "speed":
-        return f"  speed {event['speed']}"
-    if t == "move":
-        blocked = f", blocked {event['blocked']} short" if event["blocked"] else ""
-        return f"  moves {event['spaces']} ({event['why']}) to {_spot(event)}{blocked}"
-    if t == "lap":
-        return f"  {who} starts lap {event['lap']}"
-    if t == "adrenaline":
-        return f"  {who} uses Adrenaline: speed {event['speed']}"
-    if t == "boost":
-        return f"  {who} boosts: +{event['value']}, speed {event['speed']}"
-    if t == "cooldown":
-        return f"  {who} cools {event['n']} Heat back into the engine ({event['engine']} there)"
-    if t == "slipstream":
-        return f"  {who} slipstreams"
-    if t == "weather":
-        road = ", ".join(f"corner {c} {k}" for c, k in event["road"].items()) or "none"
-        return f"Weather: {event['weather']}; road conditions: {road}"
-    garage = _garage(event, who)
-    if garage is not None:
-        return garage
-    if t == "legend_card":
-        return f"  Legend card {event['card']} is flipped"
-    if t == "legend_reshuffle":
-        return "  the Legend deck is reshuffled"
-    if t == "legend":
-        corner = f" corner {event['corner']}" if event["corner"] else " the finish"
-        return f"  {who} ({event['colour']} helmet): {_LEGEND[event['branch']]}{corner}"
-    if t == "corner":
-        paid = f"pays {event['heat']} Heat" if event["heat"] else "no Heat"
-        return f"  corner {event['corner']} (limit {event['limit']}) at speed {event['speed']}: " \
-            f"{paid}"
-    if t == "heat":
-        return None  # the shift/corner/boost lines already say it
-    if t == "spin_out":
-        return (f"  {who} SPINS OUT at corner {event['corner']}: pays {event['heat']} Heat, "
-                f"back to {_spot(event)}, {event['stress']} Stress to hand, gear 1")
-    if t == "discard":
-        return f"  {who} discards {' '.join(event['cards'])}"
-    if t == "finish":
-        return f"  {who} crosses the finish line!"
-    if t == "hall_of_fame":
-        return f"{who} finishes in place {event['place']}"
-    if t == "race_over":
-        return f"\nRace over after {event['rounds']} rounds. Final order: " + ", ".join(
-            f"{i + 1}. {name(c)}" for i, c in enumerate(event["order"]))
-    return None
+    who = name(event.car) if isinstance(event, ev.CarEvent) else ""
+    match event:
+        case ev.GridDrawn(grid=grid):
+            return "Grid: " + ", ".join(f"{name(g.car)} on space {g.space} spot {g.spot}"
+                                        for g in grid)
+        case ev.RoundStarted(order=order):
+            return f"\n=== Round {event.round}: order " + ", ".join(map(name, order)) + " ==="
+        case ev.Shifted(frm=frm, to=to, heat=heat):
+            return f"{who} shifts {frm} -> {to}{f' for {heat} Heat' if heat else ''}"
+        case ev.Clogged(cards=cards):
+            return f"{who} has a clogged hand: plays {' '.join(cards)}, does not move, gear 1"
+        case ev.Revealed(cards=cards):
+            return f"{who} reveals {' '.join(cards)}"
+        case ev.Flipped(card=None, why=why):
+            return f"  {why} flip: {_card(None)}"
+        case ev.Flipped(card=card, kept=kept, why=why):
+            return f"  {why} flip: {_card(card)} ({'kept' if kept else 'discarded'})"
+        case ev.SpeedCounted(speed=speed):
+            return f"  speed {speed}"
+        case ev.Moved():
+            blocked = f", blocked {event.blocked} short" if event.blocked else ""
+            return (f"  moves {event.spaces} ({event.why}) to "
+                    f"{_spot(event.space, event.racing_line, event.lap)}{blocked}")
+        case ev.LapStarted(lap=lap):
+            return f"  {who} starts lap {lap}"
+        case ev.AdrenalineUsed(speed=speed):
+            return f"  {who} uses Adrenaline: speed {speed}"
+        case ev.Boosted(value=value, speed=speed):
+            return f"  {who} boosts: +{value}, speed {speed}"
+        case ev.CooledDown(n=n, engine=engine):
+            return f"  {who} cools {n} Heat back into the engine ({engine} there)"
+        case ev.Slipstreamed():
+            return f"  {who} slipstreams"
+        case ev.WeatherDrawn(weather=weather, road=road):
+            tokens = ", ".join(f"corner {c} {k}" for c, k in road) or "none"
+            return f"Weather: {weather}; road conditions: {tokens}"
+        case ev.LegendCardFlipped(card=card):
+            return f"  Legend card {card} is flipped"
+        case ev.LegendDeckReshuffled():
+            return "  the Legend deck is reshuffled"
+        case ev.LegendMoved(colour=colour, branch=branch, corner=corner):
+            where = f" corner {corner}" if corner else " the finish"
+            return f"  {who} ({colour} helmet): {_LEGEND[branch]}{where}"
+        case ev.CornerChecked(corner=corner, limit=limit, speed=speed, heat=heat):
+            paid = f"pays {heat} Heat" if heat else "no Heat"
+            return f"  corner {corner} (limit {limit}) at speed {speed}: {paid}"
+        case ev.HeatPaid():
+            return None  # the shift/corner/boost lines already say it
+        case ev.SpunOut():
+            return (f"  {who} SPINS OUT at corner {event.corner}: pays {event.heat} Heat, back "
+                    f"to {_spot(event.space, event.racing_line, event.lap)}, {event.stress} "
+                    "Stress to hand, gear 1")
+        case ev.Discarded(cards=cards):
+            return f"  {who} discards {' '.join(cards)}"
+        case ev.Finished():
+            return f"  {who} crosses the finish line!"
+        case ev.Placed(place=place):
+            return f"{who} finishes in place {place}"
+        case ev.RaceOver(order=order, rounds=rounds):
+            return f"\nRace over after {rounds} rounds. Final order: " + ", ".join(
+                f"{i + 1}. {name(c)}" for i, c in enumerate(order))
+    return _garage(event, who)
 
 
-def _garage(e: Event, who: str) -> str | None:
+def _garage(e: ev.Event, who: str) -> str | None:
     """The Garage module's events (draft and upgrade symbols)."""
-    t = e["type"]
-    if t == "draft_market":
-        return f"Draft round {e['draft_round']}: market " + ", ".join(
-            f"{c} {_card(c)}" for c in e["cards"])
-    if t == "draft_pick":
-        return f"  {who} drafts {e['card']} {_card(e['card'])}"
-    if t == "draft_drop":
-        return f"  {who} drops {e['card']} {_card(e['card'])}"
-    if t == "upgrade_replaced":
-        return (f"  {who} cannot pay the Heat of {_card(e['card'])}: discarded, "
-                f"{_card(e['by'])} played instead")
-    if t == "scrap":
-        cards = " ".join(e["cards"]) or "nothing (no cards left)"
-        return f"  {who} scraps {cards}"
-    if t == "speed_choice":
-        return f"  {who} plays {_card(e['card'])} at {e['value']}: speed {e['speed']}"
-    if t == "direct_play":
-        return f"  {who} plays {_card(e['card'])} from hand"
-    if t == "accelerate":
-        return f"  {who} accelerates: +{e['n']} for {e['flips']} flips, speed {e['speed']}"
-    if t == "reduce":
-        return f"  {who} discards {e['n']} Stress"
-    if t == "salvage":
-        return f"  {who} salvages {_card(e['card'])} into the draw deck"
-    if t == "supercool":
-        return f"  {who} super-cools {e['n']} Heat from the discard pile ({e['engine']} there)"
-    if t == "draft_move":
-        return f"  {who} drafts {e['spaces']} spaces up to the car ahead"
-    if t == "refresh":
-        return f"  {who} will put {_card(e['card'])} back on the draw deck"
-    if t == "one_time":
-        return f"  {who} uses up {' '.join(_card(c) for c in e['cards'])} (out of the game)"
+    match e:
+        case ev.MarketDealt(draft_round=draft_round, cards=cards):
+            return f"Draft round {draft_round}: market " + ", ".join(
+                f"{c} {_card(c)}" for c in cards)
+        case ev.Drafted(card=card):
+            return f"  {who} drafts {card} {_card(card)}"
+        case ev.DraftDropped(card=card):
+            return f"  {who} drops {card} {_card(card)}"
+        case ev.UpgradeReplaced(card=card, by=by):
+            return (f"  {who} cannot pay the Heat of {_card(card)}: discarded, "
+                    f"{_card(by)} played instead")
+        case ev.Scrapped(cards=cards):
+            return f"  {who} scraps {' '.join(cards) or 'nothing (no cards left)'}"
+        case ev.SpeedChosen(card=card, value=value, speed=speed):
+            return f"  {who} plays {_card(card)} at {value}: speed {speed}"
+        case ev.DirectPlayed(card=card):
+            return f"  {who} plays {_card(card)} from hand"
+        case ev.Accelerated(n=n, flips=flips, speed=speed):
+            return f"  {who} accelerates: +{n} for {flips} flips, speed {speed}"
+        case ev.StressReduced(n=n):
+            return f"  {who} discards {n} Stress"
+        case ev.Salvaged(card=card):
+            return f"  {who} salvages {_card(card)} into the draw deck"
+        case ev.SuperCooled(n=n, engine=engine):
+            return f"  {who} super-cools {n} Heat from the discard pile ({engine} there)"
+        case ev.DraftMoved(spaces=spaces):
+            return f"  {who} drafts {spaces} spaces up to the car ahead"
+        case ev.RefreshChosen(card=card):
+            return f"  {who} will put {_card(card)} back on the draw deck"
+        case ev.UsedUp(cards=cards):
+            return f"  {who} uses up {' '.join(_card(c) for c in cards)} (out of the game)"
     return None
 
 
-def narrate(events: Iterable[Event], name: Callable[[int], str]) -> list[str]:
+def narrate(events: Iterable[ev.Event], name: Callable[[int], str]) -> list[str]:
     return [line for e in events if (line := describe(e, name)) is not None]

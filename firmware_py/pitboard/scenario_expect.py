@@ -81,13 +81,13 @@ class Expect:
         return f"{node}"
 
     def _event(self, race: Race) -> str | None:
+        # matched against each event's JSON form: the keys a scenario names are its keys
         kind, fields = self.words[0], [w.split("=", 1) for w in self.words[1:]]
-        for e in race.events:
-            if e.get("type") == kind and all(k in e and _same(e[k], _word(v))
-                                             for k, v in fields):
+        seen = [e.to_dict() for e in race.events if e.kind == kind]
+        for e in seen:
+            if all(k in e and _same(e[k], _word(v)) for k, v in fields):
                 return None
-        seen = sum(1 for e in race.events if e.get("type") == kind)
-        return f"no such event ({seen} '{kind}' event(s))"
+        return f"no such event ({len(seen)} '{kind}' event(s))"
 
 
 def _word(text: str) -> Any:

@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Final
 
+from ..engine.events import Event
 from ..engine.race import Race
 from ..engine.setup import MAX_CARS
 from ..hw.events import GoPressed, LeverMoved, SlotPressed, StationEvent
@@ -27,7 +28,7 @@ from .command import CommandError, _Command, _Usage
 from .lines import MAX_LINE, LineSplitter
 from .link import DirectLink, TableBusy, TableLink
 from .options import option_commands
-from .views import state_dict, status_line
+from .views import RaceUndone, TableStateChanged, state_dict, status_line
 
 log = logging.getLogger("pitboard.console")
 
@@ -379,10 +380,10 @@ class ConsoleProtocol:
 
     def _observe(self, table: Table) -> None:
         mode = self.events_mode
-        out: list[dict[str, Any]] = []
+        out: list[Event | TableStateChanged | RaceUndone] = []
         if table.state != self._seen_state:
             self._seen_state = table.state
-            out.append({"type": "table", "state": table.state})
+            out.append(TableStateChanged(table.state))
         race = table.race
         if race is not self._seen_race:
             previous = self._seen_race
@@ -391,7 +392,7 @@ class ConsoleProtocol:
             if race is not None and previous is not None and race.setup is previous.setup:
                 # undo replays the same setup to an earlier point: report that, not a replay
                 self._seen_events = len(race.events)
-                out.append({"type": "undo", "decisions": len(race.log), "round": race.round})
+                out.append(RaceUndone(decisions=len(race.log), round=race.round))
         if race is not None and len(race.events) > self._seen_events:
             if mode != "off":
                 out += race.events[self._seen_events:]
@@ -401,7 +402,8 @@ class ConsoleProtocol:
         lines: list[str] = []
         for event in out:
             if mode == "json":
-                lines.append("EVT " + json.dumps(event, separators=(",", ":"), default=str))
+                lines.append("EVT " + json.dumps(event.to_dict(), separators=(",", ":"),
+                                                 default=str))
             else:
                 lines += ["EVT " + part for part in _event_text(event, race) if part]
         with self._events_lock:
@@ -424,13 +426,9 @@ class ConsoleProtocol:
         return lines
 
 
-def _event_text(event: dict[str, Any], race: Race | None) -> list[str]:
-    kind = event.get("type")
-    if kind == "table":
-        return [f"table {event['state']}"]
-    if kind == "undo":
-        n = event["decisions"]
-        return [f"undo: back to round {event['round']}, {n} decision{'' if n == 1 else 's'} kept"]
+def _event_text(event: Event | TableStateChanged | RaceUndone, race: Race | None) -> list[str]:
+    if not isinstance(event, Event):  # the table's own
+        return [event.text()]
     if race is None:
         return []
     line = describe(event, race.setup.name)

@@ -1,9 +1,12 @@
 """The table as the console reports it (game thread): :func:`status_line` and
-:func:`state_dict`, the answers to ``status`` and ``state``.
+:func:`state_dict`, the answers to ``status`` and ``state``; and the table's own events that
+the ``events`` stream carries beside the race's (:class:`TableStateChanged`,
+:class:`RaceUndone`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ..engine.snapshot import race_to_dict
@@ -89,3 +92,47 @@ def legends_dict(table: Table) -> dict[str, Any] | None:
             "spot": first.spot, "lap": first.lap, "back": first.back,
             "instruction": first.instruction()},
     }
+
+
+# ---------------------------------------------------------------------- the table's own events
+@dataclass(frozen=True, slots=True)
+class TableStateChanged:
+    """The table flow moved to ``state``: streamed beside the race's events.
+
+    Example::
+
+        >>> event = TableStateChanged("planning")
+        >>> event.to_dict(), event.text()
+        ({'type': 'table', 'state': 'planning'}, 'table planning')
+    """
+
+    state: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "table", "state": self.state}
+
+    def text(self) -> str:
+        return f"table {self.state}"
+
+
+@dataclass(frozen=True, slots=True)
+class RaceUndone:
+    """Staff undo: the race went back to round ``round`` with ``decisions`` decisions kept
+    (the replayed events are not streamed again).
+
+    Example::
+
+        >>> event = RaceUndone(decisions=17, round=3)
+        >>> event.to_dict(), event.text()
+        ({'type': 'undo', 'decisions': 17, 'round': 3}, 'undo: back to round 3, 17 decisions kept')
+    """
+
+    decisions: int
+    round: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "undo", "decisions": self.decisions, "round": self.round}
+
+    def text(self) -> str:
+        n = self.decisions
+        return f"undo: back to round {self.round}, {n} decision{'' if n == 1 else 's'} kept"

@@ -22,7 +22,8 @@ from .decisions import (
     decision_to_dict,
     parse_decision,
 )
-from .modules import RaceModule, register_module
+from .events import Event, event_from_dict
+from .modules import ModuleRace, RaceModule, register_module
 from .race import Car, Race
 from .setup import RaceSetup, StackedDeck
 from .snapshot import race_from_dict, race_to_dict, replay, undo
@@ -35,7 +36,9 @@ __all__ = [
     "CardType",
     "Decision",
     "Discard",
+    "Event",
     "IllegalDecision",
+    "ModuleRace",
     "Pending",
     "Plan",
     "PlanRule",
@@ -47,6 +50,7 @@ __all__ = [
     "StackedDeck",
     "decision_from_dict",
     "decision_to_dict",
+    "event_from_dict",
     "parse_decision",
     "race_from_dict",
     "race_to_dict",

@@ -28,6 +28,7 @@ from typing import Any
 
 from .cards import HEAT
 from .decisions import COUNT, PLAN, Plan, PlanProblem
+from .events import CooledDown, CornerChecked, HeatPaid, Moved, Shifted, SpunOut
 from .race import Race
 from .sandbox import Sandbox, play_all
 
@@ -237,10 +238,10 @@ def shifted(race: Race, car_id: int) -> tuple[int, int]:
     """The gear ``car_id`` was in before it planned this round, and the Heat the shift took
     (its ``shift`` event; none: it kept its gear)."""
     for e in reversed(race.events):
-        if e["round"] != race.round:
+        if e.round != race.round:
             break
-        if e["type"] == "shift" and e["car"] == car_id:
-            return e["frm"], e["heat"]
+        if isinstance(e, Shifted) and e.car == car_id:
+            return e.frm, e.heat
     return race.cars[car_id].gear, 0
 
 
@@ -316,25 +317,24 @@ def _outcome(sb: Sandbox, shift_cost: int) -> tuple[Any, ...]:
     spin_corner = None
     cooled = blocked = slip = 0
     for e in sb.events:
-        kind = e["type"]
-        if kind == "corner":
-            corners.append(CornerCheck(e["corner"], e["limit"], e["heat"]))
-        elif kind == "heat":
-            heat += e["n"]
-        elif kind == "move":
-            blocked += e["blocked"]
-            if e["why"] == "slipstream":
-                slip += e["spaces"]
-        elif kind == "cooldown":
-            cooled += e["n"]
-        elif kind == "spin_out":
-            spin_corner = e["corner"]
-            heat += e["heat"]
+        if isinstance(e, CornerChecked):
+            corners.append(CornerCheck(e.corner, e.limit, e.heat))
+        elif isinstance(e, HeatPaid):
+            heat += e.n
+        elif isinstance(e, Moved):
+            blocked += e.blocked
+            if e.why == "slipstream":
+                slip += e.spaces
+        elif isinstance(e, CooledDown):
+            cooled += e.n
+        elif isinstance(e, SpunOut):
+            spin_corner = e.corner
+            heat += e.heat
             index = spin_corner - 1
             limit = sb.corner_limit(index)
             if sb.hooks.car_corner_limit:  # this car's limit there this turn
                 limit = sb.hooks.car_corner_limit(sb, car, index, limit)
-            corners.append(CornerCheck(spin_corner, limit, e["heat"]))
+            corners.append(CornerCheck(spin_corner, limit, e.heat))
     d = car.d
     return (car.speed, d, sb.lap_of(d), car.space, car.spot, car.spot == sb.racing_spot(d),
             d - car.start_d, blocked, tuple(corners), heat, spin_corner is not None,

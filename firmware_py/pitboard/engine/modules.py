@@ -42,8 +42,15 @@ objects listed in :attr:`RaceModule.react_actions`; the race offers them after t
 
 Modules add decisions of their own (a draft pick) with :attr:`RaceModule.decisions` and phases
 with :meth:`RaceModule.pending`; their state round-trips through :meth:`RaceModule.to_dict`. A
-module draws randomness only through :meth:`Race.shuffle <pitboard.engine.race.Race.shuffle>`,
-so seed + decision log still replays the race.
+module draws randomness only through :meth:`ModuleRace.shuffle`, so seed + decision log still
+replays the race.
+
+What a module may read of a race and do to it is :class:`ModuleRace`, the race as every hook
+receives it: move a car, flip, draw, shuffle, record an event, ask where a car stands and
+whether it may discard, read the shift table. Nothing else of
+:class:`~pitboard.engine.race.Race` is the modules' (its names with an underscore may change
+with any version; ``tests/test_imports.py`` checks that no file outside race.py's layers uses
+one).
 
 Example::
 
@@ -58,15 +65,95 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+from ..track import Track
+from .car import Car
+from .decisions import Decision, Pending
+from .events import Event, Place
 
 if TYPE_CHECKING:
-    from ..track import Track
-    from .decisions import Decision, Pending
-    from .race import Car, Race
     from .react import ReactAction
     from .setup import RaceSetup
+
+
+class ModuleRace(Protocol):
+    """A race as its modules (and the React actions) see it: what they may read and do. A
+    :class:`~pitboard.engine.race.Race` is one; every hook receives it.
+
+    Example: the verbs a module uses, on a race (a car flips for a Boost, then moves)::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> from pitboard.engine.events import Boosted
+        >>> race: ModuleRace = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
+        >>> car = race.cars[0]
+        >>> race.flip(car, "boost"), race.where(car).space
+        ('4', 69)
+        >>> race.record(Boosted(car=car.id, card="4", value=4, speed=4, round=race.round))
+        >>> race.move(car, 4, "boost")
+        >>> race.where(car), [e.kind for e in race.events[-4:]]
+        (Place(d=4, lap=1, space=4, spot=1, racing_line=True), ['flip', 'boost', 'lap', 'move'])
+    """
+
+    # -- what a module reads ------------------------------------------------------------------
+    #: the setup the race was started with (its modules' options in ``setup.modules``)
+    setup: RaceSetup
+    track: Track
+    laps: int
+    #: ``d`` past which a car has finished (laps x spaces)
+    finish_d: int
+    #: 0 before the first round
+    round: int
+    #: "plan", "react", ... or a module's own phase (a module sets its phase, see pre_race)
+    phase: str
+    #: by id
+    cars: list[Car]
+    #: car ids, pole position first
+    grid: list[int]
+    #: the decisions applied: a module appends its own once it has checked one (see apply)
+    log: list[Decision]
+    #: the race's modules and their hooks (``hooks.by_key["garage"]``)
+    hooks: Hooks
+    #: events are kept (at the table) or not (a simulation): test before building one
+    record_events: bool
+    events: list[Event]
+
+    def where(self, car: Car) -> Place:
+        """Where ``car`` stands now."""
+
+    def corners_between(self, start: int, end: int) -> list[tuple[int, int, int]]:
+        """Corner lines crossed moving from ``start`` to ``end``: (d of the line, corner
+        index, limit)."""
+
+    def boost_heat(self, car: Car) -> int:
+        """Heat a Boost costs ``car`` now (the modules' boost_heat hooks asked)."""
+
+    def shifts(self, car: Car) -> tuple[tuple[int, ...], dict[int, int]]:
+        """The shift table's row for ``car``: the gears it may plan and the Heat each costs."""
+
+    def may_discard(self, car: Car) -> bool:
+        """May ``car`` discard cards from its hand now (not on a tunnel space)?"""
+
+    # -- what a module does --------------------------------------------------------------------
+    def move(self, car: Car, spaces: int, why: str) -> None:
+        """Move ``car`` forward, stepping back while a space is full (events: lap, move)."""
+
+    def flip(self, car: Car, why: str) -> str | None:
+        """Flip to the next basic Speed card: into the play area, the rest discarded (None:
+        none left)."""
+
+    def draws(self, car: Car) -> Iterator[str]:
+        """Cards off the top of ``car``'s draw pile, the discard pile shuffled in once."""
+
+    def shuffle(self, cards: list[Any]) -> None:
+        """Shuffle ``cards`` with the race's seeded stream (the only randomness allowed)."""
+
+    def record(self, event: Event) -> None:
+        """Keep ``event`` among the race's events (only while ``record_events`` is on)."""
+
+    def start(self) -> None:
+        """Deal the cards and begin round 1 (a module's pre-race phase calls it when done)."""
 
 
 class RaceModule:
@@ -119,88 +206,88 @@ class RaceModule:
         """Restore the state :meth:`to_dict` wrote."""
 
     # -- before the race --------------------------------------------------------------------
-    def prepare(self, race: Race) -> None:
+    def prepare(self, race: ModuleRace) -> None:
         """Once, after the track is known and before any car is dealt."""
 
-    def corner_limit(self, race: Race, index: int, limit: int) -> int:
+    def corner_limit(self, race: ModuleRace, index: int, limit: int) -> int:
         """The limit at corner ``index`` (0-based) for every car, given the printed one."""
         return limit
 
-    def setup_car(self, race: Race, car: Car) -> None:
+    def setup_car(self, race: ModuleRace, car: Car) -> None:
         """Adjust ``car.draw`` (unshuffled starting deck) and ``car.engine`` before the shuffle."""
 
-    def pre_race(self, race: Race) -> bool:
+    def pre_race(self, race: ModuleRace) -> bool:
         """True if the module needs decisions before the cards are dealt (a draft): it then
         sets ``race.phase`` to its own phase and calls ``race.start()`` when they are done."""
         return False
 
     # -- decisions the module owns ------------------------------------------------------------
-    def pending(self, race: Race) -> Pending | None:
+    def pending(self, race: ModuleRace) -> Pending | None:
         """What the race waits for in a phase this module owns (None: not its phase)."""
         return None
 
-    def waiting(self, race: Race) -> int | None:
+    def waiting(self, race: ModuleRace) -> int | None:
         """The car that decides next in a phase this module owns, -1 if none, None if not its
         phase: what :meth:`pending` would name, without listing every option (bots and loops
         ask ``race.waiting_for()`` before each decision)."""
         return None
 
-    def apply(self, race: Race, decision: Decision) -> None:
+    def apply(self, race: ModuleRace, decision: Decision) -> None:
         """Apply one of :attr:`decisions` (raise IllegalDecision, state untouched, if illegal)."""
         raise NotImplementedError
 
     # -- the round -----------------------------------------------------------------------------
-    def plans(self, race: Race, car: Car) -> bool:
+    def plans(self, race: ModuleRace, car: Car) -> bool:
         """Does ``car`` plan (choose a gear and cards) this round?"""
         return True
 
-    def drive(self, race: Race, car: Car) -> bool:
+    def drive(self, race: ModuleRace, car: Car) -> bool:
         """Take ``car``'s whole turn; True if the module did (the race then ends the turn)."""
         return False
 
-    def after_reveal(self, race: Race, car: Car) -> None:
+    def after_reveal(self, race: ModuleRace, car: Car) -> None:
         """The played cards are revealed and ``car.speed`` added up; the car has not moved."""
 
-    def car_corner_limit(self, race: Race, car: Car, index: int, limit: int) -> int:
+    def car_corner_limit(self, race: ModuleRace, car: Car, index: int, limit: int) -> int:
         """``car``'s limit at corner ``index`` this turn, given the race's limit there."""
         return limit
 
-    def corner_heat(self, race: Race, car: Car, index: int, excess: int) -> int:
+    def corner_heat(self, race: ModuleRace, car: Car, index: int, excess: int) -> int:
         """Heat charged for crossing corner ``index`` ``excess`` over its limit (excess > 0)."""
         return excess
 
-    def cooldown(self, race: Race, car: Car, n: int) -> int:
+    def cooldown(self, race: ModuleRace, car: Car, n: int) -> int:
         """Cooldown ``car`` gets this turn, given the base game's ``n``."""
         return n
 
-    def boost_heat(self, race: Race, car: Car, cost: int) -> int:
+    def boost_heat(self, race: ModuleRace, car: Car, cost: int) -> int:
         """Heat a Boost costs ``car`` now, given the base game's ``cost``."""
         return cost
 
-    def downshift_heat(self, race: Race, car: Car, heat: int) -> int:
+    def downshift_heat(self, race: ModuleRace, car: Car, heat: int) -> int:
         """Heat any downshift costs ``car`` this round on top of the base game's, given the
         answer so far (0 in the base game)."""
         return heat
 
-    def may_slipstream(self, race: Race, car: Car) -> bool:
+    def may_slipstream(self, race: ModuleRace, car: Car) -> bool:
         """May ``car`` start a slipstream where it stands (the base rule already allows it)?"""
         return True
 
-    def may_discard(self, race: Race, car: Car) -> bool:
+    def may_discard(self, race: ModuleRace, car: Car) -> bool:
         """May ``car`` discard cards from its hand now (the Discard step, a reduce symbol)?"""
         return True
 
-    def slipstream_spaces(self, race: Race, car: Car, spaces: int) -> int:
+    def slipstream_spaces(self, race: ModuleRace, car: Car, spaces: int) -> int:
         """How far ``car`` slipstreams, given the base game's ``spaces``."""
         return spaces
 
-    def slipstream_choices(self, race: Race, car: Car, spaces: tuple[int, ...]
+    def slipstream_choices(self, race: ModuleRace, car: Car, spaces: tuple[int, ...]
                            ) -> tuple[int, ...]:
         """Every distance ``car`` may choose to slipstream, the usual one first, given the
         choices so far (``(slipstream_spaces,)`` in the base game)."""
         return spaces
 
-    def end_turn(self, race: Race, car: Car) -> None:
+    def end_turn(self, race: ModuleRace, car: Car) -> None:
         """``car.play`` is about to go to the discard pile (a module may take cards out)."""
 
 
@@ -264,7 +351,7 @@ class Hooks:
         for name, fns in found.items():  # (one module's hook as it is: no call per hook)
             setattr(self, name, fns[0] if len(fns) == 1 else _combine(name, fns))
 
-    def pending(self, race: Race) -> Pending | None:
+    def pending(self, race: ModuleRace) -> Pending | None:
         """The first module phase that is waiting, if any."""
         for m in self.modules:
             found = m.pending(race)

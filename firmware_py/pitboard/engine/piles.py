@@ -8,11 +8,13 @@ decision log* reproduces the race exactly, on any platform and Python version.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from .car import Car
 from .cards import BASIC, STRESS, starting_deck
 from .course import Course
+from .events import Flipped, GridDrawn, GridSpot, Replenished, Reshuffled
 from .setup import BOX_STRESS, RaceSetup
 from .shuffle import shuffle_cards
 
@@ -69,74 +71,78 @@ class Piles(Course):
         in_decks = sum(c.draw.count(STRESS) + c.hand.count(STRESS) for c in self.cars)
         self.stress_reserve = max(0, BOX_STRESS - in_decks)
         if self.record_events:
-            self._event("grid", grid=[self._where(self.cars[i]) | {"car": i} for i in self.grid])
+            self.events.append(GridDrawn(grid=tuple(self._grid_spot(i) for i in self.grid),
+                                         round=self.round))
+
+    def _grid_spot(self, car_id: int) -> GridSpot:
+        p = self.where(self.cars[car_id])
+        return GridSpot(p.d, p.lap, p.space, p.spot, p.racing_line, car_id)
 
 
-    def _draw_one(self, car: Car, reshuffled: list[bool]) -> str | None:
-        if not car.draw:
-            if not car.discard or reshuffled[0]:
-                return None
-            # mid-turn reshuffles never take the play area
-            car.draw = car.discard
-            car.discard = []
-            self.shuffle(car.draw)
-            reshuffled[0] = True
-            if self.record_events:
-                self._event("reshuffle", car=car.id, cards=len(car.draw))
-        return car.draw.pop()
-
-    def _flip_basic(self, car: Car, why: str) -> str | None:
-        """Flip until a basic Speed card (1-4): it joins the play area, the rest are discarded.
-
-        One reshuffle at most per flip: a second one would hold only the cards just flipped.
-        """
-        reshuffled = [False]
+    # -------------------------------------------------------------- what modules may do
+    def draws(self, car: Car) -> Iterator[str]:
+        """Cards off the top of ``car``'s draw pile, one each time the caller asks. When the
+        pile runs out the discard pile becomes the new one, shuffled (a
+        :class:`~pitboard.engine.events.Reshuffled`), once: a second time it would hold only
+        the cards just drawn. Ends when no card is left. (Mid-turn: the play area stays.)"""
+        reshuffled = False
         while True:
-            draw = car.draw
-            card = draw.pop() if draw else self._draw_one(car, reshuffled)
-            if card is None:
-                if self.record_events:
-                    self.events.append({"car": car.id, "card": None, "kept": False, "why": why,
-                                        "type": "flip", "round": self.round})
-                return None
-            if card in BASIC:
+            if not car.draw:
+                if reshuffled or not car.discard:
+                    return
+                self._reshuffle(car)
+                reshuffled = True
+            yield car.draw.pop()
+
+    def flip(self, car: Car, why: str) -> str | None:
+        """Flip cards until a basic Speed card (1-4): it joins the play area and is returned; the
+        others go to the discard pile (None: no card was left). Each flip is a
+        :class:`~pitboard.engine.events.Flipped` (``why``: "stress", "boost", a module's)."""
+        record = self.record_events
+        for card in self.draws(car):
+            kept = card in BASIC
+            if kept:
                 car.play.append(card)
-                if self.record_events:
-                    self.events.append({"car": car.id, "card": card, "kept": True, "why": why,
-                                    "type": "flip", "round": self.round})
+            else:
+                car.discard.append(card)
+            if record:
+                self.events.append(Flipped(car=car.id, card=card, kept=kept, why=why,
+                                           round=self.round))
+            if kept:
                 return card
-            car.discard.append(card)
-            if self.record_events:
-                self.events.append({"car": car.id, "card": card, "kept": False, "why": why,
-                                "type": "flip", "round": self.round})
+        if record:
+            self.events.append(Flipped(car=car.id, card=None, kept=False, why=why,
+                                       round=self.round))
+        return None
+
+    def _reshuffle(self, car: Car, *, log: bool = True) -> None:
+        """The discard pile, shuffled, becomes ``car``'s draw pile (a :class:`Reshuffled`
+        unless ``log`` is off: the deal)."""
+        car.draw = car.discard
+        car.discard = []
+        self.shuffle(car.draw)
+        if log and self.record_events:
+            self.events.append(Reshuffled(car=car.id, cards=len(car.draw), round=self.round))
 
     def _fill_hand(self, car: Car, *, log: bool = True) -> None:
+        """Draw up to the hand size, top card first (a :class:`Replenished` unless ``log`` is
+        off: the deal). An empty draw pile takes the discard pile, shuffled, as often as
+        needed; the hand stays short when both run out."""
         hand = car.hand
         need = self.setup.hand_size - len(hand)
         if need <= 0:
             return
-        draw = car.draw
-        if len(draw) >= need and not (log and self.record_events):  # no reshuffle, no event
-            hand += draw[:-need - 1:-1]  # top card first, as if popped one by one (in place)
-            del draw[-need:]
-            return
+        log = log and self.record_events
         drawn = 0
         while drawn < need:
-            draw = car.draw
-            if not draw:
+            if not car.draw:
                 if not car.discard:
                     break
-                car.draw = draw = car.discard
-                car.discard = []
-                self.shuffle(draw)
-                if log and self.record_events:
-                    self._event("reshuffle", car=car.id, cards=len(draw))
-            take = need - drawn  # (not min(): a builtin call costs more, on every reshuffle)
-            if take > len(draw):
-                take = len(draw)
-            car.hand.extend(draw[:-take - 1:-1])  # top card first, as if popped one by one
+                self._reshuffle(car, log=log)
+            draw = car.draw
+            take = min(need - drawn, len(draw))
+            hand += draw[:-take - 1:-1]  # top card first, as if popped one by one (in place)
             del draw[-take:]
             drawn += take
-        if log and self.record_events:
-            self.events.append({"car": car.id, "drawn": drawn, "type": "replenish",
-                                "round": self.round})
+        if log:
+            self.events.append(Replenished(car=car.id, drawn=drawn, round=self.round))

@@ -48,6 +48,7 @@ from .decisions import (
     Slipstream,
 )
 from .race import Race
+from .react import by_name
 
 #: Heat the likely answer keeps in the engine when it spends some on Adrenaline, Boost or
 #: slipstream
@@ -180,7 +181,8 @@ def resolving(race: Race, car_id: int, phase: str) -> bool:
 
 def opened(race: Race, car_id: int) -> frozenset[str]:
     """The actions of :data:`ASK_WHEN_OPENED` on offer to ``car_id`` now."""
-    if ASK_WHEN_OPENED.isdisjoint(race._react_by_name) or not resolving(race, car_id, REACT):
+    if ASK_WHEN_OPENED.isdisjoint(by_name(race.hooks.react_actions)) or \
+            not resolving(race, car_id, REACT):
         return frozenset()  # (most races offer none of them: asked twice a GO)
     return frozenset(o.action for o in race.react_options(car_id)
                      if o.action in ASK_WHEN_OPENED)

@@ -39,8 +39,11 @@ def _shifts(gear: int, *, heat: bool) -> tuple[tuple[int, ...], dict[int, int]]:
     return gears, {g: 1 if abs(g - gear) == 2 else 0 for g in gears}
 
 
-_SHIFTS = {g: _shifts(g, heat=True) for g in range(1, 5)}
-_FREE_SHIFTS = {g: _shifts(g, heat=False) for g in range(1, 5)}
+#: the shift table: gear -> (the gears reachable from it, the Heat each shift costs); shared:
+#: read it, never change it. SHIFTS with Heat in the engine, FREE_SHIFTS without (no 2-gear
+#: shift then). ``Race.shifts(car)`` picks the one for a car.
+SHIFTS = {g: _shifts(g, heat=True) for g in range(1, 5)}
+FREE_SHIFTS = {g: _shifts(g, heat=False) for g in range(1, 5)}
 #: (gear, Heat in the engine up to 4, extra Heat a downshift costs) -> shifts and costs
 _PAID_SHIFTS: dict[tuple[int, int, int], tuple[tuple[int, ...], dict[int, int]]] = {}
 
@@ -158,7 +161,7 @@ class Queries(Piles):
         extra = self.hooks.downshift_heat  # e.g. a flooded space
         if extra is not None and (n := extra(self, car, 0)):
             return _paid_shifts(car.gear, car.engine, n)
-        return _SHIFTS[car.gear] if car.engine else _FREE_SHIFTS[car.gear]
+        return SHIFTS[car.gear] if car.engine else FREE_SHIFTS[car.gear]
 
     def may_discard(self, car: Car) -> bool:
         """May ``car`` discard cards from its hand now? (Not on a tunnel space: the Discard

@@ -11,7 +11,7 @@ shuffles (:mod:`pitboard.engine.piles`), and what the race waits for and what is
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from operator import attrgetter
 from typing import Any, NoReturn
 
@@ -34,8 +34,25 @@ from .decisions import (
     React,
     Slipstream,
 )
+from .events import (
+    Clogged,
+    CornerChecked,
+    Discarded,
+    Event,
+    Finished,
+    HeatPaid,
+    Placed,
+    RaceOver,
+    Revealed,
+    RoundStarted,
+    Shifted,
+    Slipstreamed,
+    SpeedCounted,
+    SpunOut,
+    TurnStarted,
+)
 from .modules import Hooks, build_features, build_modules
-from .queries import _FREE_SHIFTS, _SHIFTS, Queries
+from .queries import FREE_SHIFTS, SHIFTS, Queries
 from .react import BASE_ACTIONS, more_available
 from .react import by_name as react_by_name
 from .setup import RaceSetup
@@ -58,6 +75,19 @@ class Race(Queries):
     def __init__(
         self, setup: RaceSetup, *, track: Track | None = None, record_events: bool = True
     ) -> None:
+        self._set_up(setup, track, setup.laps, record_events)
+        self._derive()
+        if self.hooks.prepare:
+            self.hooks.prepare(self)
+            self._derive_corners()
+        self._draw_grid()
+        if self.hooks.pre_race and self.hooks.pre_race(self):
+            return  # in a module's phase (a draft): the module calls start() when it is done
+        self.start()
+
+    def _set_up(self, setup: RaceSetup, track: Track | None, laps: int | None,
+                record_events: bool) -> None:
+        """The state of a race before anything is drawn (the modules built, not prepared)."""
         setup.validate()
         self.record_events = record_events
         self._pending = None
@@ -68,7 +98,7 @@ class Race(Queries):
         self._driving_round = self._round_again = False
         self.setup = setup
         self.track = track if track is not None else load_track(setup.track)
-        self.laps = setup.laps if setup.laps is not None else self.track.laps
+        self.laps = laps if laps is not None else self.track.laps
         self.finish_d = self.laps * self.track.spaces
         self.round = self.turn = 0
         self.phase = PLAN
@@ -76,18 +106,30 @@ class Race(Queries):
         self.hall_of_fame: list[int] = []
         self.shuffles = self.car_turns = self.stress_reserve = 0
         self.log: list[Decision] = []
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Event] = []
         self.grid: list[int] = []
-        self.hooks = Hooks(build_modules(setup), build_features(self.track))
-        self._derive()
-        if self.hooks.prepare:
-            self.hooks.prepare(self)
-            self._derive_corners()
         self.cars: list[Car] = []
-        self._draw_grid()
-        if self.hooks.pre_race and self.hooks.pre_race(self):
-            return  # in a module's phase (a draft): the module calls start() when it is done
-        self.start()
+        self.hooks = Hooks(build_modules(setup), build_features(self.track))
+
+    @classmethod
+    def restore(cls, setup: RaceSetup, *, laps: int, modules: Mapping[str, Mapping[str, Any]],
+                track: Track | None = None) -> Race:
+        """A race of ``setup`` over ``laps`` with nothing drawn yet and its modules' state
+        loaded from ``modules`` (their ``to_dict``, by key), for a snapshot loader
+        (:func:`~pitboard.engine.snapshot.race_from_dict`) to fill in: round, phase, order,
+        cars... It then calls :meth:`restored`."""
+        race = cls.__new__(cls)
+        race._set_up(setup, track, laps, True)
+        for module in race.hooks.modules:
+            module.load(modules.get(module.key, {}))
+        return race
+
+    def restored(self) -> None:
+        """Work out again what follows from the state a loader has set (see :meth:`restore`):
+        corner lines, held spots, the cars yet to plan."""
+        self._derive()
+        self.index_cars()
+        self._to_plan = [c.id for c in self.cars if not c.planned and not c.finished]
 
     def start(self) -> None:
         """Deal the cards and begin round 1 (a module with pre-race decisions calls this once
@@ -166,7 +208,7 @@ class Race(Queries):
         # gear, cards from hand that are not Heat, and as many as the gear unless every
         # playable card is played (a clogged hand)
         cost = (self.shifts(car) if self.hooks.downshift_heat else  # e.g. a flooded space
-                (_SHIFTS if car.engine else _FREE_SHIFTS)[car.gear])[1].get(gear)
+                (SHIFTS if car.engine else FREE_SHIFTS)[car.gear])[1].get(gear)
         cards = [*played]  # (not list(): a call to a type costs more)
         hand = car.hand.copy()  # a copy: an illegal plan leaves the state untouched
         legal = cost is not None and len(cards) <= gear and UNPLAYABLE.isdisjoint(cards)
@@ -185,11 +227,11 @@ class Race(Queries):
             car.engine -= cost
             car.discard += [HEAT] * cost
         if self.record_events and gear != car.gear:
-            self._event("shift", car=car.id, frm=car.gear, to=gear, heat=cost)
+            self.events.append(Shifted(car=car.id, frm=car.gear, to=gear, heat=cost or 0,
+                                       round=self.round))
             if cost:
-                self._event("heat", car=car.id, n=cost,
-                            why="2-gear shift" if abs(gear - car.gear) == 2 and cost == 1
-                            else "downshift")
+                why = "2-gear shift" if abs(gear - car.gear) == 2 and cost == 1 else "downshift"
+                self.events.append(HeatPaid(car=car.id, n=cost, why=why, round=self.round))
         car.gear = car.played_gear = gear
         car.clogged = clogged
         if clogged:  # Heat cards fill the rest, while there are any
@@ -246,8 +288,8 @@ class Race(Queries):
         if take:
             car.slipstreamed = True
             if self.record_events:
-                self.events.append({"car": car.id, "type": "slipstream", "round": self.round})
-            self._move(car, spaces, "slipstream")
+                self.events.append(Slipstreamed(car=car.id, round=self.round))
+            self.move(car, spaces, "slipstream")
         self._after_slipstream(car)
 
     def _apply_discard(self, discard: Discard) -> None:
@@ -270,8 +312,7 @@ class Race(Queries):
         car.hand = hand
         car.discard.extend(cards)
         if self.record_events:
-            self.events.append({"car": car.id, "cards": list(cards), "type": "discard",
-                                "round": self.round})
+            self.events.append(Discarded(car=car.id, cards=tuple(cards), round=self.round))
         self._end_turn(car)
 
     # ------------------------------------------------------------------ the turn
@@ -310,7 +351,7 @@ class Race(Queries):
         self._to_plan = to_plan = sorted(c.id for c in racing if not c.planned) if plans else \
             sorted(self.order)
         if self.record_events:
-            self.events.append({"order": list(self.order), "type": "round", "round": self.round})
+            self.events.append(RoundStarted(order=tuple(self.order), round=self.round))
         return plans is not None and not to_plan
 
     def _start_turn(self) -> None:
@@ -321,24 +362,22 @@ class Race(Queries):
         car.adrenaline_used = car.boosted = car.slipstreamed = car.spun = False
         hooks, events = self.hooks, self.record_events
         if events:
-            self.events.append({"car": car.id, "gear": car.gear, "type": "turn",
-                                "round": self.round})
+            self.events.append(TurnStarted(car=car.id, gear=car.gear, round=self.round))
         if hooks.drive and hooks.drive(self, car):  # e.g. a Legend car
             self._end_turn(car)
             return
         play = car.play
         if car.clogged:
             if events:
-                self._event("clogged", car=car.id, cards=list(play))
+                self.events.append(Clogged(car=car.id, cards=tuple(play), round=self.round))
             car.gear = 1
             self._end_turn(car)
             return
         if events:
-            self.events.append({"car": car.id, "cards": list(play), "type": "reveal",
-                                "round": self.round})
+            self.events.append(Revealed(car=car.id, cards=tuple(play), round=self.round))
         if STRESS in play:
             for _ in range(play.count(STRESS)):
-                self._flip_basic(car, "stress")
+                self.flip(car, "stress")
         speed = 0
         for c in play:
             speed += SPEED[c]
@@ -346,9 +385,8 @@ class Race(Queries):
         if hooks.after_reveal:
             hooks.after_reveal(self, car)
         if events:
-            self.events.append({"car": car.id, "speed": car.speed, "type": "speed",
-                                "round": self.round})
-        self._move(car, car.speed, "cards")
+            self.events.append(SpeedCounted(car=car.id, speed=car.speed, round=self.round))
+        self.move(car, car.speed, "cards")
         car.cooldown = _COOLDOWN[car.gear] + car.adrenaline
         if hooks.cooldown:
             car.cooldown = hooks.cooldown(self, car, car.cooldown)
@@ -411,23 +449,18 @@ class Race(Queries):
             excess = car.speed - limit
             if excess > 0 and heat_for:  # e.g. an overheat token
                 excess = heat_for(self, car, index, excess)
-            if excess <= 0:
-                if self.record_events:
-                    self.events.append({"car": car.id, "corner": index + 1, "limit": limit,
-                                        "speed": car.speed, "heat": 0, "type": "corner",
-                                        "round": self.round})
-                continue
-            if car.engine >= excess:
-                car.engine -= excess
-                car.discard.extend([HEAT] * excess)
-                if self.record_events:
-                    self.events.append({"car": car.id, "corner": index + 1, "limit": limit,
-                                        "speed": car.speed, "heat": excess, "type": "corner",
-                                        "round": self.round})
-                    self._event("heat", car=car.id, n=excess, why=f"corner {index + 1}")
-                continue
-            self._spin_out(car, line, index)
-            return
+            paid = max(excess, 0)
+            if car.engine < paid:
+                self._spin_out(car, line, index)
+                return
+            car.engine -= paid
+            car.discard.extend([HEAT] * paid)
+            if self.record_events:
+                self.events.append(CornerChecked(car=car.id, corner=index + 1, limit=limit,
+                                                 speed=car.speed, heat=paid, round=self.round))
+                if paid:
+                    self.events.append(HeatPaid(car=car.id, n=paid, why=f"corner {index + 1}",
+                                                round=self.round))
 
     def _spin_out(self, car: Car, line: int, index: int) -> None:
         paid = car.engine
@@ -443,27 +476,22 @@ class Race(Queries):
         car.spun = True
         car.spinouts += 1
         if self.record_events:
-            self._event("spin_out", car=car.id, corner=index + 1, heat=paid, stress=given,
-                        frm=frm, **self._where(car))
+            p = self.where(car)
+            self.events.append(SpunOut(car=car.id, corner=index + 1, heat=paid, stress=given,
+                                       frm=frm, d=p.d, lap=p.lap, space=p.space, spot=p.spot,
+                                       racing_line=p.racing_line, round=self.round))
 
     def _end_turn(self, car: Car) -> None:
         if self.hooks.end_turn:
             self.hooks.end_turn(self, car)
         car.discard += car.play
         car.play = []
-        # replenish: _fill_hand()'s usual case (no reshuffle, no event) written out
-        hand, draw = car.hand, car.draw
-        need = self.setup.hand_size - len(hand)
-        if 0 < need <= len(draw) and not self.record_events:
-            hand += draw[:-need - 1:-1]  # top card first, as if popped one by one (in place)
-            del draw[-need:]
-        elif need > 0:
-            self._fill_hand(car)
+        self._fill_hand(car)
         if car.d > self.finish_d and not car.finished:
             car.finished = True
             car.finish_round = self.round
             if self.record_events:
-                self._event("finish", car=car.id, round=self.round)
+                self.events.append(Finished(car=car.id, round=self.round))
         self.turn += 1
         if self.turn < len(self.order):
             self._start_turn()
@@ -478,11 +506,13 @@ class Race(Queries):
                 c.on_track = False
                 self.hall_of_fame.append(c.id)
                 if self.record_events:
-                    self._event("hall_of_fame", car=c.id, place=len(self.hall_of_fame))
+                    self.events.append(Placed(car=c.id, place=len(self.hall_of_fame),
+                                              round=self.round))
         if finished == len(self.cars):
             self.phase = OVER
             if self.record_events:
-                self._event("race_over", order=list(self.hall_of_fame), rounds=self.round)
+                self.events.append(RaceOver(order=tuple(self.hall_of_fame), rounds=self.round,
+                                            round=self.round))
             return
         self._begin_round()
 

@@ -27,9 +27,11 @@ from .decisions import (
     React,
     register_react_word,
 )
+from .events import AdrenalineUsed, Boosted, CooledDown, HeatPaid
 
 if TYPE_CHECKING:
-    from .race import Car, Race
+    from .car import Car
+    from .modules import ModuleRace
 
 
 class ReactAction:
@@ -56,19 +58,19 @@ class ReactAction:
     name: ClassVar[str] = ""
     arg: ClassVar[str] = NO_ARG
 
-    def options(self, race: Race, car: Car) -> Iterator[React]:
+    def options(self, race: ModuleRace, car: Car) -> Iterator[React]:
         """Every legal React decision of this kind for ``car`` now."""
         raise NotImplementedError
 
-    def available(self, race: Race, car: Car) -> bool:
+    def available(self, race: ModuleRace, car: Car) -> bool:
         for _ in self.options(race, car):
             return True
         return False
 
-    def legal(self, race: Race, car: Car, react: React) -> bool:
+    def legal(self, race: ModuleRace, car: Car, react: React) -> bool:
         return react in set(self.options(race, car))
 
-    def apply(self, race: Race, car: Car, react: React) -> None:
+    def apply(self, race: ModuleRace, car: Car, react: React) -> None:
         """Carry out a legal ``react`` (already logged by the race)."""
         raise NotImplementedError
 
@@ -95,14 +97,14 @@ class ReactGroup(ReactAction):
 
     members: tuple[ReactAction, ...] = ()
 
-    def gate(self, race: Race, car: Car) -> bool:
+    def gate(self, race: ModuleRace, car: Car) -> bool:
         """False when no member can be available (a cheap, conservative test)."""
         return True
 
-    def available(self, race: Race, car: Car) -> bool:
+    def available(self, race: ModuleRace, car: Car) -> bool:
         return self.gate(race, car) and any(m.available(race, car) for m in self.members)
 
-    def options(self, race: Race, car: Car) -> Iterator[React]:
+    def options(self, race: ModuleRace, car: Car) -> Iterator[React]:
         if self.gate(race, car):
             for m in self.members:
                 yield from m.options(race, car)
@@ -120,7 +122,7 @@ def by_name(actions: tuple[ReactAction, ...]) -> dict[str, ReactAction]:
 
 
 def more_available(actions: tuple[ReactAction, ...]
-                   ) -> tuple[Callable[[Race, Car], bool], ...] | None:
+                   ) -> tuple[Callable[[ModuleRace, Car], bool], ...] | None:
     """The ``available`` checks of ``actions`` beyond the base game's three, when all three are
     there with their own availability (a refinement that keeps it, like the Garage's Boost,
     counts as the base one): the race then writes the base checks out and asks only these.
@@ -161,23 +163,22 @@ class Adrenaline(ReactAction):
 
     name = ADRENALINE
 
-    def available(self, race: Race, car: Car) -> bool:
+    def available(self, race: ModuleRace, car: Car) -> bool:
         return car.adrenaline and not car.adrenaline_used
 
-    def options(self, race: Race, car: Car) -> Iterator[React]:
+    def options(self, race: ModuleRace, car: Car) -> Iterator[React]:
         if self.available(race, car):
             yield React(car.id, ADRENALINE)
 
-    def legal(self, race: Race, car: Car, react: React) -> bool:
+    def legal(self, race: ModuleRace, car: Car, react: React) -> bool:
         return car.adrenaline and not car.adrenaline_used  # available(), written out
 
-    def apply(self, race: Race, car: Car, react: React) -> None:
+    def apply(self, race: ModuleRace, car: Car, react: React) -> None:
         car.adrenaline_used = True
         car.speed += 1
         if race.record_events:
-            race.events.append({"car": car.id, "speed": car.speed, "type": "adrenaline",
-                                "round": race.round})
-        race._move(car, 1, "adrenaline")
+            race.record(AdrenalineUsed(car=car.id, speed=car.speed, round=race.round))
+        race.move(car, 1, "adrenaline")
 
 
 class Boost(ReactAction):
@@ -199,30 +200,31 @@ class Boost(ReactAction):
 
     name = BOOST
 
-    def available(self, race: Race, car: Car) -> bool:
+    def available(self, race: ModuleRace, car: Car) -> bool:
         return not car.boosted and car.engine >= race.boost_heat(car)
 
-    def options(self, race: Race, car: Car) -> Iterator[React]:
+    def options(self, race: ModuleRace, car: Car) -> Iterator[React]:
         if self.available(race, car):
             yield React(car.id, BOOST)
 
-    def legal(self, race: Race, car: Car, react: React) -> bool:
+    def legal(self, race: ModuleRace, car: Car, react: React) -> bool:
         # available(), written out: a call costs more than the test
         return not car.boosted and car.engine >= race.boost_heat(car)
 
-    def apply(self, race: Race, car: Car, react: React) -> None:
+    def apply(self, race: ModuleRace, car: Car, react: React) -> None:
         car.boosted = True
         cost = race.boost_heat(car)
         car.engine -= cost
         car.discard.extend([HEAT] * cost)
         if cost and race.record_events:
-            race._event("heat", car=car.id, n=cost, why="boost")
-        card = race._flip_basic(car, "boost")
+            race.record(HeatPaid(car=car.id, n=cost, why="boost", round=race.round))
+        card = race.flip(car, "boost")
         value = SPEED[card] if card is not None else 0
         car.speed += value
         if race.record_events:
-            race._event("boost", car=car.id, card=card, value=value, speed=car.speed)
-        race._move(car, value, "boost")
+            race.record(Boosted(car=car.id, card=card, value=value, speed=car.speed,
+                                round=race.round))
+        race.move(car, value, "boost")
 
 
 class Cooldown(ReactAction):
@@ -245,25 +247,25 @@ class Cooldown(ReactAction):
     name = COOLDOWN
     arg = REACT_ACTIONS[COOLDOWN]
 
-    def available(self, race: Race, car: Car) -> bool:
+    def available(self, race: ModuleRace, car: Car) -> bool:
         return car.cooldown > 0 and HEAT in car.hand
 
-    def options(self, race: Race, car: Car) -> Iterator[React]:
+    def options(self, race: ModuleRace, car: Car) -> Iterator[React]:
         if car.cooldown > 0:
             for n in range(1, min(car.cooldown, car.hand.count(HEAT)) + 1):
                 yield React(car.id, COOLDOWN, n)
 
-    def legal(self, race: Race, car: Car, react: React) -> bool:
+    def legal(self, race: ModuleRace, car: Car, react: React) -> bool:
         # no min(): a builtin call costs more than the second comparison
         return 1 <= react.n <= car.cooldown and react.n <= car.hand.count(HEAT) and not react.card
 
-    def apply(self, race: Race, car: Car, react: React) -> None:
+    def apply(self, race: ModuleRace, car: Car, react: React) -> None:
         for _ in range(react.n):
             car.hand.remove(HEAT)
         car.engine += react.n
         car.cooldown -= react.n
         if race.record_events:
-            race._event("cooldown", car=car.id, n=react.n, engine=car.engine)
+            race.record(CooledDown(car=car.id, n=react.n, engine=car.engine, round=race.round))
 
 
 #: the base game's React actions, in the order they are offered ('done' always comes last)

@@ -43,6 +43,7 @@ from typing import Any, SupportsIndex, TypeVar, overload
 from .car import Car
 from .cards import BASIC, HEAT
 from .decisions import PLAN
+from .events import HeatPaid, Moved
 from .modules import Hooks, build_modules
 from .preset import play_turn
 from .race import Race
@@ -167,7 +168,7 @@ class Sandbox(Race):
             if hasattr(race, name):
                 setattr(self, name, getattr(race, name))
         self.cars = [_copy_car(c) for c in race.cars]
-        self._taken = race._taken.copy()
+        self._taken = self._taken.copy()  # (the slots above: the race's own list)
         self.order, self._to_plan, self.log = list(race.order), [], []
         self.grid, self.hall_of_fame = list(race.grid), list(race.hall_of_fame)
         self.events = []
@@ -178,8 +179,9 @@ class Sandbox(Race):
             self.hooks = Hooks(build_modules(race.setup), race.hooks.features)
             for mine, theirs in zip(self.hooks.modules, race.hooks.modules, strict=True):
                 mine.load(theirs.to_dict())
+            lines = self._corner_lines, self._line_ds  # (the race's, as its modules prepared)
             self._derive()
-            self._corner_lines, self._line_ds = race._corner_lines, race._line_ds
+            self._corner_lines, self._line_ds = lines
         self.car_id = car_id
         self.phase = PLAN
         self.order, self.turn = [car_id], 0
@@ -214,7 +216,7 @@ class Sandbox(Race):
 
     # -- states ----------------------------------------------------------------------------------
     def checkpoint(self) -> Checkpoint:
-        """Everything a play of the car's turn can change, to :meth:`restore` later."""
+        """Everything a play of the car's turn can change, to :meth:`rewind` later."""
         car = self.cars[self.car_id]
         draw = car.draw
         pile = (list(draw), draw.stage, draw.fixed) if isinstance(draw, DealtPile) else None
@@ -223,7 +225,7 @@ class Sandbox(Race):
                 self.unflipped, [dict(p) for p in self.pools],
                 [m.to_dict() for m in self.hooks.modules], list(self.events))
 
-    def restore(self, state: Checkpoint) -> None:
+    def rewind(self, state: Checkpoint) -> None:
         """Back to a :meth:`checkpoint`."""
         (car_state, pile, taken, self.phase, self.shuffles, self.stress_reserve,
          self.car_turns, self.stages, self.flips, self.unflipped, pools, modules,
@@ -257,8 +259,8 @@ class Sandbox(Race):
         parts = tuple(undecided if name == "draw" else tuple(sorted(value)) if name in _PILES
                       else value
                       for name, value in zip(_CAR_FIELDS, _car_state(car), strict=True))
-        heat = sum(e["n"] for e in self.events if e["type"] == "heat")
-        blocked = sum(e["blocked"] for e in self.events if e["type"] == "move")
+        heat = sum(e.n for e in self.events if isinstance(e, HeatPaid))
+        blocked = sum(e.blocked for e in self.events if isinstance(e, Moved))
         pools = tuple(tuple(sorted(p.items())) for p in self.pools)
         return (parts, pools, tuple(self._taken), self.phase,
                 self.stress_reserve, heat, blocked, repr([m.to_dict() for m in self.hooks.modules]))
@@ -443,10 +445,10 @@ class Sandbox(Race):
         self.pools.append(pool)
         car.draw = self._dealt(cards)
 
-    def _flip_basic(self, car: Car, why: str) -> str | None:
+    def flip(self, car: Car, why: str) -> str | None:
         self.flipping += 1
         try:
-            return super()._flip_basic(car, why)
+            return super().flip(car, why)
         finally:
             self.flipping -= 1
 
@@ -510,7 +512,7 @@ def _explore(sandbox: Sandbox, start: Checkpoint, play: Callable[[], T], *,
     point with an option left, and takes that option); ``first``: the first play only."""
     script: list[int] = []
     while True:
-        sandbox.restore(start)
+        sandbox.rewind(start)
         sandbox.script, sandbox.trail = script, []
         sandbox.num = sandbox.den = 1
         sandbox.reveal_reads = {}

@@ -6,9 +6,8 @@ from dataclasses import fields
 from typing import Any
 
 from ..track import Track
-from ..trackfile import load_track
 from .decisions import Decision, decision_from_dict, decision_to_dict
-from .modules import Hooks, build_features, build_modules
+from .events import event_from_dict
 from .race import Car, Race
 from .setup import RaceSetup
 
@@ -51,7 +50,7 @@ def race_to_dict(race: Race, *, events: bool = False) -> dict[str, Any]:
     if race.hooks.modules:
         out["modules"] = {m.key: m.to_dict() for m in race.hooks.modules}
     if events:
-        out["events"] = [dict(e) for e in race.events]
+        out["events"] = [e.to_dict() for e in race.events]
     return out
 
 
@@ -64,20 +63,8 @@ def race_from_dict(data: dict[str, Any], *, track: Track | None = None) -> Race:
         if data.get("format") != FORMAT:
             raise ValueError(f"unsupported state format {data.get('format')!r}")
         setup = RaceSetup.from_dict(data["setup"])
-        race = Race.__new__(Race)
-        race.setup = setup
-        race.record_events = True
-        race._pending = None
-        race._rules = {}
-        race._driving_round = race._round_again = False
-        race.track = track if track is not None else load_track(setup.track)
-        race.laps = int(data["laps"])
-        race.finish_d = race.laps * race.track.spaces
-        setup.validate()
-        race.hooks = Hooks(build_modules(setup), build_features(race.track))
-        for module in race.hooks.modules:
-            module.load(data.get("modules", {}).get(module.key, {}))
-        race._derive()
+        race = Race.restore(setup, laps=int(data["laps"]), modules=data.get("modules", {}),
+                            track=track)
         race.round = int(data["round"])
         race.phase = str(data["phase"])
         race.order = [int(i) for i in data["order"]]
@@ -88,16 +75,14 @@ def race_from_dict(data: dict[str, Any], *, track: Track | None = None) -> Race:
         race.hall_of_fame = [int(i) for i in data["hall_of_fame"]]
         race.grid = [int(i) for i in data.get("grid", ())]
         race.log = [decision_from_dict(d) for d in data["log"]]
-        race.events = [dict(e) for e in data.get("events", [])]
-        race.cars = []
+        race.events = [event_from_dict(e) for e in data.get("events", [])]
         for raw in data["cars"]:
             values = {name: raw[name] for name in _CAR_FIELDS}
             for name in _PILES:
                 values[name] = list(values[name])
             values["draw"] = list(reversed(raw["draw"]))
             race.cars.append(Car(**values))
-        race.index_cars()
-        race._to_plan = [c.id for c in race.cars if not c.planned and not c.finished]
+        race.restored()
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValueError(f"not a race state: missing or wrong field {exc}") from None
     return race

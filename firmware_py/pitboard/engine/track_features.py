@@ -42,7 +42,8 @@ from .stamp import register_data
 
 if TYPE_CHECKING:
     from ..track import Track
-    from .race import Car, Race
+    from .car import Car
+    from .modules import ModuleRace
 
 #: Heat a downshift costs on a flooded space, on top of the base game's
 FLOODED_DOWNSHIFT_HEAT = 1
@@ -79,7 +80,7 @@ class FloodedSpaces(TrackFeature):
     def on_track(cls, track: Track) -> bool:
         return bool(track.flooded)
 
-    def downshift_heat(self, race: Race, car: Car, heat: int) -> int:
+    def downshift_heat(self, race: ModuleRace, car: Car, heat: int) -> int:
         if car.on_track and self._flooded[car.space]:
             return heat + FLOODED_DOWNSHIFT_HEAT
         return heat
@@ -111,14 +112,14 @@ class TunnelSpaces(TrackFeature):
     def on_track(cls, track: Track) -> bool:
         return bool(track.tunnels)
 
-    def may_discard(self, race: Race, car: Car) -> bool:
+    def may_discard(self, race: ModuleRace, car: Car) -> bool:
         return not (car.on_track and self._tunnel[car.space])
 
     def notice(self, car: Car) -> str:
         return "tunnel: no discard" if car.on_track and self._tunnel[car.space] else ""
 
 
-def space_notices(race: Race, car: Car) -> list[str]:
+def space_notices(race: ModuleRace, car: Car) -> list[str]:
     """What the space where ``car`` stands does to it, in a few words for a station (empty on
     a track without such spaces).
 

@@ -14,6 +14,7 @@ from typing import Any
 from PIL import Image
 
 from ..app import App
+from ..engine.events import RaceOver
 from ..engine.setup import MAX_CARS
 from ..hw.display import EmulatedDisplay
 from ..hwconfig import HwConfig, load_profile
@@ -235,7 +236,7 @@ class Sim:
         if race is not self._race:
             self._race, self._events = race, 0
         # the final order has its own line (results_line), with the rounds
-        events = [e for e in race.events[self._events:] if e["type"] != "race_over"]
+        events = [e for e in race.events[self._events:] if not isinstance(e, RaceOver)]
         self._events = len(race.events)
         for line in narrate(events, race.setup.name):
             self.narration.extend(part for part in line.split("\n") if part)

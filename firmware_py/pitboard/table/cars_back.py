@@ -94,12 +94,12 @@ def board(race: Race, confirmed: int, backs: Sequence[CarBack] = ()) -> dict[int
     places = {car.id: place_of(race, car) for car in race.cars}
     events = legend_events(race)
     if len(events) > confirmed:  # a Legend whose next move nobody confirmed stands before it
-        last = {e["car"]: e for e in events[:confirmed]}
+        last = {e.car: e for e in events[:confirmed]}
         start: Race | None = None
-        for car in {e["car"] for e in events[confirmed:]}:
+        for car in {e.car for e in events[confirmed:]}:
             if car in last:
                 e = last[car]
-                places[car] = Place(e["space"], bool(e["racing_line"]), e["lap"])
+                places[car] = Place(e.space, e.racing_line, e.lap)
             else:  # not moved yet on the board: still on its grid spot
                 start = start or replay(race.setup, [], track=race.track)
                 places[car] = place_of(start, start.cars[car])

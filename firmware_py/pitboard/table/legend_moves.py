@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
 
+from ..engine.events import LegendMoved
 from ..engine.legends.module import KEY as LEGENDS
 from ..engine.race import Race
 from .canvas import _L, _R
@@ -90,18 +90,18 @@ class LegendMoveView:
         return f"{self.name}: space {self.frm} → {self.to}, {self.spot}"
 
 
-def legend_events(race: Race) -> list[dict[str, Any]]:
-    """The race's Legend moves (``legend`` events), oldest first."""
+def legend_events(race: Race) -> list[LegendMoved]:
+    """The race's Legend moves, oldest first."""
     if LEGENDS not in race.hooks.by_key:  # most races: no scan of the event list
         return []
-    return [e for e in race.events if e["type"] == "legend"]
+    return [e for e in race.events if isinstance(e, LegendMoved)]
 
 
 def legend_move_count(race: Race) -> int:
     """How many Legend moves the race has made so far."""
     if LEGENDS not in race.hooks.by_key:
         return 0
-    return sum(1 for e in race.events if e["type"] == "legend")
+    return sum(1 for e in race.events if isinstance(e, LegendMoved))
 
 
 def pending_legend_moves(race: Race | None, confirmed: int) -> tuple[LegendMoveView, ...]:
@@ -111,9 +111,9 @@ def pending_legend_moves(race: Race | None, confirmed: int) -> tuple[LegendMoveV
         return ()
     events = legend_events(race)[confirmed:]
     n = race.track.spaces
-    return tuple(LegendMoveView(car=e["car"], colour=e["colour"], frm=(e["frm"] - 1) % n + 1,
-                                to=e["space"], racing_line=bool(e["racing_line"]),
-                                lap=e["lap"], number=i, of=len(events))
+    return tuple(LegendMoveView(car=e.car, colour=e.colour, frm=(e.frm - 1) % n + 1,
+                                to=e.space, racing_line=e.racing_line, lap=e.lap, number=i,
+                                of=len(events))
                  for i, e in enumerate(events, start=1))
 
 

@@ -56,7 +56,7 @@ _BLOCK_TOP, _BLOCK_BOTTOM = 24, 39
 _GEAR_X = 70
 #: the corner line's Heat field, right-aligned at a fixed width ("+12H", "ok", "in 6"):
 #: a card that changes the Heat a corner costs rewrites this field, not the line
-_HEAT_FIELD_W = MEDIUM.width("+88H") + 4
+HEAT_FIELD_W = MEDIUM.width("+88H") + 4
 #: a possible spin in the corner row when a message takes page 4 ("SPIN 40% +14H", SMALL)
 _SPIN_FIELD_W = SMALL.width("SPIN 40% +14H") + 4
 
@@ -139,7 +139,7 @@ def _middle(s: _Screen, v: StationView, *, locked: bool) -> None:
         _spin_block(s, v, locked=locked)
     elif v.corners:
         _heat_chip(s, v)
-        left = _R - _HEAT_FIELD_W - _L - 2  # (the turn screen's corner text: the same place)
+        left = _R - HEAT_FIELD_W - _L - 2  # (the turn screen's corner text: the same place)
         below = message or v.note
         road = _corner_left(s, v, left, room=not below and not locked)
         if (below or road) and not locked:
@@ -188,7 +188,7 @@ def _heat_chip(s: _Screen, v: StationView) -> int:
     Heat ("+3H"), plain "ok" when the limits are kept; returns its width."""
     heat = sum(c.heat for c in v.corners)
     text = f"+{heat}H" if heat else "ok"
-    fit = _fit(text, _HEAT_FIELD_W - 4, (MEDIUM, SMALL))
+    fit = _fit(text, HEAT_FIELD_W - 4, (MEDIUM, SMALL))
     img = fit.image
     y = _BLOCK_TOP + 1 + (MEDIUM.height - fit.font.height) // 2
     if heat:
@@ -276,15 +276,15 @@ def _corner_line(s: _Screen, c: CornerView, *, owed: bool) -> None:
     """One corner: "C2 limit 4" on the left, its Heat in a fixed field on the right (an
     inverted chip when owed: act on this), or how far it is when the plan does not reach it
     ("in 6": spaces): the left part stays put when a card makes the move reach the corner."""
-    s.fitted(_L, _CORNER_Y, _R - _HEAT_FIELD_W - _L - 2, _corner_names(c))
+    s.fitted(_L, _CORNER_Y, _R - HEAT_FIELD_W - _L - 2, _corner_names(c))
     heat = [f"in {c.ahead}"] if c.ahead else [f"+{c.heat}H"] if c.heat else ["ok"]
     if owed:
         # as wide as its TINY text (rows 26..30 in the band's 24..31, clear of its edges)
-        fit = _fit(heat, _HEAT_FIELD_W - 2, (TINY,))
+        fit = _fit(heat, HEAT_FIELD_W - 2, (TINY,))
         s.band(_CORNER_Y - 1, _CORNER_Y + 6, _R - fit.image.width - 1, WIDTH - 1)
         s.blit(_R - fit.image.width + 1, _CORNER_Y + 1, fit.image, 0)
         return
-    s.fitted(_R, _CORNER_Y, _HEAT_FIELD_W - 2, heat, align="right")
+    s.fitted(_R, _CORNER_Y, HEAT_FIELD_W - 2, heat, align="right")
 
 
 def _locked_mark(s: _Screen, v: StationView) -> None:
@@ -294,7 +294,7 @@ def _locked_mark(s: _Screen, v: StationView) -> None:
     s.band(_MESSAGE_Y, _MESSAGE_Y + 7, 0, chip.width + 3)
     s.blit(2, _MESSAGE_Y + 1, chip, 0)
     x = chip.width + 7
-    right = _R - _HEAT_FIELD_W - 2 if v.corners and not (v.spin_out or v.spin_odds) else _R
+    right = _R - HEAT_FIELD_W - 2 if v.corners and not (v.spin_out or v.spin_odds) else _R
     s.fitted(x, _MESSAGE_Y + 2, right - x + 1, v.message, (TINY,))
 
 

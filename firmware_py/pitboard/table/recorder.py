@@ -56,6 +56,23 @@ from ..engine.snapshot import replay
 from ..engine.stamp import RULES_VERSION, race_stamp, stamp_change
 from ..journal import Journal, JournalCorrupted, JournalError, Recovered
 from .legend_moves import legend_move_count
+from .storage_problem import (
+    CLEARED_AT_RACE_END,
+    CLEARED_BY_RESERVE,
+    DAMAGED_KEPT,
+    DAMAGED_MOVED,
+    DAMAGED_RECOVERED,
+    DISK_FULL,
+    OTHER_VERSION,
+    OTHER_VERSION_KEPT,
+    READ_ONLY,
+    START_FAILED,
+    STORAGE_ERROR,
+    UNREADABLE_KEPT,
+    UNREADABLE_MOVED,
+    WRITE_FAILED,
+    StorageProblem,
+)
 
 log = logging.getLogger("pitboard.journal")
 
@@ -107,8 +124,8 @@ class JournalRecorder:
         self.journal = journal
         self.snapshot_every = snapshot_every
         self.pending: list[dict[str, Any]] = []
-        #: one line about the last storage problem ("" when all is well), for screens and status
-        self.problem = ""
+        #: the last storage problem (None while all is well), for the lobby and the status
+        self.problem: StorageProblem | None = None
         self._log_length = 0
         #: the table's own progress in the race, for snapshots: checklist done, Legends moved
         self._table_state: dict[str, Any] = {}
@@ -122,13 +139,13 @@ class JournalRecorder:
         try:
             self.journal.reserve()
         except OSError as exc:
-            self.problem = {errno.ENOSPC: DISK_FULL, errno.EROFS: READ_ONLY}.get(
-                exc.errno or 0, "storage error: not saved")
+            self.problem = StorageProblem({errno.ENOSPC: DISK_FULL, errno.EROFS: READ_ONLY}.get(
+                exc.errno or 0, STORAGE_ERROR))
             log.error("journal: cannot reserve space for the next race, so it will not be "
                       "durable: %s", exc)
             return
-        if self.problem in (DISK_FULL, READ_ONLY, "storage error: not saved"):
-            self.problem = ""
+        if self.problem is not None and self.problem.kind in CLEARED_BY_RESERVE:
+            self.problem = None
 
     def race_started(self, setup: RaceSetup, seats: Sequence[int | None], *,
                      race_control: bool = False) -> None:
@@ -145,9 +162,9 @@ class JournalRecorder:
             return
         try:
             self.journal.start(header)
-            self.problem = ""
+            self.problem = None
         except OSError as exc:
-            self._failed("cannot start the journal", exc)
+            self._failed(StorageProblem(START_FAILED), exc)
             return
         self.prepare()  # a race started from the console had no lobby to reserve in
 
@@ -181,9 +198,8 @@ class JournalRecorder:
         if self.journal.is_open:
             self.pending.append({"end": True})
             self.flush(None, ())
-        if self.problem in (READ_ONLY, "journal write failed; this race cannot be resumed") \
-                or self.problem.startswith("journal damaged"):
-            self.problem = ""  # that race is over; the next one starts a new journal
+        if self.problem is not None and self.problem.kind in CLEARED_AT_RACE_END:
+            self.problem = None  # that race is over; the next one starts a new journal
         self.prepare()
 
     def flush(self, race: Race | None, idle_bots: Collection[int]) -> None:
@@ -205,18 +221,18 @@ class JournalRecorder:
                 self.journal.compact()
         except OSError as exc:
             # The race goes on (a kiosk must not stop for a worn SD card), but say so.
-            self._failed("journal write failed; this race cannot be resumed", exc)
+            self._failed(StorageProblem(WRITE_FAILED), exc)
 
     def set_aside(self, reason: str) -> None:
         """Give up on the journalled race (moved to ``corrupt-*``) so the next boot does not
         trip over it again; a new race starts a new journal."""
         outcome = self.journal.set_aside(reason)
-        self.problem = ("saved race unreadable; new race" if outcome.moved_to is not None
-                        else "saved race unreadable, kept")
+        self.problem = StorageProblem(UNREADABLE_MOVED if outcome.moved_to is not None
+                                      else UNREADABLE_KEPT)
 
-    def _failed(self, what: str, exc: OSError) -> None:
-        self.problem = what
-        log.error("%s: %s", what, exc)
+    def _failed(self, problem: StorageProblem, exc: OSError) -> None:
+        self.problem = problem
+        log.error("%s: %s", problem, exc)
         self.journal.close()
 
     # ------------------------------------------------------------------ recovery
@@ -230,8 +246,8 @@ class JournalRecorder:
             found = self.journal.load()
         except JournalCorrupted as exc:
             # the message says truthfully whether the files could be moved
-            self.problem = ("journal damaged; moved aside" if exc.moved_to is not None
-                            else "journal damaged; could not move")
+            self.problem = StorageProblem(DAMAGED_MOVED if exc.moved_to is not None
+                                          else DAMAGED_KEPT)
             log.error("%s", exc.message)
             return None
         if found is None:
@@ -274,11 +290,11 @@ class JournalRecorder:
             where = self.journal.put_away(OTHER_VERSION_PREFIX)
         except OSError as exc:
             self._keep_on_disk = True
-            self.problem = OTHER_VERSION_KEPT
+            self.problem = StorageProblem(OTHER_VERSION_KEPT)
             log.error("saved race not resumed: %s; it could not be moved aside (%s), so it stays "
                       "in %s and new races are not saved", change, exc, self.journal.directory)
             return True
-        self.problem = OTHER_VERSION
+        self.problem = StorageProblem(OTHER_VERSION)
         log.error("saved race not resumed: %s; kept in %s; the table starts in the lobby",
                   change, where)
         return True
@@ -291,18 +307,13 @@ class JournalRecorder:
                     else "the damaged original could not be copied aside")
             log.error("journal damaged (%s): recovered %d decisions, every one before the "
                       "damage; %s", found.damage, decisions, kept)
-            self.problem = f"journal damaged: {decisions} recovered"
+            self.problem = StorageProblem(DAMAGED_RECOVERED, decisions)
         if found.read_only:
             log.error("journal cannot be written (%s): the race resumes, but is not saved",
                       found.read_only)
-            self.problem = READ_ONLY
+            self.problem = StorageProblem(READ_ONLY)
 
 
-#: lobby texts (at most 32 characters) for a race that is not being made durable
-READ_ONLY = "read-only: race is not saved"
-DISK_FULL = "disk full: race won't be saved"
-OTHER_VERSION = "old race set aside: new version"
-OTHER_VERSION_KEPT = "old race kept; races not saved"
 #: where a race saved under other rules or data is put away (see the module docstring)
 OTHER_VERSION_PREFIX = "other-version-"
 

@@ -58,12 +58,6 @@ from pitboard.table.canvas import (
 from pitboard.table.draft_screen import draw_draft
 from pitboard.table.fonts import BIG, MEDIUM, SMALL, TINY, BitmapFont
 from pitboard.table.planning_screen import (
-    _HEAT_FIELD_W as _HEAT_FIELD_W,  # tests check the corner row's fields through screens
-)
-from pitboard.table.planning_screen import (
-    _SPIN_FIELD_W as _SPIN_FIELD_W,
-)
-from pitboard.table.planning_screen import (
     corner_row,
     corner_texts,
     draw_locked,

@@ -378,11 +378,12 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
         if self.kiosk is not None and self.deadline is not None and self.state == flow.LOBBY:
             countdown = max(0, math.ceil(self.deadline - self.clock()))
         current = self.current_station()
+        problem = self.recorder.problem if self.recorder is not None else None
         return TableScene(
             state=self.state, stations=self.stations, lobby=self.lobby_summary(),
             race=self.race, attract=self.attract,
             current=current.index if current is not None else None,
-            storage_problem=self.recorder.problem if self.recorder is not None else "",
+            storage_problem="" if problem is None else str(problem),
             countdown=countdown, modules=self.modules, lobby_problem=self.lobby_problem,
             setup_page=self.setup_page, legend_moves=self.legend_moves_waiting(),
             race_control=self.race_control is not None)

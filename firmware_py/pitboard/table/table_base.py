@@ -21,6 +21,7 @@ from ..engine.race import Race
 from ..engine.setup import RaceSetup
 from ..hw.events import StationEvent
 from .station import Station
+from .storage_problem import StorageProblem
 
 #: queued input events beyond which the table reports itself unhealthy (no watchdog ping)
 BACKLOG_LIMIT = 500
@@ -104,8 +105,8 @@ class Recorder(Protocol):
         ([0], 1, False)
     """
 
-    #: one line about a storage problem ("" when all is well), shown in the lobby
-    problem: str
+    #: a storage problem (None when all is well), shown in the lobby
+    problem: StorageProblem | None
 
     def race_started(self, setup: RaceSetup, seats: Sequence[int | None], *,
                      race_control: bool = False) -> None: ...

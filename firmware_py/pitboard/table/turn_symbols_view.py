@@ -5,9 +5,22 @@ discarded for Heat it could not pay).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
+from ..engine.events import (
+    Accelerated,
+    DirectPlayed,
+    DraftMoved,
+    Event,
+    RefreshChosen,
+    Revealed,
+    Salvaged,
+    Scrapped,
+    SpeedChosen,
+    StressReduced,
+    SuperCooled,
+    UpgradeReplaced,
+)
 from ..engine.race import Race
 from .station import SLOTS, Station
 from .turn_symbols import MORE_KEY, page_keys, pages, symbol_keys
@@ -54,32 +67,41 @@ def symbols_page(st: Station, race: Race, car_id: int, toggles: Sequence[str],
     return tuple(soft), (), (), ", ".join(k.text for k in shown), (summary,)
 
 
-#: event type -> what the table says of it (the upgrades' events, engine/garage/symbols.py)
-_EFFECTS: dict[str, Callable[[dict[str, Any]], str]] = {
-    "scrap": lambda e: f"scrapped {' '.join(e['cards'])}" if e["cards"] else "nothing to scrap",
-    # the card played in its place is among the flips ("+>3")
-    "upgrade_replaced": lambda e: f"{card_name(e['card'])} discarded: no Heat",
-    "direct_play": lambda e: f"played {card_name(e['card'])}",
-    "speed_choice": lambda e: f"{card_name(e['card'])} at {e['value']}",
-    "salvage": lambda e: f"salvaged {e['card']}",
-    "reduce": lambda e: f"dropped {e['n']} Stress",
-    "supercool": lambda e: f"super-cooled {e['n']}",
-    "accelerate": lambda e: f"accelerated +{e['n'] * e['flips']}",
-    "draft_move": lambda e: f"closed up {e['spaces']}",
-    "refresh": lambda e: f"{card_name(e['card'])} back on deck",
-}
+def _effect(e: Event) -> str | None:
+    """What the table says of one of the upgrades' events (engine/garage/symbols.py)."""
+    match e:
+        case Scrapped(cards=cards):
+            return f"scrapped {' '.join(cards)}" if cards else "nothing to scrap"
+        case UpgradeReplaced(card=card):  # the card played in its place is among the flips
+            return f"{card_name(card)} discarded: no Heat"
+        case DirectPlayed(card=card):
+            return f"played {card_name(card)}"
+        case SpeedChosen(card=card, value=value):
+            return f"{card_name(card)} at {value}"
+        case Salvaged(card=card):
+            return f"salvaged {card}"
+        case StressReduced(n=n):
+            return f"dropped {n} Stress"
+        case SuperCooled(n=n):
+            return f"super-cooled {n}"
+        case Accelerated(n=n, flips=flips):
+            return f"accelerated +{n * flips}"
+        case DraftMoved(spaces=spaces):
+            return f"closed up {spaces}"
+        case RefreshChosen(card=card):
+            return f"{card_name(card)} back on deck"
+    return None
 
 
-def upgrade_effects(events: Iterable[dict[str, Any]]) -> list[str]:
+def upgrade_effects(events: Iterable[Event]) -> list[str]:
     """The upgrades' effects among a turn's events, one short phrase each, in order."""
     out: list[str] = []
     for e in events:
-        kind = e["type"]
-        says = _EFFECTS.get(kind)
+        says = _effect(e)
         if says is not None:
-            out.append(says(e))
-        if kind in ("reveal", "direct_play"):  # adjust acts by itself, all turn long
-            for code in e["cards"] if kind == "reveal" else [e["card"]]:
+            out.append(says)
+        if isinstance(e, Revealed | DirectPlayed):  # adjust acts by itself, all turn long
+            for code in e.cards if isinstance(e, Revealed) else (e.card,):
                 u = by_code(code)
                 if u is not None and u.has("adjust"):
                     out.append(f"{card_name(code)}: corner limits {u.count('adjust'):+d}")

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..engine import decisions as dec
 from ..engine.cards import DISCARDABLE, PLAYABLE
+from ..engine.events import CarEvent, Flipped, HeatPaid, Moved, SpunOut, TurnStarted
 from ..engine.forecast import Forecast, forecast, forecast_planned, shifted
 from ..engine.legends import legend_cars
 from ..engine.race import Race
@@ -442,18 +443,19 @@ def _page_key(st: Station) -> tuple[str, ...]:
     return ("", "", "", "", "", "", "PG>") if st.paged else ()
 
 
-def _turn_events(race: Race, car_id: int) -> list[dict[str, Any]]:
+def _turn_events(race: Race, car_id: int) -> list[CarEvent]:
+    """``car_id``'s events since its turn started (none before its first turn)."""
     events = race.events
     for i in range(len(events) - 1, -1, -1):
         e = events[i]
-        if e["type"] == "turn" and e["car"] == car_id:
-            return [x for x in events[i:] if x.get("car") == car_id]
+        if isinstance(e, TurnStarted) and e.car == car_id:
+            return [x for x in events[i:] if isinstance(x, CarEvent) and x.car == car_id]
     return []
 
 
 def _move_view(race: Race, car: Any) -> MoveView:
     spot = "racing line" if car.spot == race.racing_spot(car.d) else "outside"
-    blocked = sum(e.get("blocked", 0) for e in _turn_events(race, car.id) if e["type"] == "move")
+    blocked = sum(e.blocked for e in _turn_events(race, car.id) if isinstance(e, Moved))
     return MoveView(car.d - car.start_d, car.space, spot, race.lap_of(car.d), blocked)
 
 
@@ -463,15 +465,15 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
     heat_paid = []
     message = ""
     for e in events:
-        if e["type"] == "flip":
-            card = e["card"] or "-"
-            flips.append(f"{'S' if e['why'] == 'stress' else '+'}>{card}" if e["kept"]
+        if isinstance(e, Flipped):
+            card = e.card or "-"
+            flips.append(f"{'S' if e.why == 'stress' else '+'}>{card}" if e.kept
                          else f"x{card}")
-        elif e["type"] == "heat":
-            heat_paid.append(heat_words(e["why"], e["n"]))
-        elif e["type"] == "spin_out":
-            heat_paid.append(f"{e['heat']} Heat in the spin-out")
-            message = f"SPUN OUT: +{e['stress']} Stress, gear 1"
+        elif isinstance(e, HeatPaid):
+            heat_paid.append(heat_words(e.why, e.n))
+        elif isinstance(e, SpunOut):
+            heat_paid.append(f"{e.heat} Heat in the spin-out")
+            message = f"SPUN OUT: +{e.stress} Stress, gear 1"
     effects = upgrade_effects(events)
     meaning: tuple[str, ...] = ()
     phase = race.phase

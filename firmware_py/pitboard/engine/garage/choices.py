@@ -10,25 +10,29 @@ from typing import TYPE_CHECKING
 
 from ..cards import HEAT, SPEED, STRESS
 from ..decisions import CARD_ARG, CARD_N_ARG, N_ARG, NO_ARG, React
+from ..events import (
+    Accelerated,
+    DirectPlayed,
+    DraftMoved,
+    RefreshChosen,
+    Salvaged,
+    SpeedChosen,
+    StressReduced,
+    SuperCooled,
+)
 from ..react import Boost, ReactAction, ReactGroup, register_action
 from .data import BY_CODE
-from .symbols import (
-    DIRECT,
-    _module,
-    _move,
-    offers_symbols,
-    resolve_card,
-)
+from .symbols import DIRECT, TurnState, offers_symbols, resolve_card, turn_state
 
 if TYPE_CHECKING:
-    from ..race import Car, Race
-    from .module import GarageModule
+    from ..car import Car
+    from ..modules import ModuleRace
 
 _new = object.__new__
 
 
 class UpgradeAction(ReactAction):
-    """A React action of the Garage, bound to the race's Garage module (its turn states).
+    """A React action of the Garage, bound to the race's Garage module's turn states.
 
     Example: each race's Garage builds one of each, offered in this order::
 
@@ -42,10 +46,10 @@ class UpgradeAction(ReactAction):
         True
     """
 
-    def __init__(self, module: GarageModule) -> None:
+    def __init__(self, turns: dict[int, TurnState]) -> None:
         # the module's turn states, not the module: the module holds its actions, and a cycle
         # would leave every finished race's Garage to the garbage collector
-        self.turns = module.turn
+        self.turns = turns
 
 
 class SpeedChoice(UpgradeAction):
@@ -69,32 +73,32 @@ class SpeedChoice(UpgradeAction):
 
     name, arg = "speed", CARD_N_ARG
 
-    def options(self, race: Race, car: Car) -> Iterator[React]:
+    def options(self, race: ModuleRace, car: Car) -> Iterator[React]:
         ts = self.turns.get(car.id)
         if ts and ts.choices:
             for code in dict.fromkeys(ts.choices):
                 for value in BY_CODE[code].speeds[1:]:
                     yield React(car.id, self.name, value, code)
 
-    def available(self, race: Race, car: Car) -> bool:
+    def available(self, race: ModuleRace, car: Car) -> bool:
         ts = self.turns.get(car.id)
         return bool(ts and ts.choices)
 
-    def legal(self, race: Race, car: Car, react: React) -> bool:
+    def legal(self, race: ModuleRace, car: Car, react: React) -> bool:
         ts = self.turns.get(car.id)
         return bool(ts and react.card in ts.choices and
                     react.n in BY_CODE[react.card].speeds[1:])
 
-    def apply(self, race: Race, car: Car, react: React) -> None:
+    def apply(self, race: ModuleRace, car: Car, react: React) -> None:
         ts = self.turns.get(car.id)
         assert ts is not None
         ts.choices.remove(react.card)
         gained = react.n - SPEED[react.card]
         car.speed += gained
         if race.record_events:
-            race._event("speed_choice", car=car.id, card=react.card, value=react.n,
-                        speed=car.speed)
-        _move(race, car, gained, "speed choice")
+            race.record(SpeedChosen(car=car.id, card=react.card, value=react.n, speed=car.speed,
+                                    round=race.round))
+        _move_gained(race, car, gained, "speed choice")
 
 
 class Reduce(UpgradeAction):
@@ -118,22 +122,22 @@ class Reduce(UpgradeAction):
 
     name, arg = "reduce", N_ARG
 
-    def options(self, race: Race, car: Car) -> Iterator[React]:
+    def options(self, race: ModuleRace, car: Car) -> Iterator[React]:
         ts = self.turns.get(car.id)
         if ts and ts.reduce and race.may_discard(car):
             for n in range(1, min(ts.reduce, car.hand.count(STRESS)) + 1):
                 yield React(car.id, self.name, n)
 
-    def available(self, race: Race, car: Car) -> bool:
+    def available(self, race: ModuleRace, car: Car) -> bool:
         ts = self.turns.get(car.id)
         return bool(ts and ts.reduce and STRESS in car.hand and race.may_discard(car))
 
-    def legal(self, race: Race, car: Car, react: React) -> bool:
+    def legal(self, race: ModuleRace, car: Car, react: React) -> bool:
         ts = self.turns.get(car.id)
         return bool(ts and not react.card and race.may_discard(car) and
                     1 <= react.n <= min(ts.reduce, car.hand.count(STRESS)))
 
-    def apply(self, race: Race, car: Car, react: React) -> None:
+    def apply(self, race: ModuleRace, car: Car, react: React) -> None:
         ts = self.turns.get(car.id)
         assert ts is not None
         ts.reduce = 0
@@ -141,7 +145,7 @@ class Reduce(UpgradeAction):
             car.hand.remove(STRESS)
         car.discard.extend([STRESS] * react.n)
         if race.record_events:
-            race._event("reduce", car=car.id, n=react.n)
+            race.record(StressReduced(car=car.id, n=react.n, round=race.round))
 
 
 class Supercool(UpgradeAction):
@@ -164,22 +168,22 @@ class Supercool(UpgradeAction):
 
     name, arg = "supercool", N_ARG
 
-    def options(self, race: Race, car: Car) -> Iterator[React]:
+    def options(self, race: ModuleRace, car: Car) -> Iterator[React]:
         ts = self.turns.get(car.id)
         if ts and ts.supercool:
             for n in range(1, min(ts.supercool, car.discard.count(HEAT)) + 1):
                 yield React(car.id, self.name, n)
 
-    def available(self, race: Race, car: Car) -> bool:
+    def available(self, race: ModuleRace, car: Car) -> bool:
         ts = self.turns.get(car.id)
         return bool(ts and ts.supercool and HEAT in car.discard)
 
-    def legal(self, race: Race, car: Car, react: React) -> bool:
+    def legal(self, race: ModuleRace, car: Car, react: React) -> bool:
         ts = self.turns.get(car.id)
         return bool(ts and not react.card and
                     1 <= react.n <= min(ts.supercool, car.discard.count(HEAT)))
 
-    def apply(self, race: Race, car: Car, react: React) -> None:
+    def apply(self, race: ModuleRace, car: Car, react: React) -> None:
         ts = self.turns.get(car.id)
         assert ts is not None
         ts.supercool = 0
@@ -187,7 +191,7 @@ class Supercool(UpgradeAction):
             car.discard.remove(HEAT)
         car.engine += react.n
         if race.record_events:
-            race._event("supercool", car=car.id, n=react.n, engine=car.engine)
+            race.record(SuperCooled(car=car.id, n=react.n, engine=car.engine, round=race.round))
 
 
 class Salvage(UpgradeAction):
@@ -210,21 +214,21 @@ class Salvage(UpgradeAction):
 
     name, arg = "salvage", CARD_ARG
 
-    def options(self, race: Race, car: Car) -> Iterator[React]:
+    def options(self, race: ModuleRace, car: Car) -> Iterator[React]:
         ts = self.turns.get(car.id)
         if ts and ts.salvage:
             for code in sorted(set(car.discard)):
                 yield React(car.id, self.name, 0, code)
 
-    def available(self, race: Race, car: Car) -> bool:
+    def available(self, race: ModuleRace, car: Car) -> bool:
         ts = self.turns.get(car.id)
         return bool(ts and ts.salvage and car.discard)
 
-    def legal(self, race: Race, car: Car, react: React) -> bool:
+    def legal(self, race: ModuleRace, car: Car, react: React) -> bool:
         ts = self.turns.get(car.id)
         return bool(ts and ts.salvage and not react.n and react.card in car.discard)
 
-    def apply(self, race: Race, car: Car, react: React) -> None:
+    def apply(self, race: ModuleRace, car: Car, react: React) -> None:
         ts = self.turns.get(car.id)
         assert ts is not None
         ts.salvage -= 1
@@ -232,7 +236,7 @@ class Salvage(UpgradeAction):
         car.draw.append(react.card)
         race.shuffle(car.draw)
         if race.record_events:
-            race._event("salvage", car=car.id, card=react.card)
+            race.record(Salvaged(car=car.id, card=react.card, round=race.round))
 
 
 class Refresh(UpgradeAction):
@@ -256,27 +260,27 @@ class Refresh(UpgradeAction):
 
     name, arg = "refresh", CARD_ARG
 
-    def options(self, race: Race, car: Car) -> Iterator[React]:
+    def options(self, race: ModuleRace, car: Car) -> Iterator[React]:
         ts = self.turns.get(car.id)
         if ts and ts.refresh:
             for code in dict.fromkeys(ts.refresh):
                 yield React(car.id, self.name, 0, code)
 
-    def available(self, race: Race, car: Car) -> bool:
+    def available(self, race: ModuleRace, car: Car) -> bool:
         ts = self.turns.get(car.id)
         return bool(ts and ts.refresh)
 
-    def legal(self, race: Race, car: Car, react: React) -> bool:
+    def legal(self, race: ModuleRace, car: Car, react: React) -> bool:
         ts = self.turns.get(car.id)
         return bool(ts and not react.n and react.card in ts.refresh)
 
-    def apply(self, race: Race, car: Car, react: React) -> None:
+    def apply(self, race: ModuleRace, car: Car, react: React) -> None:
         ts = self.turns.get(car.id)
         assert ts is not None
         ts.refresh.remove(react.card)
         ts.refreshed.append(react.card)
         if race.record_events:
-            race._event("refresh", car=car.id, card=react.card)
+            race.record(RefreshChosen(car=car.id, card=react.card, round=race.round))
 
 
 class Direct(UpgradeAction):
@@ -300,28 +304,28 @@ class Direct(UpgradeAction):
 
     name, arg = "direct", CARD_ARG
 
-    def options(self, race: Race, car: Car) -> Iterator[React]:
+    def options(self, race: ModuleRace, car: Car) -> Iterator[React]:
         for code in dict.fromkeys(car.hand):
             if code in DIRECT:
                 yield React(car.id, self.name, 0, code)
 
-    def available(self, race: Race, car: Car) -> bool:
+    def available(self, race: ModuleRace, car: Car) -> bool:
         return not DIRECT.isdisjoint(car.hand)
 
-    def legal(self, race: Race, car: Car, react: React) -> bool:
+    def legal(self, race: ModuleRace, car: Car, react: React) -> bool:
         return react.card in DIRECT and react.card in car.hand and not react.n
 
-    def apply(self, race: Race, car: Car, react: React) -> None:
-        ts = _module(race).turn_state(car)
+    def apply(self, race: ModuleRace, car: Car, react: React) -> None:
+        ts = turn_state(self.turns, car)
         code = react.card
         car.hand.remove(code)
         car.play.append(code)
         before = car.speed
         car.speed += SPEED[code]
         if race.record_events:
-            race._event("direct_play", car=car.id, card=code)
+            race.record(DirectPlayed(car=car.id, card=code, round=race.round))
         resolve_card(race, car, code, ts, True)
-        _move(race, car, car.speed - before, "direct play")
+        _move_gained(race, car, car.speed - before, "direct play")
 
 
 class Accelerate(UpgradeAction):
@@ -348,18 +352,18 @@ class Accelerate(UpgradeAction):
 
     name, arg = "accelerate", NO_ARG
 
-    def options(self, race: Race, car: Car) -> Iterator[React]:
+    def options(self, race: ModuleRace, car: Car) -> Iterator[React]:
         if self.available(race, car):
             yield React(car.id, self.name)
 
-    def available(self, race: Race, car: Car) -> bool:
+    def available(self, race: ModuleRace, car: Car) -> bool:
         ts = self.turns.get(car.id)
         return bool(ts and ts.accelerate and ts.flips)
 
-    def legal(self, race: Race, car: Car, react: React) -> bool:
+    def legal(self, race: ModuleRace, car: Car, react: React) -> bool:
         return self.available(race, car) and not react.n and not react.card
 
-    def apply(self, race: Race, car: Car, react: React) -> None:
+    def apply(self, race: ModuleRace, car: Car, react: React) -> None:
         ts = self.turns.get(car.id)
         assert ts is not None
         n = ts.accelerate.pop(0)
@@ -367,11 +371,18 @@ class Accelerate(UpgradeAction):
         gained = n * ts.flips
         car.speed += gained
         if race.record_events:
-            race._event("accelerate", car=car.id, n=n, flips=ts.flips, speed=car.speed)
-        _move(race, car, gained, "accelerate")
+            race.record(Accelerated(car=car.id, n=n, flips=ts.flips, speed=car.speed,
+                                    round=race.round))
+        _move_gained(race, car, gained, "accelerate")
 
 
-def draft_spaces(race: Race, car: Car, most: int) -> int:
+def _move_gained(race: ModuleRace, car: Car, gained: int, why: str) -> None:
+    """Move ``car`` the speed a symbol gained it (no move, and no move event, for none)."""
+    if gained:
+        race.move(car, gained, why)
+
+
+def draft_spaces(race: ModuleRace, car: Car, most: int) -> int:
     """How far a draft symbol moves ``car`` now: the empty spaces up to the next car ahead
     (0 if there is no car within ``most`` + 1 spaces, or the move would cross the final line)."""
     d, spaces = car.d, race.track.spaces
@@ -412,31 +423,31 @@ class Draft(UpgradeAction):
 
     name, arg = "draft", N_ARG
 
-    def options(self, race: Race, car: Car) -> Iterator[React]:
+    def options(self, race: ModuleRace, car: Car) -> Iterator[React]:
         ts = self.turns.get(car.id)
         if ts and ts.drafts:
             for n in sorted(set(ts.drafts)):
                 if draft_spaces(race, car, n):
                     yield React(car.id, self.name, n)
 
-    def available(self, race: Race, car: Car) -> bool:
+    def available(self, race: ModuleRace, car: Car) -> bool:
         ts = self.turns.get(car.id)
         # the longest draft moves whenever a shorter one would (the same nearest car)
         return bool(ts and ts.drafts and draft_spaces(race, car, max(ts.drafts)))
 
-    def legal(self, race: Race, car: Car, react: React) -> bool:
+    def legal(self, race: ModuleRace, car: Car, react: React) -> bool:
         ts = self.turns.get(car.id)
         return bool(ts and not react.card and react.n in ts.drafts and
                     draft_spaces(race, car, react.n))
 
-    def apply(self, race: Race, car: Car, react: React) -> None:
+    def apply(self, race: ModuleRace, car: Car, react: React) -> None:
         ts = self.turns.get(car.id)
         assert ts is not None
         ts.drafts.remove(react.n)
         spaces = draft_spaces(race, car, react.n)
         if race.record_events:
-            race._event("draft_move", car=car.id, spaces=spaces)
-        race._move(car, spaces, "draft")
+            race.record(DraftMoved(car=car.id, spaces=spaces, round=race.round))
+        race.move(car, spaces, "draft")
 
 
 class GarageBoost(Boost):
@@ -459,17 +470,17 @@ class GarageBoost(Boost):
         6
     """
 
-    def __init__(self, module: GarageModule) -> None:
-        self.turns = module.turn
+    def __init__(self, turns: dict[int, TurnState]) -> None:
+        self.turns = turns
 
-    def apply(self, race: Race, car: Car, react: React) -> None:
+    def apply(self, race: ModuleRace, car: Car, react: React) -> None:
         ts = self.turns.get(car.id)
         Boost.apply(self, race, car, react)  # (not super(): a lookup per Boost)
         if ts is not None:
             ts.flips += 1
             if ts.accel:
                 car.speed += ts.accel
-                race._move(car, ts.accel, "accelerate")
+                race.move(car, ts.accel, "accelerate")
 
 
 #: the optional symbols' actions, in the order they are offered
@@ -502,8 +513,8 @@ class UpgradeSymbols(ReactGroup):
         False
     """
 
-    def __init__(self, module: GarageModule) -> None:
-        self.turns = turns = module.turn
+    def __init__(self, turns: dict[int, TurnState]) -> None:
+        self.turns = turns
         # every race builds them: UpgradeAction.__init__ written out (no frame per action;
         # the symbol actions have no __init__ of their own)
         members = []
@@ -513,10 +524,10 @@ class UpgradeSymbols(ReactGroup):
             members.append(member)
         self.members = tuple(members)
 
-    def gate(self, race: Race, car: Car) -> bool:
+    def gate(self, race: ModuleRace, car: Car) -> bool:
         return offers_symbols(self.turns.get(car.id), car.hand)
 
-    def available(self, race: Race, car: Car) -> bool:
+    def available(self, race: ModuleRace, car: Car) -> bool:
         ts = self.turns.get(car.id)  # offers_symbols(), written out (asked after most moves)
         if not (ts is not None and (ts.choices or ts.reduce or ts.salvage or ts.supercool or
                                     ts.refresh or ts.accelerate or ts.drafts)) and \

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from ..cards import HEAT, STARTING_UPGRADES, STRESS
 from ..decisions import IllegalDecision, Pending
+from ..events import DraftDropped, Drafted, MarketDealt, UsedUp
 from ..modules import RaceModule, register_module
 from .choices import GarageBoost, UpgradeSymbols
 from .data import BY_CODE, UPGRADES, parse_key
@@ -42,11 +43,12 @@ from .draft import (
     pool,
     pool_size,
 )
-from .symbols import ONETIME, TurnState, resolve_card, slipstream_reaches
+from .symbols import ONETIME, TurnState, resolve_card, slipstream_reaches, turn_state
 
 if TYPE_CHECKING:
+    from ..car import Car
     from ..decisions import Decision
-    from ..race import Car, Race
+    from ..modules import ModuleRace
     from ..setup import RaceSetup
 
 UPGRADE_CODES = frozenset(BY_CODE)
@@ -108,10 +110,10 @@ class GarageModule(RaceModule):
         #: the resolving car's upgrade symbols this turn
         self.turn: dict[int, TurnState] = {}
         #: the optional symbols' React actions; Boost refined to count for accelerate
-        self.symbols = UpgradeSymbols(self)
+        self.symbols = UpgradeSymbols(self.turn)
         #: does any car race a one-time card (a sponsor)? None until the first turn ends
         self._onetime: bool | None = None
-        self.react_actions = (GarageBoost(self), self.symbols)
+        self.react_actions = (GarageBoost(self.turn), self.symbols)
 
     # -- options and state ----------------------------------------------------------------------
     @classmethod
@@ -176,7 +178,7 @@ class GarageModule(RaceModule):
         self.turn.update((int(k), TurnState.from_dict(v)) for k, v in data.get("turn", {}).items())
 
     # -- choosing upgrades ----------------------------------------------------------------------
-    def pre_race(self, race: Race) -> bool:
+    def pre_race(self, race: ModuleRace) -> bool:
         market = self.options.get("market")
         self.deck = list(market) if market is not None else pool(self.pool, self.expansions)
         if market is None:
@@ -195,7 +197,7 @@ class GarageModule(RaceModule):
         self._next_round(race)
         return True
 
-    def _drafters(self, race: Race) -> list[int]:
+    def _drafters(self, race: ModuleRace) -> list[int]:
         """Cars that choose upgrades, in grid order: not those given theirs, nor cars that
         never play cards (a Legend). Worked out once per race (each round asks)."""
         found = self._drafting
@@ -205,7 +207,7 @@ class GarageModule(RaceModule):
                                       (plans is None or plans(race, race.cars[c]))]
         return found
 
-    def _next_round(self, race: Race) -> None:
+    def _next_round(self, race: ModuleRace) -> None:
         self.round += 1
         drafters = self._drafters(race)
         rounds = 2 if self.snake else PICKS
@@ -222,9 +224,10 @@ class GarageModule(RaceModule):
         del self.deck[:size]
         self.order, self.at = pick_order(self.round, drafters, self.snake), 0
         if race.record_events:
-            race._event("draft_market", draft_round=self.round, cards=list(self.market))
+            race.record(MarketDealt(draft_round=self.round, cards=tuple(self.market),
+                                    round=race.round))
 
-    def pending(self, race: Race) -> Pending | None:
+    def pending(self, race: ModuleRace) -> Pending | None:
         if race.phase != DRAFT:
             return None
         car = self.order[self.at]
@@ -235,12 +238,12 @@ class GarageModule(RaceModule):
             options = tuple(map(draft_drop, repeat(car), dict.fromkeys(self.picks[car])))
         return Pending(DRAFT, (car,), options, forced=len(options) == 1)
 
-    def waiting(self, race: Race) -> int | None:
+    def waiting(self, race: ModuleRace) -> int | None:
         # a draft pick's Pending lists the market (~30,000 instructions, callgrind): a bot race
         # asked for it at every pick only to learn whose pick it is
         return self.order[self.at] if race.phase == DRAFT else None
 
-    def apply(self, race: Race, decision: Decision) -> None:
+    def apply(self, race: ModuleRace, decision: Decision) -> None:
         car = self.order[self.at]
         if type(decision) is DraftPick:  # a legal pick, the usual case, tested first
             card = decision.card
@@ -257,8 +260,8 @@ class GarageModule(RaceModule):
             race.log.append(decision)
             self.picks[car].remove(decision.card)
         if race.record_events:
-            race._event("draft_pick" if isinstance(decision, DraftPick) else "draft_drop",
-                        car=car, card=decision.card)
+            kind = Drafted if isinstance(decision, DraftPick) else DraftDropped
+            race.record(kind(car=car, card=decision.card, round=race.round))
         self.at += 1
         if self.at == len(self.order):
             self._next_round(race)
@@ -278,7 +281,7 @@ class GarageModule(RaceModule):
                                   f"({' '.join(self.market)})")
         raise IllegalDecision(f"car {car}: cannot drop {decision.card} now")
 
-    def setup_car(self, race: Race, car: Car) -> None:
+    def setup_car(self, race: ModuleRace, car: Car) -> None:
         keys = self.picks.get(car.id)
         if keys is None:
             return
@@ -287,7 +290,7 @@ class GarageModule(RaceModule):
         car.draw.extend(map(_CODE_OF.__getitem__, keys))
 
     # -- the turn -------------------------------------------------------------------------------
-    def after_reveal(self, race: Race, car: Car) -> None:
+    def after_reveal(self, race: ModuleRace, car: Car) -> None:
         play = car.play
         if UPGRADE_CODES.isdisjoint(play):
             return  # no upgrade revealed (a direct play starts the turn state itself)
@@ -305,25 +308,22 @@ class GarageModule(RaceModule):
     def turn_state(self, car: Car) -> TurnState:
         """``car``'s upgrade state this turn, started on first use: the [+] flips so far are
         its Stress cards and a Boost (upgrade flips only come with a state)."""
-        ts = self.turn.get(car.id)
-        if ts is None:
-            ts = self.turn[car.id] = TurnState(car.play.count(STRESS) + car.boosted)
-        return ts
+        return turn_state(self.turn, car)
 
-    def cooldown(self, race: Race, car: Car, n: int) -> int:
+    def cooldown(self, race: ModuleRace, car: Car, n: int) -> int:
         ts = self.turn.get(car.id)
         return n + ts.cool if ts else n
 
-    def car_corner_limit(self, race: Race, car: Car, index: int, limit: int) -> int:
+    def car_corner_limit(self, race: ModuleRace, car: Car, index: int, limit: int) -> int:
         ts = self.turn.get(car.id)
         return limit + ts.adjust if ts else limit
 
-    def slipstream_choices(self, race: Race, car: Car, spaces: tuple[int, ...]
+    def slipstream_choices(self, race: ModuleRace, car: Car, spaces: tuple[int, ...]
                            ) -> tuple[int, ...]:
         ts = self.turn.get(car.id)
         return slipstream_reaches(ts, spaces) if ts else spaces
 
-    def end_turn(self, race: Race, car: Car) -> None:
+    def end_turn(self, race: ModuleRace, car: Car) -> None:
         ts = self.turn.pop(car.id, None) if self.turn else None  # (most turns have none)
         if ts is not None:
             for code in ts.refreshed:
@@ -340,10 +340,10 @@ class GarageModule(RaceModule):
                 car.play.remove(code)
             self.removed.setdefault(car.id, []).extend(gone)
             if race.record_events:
-                race._event("one_time", car=car.id, cards=gone)
+                race.record(UsedUp(car=car.id, cards=tuple(gone), round=race.round))
 
 
-def removed_cards(race: Race, car: int) -> list[str]:
+def removed_cards(race: ModuleRace, car: int) -> list[str]:
     """The one-time cards ``car`` has used up (out of the game)."""
     module = race.hooks.by_key.get("garage")
     return list(module.removed.get(car, [])) if isinstance(module, GarageModule) else []

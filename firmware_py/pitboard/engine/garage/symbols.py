@@ -38,14 +38,16 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, fields
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from ..cards import HEAT, SPEED
+from ..cards import HEAT, SPEED, STRESS
+from ..events import HeatPaid, Scrapped, UpgradeReplaced
 from .data import BY_CODE
 
 if TYPE_CHECKING:
-    from ..race import Car, Race
-    from .module import GarageModule
+    from ..car import Car
+    from ..modules import ModuleRace
 
 _new = object.__new__
 #: card codes with a symbol, for cheap tests on the hot path
@@ -109,8 +111,14 @@ class TurnState:
         return ts
 
 
-def _module(race: Race) -> GarageModule:
-    return race.hooks.by_key["garage"]  # type: ignore[return-value]
+def turn_state(turns: dict[int, TurnState], car: Car) -> TurnState:
+    """``car``'s upgrade state this turn in ``turns`` (the Garage module's), started on first
+    use: the [+] flips so far are its Stress cards and a Boost (upgrade flips only come with a
+    state)."""
+    ts = turns.get(car.id)
+    if ts is None:
+        ts = turns[car.id] = TurnState(car.play.count(STRESS) + car.boosted)
+    return ts
 
 
 def offers_symbols(ts: TurnState | None, hand: Collection[str]) -> bool:
@@ -122,14 +130,14 @@ def offers_symbols(ts: TurnState | None, hand: Collection[str]) -> bool:
     return not DIRECT.isdisjoint(hand)
 
 
-def _flip(race: Race, car: Car, ts: TurnState, why: str) -> int:
+def _flip(race: ModuleRace, car: Car, ts: TurnState, why: str) -> int:
     """One [+]: flip to a basic Speed card; its value (plus any accelerate) is the speed gained."""
-    card = race._flip_basic(car, why)
+    card = race.flip(car, why)
     ts.flips += 1
     return (SPEED[card] if card is not None else 0) + ts.accel
 
 
-def replace_card(race: Race, car: Car, code: str) -> None:
+def replace_card(race: ModuleRace, car: Car, code: str) -> None:
     """Heat cost unpayable: the card goes to the discard and a random speed card (the next basic
     Speed card of the deck) is played in its place. One function, so the reading is easy to
     change if a source shows another.
@@ -143,13 +151,13 @@ def replace_card(race: Race, car: Car, code: str) -> None:
     car.play.remove(code)
     car.discard.append(code)
     car.speed -= SPEED[code]
-    card = race._flip_basic(car, "replace")
+    card = race.flip(car, "replace")
     car.speed += SPEED[card] if card is not None else 0
     if race.record_events:
-        race._event("upgrade_replaced", car=car.id, card=code, by=card)
+        race.record(UpgradeReplaced(car=car.id, card=code, by=card, round=race.round))
 
 
-def resolve_card(race: Race, car: Car, code: str, ts: TurnState, reacting: bool) -> None:
+def resolve_card(race: ModuleRace, car: Car, code: str, ts: TurnState, reacting: bool) -> None:
     """A revealed (or directly played) upgrade: its mandatory symbols now, its optional ones
     into ``ts``. ``car.speed`` already counts the card's lowest speed. (``reacting`` is
     positional: a keyword argument makes every call slower.)"""
@@ -161,7 +169,7 @@ def resolve_card(race: Race, car: Car, code: str, ts: TurnState, reacting: bool)
         car.engine -= heat
         car.discard.extend([HEAT] * heat)
         if race.record_events:
-            race._event("heat", car=car.id, n=heat, why=code)
+            race.record(HeatPaid(car=car.id, n=heat, why=code, round=race.round))
     if choice:
         ts.choices.append(code)
     for name, n in symbols:
@@ -207,28 +215,19 @@ _RESOLVE = {code: (u.count("heat"), len(u.speeds) > 1,
             for code, u in BY_CODE.items()}
 
 
-def _scrap(race: Race, car: Car, n: int) -> None:
+def _scrap(race: ModuleRace, car: Car, n: int) -> None:
     draw = car.draw
     if len(draw) >= n:  # no reshuffle: the top n cards at once, top card first as if drawn
         scrapped = draw[:-n - 1:-1]  # (not drawn one by one: a call per card)
         del draw[-n:]
         car.discard += scrapped
-    else:
-        reshuffled = [False]
+    else:  # the discard pile shuffled in once; with both empty there is nothing more
         scrapped = []
-        for _ in range(n):
-            card = race._draw_one(car, reshuffled)
-            if card is None:  # deck and discard both empty: nothing more to scrap
-                break
+        for card in islice(race.draws(car), n):
             car.discard.append(card)
             scrapped.append(card)
     if race.record_events:
-        race._event("scrap", car=car.id, cards=scrapped, n=n)
-
-
-def _move(race: Race, car: Car, gained: int, why: str) -> None:
-    if gained:
-        race._move(car, gained, why)
+        race.record(Scrapped(car=car.id, cards=tuple(scrapped), n=n, round=race.round))
 
 
 def slipstream_reaches(ts: TurnState, reaches: tuple[int, ...]) -> tuple[int, ...]:

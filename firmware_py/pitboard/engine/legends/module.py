@@ -37,13 +37,15 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from ..events import LegendCardFlipped, LegendDeckReshuffled, LegendMoved
 from ..modules import RaceModule, register_module
 from ..stamp import register_data
 from .cards import LegendDeck, load_legend_cards
 from .movement import legend_move
 
 if TYPE_CHECKING:
-    from ..race import Car, Race
+    from ..car import Car
+    from ..modules import ModuleRace
     from ..setup import RaceSetup
 
 KEY = "legends"
@@ -70,8 +72,8 @@ class Legends(RaceModule):
         >>> legends.colour_of, legends.deck[0], [car.name for car in race.cars]
         ({1: 'black', 2: 'blue'}, 2, ['Car 1', 'Black Legend', 'Blue Legend'])
         >>> race.apply(parse_decision("plan 0 gear 2 cards 3 4"))  # the Legends need no plan
-        >>> legends.card, [(e["car"], e["branch"], e["d"])
-        ...                for e in race.events if e["type"] == "legend"]
+        >>> legends.card, [(e.car, e.branch, e.d)
+        ...                for e in race.events if isinstance(e, LegendMoved)]
         (2, [(2, 'brake', 10), (1, 'brake', 9)])
 
     Card 2 gives blue top speed 16 and diamond 2: 16 would cross corner 1 (the line after
@@ -135,14 +137,14 @@ class Legends(RaceModule):
         self.colour_of = {int(k): str(v) for k, v in data.get("colour_of", {}).items()}
 
     # -- before the race --------------------------------------------------------------------
-    def prepare(self, race: Race) -> None:
+    def prepare(self, race: ModuleRace) -> None:
         self.colour_of = _colour_of(self.options, self.data, race.setup.cars)
         given = [int(n) for n in self.options.get("deck", [])]
         rest = [c.number for c in self.data.cards if c.number not in given]
         race.shuffle(rest)
         self.deck = given + rest
 
-    def setup_car(self, race: Race, car: Car) -> None:
+    def setup_car(self, race: ModuleRace, car: Car) -> None:
         colour = self.colour_of.get(car.id)
         if colour is None:
             return
@@ -152,10 +154,10 @@ class Legends(RaceModule):
             car.name = f"{colour.capitalize()} Legend"
 
     # -- the round -----------------------------------------------------------------------------
-    def plans(self, race: Race, car: Car) -> bool:
+    def plans(self, race: ModuleRace, car: Car) -> bool:
         return car.id not in self.colour_of
 
-    def drive(self, race: Race, car: Car) -> bool:
+    def drive(self, race: ModuleRace, car: Car) -> bool:
         colour = self.colour_of.get(car.id)
         if colour is None:
             return False
@@ -165,25 +167,27 @@ class Legends(RaceModule):
         move = legend_move(race, car, entry, aggressive=self.aggressive, pro=self.pro)
         frm = car.d
         car.speed = move.target - frm
-        race._move(car, move.target - frm, "legend")
+        race.move(car, move.target - frm, "legend")
         if race.record_events:
-            race._event("legend", car=car.id, colour=colour, card=self.card,
-                        branch=move.branch,
-                        corner=None if move.corner is None else move.corner + 1,
-                        speed=car.speed, frm=frm, **race._where(car))
+            p = race.where(car)
+            race.record(LegendMoved(
+                car=car.id, colour=colour, card=self.card, branch=move.branch,
+                corner=None if move.corner is None else move.corner + 1, speed=car.speed,
+                frm=frm, d=p.d, lap=p.lap, space=p.space, spot=p.spot,
+                racing_line=p.racing_line, round=race.round))
         return True
 
-    def _flip(self, race: Race) -> None:
+    def _flip(self, race: ModuleRace) -> None:
         if not self.deck:  # every card has been used: shuffle them all into a new deck
             self.deck = [c.number for c in self.data.cards]
             race.shuffle(self.deck)
             if race.record_events:
-                race._event("legend_reshuffle", cards=len(self.deck))
+                race.record(LegendDeckReshuffled(cards=len(self.deck), round=race.round))
         self.card = self.deck.pop(0)
         self.card_round = race.round
         self.flips += 1
         if race.record_events:
-            race._event("legend_card", card=self.card)
+            race.record(LegendCardFlipped(card=self.card, round=race.round))
 
 
 def _colour_of(options: Mapping[str, Any], data: LegendDeck, cars: int) -> dict[int, str]:
@@ -227,13 +231,13 @@ def legend_count(options: Mapping[str, Any]) -> int:
     return int(options.get("cars") or len(options.get("colours") or ()))
 
 
-def legend_cars(race: Race) -> dict[int, str]:
+def legend_cars(race: ModuleRace) -> dict[int, str]:
     """Car id -> helmet colour of every Legend car in ``race`` (empty without the module)."""
     module = race.hooks.by_key.get(KEY)
     return dict(module.colour_of) if isinstance(module, Legends) else {}
 
 
-def legend_card(race: Race) -> int:
+def legend_card(race: ModuleRace) -> int:
     """The Legend card flipped this round (0 before the first Legend has moved)."""
     module = race.hooks.by_key.get(KEY)
     if isinstance(module, Legends) and module.card_round == race.round:
@@ -241,7 +245,7 @@ def legend_card(race: Race) -> int:
     return 0
 
 
-def legend_grid(race: Race) -> list[dict[str, Any]]:
+def legend_grid(race: ModuleRace) -> list[dict[str, Any]]:
     """Where each Legend car starts, for the set-up checklist: car, colour, grid position
     (1 = pole), board space and spot, in grid order."""
     colours = legend_cars(race)

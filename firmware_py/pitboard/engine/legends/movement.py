@@ -39,7 +39,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from .cards import LegendEntry
 
 if TYPE_CHECKING:
-    from ..race import Car, Race
+    from ..car import Car
+    from ..modules import ModuleRace
 
 #: None = the helmet's top speed before the Legends line (the rulebook); 20 = Board Game Arena
 APPROACH_SPEED: int | None = None
@@ -76,7 +77,7 @@ class LegendMove(NamedTuple):
     corner: int | None
 
 
-def legend_move(race: Race, car: Car, entry: LegendEntry, *, aggressive: bool,
+def legend_move(race: ModuleRace, car: Car, entry: LegendEntry, *, aggressive: bool,
                 pro: int = 0) -> LegendMove:
     """The move of Legend ``car`` this turn, reading ``entry`` (its helmet on this round's card).
 

@@ -41,13 +41,15 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from ..cards import HEAT, STRESS
+from ..events import WeatherDrawn
 from ..modules import RaceModule, register_module
 from ..stamp import register_data
 from .tokens import CORNER, NO_EFFECT, SectorEffect, Tokens, load_tokens
 
 if TYPE_CHECKING:
     from ...track import Track
-    from ..race import Car, Race
+    from ..car import Car
+    from ..modules import ModuleRace
     from ..setup import RaceSetup
 
 KEY = "weather"
@@ -125,7 +127,7 @@ class Weather(RaceModule):
         self.road = {int(k) - 1: str(v) for k, v in data.get("road", {}).items()}
 
     # -- before the race --------------------------------------------------------------------
-    def prepare(self, race: Race) -> None:
+    def prepare(self, race: ModuleRace) -> None:
         if self.weather == RANDOM:
             keys = list(self.tokens.weather_keys)
             race.shuffle(keys)
@@ -152,8 +154,8 @@ class Weather(RaceModule):
                 self.road[index] = token
         self._track = None  # the tables follow the tokens just drawn
         if race.record_events:
-            race._event("weather", weather=self.weather,
-                        road={str(k + 1): v for k, v in sorted(self.road.items())})
+            race.record(WeatherDrawn(weather=self.weather, road=tuple(
+                (k + 1, v) for k, v in sorted(self.road.items())), round=race.round))
 
     def _tables(self, track: Track) -> None:
         """Per corner line: limit change and overheat; per board space: the sector effect."""
@@ -179,13 +181,13 @@ class Weather(RaceModule):
         for space in range(1, track.spaces + 1):
             self._sector[space] = sector_of_group.get(track.token_sector_of(space), NO_EFFECT)
 
-    def effect(self, race: Race, space: int) -> SectorEffect:
+    def effect(self, race: ModuleRace, space: int) -> SectorEffect:
         """The sector effect on board space ``space``."""
         if self._track is not race.track:
             self._tables(race.track)
         return self._sector[space]
 
-    def setup_car(self, race: Race, car: Car) -> None:
+    def setup_car(self, race: ModuleRace, car: Car) -> None:
         plans = race.hooks.plans
         if plans is not None and not plans(race, car):
             return  # a Legend car: no cards, no Heat
@@ -203,25 +205,25 @@ class Weather(RaceModule):
         car.discard.extend([HEAT] * to_discard)
 
     # -- the race ------------------------------------------------------------------------------
-    def corner_limit(self, race: Race, index: int, limit: int) -> int:
+    def corner_limit(self, race: ModuleRace, index: int, limit: int) -> int:
         if self._track is not race.track:
             self._tables(race.track)
         return limit + self._limit[index]
 
-    def corner_heat(self, race: Race, car: Car, index: int, excess: int) -> int:
+    def corner_heat(self, race: ModuleRace, car: Car, index: int, excess: int) -> int:
         return excess + self._overheat[index]
 
-    def cooldown(self, race: Race, car: Car, n: int) -> int:
+    def cooldown(self, race: ModuleRace, car: Car, n: int) -> int:
         e = self.effect(race, car.space)
         return 0 if e.no_cooldown else n + e.cooldown
 
-    def boost_heat(self, race: Race, car: Car, cost: int) -> int:
+    def boost_heat(self, race: ModuleRace, car: Car, cost: int) -> int:
         return 0 if self.effect(race, car.space).free_boost else cost
 
-    def may_slipstream(self, race: Race, car: Car) -> bool:
+    def may_slipstream(self, race: ModuleRace, car: Car) -> bool:
         return not self.effect(race, car.space).no_slipstream
 
-    def slipstream_choices(self, race: Race, car: Car, spaces: tuple[int, ...]
+    def slipstream_choices(self, race: ModuleRace, car: Car, spaces: tuple[int, ...]
                            ) -> tuple[int, ...]:
         extra = self.effect(race, car.space).slipstream
         if not extra:
@@ -235,24 +237,24 @@ def token_corners(track: Track) -> list[int]:
     return track.token_corners()
 
 
-def _module(race: Race) -> Weather | None:
+def _module(race: ModuleRace) -> Weather | None:
     module = race.hooks.by_key.get(KEY)
     return module if isinstance(module, Weather) else None
 
 
-def race_weather(race: Race) -> str | None:
+def race_weather(race: ModuleRace) -> str | None:
     """The race's weather token key (None without the module)."""
     module = _module(race)
     return module.weather if module is not None else None
 
 
-def road_tokens(race: Race) -> dict[int, str]:
+def road_tokens(race: ModuleRace) -> dict[int, str]:
     """Corner number (1-based, as printed) -> road token key (empty without the module)."""
     module = _module(race)
     return {k + 1: v for k, v in sorted(module.road.items())} if module is not None else {}
 
 
-def sector_effect(race: Race, car_id: int) -> SectorEffect:
+def sector_effect(race: ModuleRace, car_id: int) -> SectorEffect:
     """What the sector where ``car_id`` stands does to it (the station view's question):
     Cooldown bonus or none, slipstream reach or none, a free Boost."""
     module = _module(race)
