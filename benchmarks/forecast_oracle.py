@@ -3,7 +3,7 @@ states, the base game and every module, every legal plan of the car whose turn c
 checked against the engine for every order of the cards (tests/oraclekit.py), with a far
 larger budget of engine plays per plan than ``make test`` can afford.
 
-    python benchmarks/forecast_oracle.py [--states 400] [--budget 20000] [--seed 0]
+    python benchmarks/forecast_oracle.py [--states 400] [--budget 20000] [--seed 0] [--rules all]
 
 ``--states`` is per rule set (base, garage, legends, weather, all). Prints, per rule set, the
 states and plans checked, the plans left over the budget, the engine plays and the time, and
@@ -32,11 +32,15 @@ def main() -> int:
     parser.add_argument("--states", type=int, default=400, help="states per rule set")
     parser.add_argument("--budget", type=int, default=20000, help="engine plays per plan")
     parser.add_argument("--seed", type=int, default=0, help="first seed")
+    parser.add_argument("--rules", choices=CONFIGS, action="append",
+                        help="only this rule set (again for more; default: all of them)")
     args = parser.parse_args()
     print(f"forecast oracle: {args.states} states per rule set, up to {args.budget} engine "
           f"plays per plan")
     total_states = total_plans = 0
     for name, modules in CONFIGS.items():
+        if args.rules and name not in args.rules:
+            continue
         start = time.perf_counter()
         states = plans = over = plays = 0
         spent: list[float] = []
