@@ -35,7 +35,6 @@ The hook points, in the order a race meets them:
 ``may_discard``        may this car discard cards from its hand now (not in a tunnel): the
                        Discard step and any effect that discards from a hand ask it
 ``end_turn``           the turn's cards leave the play area (refresh, one-time cards)
-``forecast_reveal``    what a planned set of cards would do at reveal, for the forecast
 =====================  ========================================================================
 
 React actions a module adds (an upgrade's symbols) are :class:`~pitboard.engine.react.ReactAction`
@@ -75,7 +74,6 @@ from .decisions import Decision, Pending
 from .events import Event, Place
 
 if TYPE_CHECKING:
-    from .forecast import RevealForecast
     from .react import ReactAction
     from .setup import RaceSetup
 
@@ -292,16 +290,10 @@ class RaceModule:
     def end_turn(self, race: ModuleRace, car: Car) -> None:
         """``car.play`` is about to go to the discard pile (a module may take cards out)."""
 
-    # -- the forecast ----------------------------------------------------------------------------
-    def forecast_reveal(self, race: ModuleRace, car: Car, cards: tuple[str, ...],
-                        reveal: RevealForecast) -> RevealForecast:
-        """What ``cards``, planned by ``car``, would add at reveal (flips, Heat, limits...)."""
-        return reveal
-
 
 #: hooks whose answers chain: each module gets the previous module's answer
 _CHAINED = ("corner_limit", "car_corner_limit", "corner_heat", "cooldown", "boost_heat",
-            "slipstream_spaces", "slipstream_choices", "forecast_reveal", "downshift_heat")
+            "slipstream_spaces", "slipstream_choices", "downshift_heat")
 #: hooks every overriding module hears, in module order
 _BROADCAST = ("prepare", "setup_car", "after_reveal", "end_turn")
 #: yes/no hooks: all must say yes (plans, may_slipstream) or one says yes (drive, pre_race)
@@ -349,7 +341,6 @@ class Hooks:
         self.drive: Callable[..., bool] | None = None
         self.pre_race: Callable[..., bool] | None = None
         self.waiting: Callable[..., int | None] | None = None
-        self.forecast_reveal: Callable[..., RevealForecast] | None = None
         #: every module's React actions, in module order
         self.react_actions: tuple[ReactAction, ...] = tuple(
             a for m in modules for a in m.react_actions)
