@@ -1,8 +1,9 @@
 """The TV's track view in a real browser: headless Chromium (Debian's, driven by Playwright)
-follows a whole race with a Legend car and weather and road tokens move by move, and after
-every move checks each car the page draws against the race -- its spot, and where the page
-actually drew it (the element's transform against the track's geometry) -- taking a
-screenshot each round; the kiosk's attract race plays on it; and a page whose server went away
+follows a whole race with a Legend car, weather and road tokens and a Garage draft move by
+move, and after every move checks each car the page draws against the race -- its spot, and
+where the page actually drew it (the element's transform against the track's geometry) --
+taking a screenshot each round; a track file without drawing coordinates races on its
+generated outline; the kiosk's attract race plays on it; and a page whose server went away
 (a power cut, a restart) reconnects and redraws. ``PITBOARD_UPDATE_GOLDEN=1`` writes the
 screenshots the docs show into ``docs/screens`` (``tv_*.png``).
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +37,8 @@ playwright = playwright_or_skip()
 
 PACE = 0.05
 TV = {"width": 1920, "height": 1080}
-MODULES = {"legends": {"cars": 1}, "weather": {"weather": "storm", "road": True}}
+MODULES = {"legends": {"cars": 1}, "weather": {"weather": "storm", "road": True},
+           "garage": {"choose": "draft", "pool": "basic"}}
 _TRANSFORM = re.compile(r"translate\(([-\d.]+) ([-\d.]+)\)")
 
 
@@ -131,8 +134,8 @@ def _play(s: Served, tv: TvPage, track: str, *, until_round: int | None = None) 
                 tv.shot(f"round_{places['round']}")
             if places["legend_moves"]:
                 tv.shot("legend_move")
-            if places["screen"] == "setup":
-                tv.shot("setup")
+            if places["screen"] in ("setup", "draft"):
+                tv.shot(places["screen"])
         if until_round is not None and places["round"] >= until_round:
             return rounds
         event = on_game_thread(s, lambda: next_input(s.table))
@@ -153,7 +156,7 @@ def test_the_tv_follows_a_whole_race_with_legends_and_weather(chromium: Any,
         assert s.table.race is not None and s.table.race.over
         tv.shot("results")
         assert len(rounds) == s.table.race.round and rounds == set(range(1, len(rounds) + 1))
-        assert {"setup", "legend_move", "round_1"} <= set(tv.shots)
+        assert {"draft", "setup", "legend_move", "round_1"} <= set(tv.shots)
         assert tv.js("document.querySelectorAll('#tokens .token').length") == 4  # USA: 4
         assert tv.js("document.getElementById('banner').textContent").endswith("wins!")
         assert tv.js("tv.stats.length") > 10  # the moves were animated
@@ -161,7 +164,7 @@ def test_the_tv_follows_a_whole_race_with_legends_and_weather(chromium: Any,
         shots = tv.shots
         shots["modules"] = shots[f"round_{max(2, len(rounds) // 2)}"].rename(
             tmp_path / "tv_modules.png")
-        publish(shots[name] for name in ("lobby", "setup", "modules", "legend_move",
+        publish(shots[name] for name in ("lobby", "draft", "setup", "modules", "legend_move",
                                          "results"))
 
 
@@ -211,3 +214,21 @@ def test_a_tv_whose_server_went_away_reconnects_and_redraws(chromium: Any,
         _play(s, tv, "italy", until_round=places["round"] + 1)
         assert [e for e in tv.errors if "WebSocket" not in e] == []  # (the refused retries)
         publish([tv.shots["base"]])
+
+
+def test_a_track_without_coordinates_races_on_a_generated_outline(chromium: Any,
+                                                                  tmp_path: Path) -> None:
+    """A hand-made track file without [spots]: the page draws the generated outline and every
+    car where the race has it, move by move."""
+    text = (resources.files("pitboard") / "tracks" / "japan.toml").read_text(encoding="utf-8")
+    path = tmp_path / "home.toml"
+    path.write_text(text.split("\n[spots]\n")[0].replace('name = "Japan"', 'name = "Home Ring"'))
+    with served(stations=2, seats=(), cars=2, seed=3, track=str(path)) as s:
+        tv = TvPage(chromium, s.url, tmp_path)
+        tv.wait("tv.idle && tv.geo && tv.geo.generated")
+        _start(s, 2)
+        _play(s, tv, str(path), until_round=3)
+        assert tv.js("document.getElementById('track-name').textContent") == "Home Ring"
+        tv.shot("generated")
+        assert tv.errors == []
+        publish([tv.shots["generated"]])

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -24,7 +26,8 @@ from pitboard.web.limits import MAX_TRACK_REFUSED, MAX_TRACK_SOCKETS_PER_ADDRESS
 from pitboard.web.track import MAX_STEP_EVENTS, TrackHub, Viewer
 from tvkit import Tv, on_game_thread, public_kinds, race_places
 
-MODULES = {"legends": {"cars": 1}, "weather": {"weather": "rain", "road": True}}
+MODULES = {"legends": {"cars": 1}, "weather": {"weather": "rain", "road": True},
+           "garage": {"choose": "draft", "pool": "basic"}}
 
 
 def _start(s: Served) -> None:
@@ -52,6 +55,7 @@ def test_a_tv_follows_a_whole_race_event_by_event() -> None:
             assert tv.drawing["svg"].startswith("<svg") and "<style>" not in tv.drawing["svg"]
             await asyncio.to_thread(_start, s)
             rounds_seen = set()
+            panels: dict[str, dict[str, Any]] = {}
             while True:
                 event = await asyncio.to_thread(on_game_thread, s, lambda: next_input(s.table))
                 if event is None:
@@ -63,6 +67,7 @@ def test_a_tv_follows_a_whole_race_event_by_event() -> None:
                         for c in tv.state["cars"]}
                 assert cars == places["cars"]  # every car where the race has it
                 rounds_seen.add(tv.state["round"])
+                panels.setdefault(tv.state["panel"]["kind"], tv.state["panel"])
             places = await _settled(tv, s)
             assert tv.state is not None and tv.state["screen"] == "results"
             assert s.table.state == flow.RESULTS and len(rounds_seen) > 3
@@ -74,6 +79,11 @@ def test_a_tv_follows_a_whole_race_event_by_event() -> None:
             assert {"legend", "move", "corner", "weather", "round", "hall_of_fame",
                     "race_over"} <= kinds
             assert [c["name"] for c in tv.state["cars"] if c["legend"]] == ["Black Legend"]
+            # the Garage draft: the market on the table and each car's picks, all public
+            assert {"setup", "draft", "order", "results"} <= set(panels)
+            draft = panels["draft"]
+            assert draft["round"] == 1 and draft["market"] and draft["market"][0]["label"]
+            assert {"draft_market", "draft_pick"} <= kinds
             assert tv.state["weather"]["name"] == "Rain" and tv.state["road"]
             await tv.close()
 
@@ -193,3 +203,62 @@ def test_a_tv_far_behind_redraws_and_every_tv_shares_one_state() -> None:
     many = [Viewer(address=f"10.0.1.{i}") for i in range(20)]
     states = {json.dumps(json.loads(hub.frame(v) or "")["state"]) for v in many}
     assert len(states) == 1
+
+
+def _home_track(tmp_path: Path, *, name: str = "Home Ring") -> Path:
+    """Italy as a hand-made track file without drawing coordinates ([spots])."""
+    text = (resources.files("pitboard") / "tracks" / "italy.toml").read_text(encoding="utf-8")
+    path = tmp_path / "home.toml"
+    path.write_text(text.split("\n[spots]\n")[0].replace('name = "Italy"', f'name = "{name}"'))
+    return path
+
+
+def test_a_track_without_coordinates_shows_on_a_generated_outline(tmp_path: Path) -> None:
+    """A track file without [spots]: the TV gets the generated outline (every space, both
+    spots), and the cars where the race has them."""
+    path = _home_track(tmp_path)
+
+    async def scenario(s: Served) -> None:
+        async with aiohttp.ClientSession() as session:
+            tv = await Tv.open(session, s.url)
+            await tv.until(lambda t: t.drawing is not None)
+            assert tv.drawing is not None
+            geometry = tv.drawing["geometry"]
+            assert geometry["generated"] is True and tv.drawing["name"] == "Home Ring"
+            assert len(geometry["spots"]) == 2 * geometry["spaces"] == 108
+            assert "generated outline" in tv.drawing["svg"]
+            await asyncio.to_thread(_start, s)
+            for _ in range(12):
+                event = await asyncio.to_thread(on_game_thread, s, lambda: next_input(s.table))
+                s.table.post(event)
+                places = await _settled(tv, s)
+                assert tv.state is not None
+                assert {c["id"]: (c["on_track"], c["space"], c["spot"])
+                        for c in tv.state["cars"]} == places["cars"]
+            assert tv.state is not None and tv.state["track"] == str(path)
+            await tv.close()
+
+    with served(stations=2, seats=(), cars=2, seed=5, track=str(path)) as s:
+        run(scenario(s))
+
+
+def test_a_track_file_edited_between_races_is_drawn_anew(tmp_path: Path) -> None:
+    """The drawing goes to a TV once per drawing: the same track again (a new race loads its
+    file anew) is not sent again; the file edited since is."""
+    from pitboard.engine import Race, RaceSetup
+
+    path = _home_track(tmp_path)
+    hub = TrackHub(build="b")
+    viewer = Viewer(address="10.0.0.8")
+
+    def race_frame() -> dict[str, Any]:
+        race = Race(RaceSetup(track=str(path), cars=2, seed=1, laps=1))
+        view = TrackViews().build(TableScene(state="planning", stations=[],
+                                             lobby=(str(path), 1, 2), race=race))
+        hub.apply(TableFeed("planning", (), track=view))
+        return json.loads(hub.frame(viewer) or "")
+
+    assert race_frame()["drawing"]["name"] == "Home Ring"
+    assert "drawing" not in race_frame()  # the same file, a new race: drawn already
+    _home_track(tmp_path, name="Home Ring II")
+    assert race_frame()["drawing"]["name"] == "Home Ring II"

@@ -14,8 +14,8 @@ Frames (server -> TV, JSON text), one kind, ``track``:
 * ``full: true`` -- draw everything from ``state``, animating nothing: the first frame of a
   connection (a reconnect, a restart after a power cut), a new race, a race replayed by an
   undo, a TV too far behind. It carries the track's ``drawing`` when the TV has not drawn that
-  track yet, the page's ``build`` (a page of another build reloads), and the race's last few
-  events for the ticker (``events``);
+  drawing yet (a track file edited between two races is drawn anew), the page's ``build`` (a
+  page of another build reloads), and the race's last few events for the ticker (``events``);
 * ``full: false`` -- the ``events`` since the last frame, to animate in order, then ``state``.
 
 ``cursor`` is the race's event count the frame brings the TV to.
@@ -42,6 +42,7 @@ Example (no sockets: a feed in, a TV's first frame out)::
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 from typing import Any, Final
@@ -97,7 +98,7 @@ class TrackHub:
         self._race = ""
         #: the race's events as JSON, by index ("" for a kind the TV does not show)
         self._events: list[str] = []
-        self._drawing: tuple[object, str] | None = None
+        self._drawing: tuple[object, str, str] | None = None
 
     def apply(self, feed: TableFeed) -> None:
         """Take the track view of ``feed`` (web thread) and wake every TV if it changed."""
@@ -132,19 +133,24 @@ class TrackHub:
             events = ",".join(tail)
             full = "true"
         drawing = ""
-        if viewer.drawn != view.track_ref:
-            drawing = f',"drawing":{self._drawing_json(view)}'
-            viewer.drawn = view.track_ref
+        key, text = self._drawing_json(view)
+        if viewer.drawn != key:
+            drawing = f',"drawing":{text}'
+            viewer.drawn = key
         viewer.connected, viewer.race, viewer.cursor = True, view.race, count
         viewer.sent_state = self._state
         return (f'{{"t":"track","full":{full},"build":"{self.build}","race":"{view.race}",'
                 f'"cursor":{count}{drawing},"events":[{events}],"state":{self._state}}}')
 
-    def _drawing_json(self, view: TrackView) -> str:
+    def _drawing_json(self, view: TrackView) -> tuple[str, str]:
+        """The drawing of the view's track as JSON, and its key: a digest of it (a track file
+        edited between two races is drawn anew; the same track again is not sent again)."""
         cached = self._drawing
         if cached is None or cached[0] is not view.track:
-            cached = self._drawing = (view.track, dumps(track_drawing(view.track)))
-        return cached[1]
+            text = dumps(track_drawing(view.track))
+            key = hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()[:16]
+            cached = self._drawing = (view.track, key, text)
+        return cached[1], cached[2]
 
 
 def _with_qr(state: dict[str, Any]) -> dict[str, Any]:
