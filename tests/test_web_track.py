@@ -262,3 +262,41 @@ def test_a_track_file_edited_between_races_is_drawn_anew(tmp_path: Path) -> None
     assert "drawing" not in race_frame()  # the same file, a new race: drawn already
     _home_track(tmp_path, name="Home Ring II")
     assert race_frame()["drawing"]["name"] == "Home Ring II"
+
+
+def test_a_move_goes_to_the_tvs_before_the_stations_screens() -> None:
+    """The table hands its observers a move first, in a feed of its own (the stations' views
+    as they were), then the stations' new screens; and a move while a TV watches is one the
+    server's observer waits for, until every TV has been sent it."""
+    from pitboard.table.table import Table
+
+    table = Table(stations=2, seed=8, laps=1)
+    feeds: list[TableFeed] = []
+    table.view_observers.append(feeds.append)
+    table.refresh()
+    for event in (GoPressed(station=0), GoPressed(station=1), SlotPressed(station=0, slot=6)):
+        table.handle(event)
+    while table.race is None or not any(e.kind == "move" for e in table.race.events):
+        event = next_input(table)
+        assert event is not None
+        table.handle(event)
+    first = next(i for i, f in enumerate(feeds)
+                 if f.track is not None and "move" in [e.kind for e in f.track.events])
+    assert feeds[first].views == feeds[first - 1].views  # the TVs first...
+    assert feeds[first + 1].track is feeds[first].track  # ...then the stations' screens
+    assert feeds[first + 1].views != feeds[first].views
+
+    hub = TrackHub(build="b")
+    before = feeds[first - 1]
+    assert not hub.expects(before) and hub.flushed.is_set()  # no TV watching
+    hub.apply(before)
+    viewer = Viewer(address="10.0.0.5")
+    hub.viewers.add(viewer)
+    hub.frame(viewer)
+    assert hub.expects(feeds[first]) and not hub.flushed.is_set()  # a move, a TV watching
+    hub.apply(feeds[first])
+    assert not hub.flushed.is_set()
+    assert hub.frame(viewer) is not None
+    hub.note_sent()
+    assert hub.flushed.is_set()
+    assert not hub.expects(feeds[first + 1])  # the same move again: nothing to wait for

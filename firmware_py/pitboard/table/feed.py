@@ -6,7 +6,10 @@ thread calls it with a new :class:`TableFeed` whenever something a client shows 
 views the table built for its own screens (never a second copy of the table's logic), the
 race-control view, the track view (:mod:`~pitboard.table.track_view`: the race on the track,
 with the race's events), the phone seats and the join code. A callback must only store the feed
-and return (it runs on the game thread); it never gets the table, so it cannot reach into it.
+and return (it runs on the game thread; the web server's waits a few milliseconds for a move
+while TVs watch, :mod:`pitboard.web.track`); it never gets the table, so it cannot reach into
+it. A move goes out first, in a feed of its own: the last feed with only its track view new,
+before the table works out the stations' screens.
 
 Example::
 

@@ -66,7 +66,7 @@ from .table_kiosk import KioskMixin
 from .table_lobby import LobbyMixin
 from .table_setup import SetupMixin
 from .table_turns import TurnsMixin
-from .track_view import TrackViews
+from .track_view import TrackView, TrackViews
 from .trays import replay_trays
 from .view import StationView
 from .views import (
@@ -417,9 +417,16 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
             self.recorder.flush(self.race, self._idle_cars())
         self._note_waiting()
         scene = self.scene()
-        # the station that acted is drawn first: its player is the one waiting for the glass
+        track = self._track_views.build(scene) if self.view_observers else None
+        # the station that acted is drawn first: its player is the one waiting for the glass;
+        # but what happened on the board (a move) goes to the TVs before any station's screen
+        # is worked out, and anything else new on them after the acting station's
+        moved = track is not None and self._feed is not None and \
+            self._feed.track is not None and track.event_count != self._feed.track.event_count
         first = self._acting
-        for st in sorted(self.stations, key=lambda s: s.index != first):
+        for n, st in enumerate(sorted(self.stations, key=lambda s: s.index != first)):
+            if track is not None and n == (0 if moved else 1):
+                self._publish_track(track)
             old = self.views[st.index]
             early = None
             urgent = getattr(self.screens[st.index], "show_first", None) \
@@ -456,21 +463,30 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
                 self.race_control_view = rc
                 if self.race_control is not None:  # last: players wait for their stations
                     self.race_control.show(render_race_control(rc))
-        if self.view_observers:
-            self._publish(scene)
+        if track is not None:
+            self._publish(scene, track)
         for observer in self.observers:
             observer(self)
 
-    def _publish(self, scene: TableScene) -> None:
+    def _publish(self, scene: TableScene, track: TrackView) -> None:
         """Hand the view observers the new views, when anything they show changed."""
         phones = self.phones
         feed = TableFeed(
             state=self.state, views=tuple(self.views), race_control=self.race_control_view,
             handled=tuple(self.handled), kiosk=self.kiosk is not None,
             seats=phones.seat_views(self.stations) if phones is not None else (),
-            join=scene.join, track=self._track_views.build(scene))
-        if feed == self._feed:
-            return
+            join=scene.join, track=track)
+        if feed != self._feed:
+            self._hand(feed)
+
+    def _publish_track(self, track: TrackView) -> None:
+        """Hand the view observers a new track view ahead of the stations' screens: the last
+        feed with its track view alone new (a phone finds nothing new in it)."""
+        feed = self._feed
+        if feed is not None and feed.track != track:
+            self._hand(replace(feed, track=track))
+
+    def _hand(self, feed: TableFeed) -> None:
         self._feed = feed
         for observer in self.view_observers:
             try:

@@ -60,7 +60,7 @@ from .limits import (
 )
 from .protocol import MAX_MESSAGE
 from .session import Closing, Seats
-from .track import TRACK_INTERVAL, TrackHub, Viewer, read_only_answer
+from .track import TRACK_FLUSH, TRACK_INTERVAL, TrackHub, Viewer, read_only_answer
 
 if TYPE_CHECKING:  # the table's events as a type only: the server never imports the table
     from ..table.table_base import TableEvent
@@ -223,8 +223,13 @@ class WebServer:
 
     # -- the thread ---------------------------------------------------------------------
     def publish(self, feed: TableFeed) -> None:
-        """The table's view observer (game thread; never blocks)."""
+        """The table's view observer (game thread). It does not block, but for a move while
+        TVs watch: then it waits until every TV has it, at most ``TRACK_FLUSH`` (web/track.py:
+        a move first)."""
+        move = self.track.expects(feed)
         self.seats.hub.publish(feed)
+        if move:
+            self.track.flushed.wait(TRACK_FLUSH)
 
     def start(self) -> None:
         """Listen and serve on a thread of its own; raise :class:`WebError` (one line) when
@@ -440,6 +445,7 @@ class WebServer:
             self.track.viewers.discard(viewer)
             viewer.closed = True
             sender.cancel()
+            self.track.note_sent()
         return ws
 
     async def _track_sender(self, viewer: Viewer, ws: web.WebSocketResponse) -> None:
@@ -454,6 +460,7 @@ class WebServer:
                 if frame is not None:
                     viewer.last_frame = self.clock()
                     await ws.send_str(frame)
+                self.track.note_sent()
         except (ConnectionError, RuntimeError) as exc:  # the TV went away mid-frame
             log.debug("track view: sending to %s stopped: %s", viewer.address, exc)
             await ws.close()

@@ -20,6 +20,13 @@ Frames (server -> TV, JSON text), one kind, ``track``:
 
 ``cursor`` is the race's event count the frame brings the TV to.
 
+A move first: the table hands its view observers a new track view before it works out the
+stations' screens (:meth:`Table.refresh <pitboard.table.table.Table.refresh>`), and for a move
+(new public events) while TVs watch, the server's observer waits until every TV has been sent
+it (:attr:`TrackHub.flushed`), at most :data:`TRACK_FLUSH`: the web thread needs the GIL for
+each TV's write, and the game thread working out the screens would hold it meanwhile, one
+switch interval (5 ms) per write (benchmarks/track_view.py).
+
 Example (no sockets: a feed in, a TV's first frame out)::
 
     >>> from pitboard.engine import Race, RaceSetup
@@ -45,6 +52,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import threading
 from typing import Any, Final
 
 from ..table.feed import TableFeed
@@ -60,6 +68,8 @@ TRACK_INTERVAL: Final = 0.025
 MAX_STEP_EVENTS: Final = 400
 #: the race's last events a full frame carries, for the page's ticker
 TAIL_EVENTS: Final = 8
+#: the longest the game thread waits for every TV to have a move (s)
+TRACK_FLUSH: Final = 0.010
 
 
 class Viewer:
@@ -99,11 +109,29 @@ class TrackHub:
         #: the race's events as JSON, by index ("" for a kind the TV does not show)
         self._events: list[str] = []
         self._drawing: tuple[object, str, str] | None = None
+        #: set while every TV has the latest view (cleared by :meth:`expects` for a move)
+        self.flushed = threading.Event()
+        self.flushed.set()
+        self._published: tuple[str, int] = ("", 0)  # game thread: the race and event count
+
+    def expects(self, feed: TableFeed) -> bool:
+        """Is ``feed`` a move every TV should have before the table goes on (game thread)?
+        New public events of the same race while a TV watches: :attr:`flushed` is cleared,
+        and set again once they all have it."""
+        view = feed.track
+        if view is None:
+            return False
+        last, self._published = self._published, (view.race, view.event_count)
+        if last[0] != view.race or view.event_count <= last[1] or not self.viewers:
+            return False
+        self.flushed.clear()
+        return True
 
     def apply(self, feed: TableFeed) -> None:
         """Take the track view of ``feed`` (web thread) and wake every TV if it changed."""
         view = feed.track
         if view is None or view == self.view:
+            self.note_sent()
             return
         self.view = view
         self._state = dumps(_with_qr(track_state_dict(view)))
@@ -115,6 +143,13 @@ class TrackHub:
             self._events.append(dumps(data) if data is not None else "")
         for viewer in self.viewers:
             viewer.wake.set()
+        self.note_sent()
+
+    def note_sent(self) -> None:
+        """Set :attr:`flushed` if every TV has been sent the latest view (web thread)."""
+        if not self.flushed.is_set() and \
+                all(v.sent_state is self._state or v.closed for v in self.viewers):
+            self.flushed.set()
 
     def frame(self, viewer: Viewer) -> str | None:
         """The frame ``viewer`` should get now (None: it has everything)."""
