@@ -39,6 +39,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/journal_damage.py
 	$(BIN)/python benchmarks/phone_tap.py
 	$(BIN)/python benchmarks/phone_soak.py
+	$(BIN)/python benchmarks/track_view.py
 	$(BIN)/python benchmarks/forecast_oracle.py --states 100
 
 clean:
