@@ -108,3 +108,31 @@ def test_waiting_asks_again_until_the_page_answers() -> None:
     assert not wait_for_page("http://x/track", seconds=5.0, poll=2.0, answers=lambda url: False,
                              sleep=lambda s: now.__setitem__(0, now[0] + s),
                              clock=lambda: now[0])
+
+
+def test_the_service_serves_the_track_view_for_its_screen_with_the_web_off(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """[tv] screen and no [web]: `pitboard run` serves the track view on this machine (no
+    phone seats), says where in its start-up line, and check-config says so too."""
+    import urllib.request
+
+    from phonekit import TIMEOUT, free_port
+    from pitboard.app import App, startup_line
+    from pitboard.hwconfig.cli import check_config_main
+
+    port = free_port()
+    profile = _profile(tmp_path, f'[tv]\nscreen = true\n[web]\nport = {port}\n')
+    assert check_config_main(str(profile)) == 0
+    assert f"TV: the race at http://localhost:{port}/track and on this machine's screen" in \
+        capsys.readouterr().out
+    app = App.build(load_profile(str(profile)), journal=tmp_path / "journal", phones=True)
+    try:
+        app.boot()
+        app.start_web()
+        assert app.web is not None and app.web.wait(TIMEOUT) and app.table.phones is None
+        with urllib.request.urlopen(f"http://localhost:{port}/track", timeout=TIMEOUT) as page:
+            assert page.status == 200 and b"track.js" in page.read()
+        _, line = startup_line(app)
+        assert f"track view at http://localhost:{port}/track (this machine's screen)" in line
+    finally:
+        app.close()

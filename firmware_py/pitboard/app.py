@@ -542,16 +542,14 @@ def _race_control_part(app: App) -> list[str]:
 def _web_part(app: App) -> list[str]:
     """The start-up line's word on the web server: the phones, the track view (none when it
     is off)."""
-    from .hwconfig.web import join_url, track_url
+    from .hwconfig.web import track_page
 
     phones = app.table.phones
     out = []
     if phones is not None:
         out.append(f"phones at {phones.url} (code {phones.code}, {len(phones.stations)} seats)")
     if app.web is not None:
-        web = app.config.web
-        lan = not ipaddress.ip_address(web.bind).is_loopback
-        out.append(f"track view at {join_url(web) + 'track' if lan else track_url(web)}"
+        out.append(f"track view at {track_page(app.config.web)}"
                    + (" (this machine's screen)" if app.config.tv.screen else ""))
     return out
 

@@ -49,7 +49,15 @@ RESTART_SECONDS: Final = 3.0
 
 
 class TvError(Exception):
-    """``pitboard tv`` cannot go on (no browser, no web server in the profile); one line."""
+    """``pitboard tv`` cannot go on (no browser, no web server in the profile); one line.
+
+    Example::
+
+        >>> find_browser("no-such-browser")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pitboard.tvscreen.TvError: no browser no-such-browser on PATH (...)
+    """
 
 
 def browser_command(browser: str, url: str, profile: str) -> list[str]:

@@ -48,6 +48,12 @@ def table_summary(config: HwConfig) -> str:
         text += (f"Web: phones at {join_url(web)} (listening on {web.bind} port {web.port}), "
                  f"{seats} after the {len(config.stations)} stations above"
                  f"{', the first phone joins without a code' if web.open_table else ''}\n")
+    if config.serves_web:
+        from .web import track_page
+
+        screen = " and on this machine's screen at login ([tv] screen)" if config.tv.screen \
+            else ""
+        text += f"TV: the race at {track_page(web)}{screen}\n"
     return text
 
 

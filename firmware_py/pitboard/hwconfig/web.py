@@ -74,6 +74,22 @@ def track_url(web: WebConfig) -> str:
     return f"http://{host}{'' if web.port == 80 else f':{web.port}'}/track"
 
 
+def track_page(web: WebConfig) -> str:
+    """Where people open the track view: the phones' address (a LAN's) with ``track``, or, on
+    a loopback address, this machine's own page (:func:`track_url`).
+
+    Example::
+
+        >>> track_page(WebConfig(bind="0.0.0.0", url="http://pitboard.local:8080/"))
+        'http://pitboard.local:8080/track'
+        >>> track_page(WebConfig(bind="127.0.0.1"))
+        'http://localhost:8080/track'
+    """
+    if ipaddress.ip_address(web.bind).is_loopback:
+        return track_url(web)
+    return join_url(web) + "track"
+
+
 #: the longest ``url`` (it goes into a QR code a 128x64 OLED must still draw)
 MAX_URL = 60
 

@@ -99,7 +99,12 @@ class CarMark:
 @dataclass(frozen=True, slots=True)
 class RoadMark:
     """A road-condition token on the board: at corner ``corner`` (as printed), what it is and
-    what it does."""
+    what it does.
+
+    Example::
+
+        RoadMark(corner=2, key="limit-1", name="Limit -1", target="corner", says="limit -1")
+    """
 
     corner: int
     key: str
@@ -112,7 +117,13 @@ class RoadMark:
 @dataclass(frozen=True, slots=True)
 class DraftMark:
     """The Garage draft: the round, whose pick it is, the market and each car's picks (upgrade
-    codes)."""
+    codes).
+
+    Example::
+
+        DraftMark(round=1, rounds=3, picker=0, market=("U1", "U5"), picks=((1, ("U9",)),),
+                  dropping=False)
+    """
 
     round: int
     rounds: int
@@ -124,7 +135,12 @@ class DraftMark:
 
 @dataclass(frozen=True, slots=True)
 class LobbyMark:
-    """The next race and how to join it (the lobby; the kiosk's attract loop)."""
+    """The next race and how to join it (the lobby; the kiosk's attract loop).
+
+    Example::
+
+        LobbyMark(track="USA", laps=1, cars=4, rules=("+ 2 Legends",), countdown=12)
+    """
 
     track: str
     laps: int
@@ -137,7 +153,13 @@ class LobbyMark:
 
 @dataclass(frozen=True, slots=True)
 class TrackView:
-    """The track view of the table now (see the module docstring)."""
+    """The track view of the table now (see the module docstring).
+
+    Example::
+
+        view = TrackViews().build(table.scene())
+        view.screen, view.round, [(c.name, c.space, c.spot) for c in view.cars]
+    """
 
     screen: str
     #: the race shown ("": none); a new one for each race and after an undo

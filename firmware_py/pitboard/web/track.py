@@ -97,7 +97,14 @@ class Viewer:
 
 
 class TrackHub:
-    """The track view now and every TV watching it (see the module docstring)."""
+    """The track view now and every TV watching it (see the module docstring).
+
+    Example::
+
+        hub = TrackHub(build="3f2a9c")
+        hub.apply(feed)               # web thread: the table's latest feed
+        frame = hub.frame(viewer)     # what that TV is sent next (None: nothing new)
+    """
 
     def __init__(self, *, build: str) -> None:
         #: the page's build (its files' hash): a page of another build reloads
