@@ -315,6 +315,7 @@ class _SeasonBatch:
     def play(self, seeds: range) -> _SeasonTotals:
         """One season per seed; the totals."""
         from .engine.championship.season import Season, SeasonSetup
+
         # every race has the Garage module (sponsors are upgrade cards): bots that play them
         from .garage_bots import make_garage_bot as make
 
@@ -333,8 +334,9 @@ class _SeasonBatch:
                 totals.car_turns += race.car_turns
                 totals.spinouts += sum(c.spinouts for c in race.cars)
                 totals.retired += sum(c.retired for c in race.cars)
-                champ = race.hooks.by_key["championship"]
-                totals.sponsors += sum(map(len, champ.earned.values()))  # type: ignore[attr-defined]
+                earned: dict[int, list[str]] = race.hooks.by_key[
+                    "championship"].earned  # type: ignore[attr-defined]
+                totals.sponsors += sum(len(cards) for cards in earned.values())
                 totals.tracks[race.track.key] += 1
                 if race.hall_of_fame:
                     totals.race_wins[race.hall_of_fame[0]] += 1

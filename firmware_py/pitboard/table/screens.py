@@ -60,6 +60,7 @@ from pitboard.table.canvas import (
 )
 from pitboard.table.draft_screen import draw_draft
 from pitboard.table.fonts import BIG, MEDIUM, SMALL, TINY, BitmapFont
+from pitboard.table.season_screen import draw_standings
 from pitboard.table.upgrade_art import draw_detail
 from pitboard.table.view import (
     ATTRACT,
@@ -71,6 +72,7 @@ from pitboard.table.view import (
     RESOLUTION,
     RESULTS,
     SETUP,
+    STANDINGS,
     WAITING,
     CornerView,
     StationView,
@@ -531,6 +533,7 @@ _SCREENS = {
     FAULT: _titled,
     SETUP: _titled,
     DRAFT: draw_draft,
+    STANDINGS: draw_standings,
 }
 
 

@@ -50,6 +50,9 @@ class Station:
     #: the planning screen's view when GO locked the plan in: the locked screen is that view
     #: with a LOCKED mark, so GO changes one row of the glass (a StationView; None: none)
     plan_view: Any = None
+    #: a championship season's swap, after its draft round: the upgrade this player chose to
+    #: give back (the tray then shows the market to take one from); None: not chosen yet
+    swap_give: str | None = None
 
     def visible_slots(self) -> list[int]:
         """Hand slots under the 7 tray buttons; past 7 cards the last button pages."""
@@ -111,6 +114,7 @@ class Station:
         self.focus = None
         self.message = ""
         self.turn = None
+        self.swap_give = None
 
     def release(self) -> None:
         """Leave the seat, with every per-seat flag: the car, joined, a bot's takeover, the tray

@@ -28,6 +28,7 @@ from PIL import Image
 
 from ..bots import Bot
 from ..engine import decisions as dec
+from ..engine.championship.season import Season
 from ..engine.garage.draft import DRAFT
 from ..engine.race import Race
 from ..engine.setup import MAX_CARS
@@ -62,6 +63,7 @@ from .table_base import (
 from .table_draft import DraftMixin
 from .table_kiosk import KioskMixin
 from .table_lobby import LobbyMixin
+from .table_season import SeasonMixin
 from .table_setup import SetupMixin
 from .table_turns import TurnsMixin
 from .view import StationView
@@ -81,8 +83,8 @@ __all__ = [
 log = logging.getLogger("pitboard.table")
 
 
-class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin, TurnsMixin,
-            KioskMixin, TableBase):
+class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixin, DraftMixin,
+            TurnsMixin, KioskMixin, TableBase):
     """The table flow and every station.
 
     Example::
@@ -127,6 +129,10 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
         self.recorder = recorder
         self.kiosk = kiosk
         self.race: Race | None = None
+        #: the lobby's championship choice (a season; None: single races) and the season
+        #: under way (table_season.py)
+        self.championship: str | None = None
+        self.season: Season | None = None
         #: the optional race-control display (race_control.py); drawn after the stations
         self.race_control = race_control
         self.race_control_view: RaceControlView | None = None
@@ -319,6 +325,8 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
         while log_ and self._decider(self.race) in self.bots:
             log_ = log_[:-1]
             self.race = replay(race.setup, log_, track=race.track)
+        if self.season is not None:  # the season's current race is the one replayed
+            self.season.race = self.race
         if self.recorder is not None:
             self.recorder.undone(len(log_))
         pending = self.race.pending()
@@ -340,7 +348,7 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
         """Staff reset: abandon any race, back to the lobby (or attract loop in kiosk)."""
         if self.race is not None and self.recorder is not None:
             self.recorder.race_closed()
-        self.race = None
+        self.race = self.season = None
         self.bots = {}
         for st in self.stations:
             st.release()
@@ -352,6 +360,10 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
         self.refresh()
 
     def _after_results(self) -> None:
+        if self.season is not None and self.season.between:  # a season goes on
+            self._next_season_race()
+            return
+        self.season = None  # (the season is over: its final standings were on the screens)
         if self.recorder is not None:
             self.recorder.race_closed()
         self.dismiss()
@@ -376,7 +388,8 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
             storage_problem="" if problem is None else str(problem),
             countdown=countdown, modules=self.modules, lobby_problem=self.lobby_problem,
             setup_page=self.setup_page, legend_moves=self.legend_moves_waiting(),
-            race_control=self.race_control is not None)
+            race_control=self.race_control is not None, season=self.season,
+            championship=self.championship)
 
     def refresh(self) -> None:
         """Rebuild every station's view; render and show only the ones that changed."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..engine import decisions as dec
 from ..engine.cards import DISCARDABLE, PLAYABLE
+from ..engine.championship.season import Season
 from ..engine.events import CarEvent, Flipped, HeatPaid, Moved, SpunOut, TurnStarted
 from ..engine.forecast import forecast
 from ..engine.legends import legend_cars
@@ -24,6 +25,7 @@ from .draft_view import draft_view
 from .hand import short_problem
 from .legend_moves import LegendMoveView
 from .lobby_options import options_view, rules_lines
+from .season_view import season_words, sponsor_note, standings_view
 from .station import SLOTS, Station
 from .table_setup import checklist, setup_view
 from .turn import (
@@ -89,6 +91,10 @@ class TableScene:
     legend_moves: tuple[LegendMoveView, ...] = ()
     #: the table has a race-control display (the Legend moves show there in full)
     race_control: bool = False
+    #: the championship season under way (``race`` is its current race), and the lobby's
+    #: championship choice for the next start (a season key; None: a single race)
+    season: Season | None = None
+    championship: str | None = None
 
 
 def station_view(scene: TableScene, st: Station) -> StationView:
@@ -128,9 +134,11 @@ def _station_view(scene: TableScene, st: Station) -> StationView:
     if race is None:
         return _lobby(scene, st)
     if state == flow.SETUP:
-        return setup_view(checklist(race), scene.setup_page, st)
+        return setup_view(checklist(race, scene.season), scene.setup_page, st)
     if state == flow.DRAFT:  # the Garage draft (draft_view.py)
         return draft_view(race, st, {c.id: c.name for c in race.cars})
+    if state == flow.RESULTS and scene.season is not None:  # the season's standings
+        return standings_view(scene.season, st.index)
     if state == flow.RESULTS:
         return StationView(RESULTS, st.index, title="RESULTS", order=_results(race),
                            laps=race.laps, round=race.round, soft_keys=("", "", "", "", "", "",
@@ -158,21 +166,22 @@ def _label(code: str) -> str:
 
 def _lobby(scene: TableScene, st: Station) -> StationView:
     track, laps, cars = scene.lobby
-    name = load_track(track).name
     joined = [s.name for s in scene.stations if s.joined]
-    lines: tuple[str, ...] = (f"{name}, {laps} lap{'s' if laps > 1 else ''}",
-                              seat_line(cars, len(joined)),
-                              "JOINED - GO to leave" if st.joined else "press GO to join")
+    # what the next start races: the lobby's track, or a championship season's races
+    head: tuple[str, ...] = season_words(scene.championship) if scene.championship else \
+        (f"{load_track(track).name}, {laps} lap{'s' if laps > 1 else ''}",)
+    seats = seat_line(cars, len(joined))
     problem = scene.storage_problem
     if problem:  # staff should know a power cut would lose this race
-        lines = (lines[0], problem[:32], lines[2])
-    if scene.modules:  # every station says which rules the race will use before it starts
-        lines = (*lines[:2], *rules_lines(scene.modules, module_line), *lines[2:])
+        seats = problem[:32]
+    lines = (*head, seats, *(rules_lines(scene.modules, module_line) if scene.modules else ()),
+             "JOINED - GO to leave" if st.joined else "press GO to join")
     if scene.countdown is not None and joined:
         left = scene.countdown
         lines = (*lines[:-1], f"{'JOINED' if st.joined else 'GO to join'} - start in {left}s")
     if st.lobby_page:  # a module's page: its options on the tray buttons (lobby_options.py)
         return options_view(st, scene.modules, joined_line=lines[-1],
+                            championship=scene.championship,
                             problem=scene.lobby_problem)
     return StationView(LOBBY, st.index, title=f"{st.name} LOBBY", lines=lines,
                        message=st.message or scene.lobby_problem,
@@ -432,6 +441,10 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
             meaning = card_detail(st)
     if effects:  # what the upgrades did, mandatory effects first, as they happened
         lines = (", ".join(effects), *lines)
+    note = sponsor_note(race, car.id)  # a Press Corner paid: the sponsor is in the hand
+    if note and phase == dec.DISCARD:  # (earned after the corners: at the discard step)
+        lines = (message, *lines)
+        message = note
     return StationView(
         RESOLUTION, st.index, title=st.name, cards=cards, soft_keys=keys, keys_off=keys_off,
         gear=car.gear,
@@ -493,7 +506,9 @@ def _waiting(scene: TableScene, st: Station, race: Race) -> StationView:
     order = tuple(f"{i + 1} {race.cars[c].name} L{race.lap_of(race.cars[c].d)}"
                   f" sp{race.cars[c].space}" for i, c in enumerate(race.standings()))
     car = race.cars[st.car] if st.car is not None else None
-    if car is not None and car.finished:
+    if car is not None and car.retired:  # an Event put it out of the race
+        message = "OUT of the race: spun out"
+    elif car is not None and car.finished:
         place = race.hall_of_fame.index(car.id) + 1 if car.id in race.hall_of_fame else 0
         message = f"FINISHED P{place}" if place else "FINISHED"
     elif current is not None:
@@ -504,8 +519,9 @@ def _waiting(scene: TableScene, st: Station, race: Race) -> StationView:
     move = _move_view(race, current) if current is not None else None
     if car is not None and current is not None and car.id in race.order[:race.turn]:
         # this car's turn is over (GO answered its last steps at once): where it ended up is
-        # what its player must move on the board
+        # what its player must move on the board, and a sponsor it earned on the way
         move = replace(_move_view(race, car), who="you")
+        message = sponsor_note(race, car.id) or message
     if car is not None and car.play and not car.finished and car.id in race.order[race.turn:]:
         # a plan locked in, its turn to come: the locked screen (the plan's header and tray
         # stay, so the reveal sends two pages) with whose turn it is and the move

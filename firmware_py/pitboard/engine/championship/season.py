@@ -53,6 +53,7 @@ from ..decisions import Decision, decision_from_dict, decision_to_dict
 from ..race import Race
 from ..setup import RaceSetup
 from ..shuffle import MASK64, mix64, seed_key, shuffle_cards
+from ..stamp import RULES_VERSION, compare_stamp, race_stamp
 from .data import Championship, SeasonRace, load_championship
 from .module import KEY, ChampionshipModule
 
@@ -342,6 +343,32 @@ class Season:
                 "logs": [[decision_to_dict(d) for d in log] for log in self.all_logs()]}
 
 
+def season_stamp(setup: SeasonSetup) -> dict[str, Any]:
+    """The rules version and data digests a season of ``setup`` is played with (JSON types):
+    every race's (:func:`~pitboard.engine.stamp.race_stamp`), each race's track under its own
+    name. Raises ValueError or OSError as race_stamp does.
+
+    Example::
+
+        >>> stamp = season_stamp(SeasonSetup(season="1961"))
+        >>> sorted(stamp["data"])[:4]
+        ['base.cards', 'championship.data', 'championship.rules', 'garage.rules']
+        >>> [k for k in sorted(stamp["data"]) if k.startswith("track.")]
+        ['track.great_britain', 'track.italy', 'track.usa']
+    """
+    data: dict[str, str] = {}
+    for i, race in enumerate(season_plan(setup)):
+        for name, digest in race_stamp(first_race_setup(setup, race, i))["data"].items():
+            data[f"track.{race.track}" if name == "base.track" else name] = digest
+    return {"rules": RULES_VERSION, "data": data}
+
+
+def season_stamp_change(saved: object, setup: SeasonSetup) -> str | None:
+    """What differs between a saved season's stamp and today's rules and data, in one line
+    (None: nothing; the saved season replays as it was played)."""
+    return compare_stamp(saved, lambda: season_stamp(setup))
+
+
 def replay_season(setup: SeasonSetup, logs: list[list[Decision]], *,
                   record_events: bool = True) -> Season:
     """Play ``logs`` (one decision log per race, the current race's last) from ``setup``: the
@@ -367,4 +394,5 @@ def season_from_dict(data: Mapping[str, Any]) -> Season:
 
 
 __all__ = ["RANDOM", "RaceResult", "Season", "SeasonSetup", "first_race_setup",
-           "race_seed", "replay_season", "season_from_dict", "season_names", "season_plan"]
+           "race_seed", "replay_season", "season_from_dict", "season_names", "season_plan",
+           "season_stamp", "season_stamp_change", "standings", "totals"]
