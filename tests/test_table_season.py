@@ -183,3 +183,19 @@ def test_the_console_starts_a_season_and_reports_its_standings() -> None:
     one(proto, "reset")
     assert one(proto, "module championship {}").startswith("ERR a championship is a whole")
     assert one(proto, "championship off").endswith("modules=-")
+
+
+def test_a_season_saved_with_other_championship_data_is_set_aside(tmp_path: Path) -> None:
+    """The season's stamp covers the championship's data: an edit there (or to any race's
+    track) sets a journalled season aside instead of replaying it differently."""
+    from pitboard.engine.stamp import registered
+
+    first = open_sim(1, seed=2, cars=2, journal=tmp_path)
+    first.table.set_championship("1962")
+    _play_until(first, lambda: first.table.race is not None and len(first.table.race.log) > 3)
+    first.close()
+    with registered("championship", "an owner's edit", "v2"):
+        again = open_sim(1, seed=2, journal=tmp_path)
+        assert again.table.race is None and again.table.state == flow.LOBBY
+        assert again.app.table.recorder.problem is not None  # type: ignore[union-attr]
+    assert list(tmp_path.glob("other-version-*"))
