@@ -33,6 +33,7 @@ from ..trackfile import load_track
 from . import flow
 from .canvas import _L, _R, HEIGHT, WIDTH, _Screen
 from .fonts import MEDIUM, SMALL, TINY
+from .draft_view import draft_status
 from .lobby_options import rules_lines
 from .season_view import sponsor_news, standings_view
 from .table_setup import checklist
@@ -94,7 +95,9 @@ def race_control_view(scene: TableScene) -> RaceControlView:
                                lines=page.lines, footer="GO on a station: next")
     if state == flow.DRAFT:  # the Garage draft: whose pick it is (the market is theirs)
         picking = ", ".join(race.cars[c].name for c in race.pending().cars)
-        return RaceControlView("GARAGE DRAFT", weather, lines=(f"{picking} to pick",),
+        status = draft_status(race)
+        verb = "may swap" if status is not None and status.swapping else "to pick"
+        return RaceControlView("GARAGE DRAFT", weather, lines=(f"{picking} {verb}",),
                                footer="upgrades first, then round 1")
     if state == flow.RESULTS and scene.season is not None:  # a season's standings
         view = standings_view(scene.season, -1)
