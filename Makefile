@@ -38,6 +38,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/table_inputs.py
 	$(BIN)/python benchmarks/powercut_soak.py
 	$(BIN)/python benchmarks/journal_damage.py
+	$(BIN)/python benchmarks/phone_tap.py
+	$(BIN)/python benchmarks/phone_soak.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info firmware_py/*.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -72,6 +72,7 @@ COMMAND_LINK=$ROOT/usr/local/bin/pitboard
 COMMAND_TARGET=/opt/pitboard/.venv/bin/pitboard
 CONFIG=$ROOT/etc/pitboard/pitboard.toml
 UNIT=$ROOT/etc/systemd/system/$SERVICE
+WEB_DROPIN=$ROOT/etc/systemd/system/$SERVICE.d/web.conf
 MODULES=$ROOT/etc/modules-load.d/pitboard.conf
 # the kernel's pca954x driver leaves the last channel connected unless idle_state is -2
 # (Documentation/ABI/testing/sysfs-bus-i2c-devices-pca954x): set it when the driver binds
@@ -296,7 +297,15 @@ for board in ("pi4", "pi5"):
 print(f"uart={int(uart)}")
 print(f"spi={int(spi)}")
 console = cfg.get("console", {})
-print(f"default_pin={int(bool(console.get('port')) and console.get('staff_pin') in shipped)}")
+# [web]: phones (and the TV page) reach the service over the network only with the drop-in that
+# lifts the unit's PrivateNetwork=yes; on the loopback address the service needs none of it
+web = cfg.get("web", {})
+bind = str(web.get("bind", "127.0.0.1"))
+web_lan = bool(web.get("enabled", False)) and not (bind.startswith("127.") or bind == "::1")
+print(f"web_lan={int(web_lan)}")
+# the PIN is the console's and, with phones on the LAN, unlocks the lobby settings from a phone
+guarded = bool(console.get("port")) or web_lan
+print(f"default_pin={int(guarded and console.get('staff_pin') in shipped)}")
 PY
 }
 
@@ -610,6 +619,16 @@ if [[ $DRY_RUN != 1 ]]; then
 fi
 put_file "$SRC/systemd/$SERVICE" "$UNIT" 0644
 unit_changed=$changed
+# phones on the LAN: the drop-in that opens the service to the local network (and only to it)
+if [[ ${fact[web_lan]} == 1 ]]; then
+    put_file "$SRC/systemd/pitboard-web.conf" "$WEB_DROPIN" 0644
+    ((changed)) && unit_changed=1
+elif [[ -f $WEB_DROPIN ]]; then
+    act "remove $WEB_DROPIN (this configuration serves no phones on the LAN)" rm -f "$WEB_DROPIN"
+    unit_changed=1
+else
+    ok "no $WEB_DROPIN (no phones on the LAN: the service stays off the network)"
+fi
 
 systemctl_root=()
 [[ -n $ROOT ]] && systemctl_root=(--root="$ROOT")
@@ -657,6 +676,7 @@ for warning in "${warnings[@]}"; do
     say "warning: $warning"
 done
 if [[ ${fact[default_pin]} == 1 ]]; then
-    say "warning: the staff PIN in $CONFIG is still the default published with Pitboard:"
+    say "warning: the staff PIN in $CONFIG (the console's, and the phones' for the lobby"
+    say "         settings) is still the default published with Pitboard:"
     say "         set [console] staff_pin there (4-8 digits), then: systemctl restart $SERVICE"
 fi

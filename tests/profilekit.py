@@ -58,3 +58,17 @@ def problems(raw: dict[str, Any]) -> list[str]:
 def station(raw: dict[str, Any], index: int = 0) -> dict[str, Any]:
     stations: list[dict[str, Any]] = raw["stations"]
     return stations[index]
+
+
+def sim_without_web(tmp_path: Path) -> str:
+    """The sim profile with its phones' web server off, as a file in ``tmp_path``: for tests
+    of ``pitboard run`` that are about something else (the server would take port 8080,
+    which another test or a running Pitboard may hold)."""
+    from pitboard.hwconfig import profiles_dir
+
+    text = (profiles_dir() / "sim.toml").read_text(encoding="utf-8")
+    path = tmp_path / "sim.toml"
+    assert "\nenabled = true\n" in text  # [web]'s, the only one
+    path.write_text(text.replace("\nenabled = true\n", "\nenabled = false\n", 1),
+                    encoding="utf-8")
+    return str(path)

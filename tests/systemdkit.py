@@ -13,6 +13,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 UNIT = REPO / "systemd" / "pitboard.service"
+WEB_DROPIN = REPO / "systemd" / "pitboard-web.conf"
 INSTALL = REPO / "systemd" / "install-pi.sh"
 PACKAGE = REPO / "firmware_py" / "pitboard"
 
@@ -228,6 +229,7 @@ def fake_source(src: Path) -> Path:
     """A checkout's layout with the real package, the test PROFILES as its shipped ones."""
     (src / "systemd").mkdir(parents=True)
     shutil.copy(UNIT, src / "systemd" / UNIT.name)
+    shutil.copy(WEB_DROPIN, src / "systemd" / WEB_DROPIN.name)
     shutil.copytree(PACKAGE, src / "firmware_py" / "pitboard",
                     ignore=shutil.ignore_patterns("__pycache__", "hw_config"))
     profiles = src / "firmware_py" / "pitboard" / "hw_config"

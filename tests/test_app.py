@@ -26,6 +26,7 @@ from pitboard.table.autoplay import next_input
 from pitboard.table.recorder import JournalRecorder
 from pitboard.table.storage_problem import DAMAGED_RECOVERED, StorageProblem
 from pitboard.table.table import Table
+from profilekit import sim_without_web
 
 TIMEOUT = 60.0  # generous bound on a blocking read; never a sleep
 
@@ -38,6 +39,8 @@ def _messages(sock: socket.socket, until: str) -> list[str]:
 
 
 def _run(tmp_path: Path, *args: str) -> subprocess.Popen[str]:
+    if "sim" in args:  # the sim profile, but without its phones' server (on port 8080)
+        args = tuple(sim_without_web(tmp_path) if a == "sim" else a for a in args)
     env = dict(os.environ, NOTIFY_SOCKET=str(tmp_path / "notify"), WATCHDOG_USEC="300000")
     env.pop("WATCHDOG_PID", None)
     return subprocess.Popen([sys.executable, "-m", "pitboard.cli", "run", *args], env=env,

@@ -175,7 +175,8 @@ def test_load_profile_by_path_and_unknown_name(tmp_path: Path) -> None:
     assert load_profile(str(profiles_dir() / "duo.toml")).name == "duo"
     with pytest.raises(ConfigError) as err:
         load_profile("quad")
-    assert err.value.problems == ["quad: unknown profile (shipped profiles: sim, duo, grid6)"]
+    assert err.value.problems == [
+        "quad: unknown profile (shipped profiles: sim, duo, grid6, phones)"]
 
 
 def test_default_config_path(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -372,7 +373,7 @@ def test_the_shipped_pins_are_the_defaults() -> None:
     from pitboard.hwconfig import is_default_pin, shipped_pins
 
     assert shipped_pins() == {load_profile(name).console.staff_pin
-                              for name in ("sim", "duo", "grid6")}
+                              for name in ("sim", "duo", "grid6", "phones")}
     assert is_default_pin("2468") and not is_default_pin("80417")
 
 

@@ -27,7 +27,7 @@ def test_unknown_key_without_suggestion() -> None:
     raw["zzz"] = 1
     assert problems(raw) == [
         "t.toml: zzz: unknown key (valid keys: table, console, journal, gpio, i2c, stations, "
-            "race_control)"
+            "race_control, web)"
     ]
 
 
@@ -255,7 +255,8 @@ def test_more_than_six_stations() -> None:
 def test_no_stations() -> None:
     raw = base()
     raw["stations"] = []
-    assert problems(raw) == ["t.toml: stations: at least one station is required"]
+    assert problems(raw) == [
+        "t.toml: stations: at least one station is required (or [web] phone_seats)"]
     raw["stations"] = {"input": {}}
     assert problems(raw) == [
         "t.toml: stations: expected an array of tables ([[stations]]), got table"

@@ -21,6 +21,7 @@ from systemdkit import (
     PROFILES,
     REPO,
     UNIT,
+    WEB_DROPIN,
     Installer,
     block_lines,
     mutations,
@@ -473,3 +474,20 @@ def test_a_given_wheel_is_installed_not_a_build(installer: Installer, tmp_path: 
     assert "install-pi: nothing changed" in installer.ok(WHEEL=str(wheel)).splitlines()
     result = installer.run(WHEEL=str(tmp_path / "nosuch.whl"))
     assert result.returncode == 2 and "is not a pitboard-*.whl file" in result.stderr
+
+
+def test_phones_on_the_lan_get_the_network_drop_in_and_lose_it_with_them(
+        installer: Installer, tmp_path: Path) -> None:
+    """The unit keeps the service off the network; a configuration that serves phones on the
+    LAN needs systemd/pitboard-web.conf beside it, and one that stops doing so must not keep it."""
+    phones = tmp_path / "phones.toml"
+    phones.write_text(PROFILES["sim"] + '[web]\nenabled = true\nbind = "0.0.0.0"\nport = 8080\n')
+    dropin = installer.root / "etc/systemd/system/pitboard.service.d/web.conf"
+    out = installer.ok(PROFILE=str(phones))
+    assert dropin.read_bytes() == WEB_DROPIN.read_bytes()
+    assert "staff PIN in" in out  # the shipped PIN would unlock the lobby from any phone
+    local = tmp_path / "local.toml"  # the same on the loopback address: no network needed
+    local.write_text(phones.read_text().replace("0.0.0.0", "127.0.0.1"))
+    out = installer.ok(PROFILE=str(local), NEW_CONFIG="1")
+    assert not dropin.exists() and f"remove {dropin}" in out
+    assert f"ok: no {dropin}" in installer.ok(PROFILE=str(local))

@@ -30,6 +30,7 @@ from pitboard.table.autoplay import next_input
 from pitboard.table.recorder import JournalRecorder
 from pitboard.table.storage_problem import OTHER_VERSION, OTHER_VERSION_KEPT, StorageProblem
 from pitboard.table.table import Table
+from profilekit import sim_without_web
 
 TIMEOUT = 60.0  # a bound on a blocking read, never a sleep
 SEATS = [0, 1, None, None, None, None]
@@ -199,9 +200,9 @@ def test_pitboard_run_says_it_in_one_line_and_in_systemctl_status(
     directory = tmp_path / "journal"
     write_journal(directory, usa_header())
     env = dict(os.environ, NOTIFY_SOCKET=str(tmp_path / "notify"))
-    proc = subprocess.Popen([sys.executable, "-m", "pitboard.cli", "run", "--config", "sim",
-                             "--journal", str(directory)], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-m", "pitboard.cli", "run", "--config",
+                             sim_without_web(tmp_path), "--journal", str(directory)],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         seen: list[str] = []
         while not any(m.startswith("STATUS=") for m in seen):

@@ -9,6 +9,7 @@ only while the table's health check passes.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import os
 import sys
@@ -37,6 +38,7 @@ from .table.recorder import JournalRecorder
 from .table.screens import render
 from .table.table import KioskOptions, Table
 from .usage import isatty
+from .web.wiring import phone_seats
 
 log = logging.getLogger("pitboard")
 
@@ -216,6 +218,8 @@ class App:
     _mux_buses: list[Any] = field(default_factory=list)
     #: this process's right to write the journal, released by close()
     journal_lock: JournalLock | None = None
+    #: the phones' web server (pitboard.web), once started
+    web: Any = None
 
     @property
     def mux_resets(self) -> int:
@@ -238,6 +242,7 @@ class App:
         wait_s: float | None = None,
         writer_threads: bool | None = None,
         race_control_display: Any = None,
+        phones: bool = False,
     ) -> App:
         """Open every part the profile names. Raises :class:`StartupError` (one line).
 
@@ -246,7 +251,8 @@ class App:
         thread per I2C controller (:func:`with_writers`); ``displays`` given by the caller are
         drawn directly unless ``writer_threads``. With ``displays`` given, the race-control
         display is ``race_control_display`` (None: none), else the profile's
-        ``[race_control]``.
+        ``[race_control]``. ``phones``: the table gets the profile's phone seats (``[web]``),
+        for :meth:`start_web` to serve.
 
         First of all it takes the journal's lock (:mod:`pitboard.journallock`): a journal
         another live process writes is refused (StartupError naming that process) before any
@@ -264,7 +270,7 @@ class App:
                 config, journal=journal, pin_factory=pin_factory, bus_factory=bus_factory,
                 displays=displays, clock=clock, seed=seed, cars=cars, modules=modules,
                 wait_s=wait_s, writer_threads=writer_threads,
-                race_control_display=race_control_display)
+                race_control_display=race_control_display, phones=phones)
         except BaseException:
             lock.release()
             raise
@@ -287,6 +293,7 @@ class App:
         wait_s: float | None,
         writer_threads: bool | None,
         race_control_display: Any,
+        phones: bool = False,
     ) -> App:
         """:meth:`build` once the journal is this process's."""
         if wait_s is not None:
@@ -312,15 +319,17 @@ class App:
             raise StartupError(f"cannot open a display: {exc}") from None
         recorder = JournalRecorder(Journal(journal_dir(config, journal)))
         kiosk = kiosk_options(config.table) if config.table.kiosk else None
-        table = Table(stations=len(config.stations), screens=screens, render=render,
+        seats = phone_seats(config) if phones else None
+        table = Table(stations=config.seats if seats else len(config.stations),
+                      screens=screens, render=render,
                       clock=clock, seed=seed, track=config.table.track, laps=config.table.laps,
                       cars=cars,
                       modules=config.table.modules if modules is None else modules,
                       recorder=recorder, kiosk=kiosk,
-                      names=[st.label for st in config.stations],
+                      names=[f"S{i + 1}" for i in range(config.seats)],
                       chatter=ChatterGuard() if any(st.input.kind != "emulated"
                                                     for st in config.stations) else None,
-                      race_control=race_control)
+                      race_control=race_control, phones=seats)
         # the race-control display last: the stations' displays stay indexed by station
         app = cls(config=config, table=table, recorder=recorder,
                   displays=screens + ([race_control] if race_control is not None else []),
@@ -388,6 +397,15 @@ class App:
         except ValueError as exc:  # a malformed pyserial URL: the table still runs
             log.error("console: %s", exc)
 
+    def start_web(self) -> None:
+        """Start the phones' web server (``[web]``; game thread, before :meth:`run`). It
+        starts on its own thread; when it cannot, a table with wired stations plays on (the
+        error is logged) and one with nothing but phone seats stops (:meth:`run`)."""
+        if self.table.phones is not None:
+            from .web.wiring import start_web
+
+            self.web = start_web(self.config, self.table)
+
     def busy(self) -> bool:
         """An input change waits for confirmation: poll again within a millisecond."""
         return any(inputs.busy for inputs in self.inputs)
@@ -425,6 +443,8 @@ class App:
         sdnotify.status(("racing" if table.race is not None else "lobby")
                         + (f"; {problem}" if problem is not None else ""))
         while not stop.is_set():
+            if self.web is not None and self.web.error and not self.config.stations:
+                raise StartupError(f"phones: {self.web.error}")  # nothing left to play on
             table.step(timeout=FAST_POLL_SECONDS if self.busy() else POLL_SECONDS)
             now = time.monotonic()
             if now >= next_tick:
@@ -440,6 +460,8 @@ class App:
 
     def close(self) -> None:
         """Release buses and pins, blank the displays."""
+        if self.web is not None:
+            self.web.stop()
         if self.console is not None:
             self.console.stop()
         for inputs in self.inputs:
@@ -480,8 +502,10 @@ def startup_line(app: App, *, console_started: bool = True) -> tuple[int, str]:
     n = len(config.stations)
     console = config.console
     running = console.enabled and console_started
-    default_pin = running and is_default_pin(console.staff_pin)
-    if not running:
+    # phones beyond this machine unlock the lobby's settings with the same PIN
+    lan = app.web is not None and not ipaddress.ip_address(config.web.bind).is_loopback
+    default_pin = (running or lan) and is_default_pin(console.staff_pin)
+    if not running and not lan:
         pin = "staff PIN: console off"
     elif default_pin:
         pin = ("staff PIN STILL THE DEFAULT published with Pitboard: set [console] staff_pin in "
@@ -492,7 +516,7 @@ def startup_line(app: App, *, console_started: bool = True) -> tuple[int, str]:
         f'pitboard {__version__} running "{config.table.name}" (profile {config.label})',
         f"{n} station{'s' if n != 1 else ''}, {n - len(silent)} of {n} displays answering"
         + (f" (not {', '.join(silent)}: retrying)" if silent else ""),
-        *_race_control_part(app),
+        *_race_control_part(app), *_web_part(app),
         f"console {console.port} at {console.baud} baud" if running else
         "console off (terminal mode: the profile's port is not opened)" if console.enabled else
         "console off",
@@ -512,11 +536,19 @@ def _race_control_part(app: App) -> list[str]:
     return ["race-control display " + ("answering" if answering else "silent: retrying")]
 
 
+def _web_part(app: App) -> list[str]:
+    """The start-up line's word on the phones' web server (none when it is off)."""
+    phones = app.table.phones
+    if phones is None:
+        return []
+    return [f"phones at {phones.url} (code {phones.code}, {len(phones.stations)} seats)"]
+
+
 def draws_in_terminal(config: HwConfig) -> bool:
     """True when ``pitboard run`` should draw the stations in this terminal: every station is
     emulated (the sim profile) and stdin and stdout are a terminal (never under systemd)."""
-    emulated = all(st.display.bus == "emulated" and st.input.kind == "emulated"
-                   for st in config.stations)
+    emulated = bool(config.stations) and all(
+        st.display.bus == "emulated" and st.input.kind == "emulated" for st in config.stations)
     return emulated and isatty(sys.stdin) and isatty(sys.stdout)
 
 

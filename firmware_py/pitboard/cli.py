@@ -144,7 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
                   "stations (numbered from 1, as on the wiring docs). Every problem is one\n"
                   "line naming the key; exit 2 if there is any. Warns while the staff PIN\n"
                   "is a default published with Pitboard.")
-    cc.add_argument("file", help="a .toml file or a shipped profile name (sim, duo, grid6)")
+    cc.add_argument("file", help="a .toml file or a shipped profile name (sim, duo, grid6, phones)")
 
     fd = _command(sub, "flow-diagram", "print the table flow as a Mermaid diagram",
                   "Print the table's state machine (attract, lobby, the set-up checklist,\n"
@@ -166,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "Exit status: 2 a bad configuration (systemd does not retry), 1 hardware\n"
                    "that does not start (systemd retries), 0 stopped.")
     run.add_argument("--config", default=None, metavar="FILE|PROFILE",
-                     help="hw_config profile: a .toml file or sim, duo, grid6 "
+                     help="hw_config profile: a .toml file or sim, duo, grid6, phones "
                           "(default: $PITBOARD_HW_CONFIG, else sim)")
     run.add_argument("--journal", default=None, metavar="DIR",
                      help="journal directory (default: the profile's [journal] dir; a relative "

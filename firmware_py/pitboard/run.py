@@ -69,7 +69,8 @@ def _draw_in_terminal(config: HwConfig, journal: Path) -> int:
     root.addHandler(handler)
     try:
         sim = Sim(len(config.stations), track=config.table.track, laps=config.table.laps,
-                  journal=journal, profile=config)
+                  journal=journal, profile=config, phones=True)
+        sim.app.start_web()
     except (StartupError, OSError) as exc:
         log.error("%s", exc)
         print(f"pitboard run: {exc}", file=sys.stderr)
@@ -100,7 +101,8 @@ def run_main(config_path: str, *, journal: str | None = None, verbose: bool = Fa
         return _run_in_terminal(config, journal_dir(config, Path(journal) if journal else None))
     try:
         wait = float(os.environ.get("PITBOARD_HW_WAIT_SECONDS", BOOT_WAIT_SECONDS))
-        app = App.build(config, journal=Path(journal) if journal else None, wait_s=wait)
+        app = App.build(config, journal=Path(journal) if journal else None, wait_s=wait,
+                        phones=True)
     except StartupError as exc:
         log.error("%s", exc)
         return 1
@@ -116,9 +118,13 @@ def run_main(config_path: str, *, journal: str | None = None, verbose: bool = Fa
     signal.signal(signal.SIGINT, _stop)
     try:
         app.boot()
+        app.start_web()
         log.log(*startup_line(app))
         app.start_console()
         app.run(stop)
+    except StartupError as exc:  # a table of phones only, and no server for them
+        log.error("%s", exc)
+        return 1
     finally:
         sdnotify.stopping()
         app.close()

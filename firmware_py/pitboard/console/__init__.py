@@ -28,19 +28,12 @@ Example::
 
 from __future__ import annotations
 
+from ..staffpin import MAX_PIN_FAILURES, PIN_LOCKOUT, UNLOCK_IDLE
 from .command import CommandError
 from .lines import MAX_LINE, LineSplitter
 from .link import CALL_TIMEOUT, DirectLink, QueueLink, TableBusy, TableLink
 from .port import BACKOFF, READ_TIMEOUT, WRITE_TIMEOUT, Console, SerialPort, open_console
-from .protocol import (
-    EVENT_BACKLOG,
-    EVENT_MODES,
-    MAX_PIN_FAILURES,
-    OUTPUT_WORDS,
-    PIN_LOCKOUT,
-    UNLOCK_IDLE,
-    ConsoleProtocol,
-)
+from .protocol import EVENT_BACKLOG, EVENT_MODES, OUTPUT_WORDS, ConsoleProtocol
 from .views import state_dict, status_line
 
 __all__ = [

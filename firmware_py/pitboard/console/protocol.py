@@ -4,7 +4,6 @@ the staff PIN, the ``EVT`` stream) and its argument parsing; no port and no thre
 
 from __future__ import annotations
 
-import hmac
 import json
 import logging
 import re
@@ -20,6 +19,7 @@ from ..engine.race import Race
 from ..engine.setup import MAX_CARS
 from ..hw.events import GoPressed, LeverMoved, SlotPressed, StationEvent
 from ..narrate import describe
+from ..staffpin import MAX_PIN_FAILURES, PIN_LOCKOUT, UNLOCK_IDLE, PinLockout
 from ..table import flow
 from ..table.station import SLOTS
 from ..table.table import Table
@@ -28,15 +28,11 @@ from .command import CommandError, _Command, _Usage
 from .lines import MAX_LINE, LineSplitter
 from .link import DirectLink, TableBusy, TableLink
 from .options import option_commands
+from .seats import seat_commands
 from .views import RaceUndone, TableStateChanged, state_dict, status_line
 
 log = logging.getLogger("pitboard.console")
 
-#: wrong PINs in a row before PIN entry is refused for :data:`PIN_LOCKOUT` seconds
-MAX_PIN_FAILURES: Final = 5
-PIN_LOCKOUT: Final = 60.0
-#: an unlocked session locks itself after this long without a line
-UNLOCK_IDLE: Final = 600.0
 #: streamed event lines kept while the port is not keeping up
 EVENT_BACKLOG: Final = 1000
 #: the first word of lines this console writes; such lines are ignored on input, so a peer
@@ -89,13 +85,11 @@ class ConsoleProtocol:
         self._stations = len(table.stations)  # fixed at start-up: safe to keep a copy
         self.splitter = LineSplitter(max_line)
         self.clock = clock
-        self.max_pin_failures = max_pin_failures
-        self.pin_lockout = pin_lockout
         self.unlock_idle = unlock_idle
-        self._pin = staff_pin.encode()
+        self._pin = staff_pin
         self.unlocked = False
-        self._pin_failures = 0
-        self._pin_locked_until = 0.0
+        #: wrong PINs and the lockout, by the rule the web pages use too (staffpin.py)
+        self._pins = PinLockout(max_failures=max_pin_failures, lockout=pin_lockout, clock=clock)
         self._last_line = clock()
         #: "off", "text" or "json"; read by the game thread's observer
         self.events_mode = "off"
@@ -131,6 +125,8 @@ class ConsoleProtocol:
                               True),
             # garage, legends, weather (the lobby's words) and draft: console/options.py
             **option_commands(self),
+            # phone seats: console/seats.py
+            **seat_commands(self),
         }
 
     # ------------------------------------------------------------------ lines
@@ -228,22 +224,14 @@ class ConsoleProtocol:
     def _pin_cmd(self, args: list[str]) -> list[str]:
         if len(args) != 1:
             raise _Usage
-        now = self.clock()
-        if now < self._pin_locked_until:
-            left = int(self._pin_locked_until - now) + 1
-            return [f"ERR too many wrong PINs, try again in {left} s"]
-        if hmac.compare_digest(args[0].encode(), self._pin):
+        check = self._pins.check(args[0], self._pin)
+        if check.ok:
             self.unlocked = True
-            self._pin_failures = 0
             return ["OK unlocked"]
         self.unlocked = False
-        self._pin_failures += 1
-        log.warning("console: wrong staff PIN (%d in a row)", self._pin_failures)
-        if self._pin_failures >= self.max_pin_failures:
-            self._pin_failures = 0
-            self._pin_locked_until = now + self.pin_lockout
-            return [f"ERR wrong PIN; PIN entry locked for {self.pin_lockout:g} s"]
-        return ["ERR wrong PIN"]
+        if check.failures:
+            log.warning("console: wrong staff PIN (%d in a row)", check.failures)
+        return [f"ERR {check.reason}"]
 
     def _lock_cmd(self, args: list[str]) -> list[str]:
         if args:

@@ -2,8 +2,9 @@
 
 A staff PIN is "still the default" when it is one of the PINs the shipped profiles carry: those
 are in the public repository, so anyone can unlock the console with them. It matters only when
-the console is on (a ``[console] port``). systemd/install-pi.sh applies the same rule (it reads
-the same hw_config/*.toml files).
+the console is on (a ``[console] port``) or the web server listens beyond this machine
+(``[web] enabled`` with a ``bind`` that is not a loopback address). systemd/install-pi.sh
+applies the console's half of the rule (it reads the same hw_config/*.toml files).
 
 Example::
 
@@ -13,6 +14,7 @@ Example::
 
 from __future__ import annotations
 
+import ipaddress
 import tomllib
 from functools import cache
 
@@ -42,7 +44,10 @@ def is_default_pin(pin: str) -> bool:
 def config_warnings(config: HwConfig) -> list[str]:
     """One line per setting to change, naming the file and key (empty: nothing to say)."""
     warnings = []
-    if config.console.enabled and is_default_pin(config.console.staff_pin):
+    web = config.web
+    on_lan = web.enabled and not ipaddress.ip_address(web.bind).is_loopback
+    if (config.console.enabled or on_lan) and is_default_pin(config.console.staff_pin):
+        # the PIN unlocks the console, and the lobby settings and seat takeovers on a phone
         warnings.append(
             f"{config.label}: console.staff_pin: still the default published with Pitboard; "
             "choose your own 4-8 digits")

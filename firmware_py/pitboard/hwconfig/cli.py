@@ -39,7 +39,16 @@ def table_summary(config: HwConfig) -> str:
         port = f"{console.port} at {console.baud} baud, staff PIN {pin}"
     else:
         port = "off (no port)"
-    return f'\nTable "{t.name}": track {t.track}, laps: {laps}; {kiosk}\nConsole: {port}\n'
+    text = f'\nTable "{t.name}": track {t.track}, laps: {laps}; {kiosk}\nConsole: {port}\n'
+    web = config.web
+    if web.enabled:
+        from .web import join_url
+
+        seats = f"{web.phone_seats} phone seat{'s' if web.phone_seats != 1 else ''}"
+        text += (f"Web: phones at {join_url(web)} (listening on {web.bind} port {web.port}), "
+                 f"{seats} after the {len(config.stations)} stations above"
+                 f"{', the first phone joins without a code' if web.open_table else ''}\n")
+    return text
 
 
 def check_config_main(path: str) -> int:

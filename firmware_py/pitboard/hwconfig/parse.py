@@ -41,6 +41,7 @@ from .schema import (
     profiles_dir,
 )
 from .stations import _StationParser
+from .web import WebReader
 
 # ---- loading -------------------------------------------------------------------------------
 
@@ -156,21 +157,25 @@ _KIOSK_TIMES: dict[str, tuple[int, int, int]] = {
 }
 
 
-class _Parser(_StationParser):
+class _Parser(_StationParser, WebReader):
     """Collects every problem; builds each dataclass only when its keys have the right types."""
 
     # -- sections --
 
     def parse(self, raw: dict[str, Any]) -> HwConfig:
         self.unknown_keys(raw, "", ("table", "console", "journal", "gpio", "i2c", "stations",
-                                    "race_control"))
+                                    "race_control", "web"))
         table = self.parse_table(raw)
         console = self.parse_console(raw)
         journal = self.parse_journal(raw)
         gpio = self.parse_gpio(raw)
         i2c = self.i2c_config = self.parse_i2c(raw)
         self.i2c_broken = i2c is None and "i2c" in raw
-        parts = self.parse_stations(raw, i2c)
+        wired = raw.get("stations")
+        web = self.parse_web(raw, wired=len(wired) if isinstance(wired, list) else 0,
+                             kiosk=table is not None and table.kiosk)
+        phones = web.phone_seats if web is not None and web.enabled else 0
+        parts = self.parse_stations(raw, i2c, phones=phones)
         mux = i2c.mux if i2c is not None else None
         race_control = self.parse_race_control(raw, mux is not None)
         self.check_pins(parts, gpio, console, mux.reset_pin if mux is not None else None)
@@ -179,13 +184,14 @@ class _Parser(_StationParser):
         self.check_spi(parts)
         if self.problems:
             raise ConfigError(self.problems)
-        assert table and console and journal and gpio and i2c
+        assert table and console and journal and gpio and i2c and web
         stations = tuple(
             StationConfig(index=i, input=spec, display=display)
             for i, spec, display in parts
             if spec is not None and display is not None
         )
-        return HwConfig(self.source, table, console, journal, gpio, i2c, stations, race_control)
+        return HwConfig(self.source, table, console, journal, gpio, i2c, stations, race_control,
+                        web)
 
     def parse_table(self, raw: dict[str, Any]) -> TableConfig | None:
         t = self.table(raw, "", "table", True)

@@ -45,6 +45,13 @@ Schema (``*`` = required)::
                  order, where to move the Legend cars); without it the stations' status lines
                  say where the Legends go
       display*   as a station's display, bus "i2c" (on a spare mux channel) or "emulated"
+    [web]        optional: phones as stations (pitboard.web). enabled = false, bind = "127.0.0.1"
+                 (the one address to listen on: "0.0.0.0" every IPv4 address, "::" every
+                 address), port = 8080, phone_seats = 0 (stations for phones after the wired
+                 ones; with phone_seats, [[stations]] may be left out), url = "" (what the
+                 lobby shows and its QR code holds; "" = http://<hostname>.local:<port>/),
+                 open_table = false (the first phone at a table nobody holds needs no join
+                 code: a table with no screen to show it, at home; never with kiosk = true)
 
 Pins are BCM GPIO numbers. Reserved, and so refused for station wiring: 2/3 (I2C1, always),
 0/1 (HAT ID EEPROM, unless ``gpio.allow_id_eeprom_pins``), 7-11 (SPI0, when an SPI display is
@@ -71,7 +78,7 @@ from typing import Any, Final, Literal, TypeAlias
 from pitboard.userfile import escape
 
 MAX_STATIONS: Final = 6
-SHIPPED_PROFILES: Final = ("sim", "duo", "grid6")
+SHIPPED_PROFILES: Final = ("sim", "duo", "grid6", "phones")
 
 
 def profiles_dir() -> Path:
@@ -220,7 +227,7 @@ class ConfigError(Exception):
         ...     load_profile("nosuch")
         ... except ConfigError as exc:
         ...     print(exc.problems[0])
-        nosuch: unknown profile (shipped profiles: sim, duo, grid6)
+        nosuch: unknown profile (shipped profiles: sim, duo, grid6, phones)
     """
 
     def __init__(self, problems: Sequence[str]) -> None:
@@ -287,6 +294,28 @@ class ConsoleConfig:
     def uses_pi_uart(self) -> bool:
         """True when the console is on the Pi's own UART (GPIO 14/15; see :func:`is_pi_uart`)."""
         return is_pi_uart(self.port)
+
+
+@dataclass(frozen=True, slots=True)
+class WebConfig:
+    """The web server for phone stations (``[web]``; see :mod:`pitboard.web`).
+
+    Example::
+
+        >>> WebConfig(enabled=True, bind="0.0.0.0", phone_seats=4).port
+        8080
+    """
+
+    enabled: bool = False
+    #: the one address the server listens on ("0.0.0.0": every IPv4 address, "::": every one)
+    bind: str = "127.0.0.1"
+    port: int = 8080
+    #: stations for phones after the wired ones (phones may also take emulated stations)
+    phone_seats: int = 0
+    #: the address the lobby shows and its QR code holds ("": http://<hostname>.local:<port>/)
+    url: str = ""
+    #: the first phone at a table nobody holds joins without the code (a table with no screen)
+    open_table: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -530,6 +559,13 @@ class HwConfig:
     stations: tuple[StationConfig, ...]
     #: the optional race-control display (``[race_control] display``); None: none fitted
     race_control: DisplayConfig | None = None
+    #: the web server for phone stations (``[web]``; off by default)
+    web: WebConfig = field(default_factory=WebConfig)
+
+    @property
+    def seats(self) -> int:
+        """Stations the table has: the wired ones, then the phone seats (when the web is on)."""
+        return len(self.stations) + (self.web.phone_seats if self.web.enabled else 0)
 
     @property
     def name(self) -> str:

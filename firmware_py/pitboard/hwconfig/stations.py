@@ -53,10 +53,13 @@ class _StationParser(_Reader):
     """``[[stations]]``: each input and display, then the checks across stations and buses."""
 
     def parse_stations(
-        self, raw: dict[str, Any], i2c: I2cConfig | None
+        self, raw: dict[str, Any], i2c: I2cConfig | None, *, phones: int = 0
     ) -> list[tuple[int, InputConfig | None, DisplayConfig | None]]:
+        """``phones``: the phone seats ``[web]`` adds (with some, no station need be wired)."""
         if "stations" not in raw:
-            self._type_problem("stations", "missing required key ([[stations]])")
+            if not phones:
+                self._type_problem("stations", "missing required key ([[stations]], or "
+                                   "[web] phone_seats)")
             return []
         stations = raw["stations"]
         if not isinstance(stations, list) or not all(isinstance(s, dict) for s in stations):
@@ -64,8 +67,8 @@ class _StationParser(_Reader):
                 "stations", f"expected an array of tables ([[stations]]), got {_describe(stations)}"
             )
             return []
-        if not stations:
-            self.add("stations", "at least one station is required")
+        if not stations and not phones:
+            self.add("stations", "at least one station is required (or [web] phone_seats)")
         if len(stations) > MAX_STATIONS:
             self.add(
                 "stations",

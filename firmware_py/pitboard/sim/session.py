@@ -97,7 +97,9 @@ class Sim:
     Keys become station events posted to the table's queue, exactly as the GPIO and MCP23017
     backends post them; the game thread's step (:meth:`pump`) handles them, journal included.
     Without ``journal`` the journal lives in a temporary folder removed with the Sim; with one,
-    a race left unfinished there resumes when the next Sim starts on it.
+    a race left unfinished there resumes when the next Sim starts on it. ``phones``: the
+    profile's phone seats are set (``[web]``), for ``pitboard run`` to serve them; each
+    :meth:`tick` then also handles what the phones posted.
 
     Example::
 
@@ -124,6 +126,7 @@ class Sim:
         clock: Callable[[], float] = time.monotonic,
         journal: Path | None = None,
         profile: HwConfig | None = None,
+        phones: bool = False,
     ) -> None:
         config = profile if profile is not None else load_profile("sim")
         if not 1 <= stations <= len(config.stations):
@@ -149,7 +152,8 @@ class Sim:
         self.app = App.build(config, journal=journal, displays=screens, clock=clock,
                              seed=self.seed,
                              cars=cars if cars is not None else min(max(4, stations), MAX_CARS),
-                             modules=modules, race_control_display=self.race_control)
+                             modules=modules, race_control_display=self.race_control,
+                             phones=phones)
         self.table = self.app.table
         self.app.boot()  # resumes a race left unfinished in the journal
         race = self.table.race
@@ -177,7 +181,9 @@ class Sim:
         self.app.poll()
 
     def tick(self) -> None:
-        """Let time pass on the table (kiosk timers, idle seats), as the device does."""
+        """Let time pass on the table (kiosk timers, idle seats), as the device does; and
+        handle what came meanwhile from other threads (the phones' web server)."""
+        self.pump()
         self.table.tick()
         self._narrate()
 

@@ -1,7 +1,8 @@
 """The lobby's rules pages: module options chosen with a station's tray buttons (no keyboard).
 
 The lobby's fourth tray button, **OPTS**, turns a station's lobby through its pages: the race
-(track, laps, cars), then the Garage, Legends, the Weather and the championship SEASON. On a
+(track, laps, cars), then the Garage, Legends, the Weather and the championship SEASON (and, on
+a table with phone seats, PHONES: the join code and its QR code, :mod:`.join_screen`). On a
 module page the first three buttons each step one option through its values; RACE stays on the
 last button and GO still joins. Every station keeps its own page; the choices are the table's
 (``Table.modules``, ``Table.championship``), so every station's race page names them before the
@@ -51,6 +52,8 @@ from .view import LOBBY, StationView
 
 #: the lobby's pages, in the order OPTS turns through them ("race": track, laps, cars)
 PAGES = ("race", "garage", "legends", "weather", "season")
+#: the page after the modules' on a table with phone seats: how to join (join_screen.py)
+JOIN_PAGE = len(PAGES)
 #: the tray button that turns the pages
 PAGE_KEY = 3
 GARAGE_MODES = ("off", "random", "draft", "snake")
@@ -277,9 +280,11 @@ class LobbyOptionsMixin(TableBase):
     def _options_key(self, st: Station, slot: int) -> bool:
         """A lobby button on a rules page, or OPTS; False: the race page's own button."""
         if slot == PAGE_KEY:
-            st.lobby_page = (st.lobby_page + 1) % len(PAGES)
+            st.lobby_page = (st.lobby_page + 1) % (len(PAGES) + (self.phones is not None))
             st.message = ""
             return True
+        if st.lobby_page == JOIN_PAGE:
+            return slot != 6  # only RACE does something there
         page = PAGES[st.lobby_page % len(PAGES)]
         if page == "race" or slot > 2:
             return False

@@ -32,8 +32,9 @@ from ..engine.weather import load_tokens, race_weather
 from ..trackfile import load_track
 from . import flow
 from .canvas import _L, _R, HEIGHT, WIDTH, _Screen
-from .fonts import MEDIUM, SMALL, TINY
 from .draft_view import draft_status
+from .fonts import MEDIUM, SMALL, TINY
+from .join_screen import draw_race_control_join
 from .lobby_options import rules_lines
 from .season_view import sponsor_news, standings_view
 from .table_setup import checklist
@@ -60,6 +61,8 @@ class RaceControlView:
     lines: tuple[str, ...] = ()
     #: the bottom line: what happens next
     footer: str = ""
+    #: the lobby: the QR code's text for joining from a phone ("" none; join_screen.py)
+    qr: str = ""
 
     def words(self) -> list[str]:
         """The view as text lines (the simulation's text mode, the console).
@@ -84,6 +87,10 @@ def race_control_view(scene: TableScene) -> RaceControlView:
         lines = [f"{load_track(track).name}, {laps} lap{'s' if laps > 1 else ''}",
                  f"{cars} car{'s' if cars != 1 else ''}"]
         lines += rules_lines(scene.modules, module_line)  # as the stations' race page
+        if scene.join is not None:  # and how to join from a phone, with its QR code
+            lines.append(f"phone code {scene.join.code}")
+            return RaceControlView("RACE CONTROL", lines=tuple(lines), footer="GO: join",
+                                   qr=scene.join.qr)
         return RaceControlView("RACE CONTROL", lines=tuple(lines),
                                footer="GO on a station: join")
     weather = _weather_name(race)
@@ -144,6 +151,8 @@ def _whose_turn(race: Race) -> str:
 
 def render_race_control(view: RaceControlView) -> Image.Image:
     """Draw ``view`` as a 128x64 mode "1" image (pure: equal views, identical pixels)."""
+    if view.qr:  # the lobby of a table with phone seats
+        return draw_race_control_join(view.title, view.lines, view.footer, view.qr)
     s = _Screen()
     s.band(0, 8)
     left = s.fitted(_L, 1, _R - _L + 1, view.title, ink=0).image.width

@@ -60,6 +60,7 @@ from pitboard.table.canvas import (
 )
 from pitboard.table.draft_screen import draw_draft
 from pitboard.table.fonts import BIG, MEDIUM, SMALL, TINY, BitmapFont
+from pitboard.table.join_screen import draw_join
 from pitboard.table.season_screen import draw_standings
 from pitboard.table.upgrade_art import draw_detail
 from pitboard.table.view import (
@@ -493,6 +494,9 @@ def _results(s: _Screen, v: StationView) -> None:
 
 def _titled(s: _Screen, v: StationView) -> None:
     """lobby, attract, fault, set-up checklist: title, lines, soft keys."""
+    if v.qr:  # the lobby's PHONES page
+        draw_join(s, v)
+        return
     bottom = _KEY_Y - 2 if any(v.soft_keys) else HEIGHT - 1
     lines = [v.message, *v.lines]
     if v.kind == ATTRACT:

@@ -47,7 +47,9 @@ from ..trackfile import track_ref
 from . import flow
 from .cars_back import CarsBackMixin
 from .chatter import ChatterGuard
+from .feed import TableFeed
 from .lobby_options import LobbyOptionsMixin
+from .phone_seats import PhoneSeats, SeatClaimed, SeatLeft
 from .race_control import RaceControlView, race_control_view, render_race_control
 from .station import Station
 from .table_base import (
@@ -112,6 +114,7 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         names: Sequence[str] = (),
         chatter: ChatterGuard | None = None,
         race_control: Screen | None = None,
+        phones: PhoneSeats | None = None,
     ) -> None:
         if not 1 <= stations <= MAX_CARS:
             raise ValueError(f"stations must be 1..{MAX_CARS}")
@@ -141,8 +144,12 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         #: one line: why the lobby's choices could not be raced ("" when they can)
         self.lobby_problem = ""
         self.bots: dict[int, Bot] = {}
+        #: the stations phones may take and the join code (None: none; phone_seats.py)
+        self.phones = phones
         self.queue: queue.Queue[TableEvent] = queue.Queue()
         self.views: list[StationView | None] = [None] * stations
+        #: station input events handled, by station (TableFeed.handled)
+        self.handled = [0] * stations
         self.frames = 0
         self._acting: int | None = None  # station of the event being handled: drawn first
         #: ... and the key it pressed when that was GO (or the turn screen's GO or DISC key:
@@ -152,9 +159,15 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         self.attract: Race | None = None
         #: called on the game thread after every handled event (console event stream)
         self.observers: list[Callable[[Table], None]] = []
+        #: called on the game thread with the views after a redraw that changed any (feed.py):
+        #: clients beside the table (the web server) get views, never the table
+        self.view_observers: list[Callable[[TableFeed], None]] = []
+        self._feed: TableFeed | None = None
         self._waiting: set[int] = set()  # cars the table waits for (idle clocks)
         #: physical inputs only (a keyboard or autoplay may press faster than any person)
         self.chatter = chatter
+        if phones is not None:
+            phones.labels.update({i: self.stations[i].name for i in phones.stations})
         self.machine = flow.build_machine(self, initial=flow.ATTRACT if kiosk else flow.LOBBY)
         if kiosk:
             if kiosk.modules is None:
@@ -250,10 +263,14 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
             return
         if isinstance(event, Tick):
             self._tick(event.now)
+        elif isinstance(event, SeatClaimed | SeatLeft):
+            if self.phones is not None:  # a phone takes or gives up a seat (phone_seats.py)
+                self.phones.handle(event, self.stations, self.state)
         else:
             st = self._station(event.station)
             if st is None:
                 return
+            self.handled[st.index] += 1
             self._acting = st.index
             self._acting_go = _commit_key(event, self.views[st.index])
             name = _input_name(st, event)
@@ -388,11 +405,14 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
             storage_problem="" if problem is None else str(problem),
             countdown=countdown, modules=self.modules, lobby_problem=self.lobby_problem,
             setup_page=self.setup_page, legend_moves=self.legend_moves_waiting(),
-            race_control=self.race_control is not None, season=self.season,
-            championship=self.championship)
+            race_control=self.race_control is not None,
+            join=self.phones.info() if self.phones is not None else None,
+            season=self.season, championship=self.championship)
 
     def refresh(self) -> None:
         """Rebuild every station's view; render and show only the ones that changed."""
+        if self.phones is not None:
+            self.phones.note_race(self.race)  # a new race: a new join code
         self._legends_unattended()  # journalled with the rest, before anything is drawn
         if self.recorder is not None:
             self.recorder.flush(self.race, self._idle_cars())
@@ -421,13 +441,33 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
                     self.frames += 1
                 show(self.render(view))
                 self.frames += 1
-        if self.race_control is not None:  # last: a player at a station waits for theirs
+        if self.race_control is not None or self.view_observers:
             rc = race_control_view(scene)
             if rc != self.race_control_view:
                 self.race_control_view = rc
-                self.race_control.show(render_race_control(rc))
+                if self.race_control is not None:  # last: players wait for their stations
+                    self.race_control.show(render_race_control(rc))
+        if self.view_observers:
+            self._publish(scene)
         for observer in self.observers:
             observer(self)
+
+    def _publish(self, scene: TableScene) -> None:
+        """Hand the view observers the new views, when anything they show changed."""
+        phones = self.phones
+        feed = TableFeed(
+            state=self.state, views=tuple(self.views), race_control=self.race_control_view,
+            handled=tuple(self.handled), kiosk=self.kiosk is not None,
+            seats=phones.seat_views(self.stations) if phones is not None else (),
+            join=scene.join, season=self.season is not None)
+        if feed == self._feed:
+            return
+        self._feed = feed
+        for observer in self.view_observers:
+            try:
+                observer(feed)
+            except Exception:  # a client's bug must not stop the table
+                log.exception("view observer failed")
 
 
 def _commit_key(event: StationEvent, old: StationView | None) -> str:

@@ -21,6 +21,7 @@ from ..engine.decisions import Decision, Pending
 from ..engine.race import Race
 from ..engine.setup import RaceSetup
 from ..hw.events import StationEvent
+from .phone_seats import PhoneSeats, SeatEvent
 from .station import Station
 from .storage_problem import StorageProblem
 
@@ -61,7 +62,7 @@ class Call:
     reply: Callable[[Any], None]
 
 
-TableEvent = StationEvent | Tick | Call
+TableEvent = StationEvent | Tick | Call | SeatEvent
 
 
 class Screen(Protocol):
@@ -228,6 +229,8 @@ class TableBase:
     #: Legend moves the players have confirmed on the board, counted from the race's start
     legends_confirmed: int
     lobby_problem: str
+    #: the phone seats and the join code (None: no phone seats; phone_seats.py)
+    phones: PhoneSeats | None
     bots: dict[int, Bot]
     deadline: float | None
     attract: Race | None

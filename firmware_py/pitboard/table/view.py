@@ -185,3 +185,5 @@ class StationView:
     sector: str = ""
     #: the meaning of the card last pressed (an upgrade), most to least verbose
     detail: tuple[str, ...] = ()
+    #: the lobby's PHONES page: the text of the QR code to draw ("" none; join_screen.py)
+    qr: str = ""

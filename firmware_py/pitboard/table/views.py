@@ -23,8 +23,10 @@ from ..trackfile import load_track
 from . import flow
 from .draft_view import draft_view
 from .hand import short_problem
+from .join_screen import join_view
 from .legend_moves import LegendMoveView
-from .lobby_options import options_view, rules_lines
+from .lobby_options import JOIN_PAGE, options_view, rules_lines
+from .phone_seats import JoinInfo
 from .season_view import season_words, sponsor_note, standings_view
 from .station import SLOTS, Station
 from .table_setup import checklist, setup_view
@@ -91,6 +93,8 @@ class TableScene:
     legend_moves: tuple[LegendMoveView, ...] = ()
     #: the table has a race-control display (the Legend moves show there in full)
     race_control: bool = False
+    #: how to join from a phone (None: the table has no phone seats; phone_seats.py)
+    join: JoinInfo | None = None
     #: the championship season under way (``race`` is its current race), and the lobby's
     #: championship choice for the next start (a season key; None: a single race)
     season: Season | None = None
@@ -179,6 +183,11 @@ def _lobby(scene: TableScene, st: Station) -> StationView:
     if scene.countdown is not None and joined:
         left = scene.countdown
         lines = (*lines[:-1], f"{'JOINED' if st.joined else 'GO to join'} - start in {left}s")
+    if scene.join is not None:  # phone seats: the code here, the QR code on the PHONES page
+        if st.lobby_page == JOIN_PAGE:
+            return join_view(st, scene.join, joined_line=lines[-1])
+        if len(lines) + bool(st.message or scene.lobby_problem) < 6:  # what the screen holds
+            lines = (*lines[:-1], f"phones: code {scene.join.code}, QR: OPTS", lines[-1])
     if st.lobby_page:  # a module's page: its options on the tray buttons (lobby_options.py)
         return options_view(st, scene.modules, joined_line=lines[-1],
                             championship=scene.championship,
