@@ -320,7 +320,7 @@ class Seats:
             if since is None or now - since < AWAY_RELEASE:
                 continue
             # (between a championship's races the seat keeps its car for the next one)
-            if feed.state in _BETWEEN_RACES and not feed.season or not seat.playing:
+            if (feed.state in _BETWEEN_RACES and not feed.season) or not seat.playing:
                 generation = self.keys.generation(seat.station)
                 if generation is not None:
                     self._release(seat.station, generation)

@@ -109,7 +109,7 @@ class SeasonSetup:
             raise ValueError(f"garage: a season chooses upgrades by "
                              f"{', '.join(_GARAGE_MODES)}, not {garage.get('choose')!r}")
         for i, race in enumerate(season_plan(self)):  # every race must be raceable
-            first_race_setup(self, race, i).validate()
+            season_race_setup(self, race, i).validate()
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"season": self.season, "cars": self.cars, "seed": self.seed}
@@ -161,11 +161,12 @@ def _expansions(plan: tuple[SeasonRace, ...], data: Championship) -> list[str]:
     return sorted(found)
 
 
-def first_race_setup(setup: SeasonSetup, race: SeasonRace, index: int,
-                     grid: tuple[int, ...] | None = None,
-                     garage: dict[str, Any] | None = None) -> RaceSetup:
-    """The setup of race ``index`` of the season (its grid and Garage options given, else race
-    1's: the grid drawn from the race's seed, upgrades chosen as the season's setup says)."""
+def season_race_setup(setup: SeasonSetup, race: SeasonRace, index: int,
+                      grid: tuple[int, ...] | None = None,
+                      garage: dict[str, Any] | None = None) -> RaceSetup:
+    """The setup of race ``index`` of the season: its track, Event, seed and modules; its grid
+    and Garage options as given (:meth:`Season.next_setup` gives them), else race 1's: the grid
+    drawn from the race's seed, upgrades chosen as the season's setup says."""
     data = load_championship()
     modules: dict[str, dict[str, Any]] = {k: dict(v) for k, v in setup.modules.items()}
     if garage is None:
@@ -249,7 +250,7 @@ class Season:
         #: the decision logs of the races before the current one
         self.logs: list[list[Decision]] = []
         self._results: list[RaceResult] = []
-        self.race = Race(first_race_setup(setup, self.plan[0], 0), record_events=record_events)
+        self.race = Race(season_race_setup(setup, self.plan[0], 0), record_events=record_events)
 
     # -- where the season is -------------------------------------------------------------------
     @property
@@ -318,7 +319,7 @@ class Season:
             garage = {"choose": "draft", "pool": chosen.get("pool", "all"),
                       "expansions": bool(chosen.get("expansions", False)), "kept": kept,
                       "rounds": 1, "order": standings[::-1], "swap": True}
-        return first_race_setup(self.setup, self.plan[index], index, grid=tuple(standings),
+        return season_race_setup(self.setup, self.plan[index], index, grid=tuple(standings),
                                 garage=garage)
 
     def undo(self) -> None:
@@ -358,7 +359,7 @@ def season_stamp(setup: SeasonSetup) -> dict[str, Any]:
     """
     data: dict[str, str] = {}
     for i, race in enumerate(season_plan(setup)):
-        for name, digest in race_stamp(first_race_setup(setup, race, i))["data"].items():
+        for name, digest in race_stamp(season_race_setup(setup, race, i))["data"].items():
             data[f"track.{race.track}" if name == "base.track" else name] = digest
     return {"rules": RULES_VERSION, "data": data}
 
@@ -393,6 +394,19 @@ def season_from_dict(data: Mapping[str, Any]) -> Season:
     return replay_season(setup, logs)
 
 
-__all__ = ["RANDOM", "RaceResult", "Season", "SeasonSetup", "first_race_setup",
-           "race_seed", "replay_season", "season_from_dict", "season_names", "season_plan",
-           "season_stamp", "season_stamp_change", "standings", "totals"]
+__all__ = [
+    "RANDOM",
+    "RaceResult",
+    "Season",
+    "SeasonSetup",
+    "race_seed",
+    "replay_season",
+    "season_from_dict",
+    "season_names",
+    "season_plan",
+    "season_race_setup",
+    "season_stamp",
+    "season_stamp_change",
+    "standings",
+    "totals",
+]
