@@ -13,6 +13,7 @@ import pytest
 from consolekit import PIN, make, one
 from pitboard.engine.championship.season import Season
 from pitboard.engine.championship.season import standings as standings_of
+from pitboard.engine.decisions import Discard
 from pitboard.engine.snapshot import race_to_dict
 from pitboard.hw.events import GoPressed, SlotPressed
 from pitboard.journal import Journal
@@ -199,3 +200,47 @@ def test_a_season_saved_with_other_championship_data_is_set_aside(tmp_path: Path
         assert again.table.race is None and again.table.state == flow.LOBBY
         assert again.app.table.recorder.problem is not None  # type: ignore[union-attr]
     assert list(tmp_path.glob("other-version-*"))
+
+
+def test_a_station_discards_heat_when_the_event_lets_it_go() -> None:
+    """Chicanes for safety (a random season drawn from seed 29 opens with it, on Italy): a
+    Heat card is selectable on the discard step and goes; Heat is never selectable without
+    the Event. The autopilot's hands select what its bot discards, as a person would."""
+    table = Table(stations=1, seed=1, cars=2)
+    table.handle(GoPressed(station=0))
+    table.set_championship("random")
+    table.start_race(seed=29)
+    race = table.race
+    assert race is not None and race.setup.modules["championship"]["event"] == \
+        "chicanes_for_safety"
+    while not race.over:
+        if race.phase == "discard" and race.current is not None and race.current.id == 0 \
+                and "H" in race.current.hand:
+            table.refresh()
+            tray = {c.code: c for c in table.views[0].cards if c.code}
+            assert not tray["H"].disabled  # Heat may go this race
+        event = next_input(table)
+        assert event is not None
+        table.handle(event)
+    assert any(isinstance(d, Discard) and d.car == 0 and "H" in d.cards for d in race.log)
+
+
+def test_hold_on_tight_lets_a_station_select_one_card_to_discard() -> None:
+    """Hold on tight! (a random season drawn from seed 9 opens with it): a second card pressed
+    on the discard step is refused in one line, the first stays selected."""
+    table = Table(stations=1, seed=1, cars=2)
+    table.handle(GoPressed(station=0))
+    table.set_championship("random")
+    table.start_race(seed=9)
+    race = table.race
+    assert race is not None and race.setup.modules["championship"]["event"] == "hold_on_tight"
+    while not (race.phase == "discard" and race.current is not None and race.current.id == 0
+               and len(race.pending().discardable) >= 2):
+        event = next_input(table)
+        assert event is not None, "no discard step with two cards"
+        table.handle(event)
+    st = table.stations[0]
+    slots = [i for i, code in enumerate(st.slots) if code in race.pending().discardable][:2]
+    table.handle(SlotPressed(station=0, slot=slots[0]))
+    table.handle(SlotPressed(station=0, slot=slots[1]))
+    assert st.selected == {slots[0]} and st.message == "at most 1 card this race"

@@ -27,7 +27,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..engine import decisions as dec
-from ..engine.cards import DISCARDABLE
 from ..engine.decisions import Decision, React, Slipstream
 from ..engine.race import Race
 from .turn_symbols import SalvagePicker
@@ -202,9 +201,10 @@ def choices(race: Race, car_id: int, overrides: Mapping[str, bool] = {}, reach: 
             far = reach if reach in reaches else far or reaches[0]
         else:
             far, reaches = 0, ()
-    # (not on a tunnel space: if a Boost or slipstream takes the car out, the step is asked)
-    discard = overrides.get("discard", False) if any(DISCARDABLE[c] for c in car.hand) and \
-        race.may_discard(car) else None
+    # (not on a tunnel space: if a Boost or slipstream takes the car out, the step is asked;
+    # what may go is the race's: a championship Event may let Heat or Stress go)
+    discard = overrides.get("discard", False) if not race.undiscardable(car).issuperset(
+        car.hand) and race.may_discard(car) else None
     return TurnChoices(adrenaline=adrenaline, boost=boost, cool=cool, cooling=cooling,
                        slipstream=slipstream, reach=far if slipstream else 0, reaches=reaches,
                        discard=discard)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine import decisions as dec
-from ..engine.cards import DISCARDABLE, PLAYABLE
+from ..engine.cards import PLAYABLE
 from ..engine.championship.season import Season
 from ..engine.events import CarEvent, Flipped, HeatPaid, Moved, SpunOut, TurnStarted
 from ..engine.forecast import forecast
@@ -443,7 +443,8 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
         go_fields = shown.fields() if toggled else ()
     elif phase == dec.DISCARD:
         st.sync_slots(car.hand)
-        cards = _tray(st, selectable=DISCARDABLE.__getitem__)
+        kept = race.undiscardable(car)  # Heat and Stress, unless an Event lets one go
+        cards = _tray(st, selectable=lambda code: code not in kept)
         keys = _page_key(st)
         message = message or "discard? then GO"
         if not st.message:
