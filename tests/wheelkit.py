@@ -1,5 +1,6 @@
 """Build Pitboard as it ships: an sdist and a wheel from the tracked files only (what
-``git archive`` gives), and a fresh venv outside the checkout with that wheel installed.
+``git archive`` gives), installed by ``install-pi.sh`` into a staging root: a fresh venv outside
+the checkout with that wheel, exactly what a Pi's service runs.
 
 The wheel is built from the sdist (``python -m build`` does that when asked for both), so a
 file missing from the sdist is missing from the wheel too, and :func:`missing_files` names it.
@@ -15,6 +16,8 @@ import tarfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from systemdkit import Installer, new_installer
 
 REPO = Path(__file__).resolve().parent.parent
 PACKAGE = Path("firmware_py") / "pitboard"
@@ -92,30 +95,11 @@ def missing_files(artifacts: Artifacts, repo: Path = REPO) -> list[str]:
     return problems
 
 
-def pip_install(python: Path, *requirements: str) -> None:
-    """Install into the venv of ``python`` with this interpreter's pip (``--python``), so the
-    new venv needs no pip of its own."""
-    result = subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-input",
-         "--disable-pip-version-check", "--quiet", *requirements],
-        capture_output=True, text=True, timeout=TIMEOUT)
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-
-
-def fresh_venv(where: Path, wheel: Path) -> Path:
-    """A new venv at ``where`` (outside the checkout) with ``wheel`` and its dependencies;
-    returns its bin/ folder."""
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True,
-                   timeout=TIMEOUT)
-    pip_install(where / "bin" / "python", str(wheel))
-    return where / "bin"
-
-
 def clean_env(bin_dir: Path, home: Path, **extra: str) -> dict[str, str]:
     """An environment that sees only the venv and the system: no PYTHONPATH, no checkout, a
     home of its own (so state and caches land there)."""
     env = {"PATH": f"{bin_dir}:/usr/local/bin:/usr/bin:/bin", "HOME": str(home),
-           "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1", **extra}
+           "LANG": "C.UTF-8", **extra}
     for name in ("TMPDIR", "SYSTEMROOT"):
         if name in os.environ:
             env[name] = os.environ[name]
@@ -124,10 +108,14 @@ def clean_env(bin_dir: Path, home: Path, **extra: str) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Installed:
-    """The built artifacts and a fresh venv (``bin``, its ``site``-packages) that holds the
-    wheel, with an environment (``env``, ``home``) that sees nothing of the checkout."""
+    """The built artifacts, installed as a Pi gets them: ``install-pi.sh`` with ``WHEEL=`` into a
+    staging root (``installer``; what it printed: ``output``), whose new venv (``bin``, its
+    ``site``-packages) holds the wheel and its dependencies; ``env`` and ``home`` see nothing
+    of the checkout."""
 
     artifacts: Artifacts
+    installer: Installer
+    output: str
     bin: Path
     site: Path
     home: Path
@@ -135,9 +123,15 @@ class Installed:
 
 
 def install_fresh(workdir: Path) -> Installed:
+    """Build, then install with the installer into ``workdir/stage`` (real venv and pip;
+    stand-ins for apt-get, useradd, systemctl), the sim profile as the configuration. pip
+    compiles nothing ahead (PIP_NO_COMPILE): the commands compile what they import, once."""
     artifacts = build(workdir)
-    bin_dir = fresh_venv(workdir / "venv", artifacts.wheel)
-    (site,) = (workdir / "venv" / "lib").glob("python3*/site-packages")
+    installer = new_installer(workdir / "stage", src=artifacts.src)
+    output = installer.ok(PROFILE="sim", WHEEL=str(artifacts.wheel), PIP_NO_COMPILE="1")
+    venv = installer.root / "opt" / "pitboard" / ".venv"
+    (site,) = (venv / "lib").glob("python3*/site-packages")
     home = workdir / "home"
     home.mkdir()
-    return Installed(artifacts, bin_dir, site, home, clean_env(bin_dir, home))
+    return Installed(artifacts, installer, output, venv / "bin", site, home,
+                     clean_env(venv / "bin", home))
