@@ -40,6 +40,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/journal_damage.py
 	$(BIN)/python benchmarks/phone_tap.py
 	$(BIN)/python benchmarks/phone_soak.py
+	$(BIN)/python benchmarks/forecast_oracle.py --states 100
 
 clean:
 	rm -rf $(VENV) build *.egg-info firmware_py/*.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -177,7 +177,7 @@ class Phone:
 
 # ---- a player reading the screen ----------------------------------------------------------
 
-_NEEDED = re.compile(r"cards to play: (\d)")
+_NEEDED = re.compile(r"(?:cards to play: |play )(\d)")
 
 
 def phone_move(view: dict[str, Any], memory: dict[str, Any]) -> dict[str, Any] | None:

@@ -1,8 +1,10 @@
 """Chattering contacts on the grid6 rig: every tray button and GO toggling every 25 ms reach the
-table as hundreds of presses a second. Redraws are coalesced per display (at most one frame per
-pass of the game loop, the latest state wins), so the I2C bus is never asked for more than it
-carries; a chattering input is reported once and ignored until it is quiet. The loop runs on the
-rig's fake clock, and every byte sent to a display costs its I2C time on that clock."""
+table as hundreds of presses a second. Redraws are coalesced per display (one frame per pass of
+the game loop, the latest state wins; the acting station's at most two: a press's small answer
+and its new screen behind it, views.acknowledgement), so the I2C bus is never asked for more
+than it carries; a chattering input is reported once and ignored until it is quiet. The loop
+runs on the rig's fake clock, and every byte sent to a display costs its I2C time on that
+clock."""
 
 from __future__ import annotations
 
@@ -64,7 +66,8 @@ def test_chatter_on_every_input_is_coalesced_to_what_the_bus_carries(rig: Grid6)
     counts = game_loop(rig, 2.0, [(s, b) for s in range(6) for b in BUTTONS])
     sent = [d.stats.frames_sent - f for d, f in zip(rig.displays, frames, strict=True)]
     assert counts["events"] >= 2 * 400  # hundreds of presses a second reach the table
-    assert counts["most_frames_per_step"] == 1  # one frame per display per loop pass
+    # one frame per display per loop pass (two for the acting one: an answer, then its screen)
+    assert counts["most_frames_per_step"] <= 2
     assert sum(sent) < counts["events"] / 4  # most intermediate states were never drawn
     assert rig.table.queue.empty()  # and the loop kept up: nothing backs up, watchdog fed
     assert rig.table.healthy()

@@ -41,6 +41,37 @@ def test_status_and_state_in_the_lobby() -> None:
     assert [s["station"] for s in data["stations"]] == [1, 2]
 
 
+def test_state_says_which_legend_move_the_board_waits_for() -> None:
+    """Issue 23: a staff member (or a script) reads from ``state`` how many Legend moves the
+    players confirmed on the board and which one a GO waits for."""
+    from pitboard.hw.events import GoPressed
+    from pitboard.table.autoplay import next_input
+
+    table = Table(stations=1, seed=1, laps=1, modules={"legends": {"cars": 1,
+                                                                   "colours": ["red"]}})
+    proto = ConsoleProtocol(table, staff_pin=PIN, clock=Clock())
+    proto.attach(table)
+    data = json.loads(one(proto, "state").removeprefix("OK "))
+    assert data["legends"] is None  # no race yet
+    table.handle(GoPressed(station=0))
+    table.start_race(track="usa", laps=1, cars=1)
+    while not table.legend_moves_waiting():
+        event = next_input(table)
+        assert event is not None
+        table.handle(event)
+    data = json.loads(one(proto, "state").removeprefix("OK "))
+    legends = data["legends"]
+    waiting = table.legend_moves_waiting()[0]
+    assert legends["confirmed"] == table.legends_confirmed < legends["moves"]
+    assert legends["waiting"] == len(table.legend_moves_waiting())
+    assert legends["next"]["name"] == "Red Legend" and legends["next"]["back"] is False
+    assert (legends["next"]["from"], legends["next"]["to"]) == (waiting.frm, waiting.to)
+    assert legends["next"]["instruction"] == waiting.instruction()
+    table.handle(GoPressed(station=0))  # moved on the board: confirmed
+    after = json.loads(one(proto, "state").removeprefix("OK "))["legends"]
+    assert after["confirmed"] == legends["confirmed"] + 1
+
+
 def test_help_lists_every_command_as_comment_lines() -> None:
     _, proto, _ = make()
     replies = proto.handle_line("help")

@@ -1,22 +1,26 @@
-"""Forecast tests: exact Stress odds, corners and Heat, spin-outs, blocking, illegal and
-clogged selections, and the forecast agreeing with what the engine then does."""
+"""Forecast tests: the turn as one GO plays it (cooling, Adrenaline, Boost, slipstream as the
+turn screen presets them), exact Stress odds, corners and Heat, spin-outs and the toggles that
+avoid them, blocking, illegal and clogged selections, and the forecast agreeing with the engine
+(tests/test_forecast_oracle.py does that over random races)."""
 
 from __future__ import annotations
 
-import dataclasses
-from collections import Counter
 from fractions import Fraction
-from itertools import permutations
 from pathlib import Path
 
 import pytest
 
-from pitboard.engine import Discard, Plan, Race, React, Slipstream, race_to_dict
-from pitboard.engine.forecast import CornerCheck, Forecast, forecast, stress_distribution
-from pitboard.scenario import load_scenario
+from oraclekit import engine_outcomes, forecast_outcomes
+from pitboard.engine import Plan, Race, race_to_dict
+from pitboard.engine import forecast as forecast_module
+from pitboard.engine.forecast import CornerCheck, Forecast, Risk, forecast
+from pitboard.engine.preset import play_turn
+from pitboard.scenario import load_scenario, parse_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 F = Fraction
+#: the turn with no React choice taken: the plan alone
+PLAIN = {"adrenaline": False, "boost": False, "cooling": False, "slipstream": False}
 
 
 def start(name: str) -> Race:
@@ -25,61 +29,95 @@ def start(name: str) -> Race:
     return Race(sc.setup, track=sc.track)
 
 
-def play_turn(race: Race, plan: Plan) -> None:
-    """Apply ``plan`` (the only car planning) and resolve its turn without extra choices."""
-    race.apply(plan)
-    while race.current is not None and race.current.id == plan.car:
-        kind = race.pending().kind
-        if kind == "react":
-            race.apply(React(plan.car, "done"))
-        elif kind == "slipstream":
-            race.apply(Slipstream(plan.car, False))
-        else:
-            race.apply(Discard(plan.car, ()))
+def agrees(race: Race, plan: Plan) -> None:
+    """The forecast of ``plan`` is what the engine does, for every order of the cards."""
+    found = engine_outcomes(race, plan)
+    assert found is not None
+    assert forecast_outcomes(forecast(race, plan.car, plan.gear, plan.cards)) == found[0]
 
 
-def total(dist: dict[int, Fraction]) -> Fraction:
-    return sum(dist.values(), F(0))
+# ---------------------------------------------------------------- the turn as GO plays it
+#: issue 23: gear 2 with 1 Heat in the engine and two Heat cards in hand, corner 2 (limit 3)
+#: crossed at 5. Cooldown in gear 2 is 1: GO cools 1 Heat first, then pays the corner's 2
+ISSUE = """
+track usa
+laps 1
+cars 2
+car 0 at lap 1 space 29 spot 2
+car 0 gear 2
+car 0 engine 1
+car 0 hand 2 3 H H 1 1 1
+car 0 draw 1 1 1 1 1 1
+car 1 at lap 1 space 10 spot 1
+car 1 hand 1 1 1 1 1 1 1
+plan 1 gear 1 cards 1
+"""
 
 
-# ---------------------------------------------------------------- stress_distribution
-@pytest.mark.parametrize(("draw", "discard", "flips", "expected"), [
-    ([], [], 0, {0: F(1)}),
-    (["1", "2", "3", "4"], [], 1, {1: F(1, 4), 2: F(1, 4), 3: F(1, 4), 4: F(1, 4)}),
-    (["4", "4", "1"], [], 1, {4: F(2, 3), 1: F(1, 3)}),
-    # only basic cards stop a flip: Heat, Stress and the 0/5 upgrades are flipped past
-    (["H", "5", "0", "4", "S"], ["1"], 1, {4: F(1)}),
-    # without replacement: 1+1 (2/3 * 1/2), 1+4 or 4+1
-    (["1", "1", "4"], [], 2, {2: F(1, 3), 5: F(2, 3)}),
-    # the draw pile runs out: the second flip comes from the reshuffled discard pile
-    (["2"], ["3", "4", "H"], 2, {5: F(1, 2), 6: F(1, 2)}),
-    ([], ["1", "3"], 1, {1: F(1, 2), 3: F(1, 2)}),
-    (["3"], ["1", "1", "2"], 3, {5: F(1, 3), 6: F(2, 3)}),
-    # nothing left anywhere: the flip gives nothing
-    (["H"], ["5", "0"], 1, {0: F(1)}),
-    (["1"], [], 2, {1: F(1)}),
-])
-def test_stress_distribution_exact(
-    draw: list[str], discard: list[str], flips: int, expected: dict[int, Fraction]
-) -> None:
-    dist = stress_distribution(draw, discard, flips)
-    assert dist == expected
-    assert total(dist) == 1
+def issue_race() -> Race:
+    sc = parse_scenario(ISSUE, "issue23.txt")
+    race = Race(sc.setup, track=sc.track)
+    for _, decision in sc.decisions:
+        race.apply(decision)
+    return race
 
 
-def test_stress_distribution_two_flips_full_deck() -> None:
-    deck = ["1", "2", "3", "4"] * 3
-    dist = stress_distribution(deck, [], 2)
-    # 12 * 11 ordered pairs; a total of 2 needs two 1s: 3 * 2 of them
-    assert dist[2] == F(6, 132) and dist[8] == F(6, 132)
-    assert dist[5] == F(4 * 9, 132)  # 1+4, 2+3, 3+2, 4+1: 3 x 3 ordered card pairs each
-    assert total(dist) == 1
+def test_the_turn_screens_cooling_counts_before_the_corner() -> None:
+    race = issue_race()
+    fc = forecast(race, 0, 2, ("2", "3"))
+    (o,) = fc.outcomes
+    assert (o.speed, o.cooled, o.spin_out, o.engine) == (5, 1, False, 0)
+    assert o.corners == (CornerCheck(2, 3, 2),) and o.heat == 2
+    # the plan alone would spin there (what the old forecast said): the warning says COOL
+    # must stay on
+    assert fc.spin_probability == 0 and fc.risks == (Risk("cooling", False, F(1)),)
+    plain = forecast(race, 0, 2, ("2", "3"), overrides=PLAIN)
+    assert plain.spin_probability == 1
+    # GO does what the forecast says
+    race.apply(Plan(0, 2, ("2", "3")))
+    play_turn(race, 0)
+    car = race.cars[0]
+    assert (car.d, car.engine, car.spun) == (o.d, 0, False)
 
 
-# ---------------------------------------------------------------- forecast
+#: a lone car (Adrenaline: +1) far from any corner, a Boost's flip from 2 3 4 4
+OPEN_ROAD = """
+track usa
+laps 1
+cars 1
+car 0 at lap 1 space 14 spot 2
+car 0 gear 1
+car 0 engine 6
+car 0 hand 1 1 1 1 1 1 1
+car 0 draw 4 2 3 4
+"""
+
+
+def test_adrenaline_and_boost_count_where_the_preset_takes_them() -> None:
+    race = Race(parse_scenario(OPEN_ROAD, "open.txt").setup)
+    fc = forecast(race, 0, 1, ("1",))
+    assert all(o.boosted and o.adrenaline and o.engine == 5 for o in fc.outcomes)
+    assert [(o.speed, o.probability) for o in fc.outcomes] == \
+        [(4, F(1, 4)), (5, F(1, 4)), (6, F(1, 2))]
+    assert [o.space for o in fc.outcomes] == [18, 19, 20]
+    agrees(race, Plan(0, 1, ("1",)))
+    # BST turned off: 1 + 1, no flip
+    (o,) = forecast(race, 0, 1, ("1",), overrides={"boost": False}).outcomes
+    assert (o.speed, o.boosted, o.engine) == (2, False, 6)
+
+
+def test_the_preset_holds_back_where_a_corner_would_cost_too_much() -> None:
+    # space 28, 3 Heat, corner 2 (limit 3) after space 33: a Boost's 4 would cross it at 6
+    race = start("forecast_stress")
+    (o,) = forecast(race, 0, 1, ("1",)).outcomes
+    assert (o.speed, o.adrenaline, o.boosted, o.cooled, o.spin_out) == (2, True, False, 1, False)
+    agrees(race, Plan(0, 1, ("1",)))
+
+
+# ---------------------------------------------------------------- odds, corners, Heat
 def test_forecast_stress_odds_and_spin_out() -> None:
     race = start("forecast_stress")
-    fc = forecast(race, 0, 2, ("3", "S"))
+    fc = forecast(race, 0, 2, ("3", "S"), overrides=PLAIN)
     assert fc.legal and not fc.clogged and fc.shift_cost == 0 and fc.engine == 3
     assert [(o.speed, o.probability) for o in fc.outcomes] == [(4, F(1, 2)), (7, F(1, 2))]
     slow, fast = fc.outcomes
@@ -95,58 +133,40 @@ def test_forecast_stress_odds_and_spin_out() -> None:
 
 def test_forecast_stress_running_into_the_discard_pile() -> None:
     race = start("forecast_discard")
-    fc = forecast(race, 0, 3, ("S", "S", "S"))
+    fc = forecast(race, 0, 3, ("S", "S", "S"), overrides=PLAIN)
     # flips 1 and 2 take the draw pile's 1 and 4; flip 3 the discard pile's 2 or 3
     assert [(o.speed, o.probability) for o in fc.outcomes] == [(7, F(1, 2)), (8, F(1, 2))]
     assert [o.space for o in fc.outcomes] == [21, 22]
     assert fc.spin_probability == 0
+    agrees(race, Plan(0, 3, ("S", "S", "S")))
 
 
-def test_forecast_matches_the_engine_for_every_order_of_the_draw_pile() -> None:
-    base = load_scenario(SCENARIOS / "forecast_stress.txt").setup
-    fc = forecast(Race(base), 0, 2, ("3", "S"))
-    expected = {(o.speed, o.d, o.spin_out, o.heat): o.probability for o in fc.outcomes}
-    seen: Counter[tuple[int, int, bool, int]] = Counter()
-    orders = set(permutations(("1", "H", "4", "5")))
-    for order in orders:
-        stacked = dataclasses.replace(base.stacked[0], draw=order)
-        race = Race(dataclasses.replace(base, stacked={0: stacked}))
-        engine = race.cars[0].engine
-        play_turn(race, Plan(0, 2, ("3", "S")))
-        car = race.cars[0]
-        spun = any(e.kind == "spin_out" for e in race.events)
-        seen[(car.speed, car.d, spun, engine - car.engine)] += 1
-    assert {k: F(n, len(orders)) for k, n in seen.items()} == expected
-
-
-def test_forecast_discard_outcomes_are_what_the_engine_does() -> None:
-    base = load_scenario(SCENARIOS / "forecast_discard.txt").setup
-    support = {o.speed for o in forecast(Race(base), 0, 3, ("S", "S", "S")).outcomes}
-    speeds = set()
-    for seed in range(40):  # the seed decides how the discard pile is reshuffled
-        race = Race(dataclasses.replace(base, seed=seed))
-        play_turn(race, Plan(0, 3, ("S", "S", "S")))
-        speeds.add(race.cars[0].speed)
-    assert speeds == support == {7, 8}
+@pytest.mark.parametrize(("name", "plan"), [
+    ("forecast_stress", Plan(0, 2, ("3", "S"))),
+    ("forecast_stress", Plan(0, 2, ("S", "1"))),
+    ("forecast_discard", Plan(0, 3, ("S", "S", "3"))),
+    ("corner_rulebook", Plan(0, 2, ("2", "3"))),
+    ("corners_several", Plan(0, 2, ("4", "4"))),
+    ("spin_out_gear2", Plan(0, 2, ("4", "4"))),
+])
+def test_forecast_is_what_the_engine_does(name: str, plan: Plan) -> None:
+    agrees(start(name), plan)
 
 
 def test_forecast_corner_heat_matches_the_rulebook_example() -> None:
     race = start("corner_rulebook")
-    fc = forecast(race, 0, 2, ("2", "3"))
-    (o,) = fc.outcomes
+    (o,) = forecast(race, 0, 2, ("2", "3"), overrides=PLAIN).outcomes
     assert (o.speed, o.probability, o.space, o.lap) == (5, F(1), 35, 1)
     assert o.corners == (CornerCheck(2, 3, 2),) and o.heat == 2 and not o.spin_out
-    play_turn(race, Plan(0, 2, ("2", "3")))
-    assert race.cars[0].d == o.d and race.cars[0].engine == 6 - o.heat
 
 
 def test_forecast_several_corners_and_shift_heat() -> None:
     race = start("corners_several")  # GB space 36, gear 2, engine 7
-    (o,) = forecast(race, 0, 2, ("4", "4")).outcomes
+    (o,) = forecast(race, 0, 2, ("4", "4"), overrides=PLAIN).outcomes
     assert o.corners == (CornerCheck(3, 5, 3), CornerCheck(4, 4, 4))
     assert o.heat == 7 and not o.spin_out
     # shifting 2 -> 4 costs 1 Heat first: then corner 4 cannot be paid in full
-    fc = forecast(race, 0, 4, ("4", "4", "1", "1"))
+    fc = forecast(race, 0, 4, ("4", "4", "1", "1"), overrides=PLAIN)
     assert fc.shift_cost == 1
     (o,) = fc.outcomes
     assert o.speed == 10 and o.corners == (CornerCheck(3, 5, 5), CornerCheck(4, 4, 1))
@@ -154,22 +174,11 @@ def test_forecast_several_corners_and_shift_heat() -> None:
     assert (o.space, o.spot) == (43, 2)
 
 
-def test_forecast_spin_out_matches_the_engine() -> None:
-    race = start("spin_out_gear2")
-    (o,) = forecast(race, 0, 2, ("4", "4")).outcomes
-    assert (o.spin_out, o.spin_corner, o.heat, o.space) == (True, 2, 3, 33)
-    assert forecast(race, 0, 2, ("4", "4")).spin_probability == 1
-    play_turn(race, Plan(0, 2, ("4", "4")))
-    assert (race.cars[0].d, race.cars[0].spot, race.cars[0].engine) == (o.d, o.spot, 0)
-
-
 def test_forecast_blocked_landing() -> None:
     race = start("blocking")
-    (o,) = forecast(race, 0, 2, ("3", "4")).outcomes
+    (o,) = forecast(race, 0, 2, ("3", "4"), overrides=PLAIN).outcomes
     assert (o.speed, o.spaces, o.blocked, o.space, o.spot, o.racing_line) == \
         (7, 6, 1, 19, 1, False)
-    end = load_scenario(SCENARIOS / "blocking.txt").run()  # the engine agrees
-    assert (end.cars[0].d, end.cars[0].spot) == (o.d, o.spot)
 
 
 @pytest.mark.parametrize(("gear", "cards", "problem"), [
@@ -190,11 +199,12 @@ def test_partial_forecast_of_a_short_selection() -> None:
     race = start("forecast_stress")
     full = forecast(race, 0, 2, ("S",))
     assert full.problem == "gear 2 plays 2 cards, not 1" and full.outcomes == ()
-    part = forecast(race, 0, 2, ("S",), partial=True)  # still choosing: warn already
+    part = forecast(race, 0, 2, ("S",), partial=True, overrides=PLAIN)  # still choosing
     assert part.problem == full.problem
     assert [(o.speed, o.probability) for o in part.outcomes] == [(1, F(1, 2)), (4, F(1, 2))]
     other = forecast(race, 0, 2, ("H",), partial=True)  # other problems still stop it
     assert other.problem == "Heat cards cannot be played" and other.outcomes == ()
+    assert forecast(race, 0, 2, (), partial=True).outcomes == ()  # nothing chosen yet
 
 
 def test_forecast_illegal_shift() -> None:
@@ -212,7 +222,7 @@ def test_forecast_clogged_selection() -> None:
     (o,) = fc.outcomes
     assert (o.speed, o.probability, o.spaces, o.d, o.heat, o.spin_out) == \
         (0, F(1), 0, 20, 0, False)
-    fc = forecast(race, 0, 1, ("1",))  # 3 -> 1 is a 2-gear shift: 1 Heat, not clogged
+    fc = forecast(race, 0, 1, ("1",), overrides=PLAIN)  # 3 -> 1: 1 Heat, not clogged
     assert fc.legal and not fc.clogged and fc.shift_cost == 1
     assert [o.heat for o in fc.outcomes] == [1]
 
@@ -222,4 +232,14 @@ def test_forecast_does_not_change_the_race() -> None:
     before = race_to_dict(race, events=True)
     forecast(race, 0, 2, ("3", "S"))
     forecast(race, 0, 2, ("3", "H"))
+    forecast(race, 0, 1, ("S",), partial=True)
     assert race_to_dict(race, events=True) == before
+
+
+def test_forecasts_are_kept_while_the_race_plans() -> None:
+    race = issue_race()
+    first = forecast(race, 0, 2, ("2", "3"))
+    assert forecast(race, 0, 2, ("2", "3")) is first  # the same selection: kept
+    race.apply(Plan(0, 2, ("2", "3")))  # the round moves on: a new answer
+    assert forecast(race, 0, 2, ("2", "3")) is not first
+    assert not forecast_module._entry(race)  # (and none kept outside the planning)

@@ -202,6 +202,10 @@ def test_simulate_garage_from_the_command_line(capsys: pytest.CaptureFixture[str
 
 
 # ---------------------------------------------------------------- the forecast
+#: the plan alone: no React choice taken (as the engine tests below answer "done")
+PLAIN = {"adrenaline": False, "boost": False, "cooling": False, "slipstream": False}
+
+
 def _one_car(hand: tuple[str, ...], draw: tuple[str, ...], engine: int = 6,
              space: int = 5) -> Race:
     deck = StackedDeck(hand=hand, draw=draw, discard=(), engine=engine, d=space, spot=1)
@@ -211,7 +215,7 @@ def _one_car(hand: tuple[str, ...], draw: tuple[str, ...], engine: int = 6,
 
 def test_forecast_counts_upgrade_flips_exactly() -> None:
     race = _one_car(("U2", "1", "1", "1", "1", "1", "1"), ("4", "4", "1", "0"))
-    fc = forecast(race, 0, 1, ("U2",))
+    fc = forecast(race, 0, 1, ("U2",), overrides=PLAIN)
     # three [+] from two 4s, a 1 and a 0 (the 0 is skipped): always 4 + 4 + 1
     assert [(o.speed, o.probability) for o in fc.outcomes] == [(9, Fraction(1))]
     # 5 -> 14 crosses corner 1 (limit 7) at 9: 2 Heat
@@ -222,17 +226,18 @@ def test_forecast_heat_cost_adjusted_limit_and_speed_choice() -> None:
     race = _one_car(("U36", "4", "1", "U10", "1", "1", "1"), ("2",) * 8, space=8)
     race.cars[0].gear = 2
     race._rules.clear()
-    fc = forecast(race, 0, 3, ("U36", "4", "1"))
+    fc = forecast(race, 0, 3, ("U36", "4", "1"), overrides=PLAIN)
     (o,) = fc.outcomes
     assert o.speed == 7 and o.corners[0].limit == 6 and o.heat == 1  # adjust -1
-    fc = forecast(race, 0, 1, ("U10",))
-    assert (fc.min_speed, fc.max_speed, fc.choice) == (1, 5, 4)
+    # a speed choice (1-5): one GO keeps the lowest, as the turn screen offers the others
+    fc = forecast(race, 0, 1, ("U10",), overrides=PLAIN)
+    assert (fc.min_speed, fc.max_speed) == (1, 1)
 
 
 def test_forecast_unpayable_heat_becomes_a_random_card_and_spin_chance_is_exact() -> None:
     race = _one_car(("U46", "1", "1", "1", "1", "1", "1"), ("1", "4", "4", "4"), engine=1,
                     space=1)
-    fc = forecast(race, 0, 1, ("U46",))
+    fc = forecast(race, 0, 1, ("U46",), overrides=PLAIN)
     # the Wings cannot pay 2 Heat: a flip instead, 1 or 4 (3 of 4) from the deck
     assert {o.speed: o.probability for o in fc.outcomes} == {1: Fraction(1, 4),
                                                               4: Fraction(3, 4)}
@@ -330,7 +335,7 @@ def test_forecast_matches_the_engine_for_every_order_of_the_draw_pile(
 
     orders = set(permutations(("1", "H", "4", "2", "3", "5")))
     expected: dict[tuple[int, int, bool, int], Fraction] = {}
-    fc = forecast(race_with(("1", "H", "4", "2", "3", "5")), 0, 2, cards)
+    fc = forecast(race_with(("1", "H", "4", "2", "3", "5")), 0, 2, cards, overrides=PLAIN)
     assert any(o.spin_out for o in fc.outcomes) or cards[0] == "U41"
     for o in fc.outcomes:
         expected[(o.speed, o.d, o.spin_out, o.heat)] = o.probability

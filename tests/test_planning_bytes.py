@@ -8,7 +8,8 @@ from pitboard.hw.events import GoPressed, SlotPressed
 from pitboard.hw.oled import changed_spans, to_pages
 from pitboard.table import flow
 from pitboard.table.autoplay import next_input
-from pitboard.table.screens import _HEAT_FIELD_W, _R, render
+from pitboard.table.planning_screen import HEAT_FIELD_W
+from pitboard.table.screens import _R, render
 from pitboard.table.table import Table
 from pitboard.table.view import StationView
 from rig import find_text
@@ -50,12 +51,16 @@ def test_before_any_card_the_corner_row_names_the_next_corner_and_how_far() -> N
 
 def test_reaching_the_next_corner_rewrites_the_heat_field_of_page_3_only() -> None:
     table = started()
-    field = range(_R - _HEAT_FIELD_W + 1, 128)
+    field = range(_R - HEAT_FIELD_W + 1, 128)
     reached = 0
     for _ in range(400):
         v = table.views[0]
         if v is not None and v.kind == "planning" and v.next_corner is not None:
+            st = table.stations[0]
             for slot in range(7):
+                visible = st.visible_slots()
+                if slot >= len(visible) or st.slots[visible[slot]] in (None, "H"):
+                    continue  # (a Heat card only says it cannot be played)
                 before = view(table)
                 table.handle(SlotPressed(station=0, slot=slot))
                 after = view(table)
@@ -78,9 +83,10 @@ def test_reaching_the_next_corner_rewrites_the_heat_field_of_page_3_only() -> No
 
 def test_a_card_toggle_rewrites_the_speed_digits_the_heat_field_and_its_bar_only() -> None:
     """A card toggled on the planning screen: the SPEED digits that changed (fixed cells: an end
-    of a range that stays the same is not rewritten), the corner row (page 3), the bar over the
-    card (page 5); never the label row (page 0) nor the message row (page 4: "cards to play: 2"
-    does not count the cards), never the cards themselves (pages 6-7)."""
+    of a range that stays the same is not rewritten), the warning block (pages 3-4: the corner
+    row, its MEDIUM Heat chip or spin-out band; "cards to play: 2" does not count the cards),
+    the bar over the card (page 5); never the label row (page 0), never the cards themselves
+    (pages 6-7)."""
     from pitboard.table.canvas import _SPEED_LOW
 
     table = started()
@@ -98,8 +104,8 @@ def test_a_card_toggle_rewrites_the_speed_digits_the_heat_field_and_its_bar_only
                 if after.message == before.message and after.cards != before.cards:
                     toggles += 1
                     spans = changed_spans(to_pages(render(before)), to_pages(render(after)))
-                    assert {s.page for s in spans} <= {1, 2, 3, 5}, (before.speed, after.speed,
-                                                                      spans)
+                    assert {s.page for s in spans} <= {1, 2, 3, 4, 5}, (
+                        before.speed, after.speed, spans)
                     low, dash, _ = before.speed.partition("-")
                     new_low, new_dash, _ = after.speed.partition("-")
                     if dash and new_dash and low == new_low:  # "4-7" -> "4-9"

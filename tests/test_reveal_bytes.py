@@ -109,7 +109,8 @@ def test_locked_to_waiting_keeps_the_cards_played_in_place() -> None:
 def test_the_turn_screen_keeps_speed_and_heat_where_planning_has_them() -> None:
     """The acting station's turn screen: when the speed, the Heat in the engine and the corner
     ahead are what the player saw while planning, only the columns between SPEED and HEAT
-    change in the top rows, and the corner row (page 3) not at all."""
+    change in the top rows, and the corner row's corner (page 3, left) not at all (its Heat,
+    a MEDIUM chip over pages 3-4 while planning, is the turn screen's one-page chip)."""
     corner = (CornerView(2, 7, 2),)
     planning = StationView("planning", 0, title="S1 Ann", gear=3, target_gear=3, engine=6,
                            speed="9", cards=tuple(CardView(c, c, selected=True) for c in "342"),
@@ -119,7 +120,8 @@ def test_the_turn_screen_keeps_speed_and_heat_where_planning_has_them() -> None:
                        laps=2, soft_keys=("", "BST", "COOL", "", "", "", "GO"), corners=corner,
                        heat_owed=2, message="GO: cool 1, keep hand")
     old, new = to_pages(render(planning)), to_pages(render(turn))
-    assert old[3 * PANEL_WIDTH : 4 * PANEL_WIDTH] == new[3 * PANEL_WIDTH : 4 * PANEL_WIDTH]
+    corner = slice(3 * PANEL_WIDTH, 3 * PANEL_WIDTH + 64)  # page 3, the corner's text
+    assert old[corner] == new[corner]
     for page in range(3):  # rows 0..23: the SPEED block on the left, HEAT on the right
         row = slice(page * PANEL_WIDTH, (page + 1) * PANEL_WIDTH)
         a, b = old[row], new[row]

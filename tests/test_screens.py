@@ -21,11 +21,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
-from pitboard.hw.oled import changed_spans, to_pages
+from pitboard.hw.oled import to_pages
 from pitboard.table import gallery, screens, terminal
+from pitboard.table.canvas import _card_sprite
 from pitboard.table.gallery import DESCRIPTIONS, gallery_images, readme_text, sample_views
 from pitboard.table.screens import (
-    _SPIN_FIELD_W,
     BIG,
     COLUMNS,
     HEIGHT,
@@ -195,20 +195,58 @@ def test_key_numbers_are_drawn_big(name: str,
         assert _find(screen, needle), f"{name}: {number!r} is not drawn in the BIG font"
 
 
-def test_spin_out_banner_is_inverted_in_the_corner_row() -> None:
-    """Inverted in RAM page 3 (rows 24..31), so the message row below stays free for why GO is
-    refused or the LOCKED mark, and spinning or not rewrites one page (15.13). Past one corner
-    the whole row; at one corner the row's Heat field (TINY), the corner text left as it was."""
-    for name, text, font in (("planning_spin_odds", "SPIN 40% +4H", TINY),
-                             ("planning_spin_out", "SPIN OUT", SMALL)):
+def test_spin_out_and_corner_warnings_are_the_largest_after_the_header() -> None:
+    """Issue 23: the spin-out warning is an inverted MEDIUM band over RAM pages 3-4 (rows
+    24..39), as large as the card values; a corner's Heat is an inverted MEDIUM chip there.
+    When a message must show (why GO is refused), the spin takes page 3 only, in SMALL, and the
+    message page 4."""
+    for name, text in (("planning_spin_odds", "SPIN 40%"), ("planning_spin_out", "SPIN OUT"),
+                       ("planning_corner", "+3H"), ("planning_keep_cool", "+2H")):
         screen = render(SAMPLES[name])
         inverted = ImageChops.invert(screen.convert("L")).convert("1")
-        found = _find(inverted, font.render(text))
-        assert found and all(y >= 24 and y + font.height <= 32 for _, y in found), name
-    view = SAMPLES["planning_spin_odds"]
-    calm = replace(view, spin_out=False, spin_odds=0)
-    spans = changed_spans(to_pages(render(calm)), to_pages(render(view)))
-    assert [s.page for s in spans] == [3] and spans[0].first >= 128 - 3 - _SPIN_FIELD_W
+        found = _find(inverted, MEDIUM.render(text))
+        assert found and all(y >= 24 and y + MEDIUM.height <= 40 for _, y in found), name
+    refused = replace(SAMPLES["planning_spin_odds"], message="play 2 cards")
+    screen = render(refused)
+    inverted = ImageChops.invert(screen.convert("L")).convert("1")
+    found = _find(inverted, SMALL.render("SPIN 40%"))
+    assert found and all(y >= 24 and y + SMALL.height <= 32 for _, y in found)
+    assert _find(screen, SMALL.render("play 2 cards"))
+    # the turn screen must keep COOL on: said in words under the corner
+    assert _find(render(SAMPLES["planning_keep_cool"]), SMALL.render("keep COOL on"))
+
+
+@pytest.mark.parametrize("speed", ["13-14", "9-12", "10-13", "7-10", "13", "4-7"])
+@pytest.mark.parametrize("gear", [1, 4])
+def test_a_speed_range_never_runs_into_the_gear_digit(speed: str, gear: int) -> None:
+    """Issue 23: "13-14" beside gear 4 must not read "13-144": at least a digit's width of
+    dark columns between the speed's last lit column and the gear digit."""
+    view = StationView(PLANNING, 0, speed=speed, gear=3, target_gear=gear, engine=6)
+    screen = render(view).crop((0, 8, WIDTH, 24))  # the BIG numbers' rows
+    lit = [x for x in range(WIDTH) if any(screen.getpixel((x, y)) for y in range(16))]
+    runs: list[list[int]] = []
+    for x in lit:
+        if runs and x - runs[-1][-1] <= 3:
+            runs[-1].append(x)
+        else:
+            runs.append([x])
+    speed_end, gear_start = runs[0][-1], runs[1][0]
+    assert gear_start - speed_end - 1 >= BIG.width("8"), (speed, gear, runs)
+
+
+def test_a_stress_card_is_not_mistaken_for_a_5() -> None:
+    """Issue 23: the Stress card is a lit face with its S cut out; the 5 (an upgrade) and the
+    Speed cards are drawn in outline: at a glance they differ in most of the face."""
+    stress = _card_sprite(CardView("S", "S"))
+    five = _card_sprite(CardView("5", "5"))
+    differ = ImageChops.logical_xor(stress, five)
+    assert _lit(differ) > 0.5 * stress.width * stress.height
+    inside = (2, 2, stress.width - 2, stress.height - 2)
+    area = (inside[2] - inside[0]) * (inside[3] - inside[1])
+    assert _lit(stress.crop(inside)) > 0.6 * area > _lit(five.crop(inside))
+    grey = _card_sprite(CardView("S", "S", disabled=True))  # greyed, still a textured face
+    grey_five = _card_sprite(CardView("5", "5", disabled=True))
+    assert _lit(grey.crop(inside)) > _lit(grey_five.crop(inside))
 
 
 def test_cards_sit_over_their_buttons() -> None:

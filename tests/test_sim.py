@@ -361,10 +361,30 @@ def test_saved_frames_are_the_station_screens(tmp_path: Path) -> None:
         assert last.size == (128, 64) and last.convert("1").tobytes() == final.tobytes()
 
 
+def test_race_control_is_saved_like_a_station(tmp_path: Path) -> None:
+    """``--station rc``: the race-control display's frames (lobby, Legend moves, the order,
+    results), as a station's."""
+    err = io.StringIO()
+    pngs = tmp_path / "rc"
+    assert main(["--autoplay", "--text", "--seed", "3", "--laps", "1", "--cars", "2",
+                 "--legends", "1", "--save-png", str(pngs), "--station", "rc"],
+                stdin=io.StringIO(), stdout=io.StringIO(), stderr=err) == 0
+    files = sorted(pngs.iterdir())
+    assert files[0].name == "rc-0001.png" and len(files) > 10
+    assert f"saved {len(files)} frames of race control" in err.getvalue()
+    s = open_sim(1, seed=3, laps=1, record="rc")
+    while s.autoplay_step() is not None:
+        pass
+    assert s.tape is not None and s.race_control is not None
+    final = s.race_control.image
+    assert final is not None and s.tape.frames[-1].tobytes() == final.tobytes()
+    assert len(s.tape.frames) == s.race_control.frames
+
+
 # ------------------------------------------------------------------------------ arguments
 @pytest.mark.parametrize("argv", [
     ["--stations", "7"], ["--stations", "two"], ["--track", "moon"], ["--laps", "0"],
-    ["--station", "3"], ["--delay", "-1"], ["--scale", "4"], ["--bogus"],
+    ["--station", "3"], ["--station", "tv"], ["--delay", "-1"], ["--scale", "4"], ["--bogus"],
     ["--save-gif", "/no/such/dir/x.gif"],
 ])
 def test_bad_arguments_give_one_line_and_exit_2(argv: list[str]) -> None:

@@ -111,7 +111,7 @@ def test_direct_play_then_its_mandatory_heat_shows(rig: Grid6) -> None:
     plans(rig, seat(rig, "direct"))  # Gas Pedal 4 in hand: direct, heat 1, cooldown 1
     assert press(rig, ICON["direct"] + "4") == [React(0, "direct", 0, "U27")]
     view = rig.view(0)
-    assert view.heat_paid == ("Gas Pedal 4: 1",)
+    assert view.heat_paid == ("1 Heat for Gas Pedal 4",)
     assert "played Gas Pedal 4" in view.lines[0]
     race = rig.table.race
     assert race is not None and race.cars[0].d == 21
@@ -184,7 +184,7 @@ def test_draft_moves_up_to_the_car_ahead(rig: Grid6) -> None:
     assert race is not None
     if race.current is not None and race.current.id == 1:  # the leader goes first: keep all
         rig.go(1)
-    assert rig.view(0).message == "draft 1"
+    assert rig.view(0).message == "close up 1"
     assert press(rig, ICON["draft"] + "1") == [React(0, "draft", 1)]
     assert race.cars[0].d == 18
 
@@ -206,7 +206,7 @@ def test_the_card_cooldown_joins_cool(rig: Grid6) -> None:
 
 
 @pytest.mark.parametrize(("name", "line"), [
-    ("heat", "Turbocharger 7: 2"),
+    ("heat", "2 Heat for Turbocharger 7"),
     ("heat_unpayable", "Wings 6 discarded: no Heat"),
     ("scrap", "scrapped 4 4 3 3 2 2"),
 ])

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..engine.snapshot import race_to_dict
 from ..table import flow
+from ..table.legend_moves import legend_move_count
 from ..table.table import Table
 
 
@@ -67,11 +68,40 @@ def state_dict(table: Table) -> dict[str, Any]:
              "lever_fault": list(st.lever_fault), "input_fault": st.input_fault}
             for st in table.stations
         ],
+        "legends": legends_dict(table),
         "race": race_to_dict(table.race) if table.race is not None else None,
         "season": None if table.season is None else {
             "setup": table.season.setup.to_dict(), "race": table.season.index,
             "races": len(table.season.plan), "points": table.season.totals(),
             "standings": table.season.standings()},
+    }
+
+
+def legends_dict(table: Table) -> dict[str, Any] | None:
+    """Where the board stands against the race's Legend cars (None without Legends): how many
+    Legend moves the race has made, how many the players confirmed on the board, and the move
+    a GO waits for now (a car to put back after an undo comes first), or null.
+
+    Example::
+
+        >>> from pitboard.table.table import Table
+        >>> table = Table(stations=1, seed=1, laps=1,
+        ...               modules={"legends": {"cars": 1, "colours": ["red"]}})
+        >>> legends_dict(table) is None  # (no race yet)
+        True
+    """
+    race = table.race
+    if race is None or "legends" not in race.hooks.by_key:
+        return None
+    waiting = table.legend_moves_waiting()
+    first = waiting[0] if waiting else None
+    return {
+        "moves": legend_move_count(race), "confirmed": table.legends_confirmed,
+        "waiting": len(waiting),
+        "next": None if first is None else {
+            "car": first.car, "name": first.name, "from": first.frm, "to": first.to,
+            "spot": first.spot, "lap": first.lap, "back": first.back,
+            "instruction": first.instruction()},
     }
 
 

@@ -1,57 +1,46 @@
 """Forecast: what a tentative gear and card selection would do, before the player commits.
 
-Feeds the stations' corner warnings. Stress cards make the speed a range: each Stress flips the
-player's draw pile until a basic Speed card, so the odds come from the basic cards that can still
-be drawn (the draw pile, then the discard pile once the draw pile runs out). Other cars are taken
-where they stand now; cars that move earlier in the round may still block.
+Feeds the stations' corner and spin-out warnings, so it answers for the turn **as it will be
+played**: the plan revealed, then the React step as the turn screen presets it and one GO
+confirms it (:mod:`pitboard.engine.preset`: cool the most Heat, Adrenaline and Boost where the
+car can pay for them, slipstream as preset), then the corner checks. It reads the engine
+itself: the turn is played on a copy of the race (:mod:`pitboard.engine.sandbox`) once for
+every way the car's cards can fall (Stress flips, an upgrade's [+], the Boost, a reshuffle),
+each with its exact chance. So every module's rules count as the engine applies them: Garage
+symbols, Legend cars in the way, weather and road tokens.
 
-Modules change what cards do at reveal (an upgrade's [+] flips, Heat cost, corner-limit adjust,
-speed choices) through the ``forecast_reveal`` hook: they adjust a :class:`RevealForecast`.
+The car plays as if it moved first this round: other cars are taken where they stand now
+(one that moves earlier in the round may still block or give a slipstream).
+
+The preset only takes Adrenaline, a Boost or a slipstream where the car can pay for the corners
+they add, so what GO does never spins out where holding back would not. Cooling is different:
+a corner paid only thanks to the Heat GO cools first would spin the car out with COOL turned
+off. :attr:`Forecast.risks` says so, for a warning in a few words ("keep COOL") rather than a
+plain "ok" (the old forecast knew no Cooldown and cried SPIN OUT there).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import lru_cache
+from typing import Any
 
-from .cards import BASIC, SPEED, STRESS
-from .decisions import COUNT, Plan, PlanProblem
+from .cards import HEAT
+from .decisions import COUNT, PLAN, Plan, PlanProblem
+from .events import CooledDown, CornerChecked, HeatPaid, Moved, Shifted, SpunOut
 from .race import Race
-
-
-@dataclass(frozen=True, slots=True)
-class RevealForecast:
-    """What planned cards do at reveal, before any flip is known.
-
-    ``speed`` is the fixed part (speed choices at their lowest), ``flips`` the [+] flips (each
-    Stress card, each upgrade boost), ``engine`` the Heat left after the shift and the cards'
-    own Heat costs (``heat``), ``adjust`` this car's corner-limit change this turn and ``choice``
-    how much higher the player's speed choices can still take the speed.
-
-    Example: ``4 5 S`` in gear 3 with 6 Heat, as the forecast starts it; a module's hook
-    returns a changed copy (here an upgrade's [+] flip that costs 1 Heat)::
-
-        >>> from dataclasses import replace
-        >>> reveal = RevealForecast(speed=9, flips=1, engine=5)  # 1 Heat paid to shift
-        >>> replace(reveal, flips=reveal.flips + 1, engine=reveal.engine - 1, heat=1)
-        RevealForecast(speed=9, flips=2, engine=4, heat=1, adjust=0, choice=0)
-    """
-
-    speed: int
-    flips: int
-    engine: int
-    heat: int = 0
-    adjust: int = 0
-    choice: int = 0
+from .sandbox import Sandbox, play_all
 
 
 @dataclass(frozen=True, slots=True)
 class CornerCheck:
-    """One corner line the move would cross: its number (1-based), limit and Heat charged.
+    """One corner line the move crosses: its number (1-based), the limit in force for this car
+    this turn and the Heat it charges (on a spin-out: all the engine had left).
 
     Example: speed 13 from the start is 6 over corner 1's limit of 7, with 5 Heat left after
-    shifting to gear 3: the car pays all 5 and spins out::
+    shifting to gear 3; the lone car's Adrenaline would add 1 more: it stays off, and the car
+    pays all 5 and spins out::
 
         >>> from pitboard.engine import Race, RaceSetup
         >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
@@ -66,18 +55,21 @@ class CornerCheck:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """One possible speed and its consequences.
+    """One way the turn can go, with its chance: the speed, where the car ends, every corner
+    crossed, the Heat paid and what the one-GO answer did.
 
-    Example: the Stress card flips a basic card from the draw pile, 7 of them with one 4::
+    Example: the Stress card flips a basic card from the draw pile (7 of them, one 4); car 0
+    is last in the round, so GO takes Adrenaline's +1 where corner 1 does not charge for it::
 
         >>> from pitboard.engine import Race, RaceSetup
         >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
         >>> fc = forecast(race, 0, gear=3, cards=("4", "5", "S"))
-        >>> [(o.speed, str(o.probability), o.spin_out) for o in fc.outcomes]
-        [(10, '2/7', False), (11, '2/7', False), (12, '2/7', False), (13, '1/7', True)]
+        >>> [(o.speed, str(o.probability), o.adrenaline, o.spin_out) for o in fc.outcomes]
+        [(11, '2/7', True, False), (12, '2/7', True, False), (12, '2/7', False, False), \
+(13, '1/7', False, True)]
         >>> spun = fc.outcomes[-1]          # stopped before corner 1: shift 1 + all 5 Heat
-        >>> spun.space, spun.heat, spun.spin_corner
-        (12, 6, 1)
+        >>> spun.space, spun.heat, spun.spin_corner, spun.engine
+        (12, 6, 1, 0)
     """
 
     speed: int
@@ -90,10 +82,34 @@ class Outcome:
     spaces: int
     blocked: int
     corners: tuple[CornerCheck, ...]
-    #: Heat paid this turn: the shift, then each corner (all the engine has on a spin-out)
+    #: Heat paid this turn: the shift, upgrades and a Boost, then each corner (all the engine
+    #: has on a spin-out)
     heat: int
     spin_out: bool
     spin_corner: int | None = None
+    #: Heat in the engine when the turn is over (cooling included)
+    engine: int = 0
+    #: what the one-GO answer did: Heat cooled, Adrenaline taken, a Boost, slipstream spaces
+    cooled: int = 0
+    adrenaline: bool = False
+    boosted: bool = False
+    slipstream: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Risk:
+    """A toggle of the turn screen that would bring a spin-out: set to ``on`` (False: turned
+    off), the chance of a spin-out becomes ``spin_probability``.
+
+    Example::
+
+        >>> Risk("cooling", False, Fraction(1)).toggle
+        'cooling'
+    """
+
+    toggle: str
+    on: bool
+    spin_probability: Fraction
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +122,7 @@ class Forecast:
         >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
         >>> fc = forecast(race, 0, gear=3, cards=("4", "5", "S"))
         >>> fc.legal, fc.min_speed, fc.max_speed, fc.spin_probability, fc.max_heat
-        (True, 10, 13, Fraction(1, 7), 6)
+        (True, 11, 13, Fraction(1, 7), 6)
     """
 
     car: int
@@ -117,9 +133,9 @@ class Forecast:
     clogged: bool
     engine: int
     outcomes: tuple[Outcome, ...]
-    #: how much higher speed choices (an upgrade's 1/3...) can take any outcome's speed; the
-    #: outcomes and the spin-out chance assume the lowest choice, which is always open
-    choice: int = 0
+    #: toggles that, set against the preset, would raise the chance of a spin-out (turning
+    #: COOL off where the cooled Heat pays a corner)
+    risks: tuple[Risk, ...] = ()
 
     @property
     def legal(self) -> bool:
@@ -131,7 +147,7 @@ class Forecast:
 
     @property
     def max_speed(self) -> int:
-        return max((o.speed for o in self.outcomes), default=0) + self.choice
+        return max((o.speed for o in self.outcomes), default=0)
 
     @property
     def spin_probability(self) -> Fraction:
@@ -151,107 +167,212 @@ class Forecast:
         return list(worst.values())
 
 
-def stress_distribution(draw: list[str], discard: list[str], flips: int) -> dict[int, Fraction]:
-    """Exact distribution of the total that ``flips`` Stress flips add.
-
-    The first basic card of a shuffled pile is uniform over its basic cards, so each flip draws
-    without replacement from the draw pile's basics, then from the discard's.
-    """
-    if flips == 0:
-        return {0: Fraction(1)}
-    first = _counts(draw)
-    second = _counts(discard)
-    return dict(_dist(first, second, flips))
-
-
-def _counts(pile: list[str]) -> tuple[int, int, int, int]:
-    return (pile.count("1"), pile.count("2"), pile.count("3"), pile.count("4"))
-
-
-@lru_cache(maxsize=4096)
-def _dist(first: tuple[int, ...], second: tuple[int, ...], flips: int
-          ) -> tuple[tuple[int, Fraction], ...]:
-    if flips == 0:
-        return ((0, Fraction(1)),)
-    if not sum(first):
-        if not sum(second):  # nothing left anywhere: each further flip gives nothing
-            return ((0, Fraction(1)),)
-        first, second = second, (0, 0, 0, 0)  # the reshuffled discard
-    total = sum(first)
-    out: dict[int, Fraction] = {}
-    for i, n in enumerate(first):
-        if not n:
-            continue
-        after = (*first[:i], n - 1, *first[i + 1:])
-        for value, q in _dist(after, second, flips - 1):
-            out[value + i + 1] = out.get(value + i + 1, Fraction(0)) + Fraction(n, total) * q
-    return tuple(sorted(out.items()))
-
-
 def forecast(race: Race, car_id: int, gear: int, cards: tuple[str, ...] | list[str], *,
-             partial: bool = False) -> Forecast:
-    """What playing ``cards`` in ``gear`` would do for ``car_id`` this round.
+             partial: bool = False, overrides: Mapping[str, bool] = {}) -> Forecast:
+    """What playing ``cards`` in ``gear`` would do for ``car_id`` this round, the React step
+    answered as the turn screen presets it (``overrides``: toggles set otherwise).
 
     With ``partial`` a selection that is still short of (or over) the gear's card count is
     forecast as if played, so a station can warn while the player is still choosing; the
-    ``problem`` is still reported.
+    ``problem`` is still reported. While the race plans, answers are kept per selection until
+    the round moves on.
     """
     cards = tuple(cards)
+    key = (car_id, gear, cards, partial, tuple(sorted(overrides.items())))
+    memo = _memo(race) if not race.cars[car_id].planned else None
+    found = memo.get(key) if memo is not None else None
+    if found is None:
+        found = _forecast(race, car_id, gear, cards, partial, overrides)
+        if memo is not None:
+            if len(memo) >= _MEMO_SIZE:
+                memo.clear()
+            memo[key] = found
+    return found
+
+
+def forecast_planned(race: Race, car_id: int) -> Forecast:
+    """What ``car_id``'s plan, locked in with its turn still to come, will do from the race as
+    it stands (the locked and waiting screens): the forecast of its cards in play as the
+    planning screen showed it at GO, read from the engine alone (the gear it shifted from and
+    the Heat the shift took are in the round's ``shift`` event). Kept while no car moves: while
+    the race plans, it is the answer the planning screen had for the same cards.
+
+    Example::
+
+        >>> from pitboard.engine import Plan, Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1))
+        >>> race.apply(Plan(car=0, gear=3, cards=("4", "5", "S")))
+        >>> fc = forecast_planned(race, 0)
+        >>> fc == forecast(Race(RaceSetup(track="usa", cars=2, seed=1, laps=1)), 0, 3,
+        ...                ("4", "5", "S"))
+        True
+    """
     car = race.cars[car_id]
-    plan = Plan(car_id, gear, cards)
-    problem = race.plan_problem(plan)
+    where = (race.round, tuple((c.d, c.spot, c.on_track) for c in race.cars))
+    entry = _planned.get(id(race))
+    if entry is None or entry[0] is not race:
+        if len(_planned) >= 4:
+            _planned.clear()
+        entry = _planned[id(race)] = (race, {})
+    kept = entry[1].get(car_id)
+    if kept is not None and kept[0] == where:
+        return kept[1]
+    cards = tuple(c for c in car.play if c != HEAT) if car.clogged else tuple(car.play)
+    memo = _memo(race)  # while the race plans: the planning screen's answer, if it had one
+    found = None if memo is None else \
+        memo.get((car_id, car.gear, cards, True, ())) or memo.get((car_id, car.gear, cards,
+                                                                    False, ()))
+    if found is None:
+        _, shift_cost = shifted(race, car_id)
+        head: Head = (car_id, car.gear, cards, None, shift_cost, car.clogged,
+                      car.engine + shift_cost)
+        if car.clogged or not car.play:
+            found = Forecast(*head, (_still(race, car, shift_cost, car.engine),))
+        else:
+            found = _assess(Sandbox(race, car_id), head, {})
+    entry[1][car_id] = (where, found)
+    return found
+
+
+def shifted(race: Race, car_id: int) -> tuple[int, int]:
+    """The gear ``car_id`` was in before it planned this round, and the Heat the shift took
+    (its ``shift`` event; none: it kept its gear)."""
+    for e in reversed(race.events):
+        if e.round != race.round:
+            break
+        if isinstance(e, Shifted) and e.car == car_id:
+            return e.frm, e.heat
+    return race.cars[car_id].gear, 0
+
+
+def _still(race: Race, car: Any, shift_cost: int, engine: int) -> Outcome:
+    """A clogged plan: no move, the Heat cards fill it, the car drops to gear 1."""
+    return Outcome(0, Fraction(1), car.d, race.lap_of(car.d), car.space, car.spot,
+                   car.spot == race.racing_spot(car.d), 0, 0, (), shift_cost, False,
+                   engine=engine)
+
+
+def _forecast(race: Race, car_id: int, gear: int, cards: tuple[str, ...], partial: bool,
+              overrides: Mapping[str, bool]) -> Forecast:
+    car = race.cars[car_id]
+    problem = race.plan_problem(Plan(car_id, gear, cards))
     rule = race.plan_rule(car_id)
     shift_cost = rule.shift_cost.get(gear, 0)
-    engine = car.engine - shift_cost
     clogged = gear in rule.clogged
-    if problem is not None and not (partial and problem.kind == COUNT):
-        return Forecast(car_id, gear, cards, problem, shift_cost, clogged, car.engine, ())
+    head: Head = (car_id, gear, cards, problem, shift_cost, clogged, car.engine)
+    if (problem is not None and not (partial and problem.kind == COUNT)) or not cards:
+        return Forecast(*head, ())
     if clogged:
-        where = race.where(car)
-        still = Outcome(0, Fraction(1), car.d, where.lap, car.space, car.spot,
-                        where.racing_line, 0, 0, (), shift_cost, False)
-        return Forecast(car_id, gear, cards, problem, shift_cost, True, car.engine, (still,))
-    reveal = RevealForecast(sum(SPEED[c] for c in cards), cards.count(STRESS), engine)
-    if race.hooks.forecast_reveal:  # e.g. upgrades: [+] flips, Heat costs, adjusted limits
-        reveal = race.hooks.forecast_reveal(race, car, cards, reveal)
-    draw = [c for c in car.draw if c in BASIC]
-    discard = [c for c in car.discard if c in BASIC]
-    outcomes = []
-    for extra, p in sorted(stress_distribution(draw, discard, reveal.flips).items()):
-        outcomes.append(_outcome(race, car_id, reveal.speed + extra, p, reveal.engine,
-                                 shift_cost + reveal.heat, reveal.adjust))
-    return Forecast(car_id, gear, cards, problem, shift_cost, False, car.engine, tuple(outcomes),
-                    reveal.choice)
+        return Forecast(*head, (_still(race, car, shift_cost, car.engine - shift_cost),))
+    sandbox = _sandbox(race, car_id) if not car.planned else Sandbox(race, car_id)
+    return _assess(sandbox, head, overrides)
 
 
-def _outcome(race: Race, car_id: int, speed: int, p: Fraction, engine: int, paid: int,
-             adjust: int = 0) -> Outcome:
-    car = race.cars[car_id]
-    target = car.d + speed
-    d, spot = race.landing(car, target)
-    blocked = target - d
-    checks: list[CornerCheck] = []
+#: a forecast's fields before its outcomes: car, gear, cards, problem, shift cost, clogged,
+#: Heat in the engine
+Head = tuple[int, int, tuple[str, ...], PlanProblem | None, int, bool, int]
+
+
+def _assess(sandbox: Sandbox, head: Head, overrides: Mapping[str, bool]) -> Forecast:
+    """The forecast of the plan in ``head`` (car, gear, cards, problem, shift cost, ...): its
+    outcomes, and the risk of turning COOL off where the cooled Heat pays a corner."""
+    gear, cards, shift_cost = head[1], head[2], head[4]
+    outcomes = _outcomes(sandbox, gear, cards, shift_cost, overrides)
+    fc = Forecast(*head, outcomes)
+    if "cooling" in overrides or not any(o.cooled and any(c.heat for c in o.corners)
+                                         for o in outcomes):
+        return fc
+    # the cooled Heat pays a corner: would the car spin without it?
+    uncooled = _outcomes(sandbox, gear, cards, shift_cost, {**overrides, "cooling": False})
+    p = sum((o.probability for o in uncooled if o.spin_out), Fraction(0))
+    if p <= fc.spin_probability:
+        return fc
+    return replace(fc, risks=(Risk("cooling", False, p),))
+
+
+def _outcomes(sandbox: Sandbox, gear: int, cards: tuple[str, ...], shift_cost: int,
+              overrides: Mapping[str, bool]) -> tuple[Outcome, ...]:
+    """Every way the turn can go, alike ones merged, from the slowest."""
+    merged: dict[tuple[Any, ...], Fraction] = {}
+    for outcome, p in play_all(sandbox, gear, cards, _reader(shift_cost),
+                               shift_cost=shift_cost, overrides=overrides):
+        merged[outcome] = merged.get(outcome, Fraction(0)) + p
+    return tuple(sorted((Outcome(o[0], p, *o[1:]) for o, p in merged.items()),
+                        key=lambda o: (o.speed, o.d, o.spin_out, o.heat, o.engine,
+                                       o.spaces, o.spot)))
+
+
+def _reader(shift_cost: int) -> Callable[[Sandbox], tuple[Any, ...]]:
+    def read(sb: Sandbox) -> tuple[Any, ...]:
+        return _outcome(sb, shift_cost)
+    return read
+
+
+def _outcome(sb: Sandbox, shift_cost: int) -> tuple[Any, ...]:
+    """What the play just made in ``sb`` did, read from its events (the engine's own account
+    of the turn): an :class:`Outcome`'s fields but its chance."""
+    car = sb.cars[sb.car_id]
+    corners: list[CornerCheck] = []
+    heat = shift_cost
     spin_corner = None
-    own_limit, heat_for = race.hooks.car_corner_limit, race.hooks.corner_heat
-    for line, index, limit in race.corners_between(car.d, d):
-        if own_limit:  # as _check_corners does: this car's limit, then the Heat over it
-            limit = own_limit(race, car, index, limit)
-        limit += adjust  # the planned cards' own (an upgrade's adjust symbol)
-        excess = max(0, speed - limit)
-        if excess and heat_for:  # e.g. an overheat road token
-            excess = heat_for(race, car, index, excess)
-        if excess > engine:
-            checks.append(CornerCheck(index + 1, limit, engine))
-            paid += engine
-            spin_corner = index + 1
-            d, spot = race.landing(car, line)
-            break
-        engine -= excess
-        paid += excess
-        checks.append(CornerCheck(index + 1, limit, excess))
-    return Outcome(
-        speed=speed, probability=p, d=d, lap=race.lap_of(d), space=race.space_of(d), spot=spot,
-        racing_line=spot == race.racing_spot(d), spaces=d - car.d, blocked=blocked,
-        corners=tuple(checks), heat=paid, spin_out=spin_corner is not None,
-        spin_corner=spin_corner,
-    )
+    cooled = blocked = slip = 0
+    for e in sb.events:
+        if isinstance(e, CornerChecked):
+            corners.append(CornerCheck(e.corner, e.limit, e.heat))
+        elif isinstance(e, HeatPaid):
+            heat += e.n
+        elif isinstance(e, Moved):
+            blocked += e.blocked
+            if e.why == "slipstream":
+                slip += e.spaces
+        elif isinstance(e, CooledDown):
+            cooled += e.n
+        elif isinstance(e, SpunOut):
+            spin_corner = e.corner
+            heat += e.heat
+            index = spin_corner - 1
+            limit = sb.corner_limit(index)
+            if sb.hooks.car_corner_limit:  # this car's limit there this turn
+                limit = sb.hooks.car_corner_limit(sb, car, index, limit)
+            corners.append(CornerCheck(spin_corner, limit, e.heat))
+    d = car.d
+    return (car.speed, d, sb.lap_of(d), car.space, car.spot, car.spot == sb.racing_spot(d),
+            d - car.start_d, blocked, tuple(corners), heat, spin_corner is not None,
+            spin_corner, car.engine, cooled, car.adrenaline_used, car.boosted, slip)
+
+
+# -- kept while the race plans ------------------------------------------------------------------
+#: answers per selection, for the race and round they were made in: while the race plans, no
+#: car moves and a car's own cards change only when it plans, so its forecasts stay true
+_MEMO_SIZE = 512
+_memos: dict[int, tuple[Race, int, dict[tuple[object, ...], Forecast], dict[int, Sandbox]]] = {}
+#: locked plans' answers by car, for the race and where the cars stood then
+_planned: dict[int, tuple[Race, dict[int, tuple[object, Forecast]]]] = {}
+
+
+def _entry(race: Race) -> tuple[Race, int, dict[tuple[object, ...], Forecast],
+                                dict[int, Sandbox]] | None:
+    if race.phase != PLAN:
+        return None
+    entry = _memos.get(id(race))
+    if entry is None or entry[0] is not race or entry[1] != race.round:
+        if len(_memos) >= 4:  # a few tables at most (a kiosk's attract race, tests)
+            _memos.clear()
+        entry = _memos[id(race)] = (race, race.round, {}, {})
+    return entry
+
+
+def _memo(race: Race) -> dict[tuple[object, ...], Forecast] | None:
+    entry = _entry(race)
+    return entry[2] if entry is not None else None
+
+
+def _sandbox(race: Race, car_id: int) -> Sandbox:
+    entry = _entry(race)
+    if entry is None:
+        return Sandbox(race, car_id)
+    sandboxes = entry[3]
+    found = sandboxes.get(car_id)
+    if found is None:
+        found = sandboxes[car_id] = Sandbox(race, car_id)
+    return found

@@ -46,7 +46,6 @@ The hook points, in the order a race meets them:
                        and Stress; an Event may allow one of them)
 ``discard_limit``      the most cards this car may discard in step 8 (None: any number)
 ``end_turn``           the turn's cards leave the play area (refresh, one-time cards)
-``forecast_reveal``    what a planned set of cards would do at reveal, for the forecast
 =====================  ========================================================================
 
 A module may bring its rules as several objects (:attr:`RaceModule.parts`: a championship
@@ -90,7 +89,6 @@ from .decisions import Decision, Pending
 from .events import Event, Place
 
 if TYPE_CHECKING:
-    from .forecast import RevealForecast
     from .react import ReactAction
     from .setup import RaceSetup
 
@@ -358,16 +356,10 @@ class RaceModule:
     def end_turn(self, race: ModuleRace, car: Car) -> None:
         """``car.play`` is about to go to the discard pile (a module may take cards out)."""
 
-    # -- the forecast ----------------------------------------------------------------------------
-    def forecast_reveal(self, race: ModuleRace, car: Car, cards: tuple[str, ...],
-                        reveal: RevealForecast) -> RevealForecast:
-        """What ``cards``, planned by ``car``, would add at reveal (flips, Heat, limits...)."""
-        return reveal
-
 
 #: hooks whose answers chain: each module gets the previous module's answer
 _CHAINED = ("corner_limit", "car_corner_limit", "corner_heat", "cooldown", "boost_heat",
-            "slipstream_spaces", "slipstream_choices", "forecast_reveal", "downshift_heat",
+            "slipstream_spaces", "slipstream_choices", "downshift_heat",
             "laps", "hand_size", "adrenaline", "undiscardable", "discard_limit")
 #: hooks every overriding module hears, in module order
 _BROADCAST = ("prepare", "setup_car", "after_reveal", "end_turn", "after_corners")
@@ -417,7 +409,6 @@ class Hooks:
         self.drive: Callable[..., bool] | None = None
         self.pre_race: Callable[..., bool] | None = None
         self.waiting: Callable[..., int | None] | None = None
-        self.forecast_reveal: Callable[..., RevealForecast] | None = None
         self.laps: Callable[..., int] | None = None
         self.hand_size: Callable[..., int] | None = None
         self.adrenaline: Callable[..., bool] | None = None

@@ -43,6 +43,7 @@ Example::
     pitboard sim                          # two stations, bots fill the other seats
     pitboard sim --autoplay --stations 3  # watch a race
     pitboard sim --autoplay --text --save-gif s1.gif --station 1 --image-scale 4
+    pitboard sim --autoplay --text --save-png rc/ --station rc  # the race-control display
 
 The package, one concern per file (imports flow down this list)::
 

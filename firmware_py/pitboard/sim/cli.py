@@ -75,6 +75,23 @@ def _int_in(low: int, high: int, what: str) -> Callable[[str], int]:
     return parse
 
 
+def _station(stations: int) -> Callable[[str], int | str]:
+    """``--station``: a station's number, or ``rc`` for the race-control display."""
+    number = _int_in(1, stations, "station")
+
+    def parse(text: str) -> int | str:
+        if text.lower() == "rc":
+            return "rc"
+        try:
+            return number(text)
+        except argparse.ArgumentTypeError:
+            raise argparse.ArgumentTypeError(
+                f"station must be 1..{stations} or rc, got {text!r}") from None
+
+    parse.__name__ = "station"
+    return parse
+
+
 def _scale(text: str) -> int:
     if text == "text":
         from .terminal import TEXT  # loaded only when asked for: --help stays quick
@@ -132,11 +149,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"autoplay: seconds between key presses (default {TERMINAL_DELAY} on "
                    "a terminal, 0 in text mode)")
     p.add_argument("--save-png", metavar="DIR", type=Path,
-                   help="save every frame the station showed as DIR/sN-0001.png ...")
+                   help="save every frame the station showed as DIR/sN-0001.png ... "
+                   "(DIR/rc-0001.png ... for race control)")
     p.add_argument("--save-gif", metavar="FILE", type=Path,
                    help="save every frame the station showed as one animated GIF")
-    p.add_argument("--station", metavar="N", type=_int_in(1, stations, "station"), default=1,
-                   help="the station --save-png/--save-gif record (default 1)")
+    p.add_argument("--station", metavar="N|rc", type=_station(stations), default=1,
+                   help="the station --save-png/--save-gif record, or rc: the race-control "
+                   "display (default 1)")
     p.add_argument("--config", metavar="FILE|PROFILE",
                    help="take the table's settings from this hardware profile instead of the "
                    "sim profile: its [table] (track, laps, lobby presets, kiosk times and demo "
@@ -236,8 +255,10 @@ def main(
         args.laps = profile.table.laps
     if args.track not in TRACKS and args.track != profile.table.track:  # (or its track file)
         return fail(f"unknown track {args.track!r} (tracks: {', '.join(TRACKS)})")
-    if args.station > args.stations:
+    if args.station != "rc" and args.station > args.stations:
         return fail(f"--station {args.station}: there are only {args.stations} stations")
+    if args.station == "rc" and profile.race_control is None:
+        return fail("--station rc: the sim profile has no race-control display")
     problem = _unsaveable(args.save_png, args.save_gif)
     if problem:
         return fail(problem)
@@ -282,7 +303,8 @@ def main(
     try:
         sim = Sim(args.stations, track=args.track, laps=args.laps, cars=args.cars,
                   modules=lobby,
-                  seed=args.seed, record=args.station - 1 if recording else None, clock=clock,
+                  seed=args.seed, record=_recorded(args.station) if recording else None,
+                  clock=clock,
                   journal=args.journal, profile=profile)
     except (StartupError, OSError) as exc:  # a run-time failure (a journal in use), not
         print(f"{PROG}: cannot start: {exc}", file=err)  # bad arguments: exit 1, as `run`
@@ -351,17 +373,22 @@ def _unsaveable(pngs: Path | None, gif: Path | None) -> str:
     return ""
 
 
+def _recorded(station: int | str) -> int | str:
+    """``Sim(record=...)`` for ``--station``: a station's index, or the race-control display."""
+    return station if isinstance(station, str) else station - 1
+
+
 def _save(tape: FrameTape, args: argparse.Namespace, err: IO[str]) -> bool:
-    prefix = f"s{args.station}"
+    rc = args.station == "rc"
+    prefix, name = ("rc", "race control") if rc else (f"s{args.station}", f"S{args.station}")
     try:
         if args.save_png is not None:
             paths = tape.save_pngs(args.save_png, prefix=prefix, scale=args.image_scale)
-            print(f"{PROG}: saved {len(paths)} frames of S{args.station} to {args.save_png}/",
-                  file=err)
+            print(f"{PROG}: saved {len(paths)} frames of {name} to {args.save_png}/", file=err)
         if args.save_gif is not None:
             tape.save_gif(args.save_gif, scale=args.image_scale)
-            print(f"{PROG}: saved {len(tape.frames)} frames of S{args.station} to "
-                  f"{args.save_gif}", file=err)
+            print(f"{PROG}: saved {len(tape.frames)} frames of {name} to {args.save_gif}",
+                  file=err)
     except (OSError, ValueError) as exc:
         print(f"{PROG}: could not save frames: {exc}", file=err)
         return False

@@ -25,6 +25,8 @@ from ..trackfile import load_track
 
 #: key presses without progress before autoplay gives up (one decision takes ~15)
 STALL_LIMIT = 200
+#: ``Sim(record=...)`` for the race-control display (its frames saved like a station's)
+RACE_CONTROL = "rc"
 
 
 class FrameTape:
@@ -122,7 +124,7 @@ class Sim:
         cars: int | None = None,
         modules: Mapping[str, Mapping[str, Any]] | None = None,
         seed: int | None = None,
-        record: int | None = None,
+        record: int | str | None = None,
         clock: Callable[[], float] = time.monotonic,
         journal: Path | None = None,
         profile: HwConfig | None = None,
@@ -136,13 +138,19 @@ class Sim:
         self.seed = random.randrange(1 << 31) if seed is None else seed
         self.displays = [EmulatedDisplay(rotate=spec.display.rotate, station=spec.label)
                          for spec in config.stations]
-        self.tape = None if record is None else FrameTape(self.displays[record], clock=clock)
-        screens: list[EmulatedDisplay | FrameTape] = list(self.displays)
-        if self.tape is not None and record is not None:
-            screens[record] = self.tape
         #: the race-control display, when the profile has one (``[race_control]``)
         self.race_control = None if config.race_control is None else EmulatedDisplay(
             rotate=config.race_control.rotate, station="RC")
+        screens: list[EmulatedDisplay | FrameTape] = list(self.displays)
+        race_control: EmulatedDisplay | FrameTape | None = self.race_control
+        #: every frame of the recorded screen (a station's index, or RACE_CONTROL)
+        self.tape = None
+        if record == RACE_CONTROL:
+            if self.race_control is None:
+                raise ValueError("the profile has no race-control display to record")
+            self.tape = race_control = FrameTape(self.race_control, clock=clock)
+        elif isinstance(record, int):
+            self.tape = screens[record] = FrameTape(self.displays[record], clock=clock)
         self._scratch = None
         if journal is None:
             self._scratch = tempfile.TemporaryDirectory(prefix="pitboard-sim-")
@@ -152,7 +160,7 @@ class Sim:
         self.app = App.build(config, journal=journal, displays=screens, clock=clock,
                              seed=self.seed,
                              cars=cars if cars is not None else min(max(4, stations), MAX_CARS),
-                             modules=modules, race_control_display=self.race_control,
+                             modules=modules, race_control_display=race_control,
                              phones=phones)
         self.table = self.app.table
         self.app.boot()  # resumes a race left unfinished in the journal

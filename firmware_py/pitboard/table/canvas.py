@@ -275,6 +275,21 @@ def _draw_card(kind: str, label: str, disabled: bool, code: str = "") -> Image.I
                    _halo(glyph))
         card.paste(_ON, inner, face)
         card.paste(_ON, (gx, gy, gx + glyph.width, gy + glyph.height), glyph)
+    elif kind == STRESS_CARD:
+        # Stress: a lit face with its S cut out (a card of unknown value): at a glance nothing
+        # like a Speed card or the 5, which are drawn in outline
+        fit = _fit(label, w - 4, (MEDIUM, SMALL, TINY))
+        glyph = fit.image
+        face = Image.new("1", (w - 2, h - 2), 0)
+        face.paste(_ON, (0, 0, face.width, face.height))
+        for x, y in ((0, 0), (face.width - 1, 0), (0, face.height - 1),
+                     (face.width - 1, face.height - 1)):
+            face.putpixel((x, y), 0)
+        gx, gy = (face.width - glyph.width) // 2, face.height - 1 - glyph.height
+        face.paste(0, (gx, gy, gx + glyph.width, gy + glyph.height), glyph)
+        if disabled:
+            face = _grey(face)
+        card.paste(_ON, (1, 1, 1 + face.width, 1 + face.height), face)
     else:
         fit = _fit(label, w - 4, (MEDIUM, SMALL, TINY))
         glyph = fit.image
@@ -283,15 +298,8 @@ def _draw_card(kind: str, label: str, disabled: bool, code: str = "") -> Image.I
         # the value sits low (rows 4..17) to leave the top rows for the type mark
         gx, gy = (w - glyph.width) // 2, h - 2 - glyph.height if glyph.height > 8 else 7
         card.paste(_ON, (gx, gy, gx + glyph.width, gy + glyph.height), glyph)
-        d = ImageDraw.Draw(card)
-        if kind == UPGRADE_CARD:
-            # upgrade: a solid header stripe
-            d.rectangle((2, 1, w - 3, 2), fill=_ON)
-        elif kind == STRESS_CARD:
-            # Stress: a dog-eared top-left corner (a card of unknown value)
-            d.polygon([(0, 0), (3, 0), (0, 3)], fill=0)
-            d.line([(0, 3), (3, 0)], fill=_ON)
-            d.line([(1, 3), (3, 3), (3, 1)], fill=_ON)
+        if kind == UPGRADE_CARD:  # upgrade: a solid header stripe
+            ImageDraw.Draw(card).rectangle((2, 1, w - 3, 2), fill=_ON)
     return card
 
 

@@ -69,9 +69,18 @@ DESCRIPTIONS: dict[str, str] = {
     "planning_next_corner": "Planning: the move does not reach corner 2 (limit 4), 6 "
                             "spaces on (in 6); a card that reaches it changes the field on the "
                             "right.",
-    "planning_corner": "Planning: the move crosses corner 2 (limit 4) at 7, 3 Heat owed.",
-    "planning_spin_odds": "Planning with Stress: speed 5-9, a spin-out is possible (40%).",
-    "planning_spin_out": "Planning: two corners cost more Heat than the engine holds: SPIN OUT.",
+    "planning_corner": "Planning: the move crosses corner 2 (limit 4) at 7: the 3 Heat it costs "
+                       "is the largest thing after speed, gear and Heat (MEDIUM, inverted).",
+    "planning_keep_cool": "Planning as GO will play the turn (issue 23): gear 4→2 with 1 Heat "
+                          "and two Heat cards in hand; corner 3 (limit 2, road -1) costs 2 "
+                          "Heat, paid because GO cools 1 first: \"keep COOL on\" (turned off, "
+                          "the car would spin).",
+    "planning_range": "Planning: a Stress range of two-digit speeds (13-14) stands clear of "
+                      "the gear digit (4); the 2-gear shift's Heat is a chip beside it.",
+    "planning_spin_odds": "Planning with Stress: speed 5-9, a spin-out is possible (40%): an "
+                          "inverted MEDIUM band, the corner and the Heat owed beside it.",
+    "planning_spin_out": "Planning: two corners cost more Heat than the engine holds: SPIN OUT, "
+                         "as large as the card values.",
     "planning_refused": "GO refused: a 2-gear shift 1→3 (+1 Heat) needs three cards.",
     "planning_clogged": "Clogged hand: too few non-Heat cards, every playable card is forced.",
     "planning_paged": "More than 7 cards after a spin-out: 6 cards and a MORE key.",
@@ -102,6 +111,9 @@ DESCRIPTIONS: dict[str, str] = {
     "resolution_garage_toggles": "Garage turn screen, the toggles page (UPG turns back to the "
                                  "symbols): R.P.M.'s slipstream +2 makes SLIP a choice of "
                                  "distance, stepped through by presses (SL2, SL4, off).",
+    "resolution_close_up": "Garage turn screen, Tunnel Vision's Front Wing: the key moves the "
+                           "car up behind the next one (\"close up 2\", not \"draft\": that is "
+                           "the Garage draft's word); the Heat the card took, in words.",
     "resolution_spin_out": "Spin-out: the engine could not pay; where the car goes back to.",
     "resolution_discard": "Discard step: the selected cards will be discarded on GO.",
     "waiting": "Another car is resolving, this car's plan still to come (the reveal): the "
@@ -220,6 +232,17 @@ def sample_views() -> dict[str, StationView]:
             target_gear=2, engine=5, speed="7", corners=(CornerView(2, 4, 3),), heat_owed=3,
             lap=1, laps=2, round=5,
         ),
+        "planning_keep_cool": StationView(
+            PLANNING, 0, title=name, cards=_hand("23HH11S", selected="01"), gear=4,
+            target_gear=2, engine=1, speed="5",
+            corners=(CornerView(3, 2, 2, adjust=-1),), heat_owed=2, note="keep COOL on",
+            lap=1, laps=2, round=6,
+        ),
+        "planning_range": StationView(
+            PLANNING, 0, title=name, cards=_hand("44S4H23", selected="0123"), gear=2,
+            target_gear=4, shift_cost=1, engine=5, speed="13-14", message="cards to play: 4",
+            lap=1, laps=2, round=8,
+        ),
         "planning_spin_odds": StationView(
             PLANNING, 0, title=name, cards=_hand("S1H4H23", selected="03"), gear=2,
             target_gear=2, engine=2, speed="5-9", corners=(CornerView(3, 5, 4),), heat_owed=4,
@@ -305,10 +328,16 @@ def sample_views() -> dict[str, StationView]:
                               reaches=(2, 4), discard=False)),
             lap=1, laps=2, round=4,
         ),
+        "resolution_close_up": StationView(
+            RESOLUTION, 0, title=name, gear=2, target_gear=2, engine=3, speed="4",
+            soft_keys=(ICON["draft"] + "2", "", "", "", "", "TURN", "GO"),
+            move=MoveView(4, 22, "racing line", 1), heat_paid=("1 Heat for Front Wing 6",),
+            message="close up 2", lines=("GO: keep hand",), lap=1, laps=2, round=5,
+        ),
         "resolution_spin_out": StationView(
             RESOLUTION, 0, title=name, gear=1, target_gear=1, engine=0, speed="12",
             spin_out=True, move=MoveView(5, 47, "outside", 1),
-            heat_paid=("spin-out: 2",), message="SPUN OUT: +2 Stress, gear 1",
+            heat_paid=("2 Heat in the spin-out",), message="SPUN OUT: +2 Stress, gear 1",
             soft_keys=("", "", "", "", "", "", "OK"), lap=1, laps=2, round=8,
         ),
         "resolution_discard": StationView(

@@ -26,8 +26,6 @@ Design decisions:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from PIL import Image
 
 from pitboard.table.canvas import (
@@ -42,7 +40,6 @@ from pitboard.table.canvas import (
     HEIGHT,
     WIDTH,
     _cards_row,
-    _cards_top,
     _fit,
     _heat_block,
     _keys_left,
@@ -61,6 +58,13 @@ from pitboard.table.canvas import (
 from pitboard.table.draft_screen import draw_draft
 from pitboard.table.fonts import BIG, MEDIUM, SMALL, TINY, BitmapFont
 from pitboard.table.join_screen import draw_join
+from pitboard.table.planning_screen import (
+    corner_row,
+    corner_texts,
+    draw_locked,
+    draw_planning,
+    draw_waiting_plan,
+)
 from pitboard.table.season_screen import draw_standings
 from pitboard.table.upgrade_art import draw_detail
 from pitboard.table.view import (
@@ -75,7 +79,6 @@ from pitboard.table.view import (
     SETUP,
     STANDINGS,
     WAITING,
-    CornerView,
     StationView,
 )
 
@@ -95,178 +98,10 @@ __all__ = [
 ]
 
 # -- screens -------------------------------------------------------------------------------------
-
-
-def _corner_texts(view: StationView) -> list[str]:
-    """Corner warning, from most to least verbose."""
-    cs = view.corners
-    owed = f"+{view.heat_owed}H" if view.heat_owed else "ok"
-    texts = []
-    if len(cs) == 1:
-        c = cs[0]
-        heat = f"+{c.heat} Heat" if c.heat else "ok"
-        if c.adjust or c.overheat:  # a road token changed it: say so where it fits
-            road = ", ".join(([f"road {_signed(c.adjust)}"] if c.adjust else []) +
-                             ([f"+{c.overheat}H over"] if c.overheat else []))
-            texts += [f"corner {c.number} limit {c.limit} ({road}): {heat}",
-                      f"C{c.number} limit {c.limit} ({road}): {heat}"]
-        if c.adjust:
-            texts.append(f"C{c.number} lim{c.limit}({_signed(c.adjust)}): {heat}")
-        texts.append(f"corner {c.number} limit {c.limit}: {heat}")
-        texts.append(f"C{c.number} limit {c.limit}: {heat}")
-    if any(c.adjust for c in cs):  # the limits the road tokens changed, marked (+1)/(-1)
-        texts.append(" ".join(f"C{c.number} lim{c.limit}" +
-                              (f"({_signed(c.adjust)})" if c.adjust else "") +
-                              (f" +{c.heat}H" if c.heat else " ok") for c in cs))
-    texts += [
-        " ".join(f"C{c.number} lim{c.limit} " + (f"+{c.heat}H" if c.heat else "ok") for c in cs),
-        " ".join(f"C{c.number} lim{c.limit}" for c in cs) + f" {owed}",
-        " ".join(f"C{c.number}:{c.limit}" for c in cs) + f" {owed}",
-    ]
-    return texts
-
-
-#: the planning and locked screens' rows, laid out so a press changes few RAM pages (8 pixel
-#: rows each): the header's labels in page 0 and its BIG numbers in pages 1-2, the corner line
-#: in page 3, the message line (and the LOCKED mark) in page 4, the tray from row 42.
-_HEADER_Y = HEADER_Y  # labels rows 1..5, numbers rows 8..23
-_CORNER_Y = 25  # text rows 25..31, its band rows 24..31
-_MESSAGE_Y = 32  # rows 32..38
-#: GEAR's label and BIG digit (the digit stands here whether or not a shift is shown)
-_GEAR_X = 62
-
-
-def _planning(s: _Screen, v: StationView, *, locked: bool = False) -> None:
-    _plan_header(s, v)
-    _planning_middle(s, v, locked=locked)
-
-
-def _plan_header(s: _Screen, v: StationView) -> None:
-    """Top (pages 0-2) of the planning, locked and plan-waiting screens: SPEED (left), GEAR
-    (middle), HEAT in the engine (right), all BIG at fixed places."""
-    _speed_block(s, v.speed)
-    gx = _GEAR_X
-    # a shift shows the gear it leaves in the label ("GEAR 2→"): the label row (page 0) and
-    # the BIG digit (pages 1-2, always at the same place) are all a lever move rewrites
-    label = f"GEAR {v.gear}→" if v.target_gear != v.gear else "GEAR"
-    w = s.text(gx, _HEADER_Y, label if TINY.width(label) <= 30 else "GEAR", TINY)
-    if v.shift_cost and gx + w + 3 + TINY.width(f"+{v.shift_cost}H") + 3 < WIDTH:
-        # a 2-gear shift costs Heat: an inverted chip next to the label
-        chip = TINY.render(f"+{v.shift_cost}H")
-        cx = gx + w + 3
-        s.band(0, 6, cx, cx + chip.width + 3)
-        s.blit(cx + 2, 1, chip, 0)
-    s.blit(gx, _HEADER_Y + 7, BIG.render(str(v.target_gear)))
-    _heat_block(s, v.engine)
-
-
-def _planning_middle(s: _Screen, v: StationView, *, locked: bool) -> None:
-    # Middle: corner warning / SPIN OUT, then the message.
-    message = "" if locked else v.message
-    spin = v.spin_out or 0 < v.spin_odds < 100
-    if spin:
-        odds = f"SPIN {v.spin_odds}%" if 0 < v.spin_odds < 100 else "SPIN OUT"
-        owe = f"owe {v.heat_owed}H" if v.heat_owed else ""
-        if _single_corner(v):
-            # the corner line as without the spin, its Heat field inverted and reading SPIN
-            # and the Heat owed: a card that brings the spin changes that field, not page 3
-            h = v.heat_owed
-            _corner_line(s, v.corners[0], owed=True,
-                         spin=[f"{odds} +{h}H", f"{odds} {h}H", odds] if h else [odds])
-        else:
-            corners = " ".join(f"C{c.number}" for c in v.corners)
-            # one inverted line in the corner row (page 3), so the message row stays free for
-            # why GO is refused or the LOCKED mark, and spinning or not changes one page
-            s.band(_CORNER_Y - 1, _MESSAGE_Y - 1)
-            w = s.text(_L, _CORNER_Y, odds, SMALL, ink=0)
-            s.fitted(_R, _CORNER_Y + 1, _R - _L - w - 5,
-                     [f"{corners} {owe}".strip(), owe.strip()], (TINY,), ink=0, align="right")
-        if message:
-            s.fitted(_L, _MESSAGE_Y, _R - _L + 1, message)
-    else:
-        detail = bool(v.detail) and not message and not locked  # a pressed upgrade's meaning
-        _corner_row(s, v, detail=detail)
-        if message:
-            s.fitted(_L, _MESSAGE_Y, _R - _L + 1, message)
-        elif detail:
-            top, gap = (30, 1) if v.corners else (24, 2)
-            draw_detail(s, _L, top, _R - _L + 1, _cards_top(v.cards) - gap, v.detail)
-    if locked:
-        _locked_mark(s, v)
-    _cards_row(s, v.cards, v.soft_keys)
-
-
-def _single_corner(v: StationView) -> bool:
-    """One corner crossed: the corner row's short form (its Heat in the right-hand field)."""
-    return len(v.corners) == 1
-
-
-def _corner_row(s: _Screen, v: StationView, *, detail: bool = False) -> None:
-    """The corner row (page 3) of the planning, locked and turn screens: the corners the move
-    crosses and their Heat (inverted when owed), else what the sector does. Beside a
-    ``detail`` the corners take one TINY line higher up and the sector none."""
-    if _single_corner(v) and not detail:
-        _corner_line(s, v.corners[0], owed=v.heat_owed > 0)
-    elif v.corners:
-        texts = _corner_texts(v)
-        # beside a detail the corners take one TINY line, else a SMALL one
-        y, fonts = (24, (TINY,)) if detail else (_CORNER_Y, (SMALL, TINY))
-        if v.heat_owed:
-            # (beside a detail the band ends with the TINY line: the detail's two lines need
-            # every row down to the selected cards' bar)
-            s.band(y - 1, y + 6 if fonts[0] is SMALL else y + fonts[0].height - 1)
-            s.fitted(_L, y, _R - _L + 1, texts, fonts, ink=0)
-        else:
-            s.fitted(_L, y, _R - _L + 1, texts, fonts)
-    elif v.sector and not detail:  # no corner crossed: what the sector here does
-        s.fitted(_L, _CORNER_Y, _R - _L + 1, v.sector)
-    elif v.next_corner is not None and not detail:  # else the next corner and how far
-        _corner_line(s, v.next_corner, owed=False)
-
-
-#: the corner line's Heat field, right-aligned at a fixed width ("+12H", "ok", "in 6"):
-#: a card that changes the Heat a corner costs rewrites this field's 27 columns, not the line
-_HEAT_FIELD_W = SMALL.width("+88H") + 4
-#: a possible spin takes a wider field ("SPIN 40% +14H", TINY); the corner text ends before it
-_SPIN_FIELD_W = TINY.width("SPIN 40% +14H") + 4
-
-
-def _corner_line(s: _Screen, c: CornerView, *, owed: bool, spin: Sequence[str] = ()) -> None:
-    """One corner ahead: "C2 limit 4" on the left, its Heat in a fixed field on the right
-    (inverted when the plan owes Heat: act on this), or how far it is when the plan does not
-    reach it ("in 6": spaces), or the ``spin`` candidates ("SPIN 40% +4H", inverted, in a wider
-    field): the left part stays put when a card makes the move reach the corner or spin there."""
-    left = [f"corner {c.number} limit {c.limit}", f"C{c.number} limit {c.limit}",
-            f"C{c.number} lim{c.limit}"]
-    if c.adjust or c.overheat:  # a road token changed it: say so where it fits
-        road = ", ".join(([f"road {_signed(c.adjust)}"] if c.adjust else []) +
-                         ([f"+{c.overheat}H over"] if c.overheat else []))
-        left = [f"C{c.number} limit {c.limit} ({road})", f"C{c.number} lim{c.limit} ({road})",
-                *([f"C{c.number} lim{c.limit}({_signed(c.adjust)})"] if c.adjust else []),
-                left[-1]]
-    s.fitted(_L, _CORNER_Y, _R - _SPIN_FIELD_W - _L - 2, left)
-    width = _SPIN_FIELD_W if spin else _HEAT_FIELD_W
-    heat = [f"in {c.ahead}"] if c.ahead else \
-        [f"+{c.heat}H"] if c.heat else ["ok"]
-    if owed:
-        # an inverted chip as wide as its TINY text (rows 26..30 in the band's 24..31, clear
-        # of its edges): "ok" becoming "+3H" rewrites ~17 columns of page 3, not the field
-        fit = _fit(spin or heat, width - 2, (TINY,))
-        s.band(_CORNER_Y - 1, _CORNER_Y + 6, _R - fit.image.width - 1, WIDTH - 1)
-        s.blit(_R - fit.image.width + 1, _CORNER_Y + 1, fit.image, 0)
-        return
-    s.fitted(_R, _CORNER_Y, width - 2, spin or heat, (TINY,) if spin else (SMALL, TINY),
-             align="right")
-
-
-def _locked_mark(s: _Screen, v: StationView) -> None:
-    """The message row of a locked plan: an inverted LOCKED chip, then what it waits for.
-    The rest of the screen is the plan as it was sent (the lap: the waiting screen)."""
-    chip = SMALL.render("LOCKED")
-    s.band(_MESSAGE_Y, _MESSAGE_Y + 7, 0, chip.width + 3)
-    s.blit(2, _MESSAGE_Y + 1, chip, 0)
-    x = chip.width + 7
-    s.fitted(x, _MESSAGE_Y + 2, _R - x + 1, v.message, (TINY,))
+# (the planning, locked and plan-waiting screens are in planning_screen.py)
+_corner_texts = corner_texts  # tests and the weather view check the corner warning's texts
+_CORNER_Y, _MESSAGE_Y = 25, 32
+_HEADER_Y = HEADER_Y
 
 
 def _status_band(s: _Screen, left: str, right: str) -> None:
@@ -285,40 +120,6 @@ _ABOVE_TRAY = 39
 #: race order right of it (six TINY lines fill rows 0..39)
 _ORDER_RULE = 64
 _ORDER_X = _ORDER_RULE + 3
-
-
-def _locked(s: _Screen, v: StationView) -> None:
-    _planning(s, v, locked=True)
-
-
-def _waiting_plan(s: _Screen, v: StationView) -> None:
-    """Waiting with a plan locked in: the locked screen's header (the plan's SPEED, GEAR,
-    HEAT) and tray (the cards played) stay as they are, so the reveal sends pages 3-4 only:
-    whose turn it is (or the Legend / undo instruction: it always wins its row) and how far
-    away this car's turn is (``lines[0]``) in a band, then the move of the car playing and the
-    lap."""
-    _plan_header(s, v)
-    s.band(_CORNER_Y - 1, _MESSAGE_Y - 1)
-    status = v.message or (f"ROUND {v.round}" if v.round else "WAITING")
-    used = s.fitted(_L, _CORNER_Y, _R - _L + 1, status, ink=0).image.width
-    room = _R - _L - used - 6
-    if v.lines and room >= 20:  # how far away this car's turn is, when the row has room
-        s.fitted(_R, _CORNER_Y + 1, room, v.lines[0], (TINY,), ink=0, align="right")
-    where = _lap(v.lap, v.laps) if v.lap else ""
-    lw = s.fitted(_R, _MESSAGE_Y + 1, 40, [where, f"L{v.lap}"], (TINY,), align="right"
-                  ).image.width if where else 0
-    if v.move is not None:  # the car playing (``lines[1]`` names it)
-        m = v.move
-        who = f"{v.lines[1]} " if len(v.lines) > 1 and v.lines[1] else ""
-        blocked = f", blocked -{m.blocked}" if m.blocked else ""
-        width = _R - _L - lw - 4
-        texts = [f"{who}{_signed(m.spaces)} → sp {m.space} {m.spot}{blocked}",
-                 f"{who}{_signed(m.spaces)} → sp {m.space} {_spot(m.spot, True)}{blocked}"]
-        if TINY.width(texts[-1]) > width:  # the spot in TINY before no spot in SMALL
-            move = f"{_signed(m.spaces)} → sp {m.space}"
-            texts = [f"{who}{move}", move]
-        s.fitted(_L, _MESSAGE_Y, width, texts)
-    _cards_row(s, v.cards, v.soft_keys)
 
 
 def _resolution(s: _Screen, v: StationView) -> None:
@@ -348,7 +149,7 @@ def _resolution(s: _Screen, v: StationView) -> None:
     elif (v.corners or v.sector) and not v.detail:
         # the corner row as on the planning screen (page 3): the corners this move crosses
         # and the Heat they will cost when React is over, else what the sector does
-        _corner_row(s, v)
+        corner_row(s, v)
         y, sector = _MESSAGE_Y, ""
     flips = " ".join(v.flips)
     info: list[str] = [f"flipped {flips}"] if flips else []
@@ -360,10 +161,8 @@ def _resolution(s: _Screen, v: StationView) -> None:
     if v.move is not None and v.move.blocked:
         n = v.move.blocked
         info.append(f"blocked: {n} space{'s' if n > 1 else ''} lost")
-    if v.heat_paid:
-        paid = ", ".join(v.heat_paid)
-        info.append(f"Heat paid: {paid}" if SMALL.width(f"Heat paid: {paid}") <= _R - _L
-                    else f"Heat: {paid}")
+    if v.heat_paid:  # "paid 3 Heat at corner 2, 1 Heat for Front Wing 6"
+        info.append("paid " + ", ".join(v.heat_paid))
     if v.message_toggles and not v.cards and bottom >= _GO_LINE_Y + TINY.height - 1:
         # what GO does ("GO: cool 1 +1 keep hand"), in TINY fields at fixed places in the
         # page over the keys (rows 49..53: RAM page 6): a toggle rewrites its own field (and
@@ -424,7 +223,7 @@ def status_lines(message: str) -> list[str]:
 
 def _waiting(s: _Screen, v: StationView) -> None:
     if v.cards:  # a plan locked in, its turn to come: the locked screen with the news
-        _waiting_plan(s, v)
+        draw_waiting_plan(s, v)
         return
     # Left column: whose turn (an inverted band), the car's move big, round and lap. Right
     # column: the race order.
@@ -527,8 +326,8 @@ def _titled(s: _Screen, v: StationView) -> None:
 
 
 _SCREENS = {
-    PLANNING: _planning,
-    LOCKED: _locked,
+    PLANNING: draw_planning,
+    LOCKED: draw_locked,
     RESOLUTION: _resolution,
     WAITING: _waiting,
     RESULTS: _results,

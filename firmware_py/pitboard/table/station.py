@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
 
 from .turn import TurnIntent
 
@@ -47,9 +46,8 @@ class Station:
     lobby_page: int = 0
     #: the player's changes to the likely answer of their car's resolution (see turn.py)
     turn: TurnIntent | None = None
-    #: the planning screen's view when GO locked the plan in: the locked screen is that view
-    #: with a LOCKED mark, so GO changes one row of the glass (a StationView; None: none)
-    plan_view: Any = None
+    #: what the tray holds: the draft's market or the car's hand (trays.py)
+    tray: str = ""
     #: a championship season's swap, after its draft round: the upgrade this player chose to
     #: give back (the tray then shows the market to take one from); None: not chosen yet
     swap_give: str | None = None
@@ -110,10 +108,13 @@ class Station:
         return self.slots[self.focus] if self.focus is not None else None
 
     def clear(self) -> None:
+        """Forget what was pressed (a selection, its page, the card last pressed, a message,
+        the turn screen's toggles): after a decision the station shows the race as it stands."""
         self.selected.clear()
         self.focus = None
         self.message = ""
         self.turn = None
+        self.page = 0
         self.swap_give = None
 
     def release(self) -> None:
@@ -126,7 +127,7 @@ class Station:
         self.slots = [None] * SLOTS
         self.page = 0
         self.lobby_page = 0  # the next lobby opens on the race page
-        self.plan_view = None
+        self.tray = ""
         self.clear()
 
 

@@ -68,8 +68,16 @@ from .table_lobby import LobbyMixin
 from .table_season import SeasonMixin
 from .table_setup import SetupMixin
 from .table_turns import TurnsMixin
+from .trays import replay_trays
 from .view import StationView
-from .views import COMMIT_LABELS, GO_LABEL, TableScene, acknowledgement, station_view
+from .views import (
+    COMMIT_LABELS,
+    GO_LABEL,
+    TableScene,
+    acknowledgement,
+    press_answer,
+    station_view,
+)
 
 __all__ = [
     "BACKLOG_LIMIT",
@@ -342,6 +350,8 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         while log_ and self._decider(self.race) in self.bots:
             log_ = log_[:-1]
             self.race = replay(race.setup, log_, track=race.track)
+        # the trays as a table restored with this log lays them out (trays.py)
+        self.race = replay_trays(race.setup, log_, self.stations, track=race.track)
         if self.season is not None:  # the season's current race is the one replayed
             self.season.race = self.race
         if self.recorder is not None:
@@ -421,8 +431,18 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         # the station that acted is drawn first: its player is the one waiting for the glass
         first = self._acting
         for st in sorted(self.stations, key=lambda s: s.index != first):
-            view = station_view(scene, st)
             old = self.views[st.index]
+            early = None
+            urgent = getattr(self.screens[st.index], "show_first", None) \
+                if self.render is not None and st.index < len(self.screens) else None
+            if st.index == first and not self._acting_go and urgent is not None:
+                # a key or the lever while planning: the tray and gear as pressed go out at
+                # once, before the forecast behind the new screen is worked out
+                early = press_answer(old, scene, st)
+                if early is not None and self.render is not None:
+                    urgent(self.render(early))
+                    self.frames += 1
+            view = station_view(scene, st)
             if view == old:
                 continue
             self.views[st.index] = view
@@ -430,8 +450,8 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
                 screen = self.screens[st.index]
                 # a display with a writer thread (pitboard.hw.writer) sends the acting
                 # station's frame ahead of frames already waiting for its bus
-                show = getattr(screen, "show_first", screen.show) if st.index == first \
-                    else screen.show
+                show = getattr(screen, "show_first", screen.show) \
+                    if st.index == first and early is None else screen.show
                 ack = acknowledgement(old, view, self._acting_go) \
                     if st.index == first and self._acting_go else None
                 if ack is not None and show is not screen.show:

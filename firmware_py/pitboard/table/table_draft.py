@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..engine.decisions import Decision, Pending
 from ..engine.garage.draft import DRAFT, DraftDrop, DraftPick, DraftSwap
-from .draft_view import draft_status, tray_cards
+from .draft_view import draft_status
 from .station import SLOTS, Station
 from .table_base import TableBase
 
@@ -97,32 +97,19 @@ class DraftMixin(TableBase):
         if give is None and not chosen:  # keep every upgrade
             st.clear()
             self._commit(DraftSwap(st.car, "", ""))
-        elif give is None:
+        elif give is None:  # the market comes to the tray (trays.py)
             st.clear()
             st.swap_give = chosen[0]
-            st.slots = [None] * SLOTS  # the market comes to the tray
         elif not chosen:  # back: choose again what to give
             st.clear()
-            st.slots = [None] * SLOTS
         else:
             st.clear()
             self._commit(DraftSwap(st.car, give, chosen[0]))
         self._sync_hands()
 
-    def _sync_hands(self) -> None:
-        """During the draft the trays hold the market (or, dropping, each player's picks)."""
-        race = self.race
-        status = draft_status(race) if race is not None else None
-        if status is None:
-            super()._sync_hands()
-            return
-        for st in self.stations:
-            if st.car is not None:
-                st.sync_slots(tray_cards(status, st.car, st.swap_give))
-
     def on_exit_draft(self) -> None:
-        """Round 1 begins: the trays go from the market to the hands."""
+        """Round 1 begins: the trays went from the market to the hands with the last pick
+        (trays.py); what was pressed in the draft goes."""
         for st in self.stations:
-            st.slots = [None] * SLOTS
             st.page = 0
             st.clear()

@@ -18,7 +18,6 @@ from ..engine.legends import legend_count, load_legend_cards
 from ..engine.modules import MODULES
 from ..engine.race import Race
 from ..engine.setup import MAX_CARS, RaceSetup
-from ..engine.snapshot import replay
 from ..trackfile import load_track, track_names, track_ref
 from . import flow
 from .legend_moves import legend_move_count
@@ -26,6 +25,7 @@ from .recorder import SavedRace
 from .station import SLOTS, Station
 from .table_base import TableBase, seat_bot
 from .table_setup import checklist
+from .trays import replay_trays
 
 log = logging.getLogger("pitboard.table")
 
@@ -210,6 +210,9 @@ class LobbyMixin(TableBase):
         self._seat(setup, seats)
         self.race = Race(setup)
         self.season = None
+        for st in self.stations:  # the trays start from empty, as a restored table's do
+            st.slots, st.tray, st.page = [None] * SLOTS, "", 0
+        self._sync_hands()
         self.legends_confirmed = 0
         self._load_cars_back([])
         if self.recorder is not None:
@@ -243,12 +246,18 @@ class LobbyMixin(TableBase):
         if len(saved.seats) > len(self.stations):
             raise ValueError(f"race had {len(saved.seats)} stations, this table has "
                              f"{len(self.stations)}")
+        # replayed with the trays synced after each decision, as the table that was cut synced
+        # them (trays.py): its trays, card by card, on stand-in stations until it replays
+        trays = [Station(index=st.index, car=saved.seats[st.index]
+                         if st.index < len(saved.seats) else None) for st in self.stations]
         season: Season | None = None
+        setup = saved.setup
         if saved.season is not None:  # a championship season: its races so far, replayed
-            season = replay_season(saved.season, [*saved.season_logs, list(saved.log)])
-            race = season.race
-        else:
-            race = replay(saved.setup, list(saved.log))  # IllegalDecision is a ValueError
+            season = replay_season(saved.season, [*saved.season_logs, []])
+            setup = season.race.setup
+        race = replay_trays(setup, list(saved.log), trays)  # IllegalDecision: ValueError
+        if season is not None:
+            season.race = race
         if self.state != flow.LOBBY:
             self.reset()
         self.track, self.laps, self.cars = saved.setup.track, saved.setup.laps, saved.setup.cars
@@ -259,6 +268,8 @@ class LobbyMixin(TableBase):
         if self.cars is not None:  # the next race counts driven cars; Legends come on top
             self.cars -= legend_count(self.modules.get("legends", {}))
         self._seat(saved.setup, saved.seats, saved.idle_bots)
+        for st, tray in zip(self.stations, trays, strict=True):
+            st.slots, st.tray, st.page = tray.slots, tray.tray, 0
         self.race, self.season = race, season
         self.legends_confirmed = min(saved.legends_confirmed, legend_move_count(race))
         self._load_cars_back(saved.cars_back)

@@ -91,6 +91,7 @@ class SeasonMixin(TableBase):
         self._seat(season.race.setup, seats)
         self.season = season
         self.race = season.race
+        self._fresh_trays()
         self.legends_confirmed = 0
         self._load_cars_back([])
         if self.recorder is not None:
@@ -110,16 +111,20 @@ class SeasonMixin(TableBase):
         self._load_cars_back([])
         for st in self.stations:
             st.clear()
-            st.slots = [None] * SLOTS
-            st.page = 0
-            st.plan_view = None
         # the bots of the new race (their seeds follow the race's)
         self.bots = {car: seat_bot(season.race.setup, car) for car in self.bots}
+        self._fresh_trays()
         if self.recorder is not None:
             self.recorder.next_race(season.index, season.logs)
         log.info("championship %s: race %d of %d", season.setup.season, season.index + 1,
                  len(season.plan))
         self._enter_checklist_or_race()
+
+    def _fresh_trays(self) -> None:
+        """Each race's trays start from empty, as a resumed table's do (trays.py)."""
+        for st in self.stations:
+            st.slots, st.tray, st.page = [None] * SLOTS, "", 0
+        self._sync_hands()
 
 
 __all__ = ["SeasonMixin"]

@@ -12,13 +12,14 @@ from ..engine import decisions as dec
 from ..engine.cards import PLAYABLE
 from ..engine.decisions import Decision, Discard, IllegalDecision, Plan, React
 from ..engine.garage.draft import DRAFT
+from ..engine.preset import answered, go
 from . import flow
 from .hand import in_hand_order, short_problem
 from .station import SLOTS, Station
 from .table_base import TableBase
+from .trays import sync_trays
 from .turn import DISCARD_KEY, GO_KEY, TOGGLES, TurnIntent, shown_for
 from .turn_symbols import MORE_KEY, page_keys, pages, salvage_picker, symbol_keys
-from .views import planning_view
 
 log = logging.getLogger("pitboard.table")
 
@@ -90,7 +91,6 @@ class TurnsMixin(TableBase):
         if problem is not None:
             st.message = short_problem(problem)
             return
-        st.plan_view = planning_view(st, self.race, car)  # what the locked screen keeps
         self._commit(Plan(car.id, gear, cards))
         st.clear()
 
@@ -174,7 +174,8 @@ class TurnsMixin(TableBase):
 
     def _turn_go(self, st: Station, car: int) -> None:
         """GO on the turn screen: the React decisions shown, then the later steps (slipstream,
-        discard) answered as shown (see :meth:`_answer`)."""
+        discard) answered as shown (see :meth:`_answer`): the one-GO path of
+        :mod:`pitboard.engine.preset`, which the forecast plays before GO."""
         assert self.race is not None
         intent = self._intent(st, car)
         shown = shown_for(intent, self.race, car)
@@ -182,15 +183,10 @@ class TurnsMixin(TableBase):
         if self.race.phase == dec.SLIPSTREAM:
             self._commit(intent.slipstream(car, shown))
             return
-        offered = {k.decision for k in symbol_keys(self.race, car)}
-        for decision in shown.react(car):
-            if not self._resolving(car, dec.REACT):
-                return
-            if decision == React(car, dec.DONE) and any(
-                    k.decision not in offered for k in symbol_keys(self.race, car)):
-                intent.page = 0  # a Boost's flip let a symbol in (accelerate): ask first
-                return
+        for decision in go(self.race, car, shown):
             self._commit(decision)
+        if self._resolving(car, dec.REACT):
+            intent.page = 0  # a Boost's flip let a symbol in (accelerate): ask first
 
     # ------------------------------------------------------------------ Garage symbols
     def _symbol_key(self, st: Station, intent: TurnIntent, car: int, slot: int) -> bool:
@@ -246,18 +242,9 @@ class TurnsMixin(TableBase):
         """The decision a person's GO already gave for the step ``car`` is at (None: ask)."""
         race = self.race
         st = next((s for s in self.stations if s.car == car and not s.idle_bot), None)
-        if race is None or st is None or st.turn is None or st.turn.answers is None \
-                or st.turn.turn != (race.round, car):
+        if race is None or st is None or st.turn is None or st.turn.turn != (race.round, car):
             return None
-        answers = st.turn.answers
-        if race.phase == dec.SLIPSTREAM and answers.slipstream is not None:
-            slip = st.turn.slipstream(car, answers)
-            if slip.spaces and slip.spaces not in race.slipstream_reaches(race.cars[car]):
-                return None  # the distance chosen is gone (a move since GO): ask
-            return slip
-        if race.phase == dec.DISCARD and answers.discard is False:
-            return Discard(car, ())
-        return None
+        return answered(race, car, st.turn.answers)
 
     # ------------------------------------------------------------------ engine
     def _commit(self, decision: Decision) -> None:
@@ -268,6 +255,7 @@ class TurnsMixin(TableBase):
         except IllegalDecision as exc:  # a UI bug or a stale press: refuse, keep going
             log.warning("refused %s: %s", decision, exc)
             return
+        self._sync_hands()  # after every decision: a restored table replays the same (trays.py)
         if self.recorder is not None:
             self.recorder.decision(decision)
         self._drive()
@@ -319,12 +307,13 @@ class TurnsMixin(TableBase):
     def _commit_quiet(self, decision: Decision) -> None:
         assert self.race is not None
         self.race.apply(decision)
+        self._sync_hands()
         if self.recorder is not None:
             self.recorder.decision(decision)
 
     def _sync_hands(self) -> None:
+        """Every tray as the race stands (trays.py: the market during the draft, a locked plan
+        with its cards, else the hand), cards kept in their slots."""
         if self.race is None:
             return
-        for st in self.stations:
-            if st.car is not None:
-                st.sync_slots(self.race.cars[st.car].hand)
+        sync_trays(self.race, self.stations)

@@ -74,7 +74,7 @@ def screen_parts(view: StationView, *, everything: bool = False) -> tuple[str, l
         if view.move is not None:
             parts.append(f"move {view.move.spaces} to space {view.move.space} ({view.move.spot})")
         if everything and view.heat_paid:
-            parts.append("Heat paid: " + ", ".join(view.heat_paid))
+            parts.append("paid " + ", ".join(view.heat_paid))
         if cards:
             parts.append(f"hand {cards}")
         parts.append(view.message)

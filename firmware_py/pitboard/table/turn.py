@@ -3,12 +3,13 @@
 After the reveal a person's car-turn has up to three steps in the engine: React (Adrenaline,
 Boost, Cooldown), Slipstream and Discard. Asking each in turn cost players 3.5 presses a
 car-turn, most of them confirming the obvious. The table shows the rest of the turn on one
-screen instead, with the likely answer already set:
+screen instead, with the likely answer already set (:mod:`pitboard.engine.preset`, the one
+place it is decided: the forecast before GO plays the same answer forward):
 
 * **COOL** on: cool the most Heat the car may (Heat in hand helps no one);
 * **ADR**, **BST** and **SLIP** on when the car can pay the corner Heat they may add and still
-  keep :data:`RESERVE` Heat in its engine (a Boost is judged as if it drew a 4, and pays for
-  itself first): the heuristic bot's rule;
+  keep some Heat in its engine (a Boost is judged as if it drew a 4, and pays for itself
+  first): the heuristic bot's rule;
 * keep the hand.
 
 ADR, BST, COOL and SLIP toggle (a lit key is on, an outlined one off); the line above the keys
@@ -26,8 +27,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..engine import decisions as dec
-from ..engine.decisions import Decision, React, Slipstream
+from ..engine.decisions import Slipstream
+from ..engine.preset import GoAnswers, likely
 from ..engine.race import Race
 from .turn_symbols import SalvagePicker
 
@@ -36,36 +37,18 @@ ADRENALINE_KEY, BOOST_KEY, COOL_KEY, SLIP_KEY, DISCARD_KEY, GO_KEY = 0, 1, 2, 3,
 #: the toggles, by tray button
 TOGGLES = {ADRENALINE_KEY: "adrenaline", BOOST_KEY: "boost", COOL_KEY: "cooling",
            SLIP_KEY: "slipstream"}
-#: Heat the likely answer keeps in the engine when it spends some on Adrenaline, Boost or
-#: slipstream
-RESERVE = 1
-#: the Boost card the likely answer plans for (the highest basic card)
-BOOST_GUESS = 4
 
 
 @dataclass(frozen=True, slots=True)
-class TurnChoices:
-    """What GO will do for the car resolving (None: that choice is not offered now).
+class TurnChoices(GoAnswers):
+    """What GO will do for the car resolving (None: that choice is not offered now), with the
+    turn screen's words for it.
 
     Example::
 
         >>> TurnChoices(cool=2, cooling=True, slipstream=False, discard=False).summary()
         'GO: cool 2, keep hand'
     """
-
-    adrenaline: bool | None = None
-    boost: bool | None = None
-    #: Heat the car may cool now (0: none)
-    cool: int = 0
-    cooling: bool = False
-    slipstream: bool | None = None
-    #: how far the slipstream goes when a module offers several distances (Garage
-    #: "slipstream +N", a weather sector): one of ``reaches``; 0 when there is only the usual
-    reach: int = 0
-    reaches: tuple[int, ...] = ()
-    #: True: after GO the hand is shown to pick cards to discard; False: keep the hand
-    #: (None: nothing in hand may be discarded)
-    discard: bool | None = None
 
     def summary(self) -> str:
         """One line for the screen: what GO does."""
@@ -103,19 +86,6 @@ class TurnChoices:
                 ("boost" if self.boost else "", "boost"),
                 (slip, widest_slip),
                 (hand, "keep hand"))
-
-    def react(self, car: int) -> list[Decision]:
-        """The React decisions GO makes, in the order the heuristic bot takes them: cool
-        (more Heat to spend), Adrenaline, Boost, done."""
-        out: list[Decision] = []
-        if self.cool and self.cooling:
-            out.append(React(car, dec.COOLDOWN, self.cool))
-        if self.adrenaline:
-            out.append(React(car, dec.ADRENALINE))
-        if self.boost:
-            out.append(React(car, dec.BOOST))
-        out.append(React(car, dec.DONE))
-        return out
 
 
 @dataclass
@@ -155,59 +125,16 @@ class TurnIntent:
 
     def slipstream(self, car: int, shown: TurnChoices) -> Slipstream:
         """The Slipstream decision ``shown`` answers (the usual distance as 0, as ever)."""
-        usual = shown.reaches[0] if shown.reaches else 0
-        take = bool(shown.slipstream)
-        return Slipstream(car, take, shown.reach if take and shown.reach != usual else 0)
+        return shown.slipstream_decision(car)
 
 
 def choices(race: Race, car_id: int, overrides: Mapping[str, bool] = {}, reach: int = 0
             ) -> TurnChoices:
-    """The likely answer for the rest of ``car_id``'s turn as the race stands, with the
-    player's toggles (``overrides``, by field name) and slipstream distance (``reach``, 0: the
-    likely one) applied where the choice is offered."""
-    car = race.cars[car_id]
-    phase = race.phase
-    adrenaline: bool | None = None
-    boost: bool | None = None
-    cool = 0
-    if phase == dec.REACT:
-        for option in race.react_options(car_id):
-            if option.action == dec.ADRENALINE:
-                adrenaline = True
-            elif option.action == dec.BOOST:
-                boost = True
-            elif option.action == dec.COOLDOWN:
-                cool = max(cool, option.n)
-    cooling = overrides.get("cooling", True) if cool else False
-    engine = car.engine + (cool if cooling else 0)  # GO cools first
-    extra = 0
-    if adrenaline:
-        adrenaline = overrides.get("adrenaline", _affordable(race, car_id, engine, 1, 1))
-        extra = 1 if adrenaline else 0
-    if boost:
-        cost = race.boost_heat(car)
-        boost = overrides.get("boost", engine >= cost and _affordable(
-            race, car_id, engine - cost, extra + BOOST_GUESS, extra + BOOST_GUESS))
-    slipstream: bool | None = None
-    reaches: tuple[int, ...] = ()
-    far = 0
-    if not boost and phase in (dec.REACT, dec.SLIPSTREAM) and race.slipstream_allowed(car):
-        reaches = race.slipstream_reaches(car)
-        # the likely answer: the longest distance whose corners the car can pay
-        far = next((r for r in sorted(reaches, reverse=True)
-                    if _affordable(race, car_id, engine, extra + r, extra)), 0)
-        slipstream = overrides.get("slipstream", bool(far))
-        if len(reaches) > 1:
-            far = reach if reach in reaches else far or reaches[0]
-        else:
-            far, reaches = 0, ()
-    # (not on a tunnel space: if a Boost or slipstream takes the car out, the step is asked;
-    # what may go is the race's: a championship Event may let Heat or Stress go)
-    discard = overrides.get("discard", False) if not race.undiscardable(car).issuperset(
-        car.hand) and race.may_discard(car) else None
-    return TurnChoices(adrenaline=adrenaline, boost=boost, cool=cool, cooling=cooling,
-                       slipstream=slipstream, reach=far if slipstream else 0, reaches=reaches,
-                       discard=discard)
+    """The likely answer for the rest of ``car_id``'s turn as the race stands
+    (:func:`pitboard.engine.preset.likely`), with the player's toggles (``overrides``, by
+    field name) and slipstream distance (``reach``, 0: the likely one) applied where the choice
+    is offered."""
+    return likely(race, car_id, overrides, reach, kind=TurnChoices)
 
 
 def shown_for(intent: TurnIntent | None, race: Race, car_id: int) -> TurnChoices:
@@ -216,12 +143,3 @@ def shown_for(intent: TurnIntent | None, race: Race, car_id: int) -> TurnChoices
     if intent is None or intent.turn != (race.round, car_id):
         return choices(race, car_id)
     return choices(race, car_id, intent.overrides, intent.reach)
-
-
-def _affordable(race: Race, car_id: int, engine: int, spaces: int, speed: int) -> bool:
-    """With ``engine`` Heat, the car can pay the corner Heat of moving ``spaces`` more at
-    ``speed`` more and still keep :data:`RESERVE` (corners already crossed included, as the
-    engine bills them)."""
-    car = race.cars[car_id]
-    return race.corner_bill(car.start_d, car.d + spaces, car.speed + speed, car) <= \
-        engine - RESERVE

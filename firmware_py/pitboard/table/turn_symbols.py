@@ -19,7 +19,8 @@ The keys, drawn with the symbols' icons (:mod:`pitboard.table.icons`; here in wo
 ``supercool 1``      Heat back from the discard pile to the engine, as many as allowed
 ``salvage 2``        opens the discard pile in the tray to choose up to 2 cards: the second
                      pick shuffles them into the deck (GO takes fewer; none: no salvage)
-``draft 1``          move up to the car ahead (the line says how many spaces)
+``close up 1``       move up behind the car ahead (the line says how many spaces; not "draft",
+                     the word of the Garage draft on the same screens)
 ``refresh 4``        this card (speed 4) goes back on the deck at the end of the turn
 ===================  ========================================================================
 
@@ -146,7 +147,7 @@ def symbol_keys(race: Race, car_id: int) -> tuple[SymbolKey, ...]:
             salvage.append(o)
         elif action == "draft":
             spaces = draft_spaces(race, car, o.n)
-            out.append(SymbolKey(icon("draft", o.n), f"draft {spaces}", o))
+            out.append(SymbolKey(icon("draft", o.n), f"close up {spaces}", o))
         elif action == "refresh":
             out.append(SymbolKey(icon("refresh") + str(SPEED[o.card]),
                                  f"refresh {_name(o.card)}", o))

@@ -87,7 +87,7 @@ def _effect(e: Event) -> str | None:
         case Accelerated(n=n, flips=flips):
             return f"accelerated +{n * flips}"
         case DraftMoved(spaces=spaces):
-            return f"drafted {spaces}"
+            return f"closed up {spaces}"
         case RefreshChosen(card=card):
             return f"{card_name(card)} back on deck"
     return None

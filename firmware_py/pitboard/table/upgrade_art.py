@@ -257,7 +257,7 @@ def phrase(symbol: str, n: int, *, short: bool = False) -> str:
             "adjust": f"limit {n:+d}", "cooldown": f"cool {n}", "reduce": f"-{n} Stress",
             "slipstream": f"slip +{n}", "refresh": "refresh", "salvage": f"salvage {n}",
             "direct": "direct", "accelerate": f"accel {n}", "supercool": f"supercool {n}",
-            "draft": f"draft {n}", "onetime": "once",
+            "draft": f"close up {n}", "onetime": "once",
         }[symbol]
         return text + "!" if MANDATORY[symbol] else text
     return {
@@ -267,7 +267,7 @@ def phrase(symbol: str, n: int, *, short: bool = False) -> str:
         "slipstream": f"slipstream +{n}", "refresh": "may go back on the deck",
         "salvage": f"may take back {n}", "direct": "play it from hand",
         "accelerate": f"may add {n} per boost", "supercool": f"may cool {n} from discard",
-        "draft": f"may draft {n}", "onetime": "used once",
+        "draft": f"may close up {n}", "onetime": "used once",
     }[symbol]
 
 

@@ -155,6 +155,9 @@ class StationView:
     #: in the corner row so that reaching it changes the row's Heat field only
     next_corner: CornerView | None = None
     heat_owed: int = 0
+    #: planning: a few words on what the turn screen must do for the corners to be paid as
+    #: forecast ("keep COOL on": the Heat GO cools first pays a corner), "" when nothing
+    note: str = ""
     spin_out: bool = False
     #: chance of a spin-out in percent when Stress makes it uncertain (100 when certain)
     spin_odds: int = 0

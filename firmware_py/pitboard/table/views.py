@@ -15,14 +15,14 @@ from ..engine import decisions as dec
 from ..engine.cards import PLAYABLE
 from ..engine.championship.season import Season
 from ..engine.events import CarEvent, Flipped, HeatPaid, Moved, SpunOut, TurnStarted
-from ..engine.forecast import forecast
+from ..engine.forecast import Forecast, forecast, forecast_planned, shifted
 from ..engine.legends import legend_cars
 from ..engine.race import Race
 from ..engine.weather import race_weather, road_tokens
 from ..trackfile import load_track
 from . import flow
 from .draft_view import draft_view
-from .hand import short_problem
+from .hand import in_hand_order, short_problem
 from .join_screen import join_view
 from .legend_moves import LegendMoveView
 from .lobby_options import JOIN_PAGE, options_view, rules_lines
@@ -30,6 +30,7 @@ from .phone_seats import JoinInfo
 from .season_view import season_words, sponsor_note, standings_view
 from .station import SLOTS, Station
 from .table_setup import checklist, setup_view
+from .trays import locked, played_slots
 from .turn import (
     ADRENALINE_KEY,
     BOOST_KEY,
@@ -261,27 +262,24 @@ def demo_line(race: Race) -> str:
 
 
 def _locked(st: Station, race: Race, car: Any) -> StationView:
-    """The plan locked in: the planning screen as GO found it (``st.plan_view``) with the
-    LOCKED mark and what it waits for in its message row. After a restart (no such view) the
-    plan as the engine holds it: the new gear, the played cards marked."""
+    """The plan locked in: the planning screen as GO found it, read from the engine alone (so a
+    table resumed from its journal shows it as the table that was cut): the gear it shifted
+    from (:func:`~pitboard.engine.forecast.shifted`), the Heat in the engine before the shift,
+    what the cards played will do (:func:`~pitboard.engine.forecast.forecast_planned`), the
+    tray with the cards played marked (trays.py); the LOCKED mark and what it waits for in the
+    message row."""
     waiting = sum(1 for c in race.cars if not c.planned and not c.finished)
-    base = st.plan_view
-    if not isinstance(base, StationView) or base.round != race.round:
-        base = StationView(PLANNING, st.index, title=st.name, gear=car.gear,
-                           target_gear=car.gear, engine=car.engine,
-                           cards=locked_tray(st, race, car), sector=sector_line(race, car.id))
-    return replace(base, kind=LOCKED, message=f"waiting for {waiting}", round=race.round,
-                   laps=race.laps, lap=race.lap_of(car.d), detail=())
+    fc = forecast_planned(race, car.id)
+    gear, _ = shifted(race, car.id)
+    return replace(_planned_view(st, race, car, fc, gear=gear, target_gear=car.gear,
+                                 marked=played_slots(st, car.play), message=""),
+                   kind=LOCKED, message=f"waiting for {waiting}", detail=())
 
 
 def locked_tray(st: Station, race: Race, car: Any) -> tuple[CardView, ...]:
-    """The tray of a locked plan, unchanged from GO until the car's own turn: the hand as the
-    planning screen showed it with the chosen cards marked (the reveal's waiting screen keeps
-    it, so those pages never go on the bus again). After a restart: the played cards."""
-    base = st.plan_view
-    if isinstance(base, StationView) and base.round == race.round:
-        return base.cards
-    return tuple(CardView(c, _label(c), selected=True) for c in car.play)
+    """The tray of a locked plan, unchanged from GO until the car's own turn: the hand before
+    the plan (trays.py keeps the cards played in their slots) with the cards played marked."""
+    return _tray(st, selectable=PLAYABLE.__getitem__, marked=played_slots(st, car.play))
 
 
 def acknowledgement(old: StationView | None, new: StationView,
@@ -294,7 +292,9 @@ def acknowledgement(old: StationView | None, new: StationView,
     * planning -> the reveal (the last GO): the plan with its LOCKED mark, "all in";
     * the resolution screen -> whatever comes next: the key pressed (``pressed``: GO, or
       DISC, which is GO and then the hand to discard from) turns to OK (on the discard step,
-      where the cards stand over the keys, its prompt ends in "OK").
+      where the cards stand over the keys, its prompt ends in "OK");
+    (A key or the lever while planning is answered before its screen is built:
+    :func:`press_answer`.)
     """
     if old is None:
         return None
@@ -306,6 +306,44 @@ def acknowledgement(old: StationView | None, new: StationView,
     if old.kind == RESOLUTION and old.message:  # the discard step: cards over the keys
         return replace(old, message=f"{old.message}: OK")
     return None
+
+
+def press_answer(old: StationView | None, scene: TableScene, st: Station) -> StationView | None:
+    """What answers a key or the lever on the planning screen at once, before the new screen
+    is built (its forecast takes milliseconds, several times more on a Pi): the screen the
+    player looks at with the tray and the gear as pressed (a card's bar, the gear digit, a
+    shift's Heat); the speed and the warnings follow with the new screen. None when the press
+    changes neither (or the station is not planning).
+
+    Example::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=1, seed=1, laps=1))
+        >>> st = Station(index=0, car=0)
+        >>> st.sync_slots(race.cars[0].hand)
+        >>> scene = TableScene(state=flow.PLANNING, stations=[st], lobby=("usa", 1, 1),
+        ...                    race=race)
+        >>> old = station_view(scene, st)
+        >>> st.selected.add(0)
+        >>> answer = press_answer(old, scene, st)
+        >>> answer.cards[0].selected, answer.speed == old.speed
+        (True, True)
+    """
+    race = scene.race
+    if old is None or old.kind != PLANNING or scene.state != flow.PLANNING or race is None \
+            or st.car is None or st.idle_bot or st.lever_fault or scene.legend_moves:
+        return None
+    car = race.cars[st.car]
+    if car.planned or car.finished:
+        return None
+    gear = st.target_gear(car.gear)
+    rule = race.plan_rule(car.id)
+    forced = set(rule.playable) if gear in rule.clogged else None
+    marked = None if forced is None else {i for i in st.visible_slots() if st.slots[i] in forced}
+    answer = replace(old, cards=_tray(st, selectable=PLAYABLE.__getitem__, marked=marked),
+                     soft_keys=_page_key(st), target_gear=gear,
+                     shift_cost=rule.shift_cost.get(gear, 0))
+    return None if answer == old else answer
 
 
 #: the resolution screen's GO key and DISC key (GO, then the hand to discard from: see
@@ -320,7 +358,8 @@ def planning_view(st: Station, race: Race, car: Any) -> StationView:
     gear = st.target_gear(car.gear)
     rule = race.plan_rule(car.id)
     clogged = gear in rule.clogged
-    cards = rule.playable if clogged else st.selected_cards()
+    # in the order GO will play them (an upgrade's symbols resolve in play order)
+    cards = rule.playable if clogged else in_hand_order(car.hand, st.selected_cards())
     fc = forecast(race, car.id, gear, cards, partial=True)
     message = st.message
     if clogged and not message:
@@ -328,12 +367,25 @@ def planning_view(st: Station, race: Race, car: Any) -> StationView:
     elif fc.problem and not message and fc.problem.kind != dec.COUNT:
         message = short_problem(fc.problem)
     meaning = card_detail(st)
-    if not message and not meaning:
+    warned = bool(cards and fc.outcomes and (fc.corners() or fc.spin_probability))
+    if not message and not meaning and not warned:
         # how many cards the gear plays (the bars over the cards say how many are chosen):
-        # a shift changes its digit, a card nothing (a toggle's answer keeps off this row)
+        # a shift changes its digit, a card nothing (a toggle's answer keeps off this row);
+        # a corner's warning takes the row
         message = f"cards to play: {rule.cards_needed(gear)}"
+    return _planned_view(st, race, car, fc, gear=car.gear, target_gear=gear,
+                         marked=None if not clogged else
+                         {i for i in st.visible_slots() if st.slots[i] in set(cards)},
+                         message=message, detail=meaning)
+
+
+def _planned_view(st: Station, race: Race, car: Any, fc: Forecast, *, gear: int,
+                  target_gear: int, marked: set[int] | None, message: str,
+                  detail: tuple[str, ...] = ()) -> StationView:
+    """The planning screen of ``fc`` (the planning and locked screens): SPEED, GEAR and HEAT,
+    the corners and spin-out, the tray with ``marked`` slots (None: the station's selection)."""
     speed = ""
-    if fc.outcomes and cards:
+    if fc.outcomes and fc.cards:
         speed = str(fc.min_speed) if fc.min_speed == fc.max_speed \
             else f"{fc.min_speed}-{fc.max_speed}"
     spin_p = fc.spin_probability
@@ -341,15 +393,34 @@ def planning_view(st: Station, race: Race, car: Any) -> StationView:
                     for c in fc.corners())
     return StationView(
         PLANNING, st.index, title=st.name, cards=_tray(st, selectable=PLAYABLE.__getitem__,
-                                                       forced=set(cards) if clogged else None),
-        soft_keys=_page_key(st), gear=car.gear, target_gear=gear,
-        shift_cost=rule.shift_cost.get(gear, 0), engine=car.engine, speed=speed,
-        corners=corners, next_corner=None if corners else next_corner(race, car),
-        heat_owed=fc.max_heat if fc.outcomes else 0,
+                                                       marked=marked),
+        soft_keys=_page_key(st), gear=gear, target_gear=target_gear, shift_cost=fc.shift_cost,
+        engine=fc.engine, speed=speed, corners=corners,
+        next_corner=None if corners else next_corner(race, car),
+        heat_owed=fc.max_heat if fc.outcomes else 0, note=risk_note(fc) if fc.cards else "",
         spin_out=spin_p > 0, spin_odds=round(float(spin_p) * 100), message=message,
-        lap=race.lap_of(car.d), laps=race.laps, round=race.round, detail=meaning,
+        lap=race.lap_of(car.d), laps=race.laps, round=race.round, detail=detail,
         sector=sector_line(race, car.id),
     )
+
+
+def risk_note(fc: Forecast) -> str:
+    """A few words on a toggle the turn screen must keep as preset for the corners to cost what
+    the forecast says ("keep COOL on": the Heat GO cools first pays a corner; else the car
+    would spin), "" when there is none.
+
+    Example::
+
+        >>> from fractions import Fraction
+        >>> from pitboard.engine.forecast import Forecast, Risk
+        >>> risk_note(Forecast(0, 2, ("3",), None, 0, False, 1, (),
+        ...                    risks=(Risk("cooling", False, Fraction(1)),)))
+        'keep COOL on'
+    """
+    for risk in fc.risks:
+        if risk.toggle == "cooling":
+            return "keep COOL on"
+    return ""
 
 
 def next_corner(race: Race, car: Any) -> CornerView | None:
@@ -370,16 +441,19 @@ def card_detail(st: Station) -> tuple[str, ...]:
     return detail(code) if code else ()
 
 
-def _tray(st: Station, *, selectable: Any, forced: set[str] | None = None
+def _tray(st: Station, *, selectable: Any, marked: set[int] | None = None
           ) -> tuple[CardView, ...]:
+    """The cards over the tray buttons, ``marked`` slots (None: the station's selection) with
+    a bar."""
+    chosen = st.selected if marked is None else marked
     out = []
     for index in st.visible_slots():
         code = st.slots[index]
         if code is None:  # keep every card over its own button
             out.append(CardView("", "", disabled=True))
             continue
-        selected = index in st.selected if forced is None else code in forced
-        out.append(CardView(code, _label(code), selected=selected, disabled=not selectable(code)))
+        out.append(CardView(code, _label(code), selected=index in chosen,
+                            disabled=not selectable(code)))
     return tuple(out)
 
 
@@ -414,9 +488,9 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
             flips.append(f"{'S' if e.why == 'stress' else '+'}>{card}" if e.kept
                          else f"x{card}")
         elif isinstance(e, HeatPaid):
-            heat_paid.append(f"{card_name(e.why)}: {e.n}")
+            heat_paid.append(heat_words(e.why, e.n))
         elif isinstance(e, SpunOut):
-            heat_paid.append(f"spin-out: {e.heat}")
+            heat_paid.append(f"{e.heat} Heat in the spin-out")
             message = f"SPUN OUT: +{e.stress} Stress, gear 1"
     effects = upgrade_effects(events)
     meaning: tuple[str, ...] = ()
@@ -464,6 +538,22 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
         detail=meaning, sector=sector_line(race, car.id), corners=corners,
         heat_owed=sum(c.heat for c in corners), message_toggles=toggled, go_fields=go_fields,
     )
+
+
+def heat_words(why: str, n: int) -> str:
+    """Heat paid, in a player's words, for the line "paid ..." (a corner, the Boost, a 2-gear
+    shift, an upgrade card's Heat symbol).
+
+    Example::
+
+        >>> heat_words("corner 2", 3), heat_words("U59", 1), heat_words("boost", 1)
+        ('3 Heat at corner 2', '1 Heat for Front Wing 4', '1 Heat for the Boost')
+    """
+    if why.startswith("corner"):
+        return f"{n} Heat at {why}"
+    named = {"boost": "the Boost", "2-gear shift": "the 2-gear shift",
+             "downshift": "the downshift"}.get(why)
+    return f"{n} Heat for {named or card_name(why)}"
 
 
 def turn_corners(race: Race, car: Any) -> tuple[CornerView, ...]:
@@ -532,7 +622,7 @@ def _waiting(scene: TableScene, st: Station, race: Race) -> StationView:
         # what its player must move on the board, and a sponsor it earned on the way
         move = replace(_move_view(race, car), who="you")
         message = sponsor_note(race, car.id) or message
-    if car is not None and car.play and not car.finished and car.id in race.order[race.turn:]:
+    if car is not None and not car.finished and locked(race, car.id):
         # a plan locked in, its turn to come: the locked screen (the plan's header and tray
         # stay, so the reveal sends two pages) with whose turn it is and the move
         ahead = race.order.index(car.id) - race.turn

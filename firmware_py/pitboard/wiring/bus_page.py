@@ -32,23 +32,23 @@ SPEEDS: Final = (400_000, 100_000)
 GRID6_LAYOUT: Final = ("A", "A", "B", "B", "C", "C")
 
 #: the commit the measured figures below were taken at
-MEASURED_AT: Final = "13468ef"
+MEASURED_AT: Final = "c29697a"
 #: ``benchmarks/display_bytes.py``: the real GO reveals of REVEAL_RACES one-lap grid6 races
 #: (REVEAL_COUNT reveals), in the writer's parts, busiest controller: (median, worst) ms
 REVEAL_RACES: Final = 2
 REVEAL_COUNT: Final = 18
-REVEAL_MS: Final = {100_000: (107.9, 120.6), 400_000: (24.6, 27.6)}
+REVEAL_MS: Final = {100_000: (107.5, 119.9), 400_000: (24.7, 27.4)}
 #: ``benchmarks/press_to_glass.py 3``, grid6 (three controllers), per input: its answer's bus
 #: bytes p50/p99 (RAM data, window commands, address and control bytes, mux selects), and the
 #: p99 ms from the first edge to the answer's last byte at 100 kHz with the table's CPU time as
 #: measured on the development machine (x1) and four times it (x4, a Pi), and at 400 kHz (x1)
 PRESS: Final = {
-    "GO (locks a plan)": ((103, 103), (14.6, 16.9, 6.4)),
-    "card toggle on the planning screen": ((78, 145), (17.9, 19.7, 6.9)),
-    "gear lever": ((68, 86), (16.8, 18.0, 6.3)),
-    "turn screen: BOOST": ((60, 103), (16.3, 19.5, 6.2)),
-    "turn screen: COOL": ((63, 104), (14.6, 16.9, 6.2)),
-    "turn screen: ADR": ((48, 98), (14.4, 17.2, 6.1)),
+    "GO (locks a plan)": ((103, 103), (14.7, 17.4, 7.3)),
+    "card toggle on the planning screen": ((92, 390), (11.1, 12.6, 4.5)),
+    "gear lever": ((72, 122), (17.5, 20.2, 6.5)),
+    "turn screen: BOOST": ((60, 103), (18.3, 41.6, 6.8)),
+    "turn screen: COOL": ((63, 104), (15.2, 19.2, 6.6)),
+    "turn screen: ADR": ((48, 98), (15.9, 20.2, 6.4)),
 }
 #: ``benchmarks/press_to_glass.py``'s target: p99 at the safe speed (100 kHz)
 PRESS_TARGET_MS: Final = 20

@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 from ..cards import HEAT, STARTING_UPGRADES, STRESS
 from ..decisions import IllegalDecision, Pending
 from ..events import DraftDropped, Drafted, MarketDealt, Swapped, UsedUp
-from ..forecast import RevealForecast
 from ..modules import RaceModule, register_module
 from .choices import GarageBoost, UpgradeSymbols
 from .data import BY_CODE, UPGRADES, parse_key
@@ -422,27 +421,6 @@ class GarageModule(RaceModule):
             self.removed.setdefault(car.id, []).extend(gone)
             if race.record_events:
                 race.record(UsedUp(car=car.id, cards=tuple(gone), round=race.round))
-
-    # -- the forecast ---------------------------------------------------------------------------
-    def forecast_reveal(self, race: ModuleRace, car: Car, cards: tuple[str, ...],
-                        reveal: RevealForecast) -> RevealForecast:
-        speed, flips, engine, heat = reveal.speed, reveal.flips, reveal.engine, reveal.heat
-        adjust, choice = reveal.adjust, reveal.choice
-        for code in cards:
-            u = BY_CODE.get(code)
-            if u is None:
-                continue
-            cost = u.count("heat")
-            if cost > engine:  # unpayable: a random speed card instead
-                speed -= u.speeds[0]
-                flips += 1
-                continue
-            engine -= cost
-            heat += cost
-            flips += u.count("boost")
-            adjust += u.count("adjust")
-            choice += u.speeds[-1] - u.speeds[0]
-        return RevealForecast(speed, flips, engine, heat, adjust, choice)
 
 
 def _check_season_options(options: Mapping[str, Any], setup: RaceSetup) -> None:
