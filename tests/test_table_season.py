@@ -1,8 +1,9 @@
 """A championship season at the table: the lobby's SEASON page and the console's
 ``championship``, a whole season played through the device's path (the desktop simulation:
-App, journal, the stations' screens, the autopilot's key presses), its standings between races,
-power cuts between races and inside race 3, undo inside a race, and the kiosk keeping to single
-races."""
+App, journal, the stations' screens, the autopilot's key presses) with each race's Event card
+and Press Corners on the set-up checklist and the sponsors earned announced, its standings
+between races, a Press Corner's sponsor on the station and the race-control display, power cuts
+between races and inside race 3, undo inside a race, and the kiosk keeping to single races."""
 
 from __future__ import annotations
 
@@ -13,19 +14,21 @@ import pytest
 from consolekit import PIN, make, one
 from pitboard.engine.championship.season import Season
 from pitboard.engine.championship.season import standings as standings_of
-from pitboard.engine.decisions import Discard
+from pitboard.engine.decisions import Discard, Plan
 from pitboard.engine.snapshot import race_to_dict
-from pitboard.hw.events import GoPressed, SlotPressed
+from pitboard.hw.events import GoPressed, LeverMoved, SlotPressed
 from pitboard.journal import Journal
+from pitboard.scenario import load_scenario
 from pitboard.table import flow
 from pitboard.table.autoplay import next_input
 from pitboard.table.lobby_options import PAGE_KEY, PAGES
-from pitboard.table.recorder import JournalRecorder
+from pitboard.table.recorder import JournalRecorder, SavedRace
 from pitboard.table.table import KioskOptions, Table
 from pitboard.table.view import STANDINGS, UPGRADE_CARD
 from simkit import open_sim
 
 SEASON_PAGE = PAGES.index("season")
+SCENARIOS = Path(__file__).parent / "scenarios"
 
 
 def season_of(table: Table) -> Season:
@@ -68,9 +71,11 @@ def test_a_whole_season_plays_at_the_table_through_the_devices_path(tmp_path: Pa
     table = sim.table
     table.set_championship("1961")
     firsts: list[str] = []  # the first screen of every race: its Event card
+    checklists: list[tuple[str, ...]] = []  # ... its lines, and the Press Corners page's
     standings: list[tuple[str, ...]] = []
     grids: list[list[int]] = []
     sponsors_in_tray = False
+    announced: set[str] = set()  # a sponsor earned, on a station and race control
     race = None
     while sim.autoplay_step() is not None:
         if table.race is not race:
@@ -79,6 +84,15 @@ def test_a_whole_season_plays_at_the_table_through_the_devices_path(tmp_path: Pa
             firsts.append(table.views[0].title)
             grids.append(list(race.grid))
         view = table.views[0]
+        if table.state == flow.SETUP and view.lines not in checklists:
+            checklists.append(view.lines)
+        for st_view in table.views:
+            if st_view is not None and "SPONSOR: " in " ".join((st_view.message,
+                                                                *st_view.lines)):
+                announced.add("station")
+        rc = table.race_control_view
+        if rc is not None and any(": sponsor" in line for line in rc.lines):
+            announced.add("race control")
         if table.state == flow.RESULTS and view.kind == STANDINGS and \
                 (not standings or standings[-1] != view.order):
             standings.append(view.order)
@@ -87,6 +101,11 @@ def test_a_whole_season_plays_at_the_table_through_the_devices_path(tmp_path: Pa
     season = season_of(table)
     assert season.over and table.state == flow.RESULTS
     assert firsts == ["SET-UP 1/2 EVENT"] * 3  # every race starts with its Event card
+    assert checklists[:2] == [
+        ("race 1/3: Great Britain", "Inauguration of new", "grandstand", "first 3 cars to finish",
+         "lap 1 earn a sponsor", "2 sponsors each in deck"),
+        ("corner 1 (A)", "sponsor: at limit+2", "or by slipstream")]
+    assert announced == {"station", "race control"}
     assert len(standings) == 3 and table.views[0].title == "1961 FINAL STANDINGS"
     results = season.results()
     assert [r.track for r in results] == ["great_britain", "usa", "italy"]
@@ -244,3 +263,41 @@ def test_hold_on_tight_lets_a_station_select_one_card_to_discard() -> None:
     table.handle(SlotPressed(station=0, slot=slots[0]))
     table.handle(SlotPressed(station=0, slot=slots[1]))
     assert st.selected == {slots[0]} and st.message == "at most 1 card this race"
+
+
+def test_a_press_corner_sponsor_is_announced_on_the_station_and_race_control(
+        tmp_path: Path) -> None:
+    """tests/scenarios/champ_press_corner.txt at the simulated table (race-control display
+    on): its plans pressed on the stations' levers and trays, the set-up checklist shown
+    first; car 0 crosses Press Corner A (USA corner 1) at limit + 2 and earns Lord&Co."""
+    sc = load_scenario(SCENARIOS / "champ_press_corner.txt")
+    sim = open_sim(2, journal=tmp_path, seed=1)
+    table = sim.table
+    recorder = table.recorder
+    assert isinstance(recorder, JournalRecorder)
+    recorder.race_started(sc.setup, [0, 1])
+    table.restore(SavedRace(setup=sc.setup, seats=[0, 1]))
+    pages = []
+    while table.state == flow.SETUP:  # the Event card, then the Press Corners
+        pages.append((table.views[0].title, table.views[0].lines))
+        table.handle(GoPressed(station=0))
+    assert pages[0][0] == "SET-UP 1/2 EVENT" and "Title sponsor change" in pages[0][1]
+    assert pages[1][1] == ("corner 1 (A)", "sponsor: at limit+2", "or by slipstream")
+    for _, decision in sc.decisions[:2]:  # the two plans, as the players press them
+        assert isinstance(decision, Plan)
+        table.handle(LeverMoved(station=decision.car, gear=decision.gear))
+        st = table.stations[decision.car]
+        free = list(range(len(st.slots)))
+        for code in decision.cards:
+            slot = next(i for i in free if st.slots[i] == code)
+            free.remove(slot)
+            table.handle(SlotPressed(station=decision.car, slot=slot))
+        table.handle(GoPressed(station=decision.car))
+    table.handle(GoPressed(station=0))  # car 0's turn screen: GO (no Boost, no Adrenaline)
+    race = table.race
+    assert race is not None and race.cars[0].hand.count("P4") == 1
+    assert "SPONSOR: Lord+Co. T.B. (C1)" in (table.views[0].message, *table.views[0].lines)
+    rc = table.race_control_view
+    assert rc is not None and rc.lines[0] == f"{race.cars[0].name}: sponsor at C1"
+    assert "P4" in table.stations[0].slots  # in the tray, under a button
+    assert sim.race_control is not None and sim.race_control.frames > 0
