@@ -23,9 +23,9 @@ from pitboard.engine.cards import HEAT, STRESS
 from pitboard.engine.championship.module import ChampionshipModule, sponsor_deck
 from pitboard.engine.championship.season import Season, SeasonSetup, replay_season, season_names
 from pitboard.engine.events import HeatRemoved, SponsorEarned, SpunOut
-from pitboard.engine.garage import removed_cards
 from pitboard.engine.snapshot import race_to_dict
 from pitboard.garage_bots import GarageBot
+from test_garage_properties import cards_of
 from test_properties import round_limit
 
 
@@ -51,13 +51,6 @@ class SeasonGame:
         rng = random.Random(self.seed + 1)
         return [RandomBot(seed=self.seed + i) if rng.random() < 0.4
                 else GarageBot(seed=self.seed + i) for i in range(cars)]
-
-
-def cards_of(race: Race, car_id: int) -> Counter[str]:
-    car = race.cars[car_id]
-    owned = Counter(car.hand + car.draw + car.discard + car.play + removed_cards(race, car_id))
-    owned[HEAT] += car.engine
-    return owned
 
 
 def check_race(race: Race, bots: list[Bot], seed: int) -> None:

@@ -122,10 +122,7 @@ def simulate(*, track: str = "usa", cars: int = 6, laps: int | None = None, race
     except ValueError as exc:  # options or track that cannot make a race: one line
         raise SetupError(str(exc)) from None
     batch = _Batch(track, cars + legends, laps, bot, modules)
-    start = time.perf_counter()
-    for part in run_jobs(batch.play, blocks(seed, races, jobs), jobs=jobs):
-        result.add(part)
-    result.seconds = time.perf_counter() - start
+    result.seconds = _timed(batch.play, result.add, seed, races, jobs)
     return result
 
 
@@ -171,6 +168,16 @@ def blocks(first: int, count: int, jobs: int) -> list[range]:
         return [range(first, first + count)]
     size = max(1, -(-count // (jobs * 4)))
     return [range(at, min(at + size, first + count)) for at in range(first, first + count, size)]
+
+
+def _timed(work: Callable[[range], R], add: Callable[[R], None], first: int, count: int,
+           jobs: int) -> float:
+    """Seeds ``first .. first+count-1`` played by ``work`` in blocks over ``jobs`` processes,
+    each block's totals handed to ``add`` in seed order; the wall seconds it took."""
+    start = time.perf_counter()
+    for part in run_jobs(work, blocks(first, count, jobs), jobs=jobs):
+        add(part)
+    return time.perf_counter() - start
 
 
 def run_jobs(work: Callable[[T], R], items: Sequence[T], *, jobs: int) -> Iterator[R]:
@@ -296,10 +303,7 @@ def simulate_seasons(*, season: str = "1961", cars: int = 6, seasons: int = 10, 
     except ValueError as exc:  # options that cannot make a season: one line
         raise SetupError(str(exc)) from None
     batch = _SeasonBatch(season, cars + legends, bot, modules)
-    start = time.perf_counter()
-    for part in run_jobs(batch.play, blocks(seed, seasons, jobs), jobs=jobs):
-        result.totals.add(part)
-    result.seconds = time.perf_counter() - start
+    result.seconds = _timed(batch.play, result.totals.add, seed, seasons, jobs)
     return result
 
 
