@@ -310,3 +310,8 @@ def test_a_spin_out_that_eliminates_is_forecast_as_the_engine_plays_it() -> None
     fc = forecast(race, 0, 2, ("4", "S"))
     assert fc.spin_probability == F(1, 2)
     agrees(race, Plan(0, 2, ("4", "S")))
+    assert fc.out_probability == F(1, 2)  # that spin-out puts the car out of the race
+    assert [o.retired for o in fc.outcomes] == [o.spin_out for o in fc.outcomes]
+    # the same plan in any other race: a spin-out, and the car races on
+    plain = start("forecast_stress")
+    assert forecast(plain, 0, 2, ("4", "S")).out_probability == 0

@@ -23,8 +23,11 @@ from pitboard.table import flow
 from pitboard.table.autoplay import next_input
 from pitboard.table.lobby_options import PAGE_KEY, PAGES
 from pitboard.table.recorder import JournalRecorder, SavedRace
+from pitboard.table.screens import render
 from pitboard.table.table import KioskOptions, Table
 from pitboard.table.view import STANDINGS, UPGRADE_CARD
+from pitboard.table.views import OUT_OF_RACE
+from rig import find_text
 from simkit import open_sim
 
 SEASON_PAGE = PAGES.index("season")
@@ -301,3 +304,21 @@ def test_a_press_corner_sponsor_is_announced_on_the_station_and_race_control(
     assert rc is not None and rc.lines[0] == f"{race.cars[0].name}: sponsor at C1"
     assert "P4" in table.stations[0].slots  # in the tray, under a button
     assert sim.race_control is not None and sim.race_control.frames > 0
+
+
+def test_the_planning_screen_says_when_a_spin_out_ends_the_race() -> None:
+    """Sponsor withdraws - future unknown (tests/scenarios/champ_future_unknown.txt): car 0's
+    plan crosses Italy's corner 1 at 9 with 2 Heat; the forecast, played on the engine, says
+    the spin-out puts it out of the race, and the screen says so under the SPIN OUT band."""
+    sc = load_scenario(SCENARIOS / "champ_future_unknown.txt")
+    table = Table(stations=2, seed=1, render=render)
+    table.restore(SavedRace(setup=sc.setup, seats=[0, 1]))
+    while table.state == flow.SETUP:
+        table.handle(GoPressed(station=0))
+    table.handle(LeverMoved(station=0, gear=3))
+    slots = table.stations[0].slots
+    for slot in (slots.index("4"), len(slots) - 1 - slots[::-1].index("4"), slots.index("1")):
+        table.handle(SlotPressed(station=0, slot=slot))
+    view = table.views[0]
+    assert view.spin_out and view.spin_odds == 100 and view.message == OUT_OF_RACE
+    assert find_text(render(view), OUT_OF_RACE) is not None  # on the glass, in full

@@ -1,7 +1,8 @@
 """The championship's screens in the gallery (``docs/screens``; gallery.py gathers them): a
 season on the lobby's SEASON page, its Event card and Press Corners on the set-up checklist, the
-swap after a season's draft round, a sponsor in the hand and earned at a Press Corner, a car out
-of the race, the standings between races and at the end; and on the race-control display.
+swap after a season's draft round, a sponsor in the hand and earned at a Press Corner, a plan
+whose spin-out would end the race, a car out of the race, the standings between races and at
+the end; and on the race-control display.
 
 The views are realistic samples built by hand, like gallery.py's; tests pin their pixels.
 
@@ -33,6 +34,9 @@ SEASON_DESCRIPTIONS: dict[str, str] = {
                   "turn may swap one upgrade (press it, GO), then takes one from the market.",
     "planning_sponsor": "A sponsorship card in the hand: an upgrade card with the one-time mark "
                         "(it leaves the game when played), spelled out when pressed.",
+    "planning_out": "Sponsor withdraws (Future unknown): the plan may spin out, and that "
+                    "spin-out would put the car out of the race: the forecast, played on the "
+                    "engine, says so under the band.",
     "resolution_sponsor": "A Press Corner crossed at its limit + 2: the sponsor just earned is "
                           "named above the discard step; it is in the hand already.",
     "waiting_sponsor": "After the turn: the sponsor this car earned, with where to move it.",
@@ -64,9 +68,11 @@ def season_samples() -> dict[str, StationView]:
         STANDINGS,
         WAITING,
         CardView,
+        CornerView,
         MoveView,
         StationView,
     )
+    from pitboard.table.views import OUT_OF_RACE
 
     name = "S1 Alice"
     order = ("1 Alice L1 sp30", "2 Bob L1 sp21", "3 Carol L1 sp19", "4 Bot 4 L1 sp17")
@@ -106,6 +112,15 @@ def season_samples() -> dict[str, StationView]:
                 CardView("1", "1"), CardView("S", "S")),
             gear=2, target_gear=2, engine=5, speed="9", detail=detail("P4"),
             lap=1, laps=2, round=5,
+        ),
+        "planning_out": StationView(
+            PLANNING, 0, title=name, cards=(
+                CardView("4", "4", selected=True), CardView("4", "4", selected=True),
+                CardView("1", "1", selected=True), CardView("1", "1"), CardView("1", "1"),
+                CardView("S", "S"), CardView("1", "1")),
+            gear=3, target_gear=3, engine=2, speed="9", corners=(CornerView(1, 5, 2),),
+            heat_owed=2, spin_out=True, spin_odds=100, message=OUT_OF_RACE,
+            lap=1, laps=1, round=2,
         ),
         "resolution_sponsor": StationView(
             RESOLUTION, 0, title=name, cards=(

@@ -346,6 +346,9 @@ def press_answer(old: StationView | None, scene: TableScene, st: Station) -> Sta
     return None if answer == old else answer
 
 
+#: the planning screen's words when the plan's spin-out would put the car out of the race
+OUT_OF_RACE = "spin-out: OUT of the race"
+
 #: the resolution screen's GO key and DISC key (GO, then the hand to discard from: see
 #: _turn_keys); a press of either is answered like GO (:func:`acknowledgement`)
 GO_LABEL = "GO"
@@ -366,6 +369,8 @@ def planning_view(st: Station, race: Race, car: Any) -> StationView:
         message = "CLOGGED: no move, gear 1"
     elif fc.problem and not message and fc.problem.kind != dec.COUNT:
         message = short_problem(fc.problem)
+    elif not message and fc.out_probability:  # an Event's spin-out puts the car out
+        message = OUT_OF_RACE
     meaning = card_detail(st)
     warned = bool(cards and fc.outcomes and (fc.corners() or fc.spin_probability))
     if not message and not meaning and not warned:
