@@ -56,7 +56,7 @@ def test_a_phone_that_went_away_is_not_waited_for() -> None:
     hub.apply(_feed(0, "S1"))
     hub.note_input(client, 0, 1)
     hub.apply(_feed(1, "S1 answered"))
-    hub.clients.discard(client)
     assert not hub.handover(0, timeout=0)
-    hub.sent(client)  # what Seats.disconnected does
+    hub.clients.discard(client)  # what Seats.disconnected does
+    hub.sent(client)
     assert hub.handover(0, timeout=0)
