@@ -170,6 +170,10 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         #: called on the game thread with the views after a redraw that changed any (feed.py):
         #: clients beside the table (the web server) get views, never the table
         self.view_observers: list[Callable[[TableFeed], None]] = []
+        #: called on the game thread with the acting station once its answer is published,
+        #: before the other stations' views are built: a client holding that seat (a phone)
+        #: may take a moment to send it, ahead of the game thread's next work
+        self.answer_handovers: list[Callable[[int], None]] = []
         self._feed: TableFeed | None = None
         self._waiting: set[int] = set()  # cars the table waits for (idle clocks)
         #: physical inputs only (a keyboard or autoplay may press faster than any person)
@@ -431,36 +435,11 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         # the station that acted is drawn first: its player is the one waiting for the glass
         first = self._acting
         for st in sorted(self.stations, key=lambda s: s.index != first):
-            old = self.views[st.index]
-            early = None
-            urgent = getattr(self.screens[st.index], "show_first", None) \
-                if self.render is not None and st.index < len(self.screens) else None
-            if st.index == first and not self._acting_go and urgent is not None:
-                # a key or the lever while planning: the tray and gear as pressed go out at
-                # once, before the forecast behind the new screen is worked out
-                early = press_answer(old, scene, st)
-                if early is not None and self.render is not None:
-                    urgent(self.render(early))
-                    self.frames += 1
-            view = station_view(scene, st)
-            if view == old:
-                continue
-            self.views[st.index] = view
-            if self.render is not None and st.index < len(self.screens):
-                screen = self.screens[st.index]
-                # a display with a writer thread (pitboard.hw.writer) sends the acting
-                # station's frame ahead of frames already waiting for its bus
-                show = getattr(screen, "show_first", screen.show) \
-                    if st.index == first and early is None else screen.show
-                ack = acknowledgement(old, view, self._acting_go) \
-                    if st.index == first and self._acting_go else None
-                if ack is not None and show is not screen.show:
-                    # GO answered at once by a small change; the new screen right behind it
-                    show(self.render(ack))
-                    show = screen.show
-                    self.frames += 1
-                show(self.render(view))
-                self.frames += 1
+            answered = self._refresh_station(scene, st, first)
+            if st.index == first and self.view_observers and not answered:
+                # a phone that acted gets its answer before the other views are built (the
+                # waiting screens' forecasts, a car move's worth of them, come behind it)
+                self._answer_first(scene, st.index)
         if self.race_control is not None or self.view_observers:
             rc = race_control_view(scene)
             if rc != self.race_control_view:
@@ -471,6 +450,54 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
             self._publish(scene)
         for observer in self.observers:
             observer(self)
+
+    def _answer_first(self, scene: TableScene, station: int) -> None:
+        """Publish the views as they stand, the acting station's answer in them, and let a
+        phone holding that seat have it sent first."""
+        self._publish(scene)
+        for handover in self.answer_handovers:
+            handover(station)
+
+    def _refresh_station(self, scene: TableScene, st: Station, first: int | None) -> bool:
+        """Rebuild one station's view; render and show it when it changed (``first``: the
+        station that acted, answered first). True when the view observers were already
+        handed the acting station's answer."""
+        old = self.views[st.index]
+        early = None
+        urgent = getattr(self.screens[st.index], "show_first", None) \
+            if self.render is not None and st.index < len(self.screens) else None
+        if st.index == first and not self._acting_go and \
+                (urgent is not None or self.view_observers):
+            # a key or the lever while planning: the tray and gear as pressed go out at
+            # once, before the forecast behind the new screen is worked out
+            early = press_answer(old, scene, st)
+            if early is not None and urgent is not None and self.render is not None:
+                urgent(self.render(early))
+                self.frames += 1
+            if early is not None and self.view_observers:
+                self.views[st.index] = early
+                self._answer_first(scene, st.index)
+        view = station_view(scene, st)
+        if view == old:
+            self.views[st.index] = old
+            return early is not None
+        self.views[st.index] = view
+        if self.render is not None and st.index < len(self.screens):
+            screen = self.screens[st.index]
+            # a display with a writer thread (pitboard.hw.writer) sends the acting
+            # station's frame ahead of frames already waiting for its bus
+            show = getattr(screen, "show_first", screen.show) \
+                if st.index == first and early is None else screen.show
+            ack = acknowledgement(old, view, self._acting_go) \
+                if st.index == first and self._acting_go else None
+            if ack is not None and show is not screen.show:
+                # GO answered at once by a small change; the new screen right behind it
+                show(self.render(ack))
+                show = screen.show
+                self.frames += 1
+            show(self.render(view))
+            self.frames += 1
+        return early is not None
 
     def _publish(self, scene: TableScene) -> None:
         """Hand the view observers the new views, when anything they show changed."""

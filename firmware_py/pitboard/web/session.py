@@ -134,6 +134,7 @@ class Seats:
         client.closed = True
         client.wake.set()
         self.hub.clients.discard(client)
+        self.hub.sent(client)  # no answer to wait for
         if client.seat is not None and self.at.get(client.seat) is client:
             del self.at[client.seat]
             self.away[client.seat] = self.clock()
