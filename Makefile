@@ -28,6 +28,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/garage.py
 	$(BIN)/python benchmarks/garage_soak.py
+	$(BIN)/python benchmarks/season_soak.py
+	$(BIN)/python benchmarks/sim_jobs.py
 	$(BIN)/python benchmarks/module_soak.py
 	$(BIN)/python benchmarks/expansion_tracks.py
 	$(BIN)/python benchmarks/cold_start.py

@@ -50,6 +50,10 @@ ROWS: dict[str, dict[str, dict[str, Any]]] = {
     "legends": {"legends": {"cars": 3}},
     "legends+weather": {"legends": {"cars": 3}, "weather": {"weather": "random", "road": True}},
     "garage": {"garage": {"choose": "draft", "pool": "all", "expansions": True}},
+    # a championship race: its Event's rules (Press Corners B and D, passing cars earns a
+    # sponsor), the sponsors dealt and earned, played by the Garage module without upgrades
+    "championship": {"garage": {"choose": "none"},
+                     "championship": {"event": "first_live_tv"}},
 }
 
 

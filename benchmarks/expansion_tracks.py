@@ -20,10 +20,10 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+from pitboard.engine.events import HeatPaid, LegendMoved, Moved, TurnStarted
 from pitboard.engine.race import Race
 from pitboard.trackfile import load_track
 from test_module_properties import ModuleGame, check_finished, play
@@ -48,19 +48,18 @@ def rules_seen(race: Race) -> dict[str, int]:
     track = race.track
     seen = {"flooded downshift Heat": 0, "turns ended in a tunnel": 0,
             "three-line Legend moves": 0}
-    ends: dict[int, dict[str, Any]] = {}
+    ends: dict[int, Moved] = {}
     for e in race.events:
-        kind = e["type"]
-        if kind == "heat" and e.get("why") == "downshift":
-            seen["flooded downshift Heat"] += e["n"]
-        elif kind == "move":
-            ends[e["car"]] = e
-        elif kind == "turn":
-            last = ends.pop(e["car"], None)
-            if last is not None and last["space"] in track.tunnels:
+        if isinstance(e, HeatPaid) and e.why == "downshift":
+            seen["flooded downshift Heat"] += e.n
+        elif isinstance(e, Moved):
+            ends[e.car] = e
+        elif isinstance(e, TurnStarted):
+            last = ends.pop(e.car, None)
+            if last is not None and last.space in track.tunnels:
                 seen["turns ended in a tunnel"] += 1
-        elif kind == "legend" and e["frm"] < e["d"]:
-            lines = race.corners_between(e["frm"], e["d"])
+        elif isinstance(e, LegendMoved) and e.frm < e.d:
+            lines = race.corners_between(e.frm, e.d)
             seen["three-line Legend moves"] += len(lines) >= 3
     return {k: v for k, v in seen.items() if v}
 

@@ -5,7 +5,8 @@ larger budget of engine plays per plan than ``make test`` can afford.
 
     python benchmarks/forecast_oracle.py [--states 400] [--budget 20000] [--seed 0] [--rules all]
 
-``--states`` is per rule set (base, garage, legends, weather, all). Prints, per rule set, the
+``--states`` is per rule set (base, garage, legends, weather, all, championship: each state a
+championship race with the next of the 18 Events, sponsors in the hands). Prints, per rule set, the
 states and plans checked, the plans left over the budget, the engine plays and the time, and
 the forecast's own time per plan; exits 1 on the first disagreement, printing the state as a
 scenario file that reproduces it.
@@ -18,13 +19,27 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from oraclekit import engine_outcomes, forecast_outcomes, legal_plans, mid_race, scenario_text
 from pitboard.engine import forecast as forecast_module
+from pitboard.engine.championship.data import load_championship
 from pitboard.engine.forecast import forecast
 from test_forecast_oracle import CONFIGS
+
+#: the rule sets: the oracle test's, and championship races (their Event by seed)
+RULES = (*CONFIGS, "championship")
+EVENTS = tuple(event.key for event in load_championship().events)
+
+
+def rules(name: str, seed: int) -> dict[str, Any]:
+    """The modules of rule set ``name`` for the state drawn from ``seed``."""
+    if name == "championship":
+        return {"garage": {"choose": "none"},
+                "championship": {"event": EVENTS[seed % len(EVENTS)]}}
+    return CONFIGS[name]
 
 
 def main() -> int:
@@ -32,13 +47,13 @@ def main() -> int:
     parser.add_argument("--states", type=int, default=400, help="states per rule set")
     parser.add_argument("--budget", type=int, default=20000, help="engine plays per plan")
     parser.add_argument("--seed", type=int, default=0, help="first seed")
-    parser.add_argument("--rules", choices=CONFIGS, action="append",
+    parser.add_argument("--rules", choices=RULES, action="append",
                         help="only this rule set (again for more; default: all of them)")
     args = parser.parse_args()
     print(f"forecast oracle: {args.states} states per rule set, up to {args.budget} engine "
           f"plays per plan")
     total_states = total_plans = 0
-    for name, modules in CONFIGS.items():
+    for name in RULES:
         if args.rules and name not in args.rules:
             continue
         start = time.perf_counter()
@@ -46,7 +61,7 @@ def main() -> int:
         spent: list[float] = []
         seed = args.seed
         while states < args.states:
-            found = mid_race(modules, seed)
+            found = mid_race(rules(name, seed), seed)
             seed += 1
             if found is None:
                 continue
@@ -70,7 +85,7 @@ def main() -> int:
                                                      f"engine   {sorted(engine.items())}"]))
                     return 1
         spent.sort()
-        print(f"{name:<8} {states:>5} states {plans:>6} plans agree, {over} over the budget; "
+        print(f"{name:<12} {states:>5} states {plans:>6} plans agree, {over} over the budget; "
               f"{plays} engine plays in {time.perf_counter() - start:.0f} s; forecast per "
               f"plan: median {1000 * statistics.median(spent):.2f} ms, "
               f"p99 {1000 * spent[int(0.99 * (len(spent) - 1))]:.2f} ms, "

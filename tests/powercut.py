@@ -21,6 +21,7 @@ from typing import Any
 
 from pitboard import journalfile
 from pitboard.app import App
+from pitboard.engine.decisions import decision_to_dict
 from pitboard.engine.snapshot import race_to_dict
 from pitboard.hw.events import GoPressed
 from pitboard.hwconfig import load_profile
@@ -58,8 +59,9 @@ def _kill_on_write(at: int, rng: random.Random) -> None:
 
 
 def run_once(directory: Path, *, seed: int, laps: int, cars: int, result: Path,
-             boots: Path) -> None:
-    """One life of the device: boot (resuming if the journal has a race), play to the end."""
+             boots: Path, championship: str | None = None) -> None:
+    """One life of the device: boot (resuming if the journal has a race), play to the end
+    (``championship``: a whole season, GO on the standings between its races)."""
     app = App.build(load_profile("sim"), journal=directory / "journal", seed=seed,
                     clock=lambda: 0.0)
     started = time.perf_counter()
@@ -70,14 +72,22 @@ def run_once(directory: Path, *, seed: int, laps: int, cars: int, result: Path,
     if table.race is None:  # scripted lobby: three players join, staff start the race
         for station in range(PLAYERS):
             table.handle(GoPressed(station=station))
+        if championship is not None:
+            table.set_championship(championship)
         table.start_race(track="usa", laps=laps, cars=cars)
         table.refresh()
-    while table.race is not None and not table.race.over:
+    while (table.race is not None and not table.race.over) or \
+            (table.season is not None and table.season.between):
         event = next_input(table)
         assert event is not None, table.state
         table.handle(event)
     assert table.race is not None
-    result.write_text(json.dumps(race_to_dict(table.race), sort_keys=True))
+    final = race_to_dict(table.race)
+    if table.season is not None:  # the whole season: every race's decisions, the points
+        final["season"] = {"logs": [[decision_to_dict(d) for d in log]
+                                    for log in table.season.all_logs()],
+                           "totals": {str(k): v for k, v in table.season.totals().items()}}
+    result.write_text(json.dumps(final, sort_keys=True))
     app.close()
 
 
@@ -100,9 +110,10 @@ def _fork(fn: Callable[[], None]) -> int:
 
 def race_with_power_cuts(directory: Path, *, seed: int, laps: int = 1, cars: int = 6,
                          kill_rng: random.Random | None = None, max_gap: int = 6,
-                         max_lives: int = 2000) -> Outcome:
-    """Play one race, cutting the power every 1..``max_gap`` journal writes (no cuts when
-    ``kill_rng`` is None); each restart resumes from the journal."""
+                         max_lives: int = 2000, championship: str | None = None) -> Outcome:
+    """Play one race (or a whole ``championship`` season), cutting the power every
+    1..``max_gap`` journal writes (no cuts when ``kill_rng`` is None); each restart resumes
+    from the journal."""
     directory.mkdir(parents=True, exist_ok=True)
     result = directory / "result.json"
     boots = directory / "boots.txt"
@@ -114,7 +125,8 @@ def race_with_power_cuts(directory: Path, *, seed: int, laps: int = 1, cars: int
         def life(at: int = at, tear: random.Random = tear) -> None:
             if at:
                 _kill_on_write(at, tear)
-            run_once(directory, seed=seed, laps=laps, cars=cars, result=result, boots=boots)
+            run_once(directory, seed=seed, laps=laps, cars=cars, result=result, boots=boots,
+                     championship=championship)
 
         status = _fork(life)
         if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL:

@@ -59,6 +59,31 @@ def test_simulate_jobs_share_the_races_and_change_no_result(
     assert sum(found[0]["wins_by_car"].values()) == 16
 
 
+def test_simulate_championship_seasons_with_jobs_change_no_result(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """--championship SEASON --seasons N: whole seasons; --jobs 2 gives the same standings."""
+    found = []
+    for jobs in ("1", "2"):
+        assert main(["simulate", "--championship", "random", "--seasons", "6", "--cars", "3",
+                     "--seed", "2", "--json", "--jobs", jobs]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["jobs"] == int(jobs) and data["seasons_per_second"] > 0
+        found.append({k: v for k, v in data.items()
+                      if k not in ("jobs", "seasons_per_second", "us_per_car_turn")})
+    assert found[0] == found[1]
+    assert sum(found[0]["titles_by_car"].values()) == 6 and found[0]["races"] == 24
+    assert main(["simulate", "--championship", "1961", "--seasons", "2", "--cars", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("2 seasons of the 1961 championship, 2 heuristic bots")
+    assert "titles by car: " in out and "seasons per second" in out
+
+
+def test_simulate_championship_refuses_a_season_that_cannot_be_raced(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--championship", "1961", "--cars", "4", "--legends", "3"]) == 2
+    assert "a race has at most 6" in capsys.readouterr().err
+
+
 def test_simulate_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--cars", "2", "--laps", "1", "--races", "5",
                  "--bot", "random"]) == 0

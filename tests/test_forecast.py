@@ -1,6 +1,7 @@
 """Forecast tests: the turn as one GO plays it (cooling, Adrenaline, Boost, slipstream as the
 turn screen presets them), exact Stress odds, corners and Heat, spin-outs and the toggles that
-avoid them, blocking, illegal and clogged selections, and the forecast agreeing with the engine
+avoid them, blocking, illegal and clogged selections, a championship Event's slipstream,
+Adrenaline and elimination rules with a sponsor card, and the forecast agreeing with the engine
 (tests/test_forecast_oracle.py does that over random races)."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import pytest
 from oraclekit import engine_outcomes, forecast_outcomes
 from pitboard.engine import Plan, Race, race_to_dict
 from pitboard.engine import forecast as forecast_module
+from pitboard.engine.decisions import Discard
 from pitboard.engine.forecast import CornerCheck, Forecast, Risk, forecast
 from pitboard.engine.preset import play_turn
 from pitboard.scenario import load_scenario, parse_scenario
@@ -243,3 +245,73 @@ def test_forecasts_are_kept_while_the_race_plans() -> None:
     race.apply(Plan(0, 2, ("2", "3")))  # the round moves on: a new answer
     assert forecast(race, 0, 2, ("2", "3")) is not first
     assert not forecast_module._entry(race)  # (and none kept outside the planning)
+
+
+# ---------------------------------------------------------------- championship Events
+#: France: car 0 waits on space 30; car 1 comes from 25 with a sponsor card in hand (P3,
+#: Aperault RPM Cie: speed 1, slipstream +2) and is last in the race: Adrenaline +1
+WINDS = """
+track france
+laps 1
+cars 2
+event {event}
+car 0 at lap 1 space 30 spot 1
+car 0 hand 0 1 1 1 1 1 1
+car 1 at lap 1 space 25 spot 1
+car 1 gear 2
+car 1 hand 2 2 1 P3 1 1 1
+car 1 engine 3
+"""
+
+
+def winds(event: str, gear: int, cards: tuple[str, ...]) -> tuple[int, int, int]:
+    """Car 1's forecast (speed, space, slipstream) -- one outcome: no card is flipped -- and
+    checked against the engine: car 0 stays put (no Boost), then car 1 plays the turn as GO."""
+    text = WINDS.format(event=event)
+    sc = parse_scenario(text, "winds.txt")
+    (o,) = forecast(Race(sc.setup, track=sc.track), 1, gear, cards).outcomes
+    race = Race(sc.setup, track=sc.track)
+    race.apply(Plan(0, 1, ("0",)))
+    race.apply(Plan(1, gear, cards))
+    play_turn(race, 0, {"boost": False})
+    race.apply(Discard(0, ()))
+    play_turn(race, 1)
+    assert (race.cars[1].d, race.cars[1].spot) == (o.d, o.spot)
+    return o.speed, o.space, o.slipstream
+
+
+def test_the_forecast_slipstreams_only_where_the_event_lets_it() -> None:
+    # Title sponsor change has no rule of its own: 4 + Adrenaline ends behind car 0, and the
+    # sponsor's slipstream +2 is taken with the usual 2
+    assert winds("title_sponsor", 2, ("2", "1")) == (4, 31, 2)
+    assert winds("title_sponsor", 2, ("2", "P3")) == (4, 33, 4)
+    # Turbulent winds: no slipstream in gear 2, the sponsor's neither; in gear 3 both
+    assert winds("turbulent_winds", 2, ("2", "1")) == (4, 29, 0)
+    assert winds("turbulent_winds", 2, ("2", "P3")) == (4, 29, 0)
+    assert winds("turbulent_winds", 3, ("2", "P3", "1")) == (5, 34, 4)
+
+
+def test_the_forecast_takes_no_adrenaline_in_sudden_rain() -> None:
+    # the lone car is last: Adrenaline in any other race, none when rain delays it
+    race = Race(parse_scenario(OPEN_ROAD.replace("cars 1\n", "cars 1\nevent sudden_rain\n"),
+                               "rain.txt").setup)
+    fc = forecast(race, 0, 1, ("1",))
+    assert not any(o.adrenaline for o in fc.outcomes)
+    assert [(o.speed, o.probability) for o in fc.outcomes] == \
+        [(3, F(1, 4)), (4, F(1, 4)), (5, F(1, 2))]
+    agrees(race, Plan(0, 1, ("1",)))
+
+
+def test_a_spin_out_that_eliminates_is_forecast_as_the_engine_plays_it() -> None:
+    # Future unknown: a spin-out puts the car out of the race; the Stress flip's 4 spins it
+    text = (SCENARIOS / "forecast_stress.txt").read_text()
+    race = Race(parse_scenario(text.replace("cars 1\n", "cars 1\nevent future_unknown\n"),
+                               "unknown.txt").setup)
+    fc = forecast(race, 0, 2, ("4", "S"))
+    assert fc.spin_probability == F(1, 2)
+    agrees(race, Plan(0, 2, ("4", "S")))
+    assert fc.out_probability == F(1, 2)  # that spin-out puts the car out of the race
+    assert [o.retired for o in fc.outcomes] == [o.spin_out for o in fc.outcomes]
+    # the same plan in any other race: a spin-out, and the car races on
+    plain = start("forecast_stress")
+    assert forecast(plain, 0, 2, ("4", "S")).out_probability == 0

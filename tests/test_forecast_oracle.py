@@ -23,6 +23,7 @@ from oraclekit import (
     scenario_text,
 )
 from pitboard.engine import Race
+from pitboard.engine.championship.module import SPONSOR_CODES
 from pitboard.engine.forecast import forecast
 from pitboard.scenario import parse_scenario
 
@@ -36,6 +37,12 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "all": {"garage": GARAGE, "legends": {"cars": 1, "pro": 1},
             "weather": {"weather": "random", "road": True}},
 }
+#: championship races (their Event's rules; sponsors in the hands): an Event for each way a rule
+#: reaches the turn or the plan -- a hand of 8 (more plans), a hand of 6 with less Heat and more
+#: Stress, Heat cards leaving the game as a lap is crossed, a spin-out putting the car out --
+#: with the first seed of a state whose player holds sponsor cards
+EVENTS = {"record_crowds": 370, "safety_regulations": 360, "pressure_cooker": 280,
+          "future_unknown": 350}
 #: states per run (fixed seeds; a seed whose state is unusable, a Legend leading, is skipped)
 SEEDS = 4
 #: plays of the engine the brute force may take per plan
@@ -74,6 +81,26 @@ def test_the_forecast_is_what_the_engine_does_for_every_order_of_the_cards(name:
             assert sum(engine.values()) == 1
             checked += 1
     assert checked >= 40 and over <= checked // 3, (checked, over)
+
+
+def test_the_forecast_knows_the_championship_events_and_sponsors() -> None:
+    """One state per Event of :data:`EVENTS`: every plan's forecast is what the engine does,
+    plans that play a sponsor card among them. (Slipstream only in gears 3-4 and no Adrenaline
+    never reach a round's leader: tests/test_forecast.py checks them.)"""
+    checked = sponsored = 0
+    for event, seed in EVENTS.items():
+        modules = {"garage": {"choose": "none"}, "championship": {"event": event}}
+        race, car = states(modules, seed, 1)[0]
+        assert race.hooks.by_key["championship"].event.key == event
+        for plan in legal_plans(race, car):
+            result = engine_outcomes(race, plan, budget=BUDGET)
+            if result is None:
+                continue
+            mine = forecast_outcomes(forecast(race, car, plan.gear, plan.cards))
+            assert mine == result[0], scenario_text(race, plan, [event])
+            checked += 1
+            sponsored += any(code in SPONSOR_CODES for code in plan.cards)
+    assert checked >= 40 and sponsored >= 5, (checked, sponsored)
 
 
 def test_card_codes_make_no_difference() -> None:

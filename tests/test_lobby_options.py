@@ -64,6 +64,8 @@ def test_modules_chosen_with_the_tray_buttons_through_the_pins(rig: Grid6) -> No
     rig.slot(0, 0)  # cloud -> fog
     rig.slot(0, 1)  # road conditions on
     assert shows(rig.panels[0], "weather: fog", "road: on")
+    rig.slot(0, PAGE_KEY)  # the Season page (championship: off)
+    assert shows(rig.panels[0], "championship: off", "RACE starts one race")
     rig.slot(0, PAGE_KEY)  # back to the race page
     assert table.modules == {
         "garage": {"choose": "draft", "pool": "basic", "expansions": False},

@@ -88,6 +88,8 @@ class RandomBot:
             return Plan(car_id, gear, tuple(cards))
         if pending.kind == DISCARD:
             cards = [c for c in pending.discardable if self.rng.below(10) < 3]  # 30% each
+            if pending.discard_most is not None:  # an Event's limit
+                cards = cards[:pending.discard_most]
             return Discard(car_id, tuple(cards))
         return self.rng.choice(pending.options)
 
@@ -153,12 +155,24 @@ class HeuristicBot:
                     return Slipstream(car_id, True, reaches[i]) if i else _SLIPSTREAM[car_id][1]
                 i -= 1
             return _SLIPSTREAM[car_id][0]
+        if race.hooks.undiscardable or race.hooks.discard_limit:  # a championship Event's
+            return self._event_discard(race, car)
         # discard: the 0 upgrade is dead weight; spare 1s too. `in` tests first: count() is a
         # method call, ~1,200 instructions, and most hands hold neither
         cards = car.hand
         if "0" not in cards and ("1" not in cards or cards.count("1") < 2):
             return _NO_DISCARD[car_id]
         return Discard(car_id, ("0",) * cards.count("0") + ("1",) * (cards.count("1") - 1))
+
+    def _event_discard(self, race: Race, car: Car) -> Discard:
+        """Discard under an Event's rules: Heat first when it may go (it clogs a hand), then
+        Stress, the 0 and spare 1s, up to the most the Event allows."""
+        kept = race.undiscardable(car)
+        hand = car.hand
+        cards = [c for c in (HEAT, STRESS) if c not in kept for _ in range(hand.count(c))]
+        cards += ["0"] * hand.count("0") + ["1"] * max(0, hand.count("1") - 1)
+        most = race.discard_limit(car)
+        return Discard(car.id, tuple(cards if most is None else cards[:most]))
 
     # -- planning
     def _plan(self, race: Race, rule: PlanRule) -> Plan:

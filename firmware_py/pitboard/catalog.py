@@ -12,6 +12,10 @@ MAX_CARS = 6
 #: then Heavy Rain's (Japan, Mexico) and Tunnel Vision's (Netherlands, Spain)
 TRACKS = ("usa", "france", "great_britain", "italy", "japan", "mexico", "netherlands", "spain")
 
+#: the championship's seasons (pitboard/engine/championship/championship.toml; a test keeps
+#: them equal), then the season drawn at random from the seed
+SEASONS = ("1961", "1962", "1963", "1964", "1965", "random")
+
 #: the weather tokens' keys (pitboard/engine/weather/tokens.toml; a test keeps them equal)
 WEATHER_TOKENS = ("cloud", "fog", "storm", "snow", "rain", "sun")
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import __version__
-from .catalog import MAX_CARS, TRACKS
+from .catalog import MAX_CARS, SEASONS, TRACKS
 from .module_args import (
     add_garage_options,
     add_module_options,
@@ -94,18 +94,27 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--json", action="store_true",
                     help="print the final state and event log as JSON (cars indexed from 0)")
 
-    sim = _command(sub, "simulate", "race bots many times: winner stats and speed",
+    sim = _command(sub, "simulate", "race bots many times (or whole seasons): stats and speed",
                    "Race bots against each other many times and print who wins, by car\n"
-                   "and grid position, average rounds and spin-outs, and engine speed.")
+                   "and grid position, average rounds and spin-outs, and engine speed.\n"
+                   "With --championship SEASON it plays whole championship seasons instead\n"
+                   "(the season's tracks and Events: --track and --laps do not apply) and\n"
+                   "prints the standings: titles, points and final places by car.\n"
+                   "  pitboard simulate --championship 1963 --seasons 200 --cars 4 --jobs 2")
     _race_options(sim, cars=6, laps=None)
     add_module_options(sim)
     sim.add_argument("--races", type=_positive, default=100, metavar="N",
                      help="how many races (default 100)")
     sim.add_argument("--bot", choices=("heuristic", "random"), default="heuristic",
                      help="how the bots play (default heuristic)")
+    sim.add_argument("--championship", choices=SEASONS, default=None, metavar="SEASON",
+                     help=f"play whole championship seasons ({', '.join(SEASONS)}): the "
+                          "season's races, Events, sponsors and points")
+    sim.add_argument("--seasons", type=_positive, default=10, metavar="N",
+                     help="how many seasons with --championship (default 10)")
     sim.add_argument("--jobs", type=_positive, default=1, metavar="N",
-                     help="share the races among N processes (default 1); each race depends "
-                          "on its seed alone, so the results are the same for any N")
+                     help="share the races (or seasons) among N processes (default 1); each "
+                          "depends on its seed alone, so the results are the same for any N")
     sim.add_argument("--json", action="store_true",
                      help="print the figures as JSON instead of text (wins_by_car is keyed by "
                           "0-based car index, wins_by_grid_position from 1)")
@@ -279,11 +288,17 @@ def cmd_scenario(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     import json
 
-    from .simulate import simulate
+    from .simulate import SeasonSimulation, SimulationResult, simulate, simulate_seasons
 
-    result = simulate(track=args.track, cars=args.cars, laps=args.laps, races=args.races,
-                      seed=args.seed, bot=args.bot,
-                      modules=race_modules(args, cars=args.cars), jobs=args.jobs)
+    modules = race_modules(args, cars=args.cars)
+    result: SeasonSimulation | SimulationResult
+    if args.championship is not None:
+        result = simulate_seasons(season=args.championship, cars=args.cars,
+                                  seasons=args.seasons, seed=args.seed, bot=args.bot,
+                                  modules=modules, jobs=args.jobs)
+    else:
+        result = simulate(track=args.track, cars=args.cars, laps=args.laps, races=args.races,
+                          seed=args.seed, bot=args.bot, modules=modules, jobs=args.jobs)
     if args.json:
         print(json.dumps(result.to_dict(), indent=1))
     else:

@@ -45,7 +45,7 @@ from .engine.decisions import (
 )
 from .engine.garage.choices import draft_spaces
 from .engine.garage.data import BY_CODE, UPGRADES, Upgrade
-from .engine.garage.draft import DRAFT, draft_drop, draft_pick
+from .engine.garage.draft import DRAFT, DraftSwap, draft_drop, draft_pick
 from .engine.garage.module import GarageModule
 from .engine.garage.symbols import DIRECT, TurnState, offers_symbols
 from .engine.race import Car, Race
@@ -209,6 +209,12 @@ class GarageBot(HeuristicBot):
         (what ``pending().options`` lists, without listing it: ~30,000 instructions a pick)."""
         module = race.hooks.by_key["garage"]
         assert isinstance(module, GarageModule)
+        if module.swapping:  # a season: the market's best for its own worst, if better
+            worst = min(module.picks[car_id], key=_DRAFT_VALUE.__getitem__)
+            best = max(module.market, key=_DRAFT_VALUE.__getitem__)
+            if _DRAFT_VALUE[best] > _DRAFT_VALUE[worst] + 1.0:
+                return DraftSwap(car_id, worst, best)
+            return DraftSwap(car_id, "", "")
         if module.market:  # max and min keep the first of equals, as over pending().options
             return draft_pick(car_id, max(module.market, key=_DRAFT_VALUE.__getitem__))
         return draft_drop(car_id, min(module.picks[car_id], key=_DRAFT_VALUE.__getitem__))

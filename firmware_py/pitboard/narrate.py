@@ -133,6 +133,35 @@ def _garage(e: ev.Event, who: str) -> str | None:
             return f"  {who} will put {_card(card)} back on the draw deck"
         case ev.UsedUp(cards=cards):
             return f"  {who} uses up {' '.join(_card(c) for c in cards)} (out of the game)"
+        case ev.Swapped(give=None):
+            return f"  {who} keeps its upgrades"
+        case ev.Swapped(give=give, take=take):
+            return f"  {who} swaps {give} {_card(give)} for {take} {_card(take)}"
+    return _championship(e, who)
+
+
+#: why a sponsor was earned, in words
+_SPONSOR_WHY = {"press": "a Press Corner", "slipstream": "slipstreaming a Press Corner",
+                "lap": "one of the first to finish lap 1", "record": "a speed record",
+                "passing": "passing cars in one move"}
+
+
+def _championship(e: ev.Event, who: str) -> str | None:
+    """The championship's events (Event card, sponsors, its rules)."""
+    match e:
+        case ev.EventRevealed(event=event, press=press):
+            corners = ", ".join(map(str, press)) or "none"
+            return f"Event: {event}; Press Corners: {corners}"
+        case ev.SponsorsDealt(cards=cards):
+            return f"  {who} is dealt sponsors {' '.join(_card(c) for c in cards)}"
+        case ev.SponsorEarned(card=card, why=why, corner=corner):
+            at = f" at corner {corner}" if corner else ""
+            what = _card(card) if card is not None else "nothing (the sponsor deck is empty)"
+            return f"  {who} earns a sponsor ({_SPONSOR_WHY.get(why, why)}{at}): {what}"
+        case ev.HeatRemoved(piles=piles, lap=lap):
+            return f"  {who} loses {len(piles)} Heat for lap {lap} ({', '.join(piles)})"
+        case ev.Retired(why=why):
+            return f"  {who} is OUT of the race ({why})"
     return None
 
 

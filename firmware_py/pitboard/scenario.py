@@ -239,8 +239,8 @@ def parse_scenario(text: str, name: str = "<scenario>") -> Scenario:
             module_line(words, modules, track, fail)
         else:
             raise fail(f"unknown directive '{key}' (track, laps, cars, seed, grid, hand_size, "
-                       f"car, garage, legends, weather, road, plan, react, slipstream, discard, "
-                       f"draft, drop, expect, finish)")
+                       f"car, garage, legends, weather, road, event, sponsors, plan, react, "
+                       f"slipstream, discard, draft, drop, swap, expect, finish)")
     if track is None:
         raise ScenarioError(f"{name}: no 'track' line")
     n = _int(opts.get("cars", "2"), "cars")
@@ -289,6 +289,18 @@ def _garage_line(words: list[str], garage: dict[str, Any], fail: Fail) -> None:
             garage["market"] = [parse_key(k, "garage market").key for k in rest]
         except ValueError as exc:
             raise fail(str(exc)) from None
+    elif what == "kept" and len(rest) > 1 and rest[0].isdigit():  # a season's race 2+
+        try:
+            keys = [parse_key(k, f"garage kept {rest[0]}").key for k in rest[1:]]
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+        garage.setdefault("kept", {})[rest[0]] = keys
+    elif what == "rounds" and len(rest) == 1 and rest[0] in ("1", "2", "3"):
+        garage["rounds"] = int(rest[0])
+    elif what == "order" and rest and all(w.isdigit() for w in rest):
+        garage["order"] = [int(w) for w in rest]
+    elif what == "swap" and len(rest) == 1 and rest[0].lower() in ("on", "off"):
+        garage["swap"] = rest[0].lower() == "on"
     elif what == "upgrades" and rest and rest[0].isdigit():
         try:
             keys = [parse_key(k, f"car {rest[0]} upgrades").key for k in rest[1:]]
@@ -297,9 +309,10 @@ def _garage_line(words: list[str], garage: dict[str, Any], fail: Fail) -> None:
         garage.setdefault("upgrades", {})[rest[0]] = keys
         garage.setdefault("choose", "draft")
     else:
-        raise fail("expected 'garage choose random|draft|snake', 'garage pool "
-                   "basic|advanced|all', 'garage expansions on|off', 'garage market CARDS...' "
-                   "or 'car N upgrades CARDS...'")
+        raise fail("expected 'garage choose random|draft|snake|none', 'garage pool "
+                   "basic|advanced|all', 'garage expansions on|off', 'garage market CARDS...', "
+                   "'garage kept CAR CARDS...', 'garage rounds N', 'garage order CARS...', "
+                   "'garage swap on|off' or 'car N upgrades CARDS...'")
 
 
 def _finish(words: list[str], fail: Fail) -> str:

@@ -7,6 +7,7 @@ Three forms::
     expect cars.0.hand S 4 U7           # a list: hands compare without order, piles in order
     expect cars.0.draw ~ 2 4 4          # ~: any order (a shuffled pile)
     expect event upgrade_replaced car=0 card=U7     # some event so far has these fields
+    expect no event sponsor car=1                   # ... and none has these
     expect option react 0 speed U8 3    # the race now offers this decision
     expect no option react 0 reduce 1   # ... and not this one
 
@@ -44,13 +45,16 @@ class Expect:
         '1'
     """
 
-    kind: str  # "value", "event", "option", "no option"
+    kind: str  # "value", "event", "no event", "option", "no option"
     path: tuple[str, ...] = ()
     words: tuple[str, ...] = ()
 
     def check(self, race: Race) -> str | None:
         if self.kind == "event":
             return self._event(race)
+        if self.kind == "no event":
+            found = self._event(race)
+            return None if found is not None else "such an event"
         if self.kind in ("option", "no option"):
             wanted = parse_decision(" ".join(self.words))
             offered = wanted in race.pending().options
@@ -105,12 +109,13 @@ def _same(value: Any, want: Any) -> bool:
 def parse_expect(words: list[str]) -> Expect:
     """The words after ``expect``; ValueError with a one-line reason if malformed."""
     if not words:
-        raise ValueError("expected 'expect PATH VALUE...', 'expect event TYPE k=v...' or "
+        raise ValueError("expected 'expect PATH VALUE...', 'expect [no] event TYPE k=v...' or "
                          "'expect [no] option DECISION'")
-    if words[0] == "event":
-        if len(words) < 2 or any("=" not in w for w in words[2:]):
-            raise ValueError("expected 'expect event TYPE field=value ...'")
-        return Expect("event", words=tuple(words[1:]))
+    if words[0] == "event" or words[:2] == ["no", "event"]:
+        rest = words[1:] if words[0] == "event" else words[2:]
+        if not rest or any("=" not in w for w in rest[1:]):
+            raise ValueError("expected 'expect [no] event TYPE field=value ...'")
+        return Expect("event" if words[0] == "event" else "no event", words=tuple(rest))
     if words[0] == "option" or words[:2] == ["no", "option"]:
         rest = words[1:] if words[0] == "option" else words[2:]
         parse_decision(" ".join(rest))  # raises a one-line ValueError if malformed

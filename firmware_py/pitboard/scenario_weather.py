@@ -1,4 +1,5 @@
-"""Scenario directives of the Legends and Weather & road conditions modules (docs/scenarios.md).
+"""Scenario directives of the Legends, Weather & road conditions and Championship modules
+(docs/scenarios.md).
 
 They fill ``RaceSetup.modules``::
 
@@ -8,6 +9,8 @@ They fill ``RaceSetup.modules``::
     legends aggressive on       # Aggressive Legends
     weather fog                 # the weather token (or random)
     road 2 limit+1              # corner 2's road token (or: road random)
+    event record_crowds         # a championship race with this Event card
+    sponsors P4 P2 P1           # the sponsor deck, top first
 
 Each problem is one line naming the scenario line, like every other directive.
 """
@@ -22,15 +25,18 @@ from .engine.weather import load_tokens, token_corners
 from .track import Track
 
 #: directives this file reads (besides ``car N legend COLOUR``)
-DIRECTIVES = ("legends", "weather", "road")
+DIRECTIVES = ("legends", "weather", "road", "event", "sponsors")
 Fail = Callable[[str], ValueError]
 
 
 def module_line(words: list[str], modules: dict[str, dict[str, Any]], track: Track | None,
                 fail: Fail) -> None:
-    """Read one ``legends``, ``weather`` or ``road`` line into ``modules``."""
+    """Read one ``legends``, ``weather``, ``road``, ``event`` or ``sponsors`` line into
+    ``modules``."""
     key, rest = words[0].lower(), [w.lower() for w in words[1:]]
-    if key == "legends":
+    if key in ("event", "sponsors"):
+        _championship(key, rest, modules, fail)
+    elif key == "legends":
         _legends(rest, modules.setdefault("legends", {}), fail)
     elif key == "weather":
         tokens = load_tokens()
@@ -104,3 +110,27 @@ def _road(rest: list[str], options: dict[str, Any], track: Track | None, fail: F
     if str(corner) in road:
         raise fail(f"corner {corner} has a road token already")
     road[str(corner)] = rest[1]
+
+
+def _championship(key: str, rest: list[str], modules: dict[str, dict[str, Any]],
+                  fail: Fail) -> None:
+    """``event KEY`` and ``sponsors C1 C2 ...``: the championship module (and the Garage
+    module its sponsors need: without upgrades unless a ``garage`` line says otherwise)."""
+    from .engine.championship import load_championship
+    from .engine.championship.module import SPONSOR_CODES
+
+    options = modules.setdefault("championship", {})
+    modules.setdefault("garage", {}).setdefault("choose", "none")
+    if key in options or (key == "sponsors" and "deck" in options):
+        raise fail(f"'{key}' given twice")
+    if key == "event":
+        events = [e.key for e in load_championship().events]
+        if len(rest) != 1 or rest[0] not in events:
+            raise fail(f"expected 'event EVENT' (one of {', '.join(events)})")
+        options["event"] = rest[0]
+        return
+    cards = [c.upper() for c in rest]
+    if not cards or any(c not in SPONSOR_CODES for c in cards):
+        raise fail(f"expected 'sponsors CARD ...' (sponsor cards "
+                   f"{', '.join(sorted(SPONSOR_CODES))}), top first")
+    options["deck"] = cards

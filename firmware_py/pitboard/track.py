@@ -90,6 +90,9 @@ class Track:
     flooded: frozenset[int] = frozenset()
     #: tunnel spaces (Spain): no card may be discarded from a hand there
     tunnels: frozenset[int] = frozenset()
+    #: the championship's Press Corner slots A, B, C... as corner numbers (1-based lines),
+    #: when the board prints its own (Spain); empty: counted from the finish line
+    press_corners: tuple[int, ...] = ()
     #: racing-line spot per space, index 0 unused (derived)
     racing_spots: tuple[int, ...] = ()
 
@@ -156,6 +159,28 @@ class Track:
             first = self.token_corner(index)
             index = first - 1 if first > 0 else len(self.corners) - 1
         return self.token_corner(index)
+
+    def press_slots(self) -> list[int]:
+        """The corner lines (0-based) of the championship's Press Corner slots A, B, C...: the
+        track's own list, else every corner from the finish line with a chicane counted once,
+        at its second line (where the sponsor is checked). An Event's letter past the last
+        slot counts round again (modulo the slots).
+
+        Example (Mexico: chicanes at lines 1-2 and 5-6; Spain prints its own)::
+
+            >>> from pitboard.trackfile import load_track
+            >>> load_track("mexico").press_slots(), load_track("spain").press_slots()
+            ([1, 2, 3, 5], [1, 3, 5, 6, 9])
+        """
+        if self.press_corners:
+            return [n - 1 for n in self.press_corners]
+        slots: list[int] = []
+        for i, corner in enumerate(self.corners):
+            if corner.chicane and slots:
+                slots[-1] = i  # the chicane's second line stands for the chicane
+            else:
+                slots.append(i)
+        return slots
 
     def summary(self) -> str:
         """One line about the track: what ``pitboard tracks`` lists.

@@ -42,8 +42,8 @@ _ALIASES = {"gb": "great_britain", "uk": "great_britain", "italia": "italy",
             "nl": "netherlands", "espana": "spain", "españa": "spain", "méxico": "mexico"}
 
 _TOP_KEYS = ("key", "name", "spaces", "laps", "heat", "stress", "grid", "flooded", "tunnels",
-             "corners", "spots")
-_TOP_OPTIONAL = frozenset({"flooded", "tunnels", "spots"})
+             "press_corners", "corners", "spots")
+_TOP_OPTIONAL = frozenset({"flooded", "tunnels", "press_corners", "spots"})
 _CORNER_KEYS = ("at", "limit", "racing_spot", "legends_line", "chicane", "aggressive",
                 "double_aggressive", "x", "y")
 _CORNER_OPTIONAL = frozenset({"chicane", "aggressive", "double_aggressive", "x", "y"})
@@ -250,6 +250,7 @@ class _Checker:
         flooded = self.space_set(doc, "flooded", spaces)
         tunnels = self.space_set(doc, "tunnels", spaces)
         places = self.spots(doc["spots"], spaces) if "spots" in doc else {}
+        press = self.press_corners(doc, len(corners))
         return Track(
             key=key,
             name=name,
@@ -262,7 +263,24 @@ class _Checker:
             places=places,
             flooded=flooded,
             tunnels=tunnels,
+            press_corners=press,
         )
+
+    def press_corners(self, doc: Mapping[str, object], corners: int) -> tuple[int, ...]:
+        """The optional ``press_corners``: corner numbers (1-based, as the [[corners]] are
+        listed), each once, the championship's Press Corner slots A, B, C... in order."""
+        value = doc.get("press_corners", [])
+        if not isinstance(value, list) or not all(_is_int(v) for v in value):
+            self.fail("press_corners", f"must be an array of corner numbers, got "
+                      f"{_describe(value)}")
+        seen: set[int] = set()
+        for i, n in enumerate(value, start=1):
+            if not 1 <= n <= corners:
+                self.fail(f"press_corners[{i}]", f"must be a corner number 1..{corners}, got {n}")
+            if n in seen:
+                self.fail(f"press_corners[{i}]", f"corner {n} is listed twice")
+            seen.add(n)
+        return tuple(value)
 
     def corners(self, value: object, spaces: int) -> tuple[Corner, ...]:
         if not isinstance(value, list):

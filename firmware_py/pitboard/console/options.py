@@ -8,8 +8,12 @@ do; ``draft`` says where the Garage draft stands.
                                                of a Garage that is on
 ``legends 0-5 [pro=0-6] [aggressive=on|off]``  Legend cars (0: none)
 ``weather off|random|TOKEN [road=on|off]``     the weather token; road conditions
+``championship off|1961|...|1965|random``      the next start races a whole season (off:
+                                               single races); refused on a kiosk
 ``draft``                                      the draft: round, whose pick, the market, the
                                                picks so far
+``standings``                                  a season's standings: points by car, the race
+                                               it is at
 ============================================  ================================================
 
 Options for a module that is not on (``legends pro=2`` without Legends), or ``draft`` in a race
@@ -22,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
+from ..catalog import SEASONS
 from ..table import flow
 from ..table.draft_view import draft_status, garage_of
 from ..table.lobby_options import (
@@ -83,6 +88,29 @@ def option_commands(session: _Session) -> dict[str, _Command]:
             raise _Usage
         return ["OK " + session.link.call(lambda: draft_line(session.table))]
 
+    def season(args: list[str]) -> list[str]:
+        if len(args) != 1 or args[0].lower() not in ("off", *SEASONS):
+            raise _Usage
+        choice = None if args[0].lower() == "off" else args[0].lower()
+
+        def apply() -> str:
+            table = session.table
+            if table.state not in (flow.LOBBY, flow.ATTRACT):
+                raise CommandError(f"a race is on ({table.state}): the championship applies to "
+                                   "the next start, 'reset' first")
+            try:
+                table.set_championship(choice)
+            except ValueError as exc:
+                raise CommandError(str(exc)) from None
+            return status_line(table)
+
+        return ["OK " + session.link.call(apply)]
+
+    def standings(args: list[str]) -> list[str]:
+        if args:
+            raise _Usage
+        return ["OK " + session.link.call(lambda: standings_line(session.table))]
+
     return {
         "garage": setter("garage", (GARAGE_MODES, {"pool": POOLS, "expansions": _SWITCH}),
                          _garage, "garage off|random|draft|snake [pool=P] [expansions=on|off]",
@@ -95,6 +123,10 @@ def option_commands(session: _Session) -> dict[str, _Command]:
                           "weather off|random|TOKEN [road=on|off]",
                           "* the next race's weather and road conditions"),
         "draft": _Command(draft, "draft", "the Garage draft: round, pick, market, picks"),
+        "championship": _Command(season, "championship off|SEASON",
+                                 "* the next start: a season 1961-1965|random", True),
+        "standings": _Command(standings, "standings",
+                              "a season: points by car, the race it is at"),
     }
 
 
@@ -160,3 +192,24 @@ def draft_line(table: Table) -> str:
     kind = "drop" if status.dropping else "pick"
     return (f"draft round={status.round}/{status.rounds} {kind}={who} "
             f"market={','.join(status.market) or '-'} picks={picks}")
+
+
+def standings_line(table: Table) -> str:
+    """The ``standings`` answer (game thread), e.g. ``season=1961 race=2/3 points=S1:9,car3:6,
+    S2:4`` (cars by place, from 1); CommandError without a season."""
+    season = table.season
+    if season is None:
+        if table.championship is not None:
+            raise CommandError(f"no standings yet: the {table.championship} season starts "
+                               "with the race")
+        raise CommandError("no championship season (championship SEASON, then new-race)")
+    totals = season.totals()
+
+    def who(car: int) -> str:
+        seat = next((st for st in table.stations if st.car == car), None)
+        return f"S{seat.index + 1}" if seat is not None else f"car{car + 1}"
+
+    points = ",".join(f"{who(c)}:{totals[c]}" for c in season.standings())
+    state = "over" if season.over else "between" if season.between else "racing"
+    return (f"season={season.setup.season} race={season.index + 1}/{len(season.plan)} "
+            f"{state} points={points}")

@@ -263,8 +263,10 @@ class ConsoleProtocol:
                 self.table.start_race(seed=seed, track=track, laps=laps, cars=cars)
             except ValueError as exc:  # a race the lobby refuses (module options, car count)
                 raise CommandError(str(exc)) from None
-            race = self.table.race
-            chosen = f"seed={race.setup.seed} " if race is not None else ""
+            race, season = self.table.race, self.table.season
+            used = season.setup.seed if season is not None else \
+                race.setup.seed if race is not None else None  # (a season: the season's)
+            chosen = f"seed={used} " if used is not None else ""
             return chosen + status_line(self.table)
 
         return ["OK " + self.link.call(start)]

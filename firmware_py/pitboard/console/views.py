@@ -45,8 +45,14 @@ def status_line(table: Table) -> str:
                   "phase=-", "turn=-"]
     racing = race is not None and state in (*flow.RACING, flow.RESULTS)
     modules = race.setup.modules if race is not None and racing else table.modules
-    return " ".join([f"state={state}", *fields, f"joined={joined}",
-                     f"stations={len(table.stations)}", f"modules={','.join(modules) or '-'}"])
+    words = [f"state={state}", *fields, f"joined={joined}", f"stations={len(table.stations)}",
+             f"modules={','.join(modules) or '-'}"]
+    season = table.season
+    if season is not None:  # a championship season: which, and the race it is at
+        words.append(f"season={season.setup.season}:{season.index + 1}/{len(season.plan)}")
+    elif table.championship is not None:
+        words.append(f"season={table.championship}")
+    return " ".join(words)
 
 
 def state_dict(table: Table) -> dict[str, Any]:
@@ -54,7 +60,8 @@ def state_dict(table: Table) -> dict[str, Any]:
     track, laps, cars = table.lobby_summary()
     return {
         "table": table.state,
-        "lobby": {"track": track, "laps": laps, "cars": cars, "modules": table.modules},
+        "lobby": {"track": track, "laps": laps, "cars": cars, "modules": table.modules,
+                  "championship": table.championship},
         "stations": [
             {"station": st.index + 1, "name": st.name, "joined": st.joined, "car": st.car,
              "lever": st.lever, "bot": st.idle_bot, "message": st.message,
@@ -63,6 +70,10 @@ def state_dict(table: Table) -> dict[str, Any]:
         ],
         "legends": legends_dict(table),
         "race": race_to_dict(table.race) if table.race is not None else None,
+        "season": None if table.season is None else {
+            "setup": table.season.setup.to_dict(), "race": table.season.index,
+            "races": len(table.season.plan), "points": table.season.totals(),
+            "standings": table.season.standings()},
     }
 
 

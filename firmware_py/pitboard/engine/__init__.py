@@ -62,6 +62,7 @@ __all__ = [
 # Rules modules register themselves on import (engine/modules.py): import each module's
 # package here, after the base engine, so RaceSetup.modules finds it.
 from . import (
+    championship,  # noqa: F401  (the Championship: Events, Press Corners, sponsors)
     garage,  # noqa: F401  (Garage module)
     legends,  # noqa: F401  (Legends module)
     track_features,  # noqa: F401  (flooded and tunnel spaces: on with the track)

@@ -35,6 +35,8 @@ class Car:
     finished: bool = False
     finish_round: int = 0
     spinouts: int = 0
+    #: out of the race without a place (a championship Event's elimination); finished too
+    retired: bool = False
     # --- this turn (reset when the car's turn starts) ---
     planned: bool = False
     clogged: bool = False
@@ -46,4 +48,6 @@ class Car:
     boosted: bool = False
     cooldown: int = 0
     slipstreamed: bool = False
+    #: where this turn's slipstream started (read only when ``slipstreamed``)
+    slip_from: int = 0
     spun: bool = False

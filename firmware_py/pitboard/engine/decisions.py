@@ -331,6 +331,8 @@ class Pending:
     plan_rules: dict[int, PlanRule] = field(default_factory=dict)
     discardable: tuple[str, ...] = ()
     forced: bool = False
+    #: the discard step: the most cards that may go (None: any number of ``discardable``)
+    discard_most: int | None = None
 
 
 def decision_to_dict(d: Decision) -> dict[str, Any]:

@@ -550,6 +550,22 @@ class RaceOver(Event):
     rounds: int
 
 
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Retired(CarEvent):
+    """A car is out of the race without a place (a championship Event: ``why``, e.g.
+    "spin-out"); it leaves the board.
+
+    Example::
+
+        >>> Retired(car=1, why="spin-out", round=5).to_dict()
+        {'car': 1, 'why': 'spin-out', 'type': 'retired', 'round': 5}
+    """
+
+    kind = "retired"
+    why: str
+
+
 # ---------------------------------------------------------------------------- the Garage
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -595,6 +611,23 @@ class DraftDropped(CarEvent):
 
     kind = "draft_drop"
     card: str
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Swapped(CarEvent):
+    """Championship, after a season's draft round: a car gave back ``give`` for ``take`` from
+    the market (both None: it kept its upgrades).
+
+    Example::
+
+        >>> Swapped(car=1, give="U4", take="U20", round=0).to_dict()
+        {'car': 1, 'give': 'U4', 'take': 'U20', 'type': 'swap', 'round': 0}
+    """
+
+    kind = "swap"
+    give: str | None
+    take: str | None
 
 
 @register_event
@@ -854,3 +887,74 @@ class WeatherDrawn(Event):
     def to_dict(self) -> dict[str, Any]:
         return {"weather": self.weather, "road": {str(c): token for c, token in self.road},
                 "type": self.kind, "round": self.round}
+
+
+# ---------------------------------------------------------------------------- Championship
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EventRevealed(Event):
+    """A championship race's Event card (its key in championship.toml) and its Press Corners,
+    by corner number as the board prints them (the line a sponsor is checked at).
+
+    Example::
+
+        >>> EventRevealed(event="record_crowds", press=(3, 5), round=0).to_dict()
+        {'event': 'record_crowds', 'press': [3, 5], 'type': 'event', 'round': 0}
+    """
+
+    kind = "event"
+    event: str
+    press: tuple[int, ...]
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SponsorsDealt(CarEvent):
+    """The Event's sponsorship ``cards`` dealt to a car at the start (into its deck).
+
+    Example::
+
+        >>> SponsorsDealt(car=0, cards=("P2", "P5"), round=0).to_dict()
+        {'car': 0, 'cards': ['P2', 'P5'], 'type': 'sponsors_dealt', 'round': 0}
+    """
+
+    kind = "sponsors_dealt"
+    cards: tuple[str, ...]
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SponsorEarned(CarEvent):
+    """A car earned a sponsorship ``card`` (None: the sponsor deck was empty) for ``why``:
+    ``press`` (a Press Corner: at its limit + 2 or more, or as an Event says), ``slipstream``
+    (slipstreamed across one), ``lap`` (among the first to finish lap 1),
+    ``record`` (a speed record), ``passing`` (passed cars in one move); ``corner``: the Press
+    Corner's number as printed (None for the others).
+
+    Example::
+
+        >>> SponsorEarned(car=1, card="P4", why="press", corner=3, round=6).to_dict()
+        {'car': 1, 'card': 'P4', 'why': 'press', 'corner': 3, 'type': 'sponsor', 'round': 6}
+    """
+
+    kind = "sponsor"
+    card: str | None
+    why: str
+    corner: int | None
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HeatRemoved(CarEvent):
+    """Heat cards left the game (an Event: one a completed lap), one from each pile named in
+    ``piles`` (``engine``, ``hand``, ``discard``, ``draw``), after lap ``lap``.
+
+    Example::
+
+        >>> HeatRemoved(car=0, piles=("engine",), lap=1, round=9).to_dict()
+        {'car': 0, 'piles': ['engine'], 'lap': 1, 'type': 'heat_removed', 'round': 9}
+    """
+
+    kind = "heat_removed"
+    piles: tuple[str, ...]
+    lap: int

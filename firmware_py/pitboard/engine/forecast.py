@@ -94,6 +94,8 @@ class Outcome:
     adrenaline: bool = False
     boosted: bool = False
     slipstream: int = 0
+    #: the turn put the car out of the race (a championship Event: a spin-out eliminates)
+    retired: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +154,12 @@ class Forecast:
     @property
     def spin_probability(self) -> Fraction:
         return sum((o.probability for o in self.outcomes if o.spin_out), Fraction(0))
+
+    @property
+    def out_probability(self) -> Fraction:
+        """The chance the turn puts the car out of the race (a championship Event's spin-out
+        elimination; 0 in any other race)."""
+        return sum((o.probability for o in self.outcomes if o.retired), Fraction(0))
 
     @property
     def max_heat(self) -> int:
@@ -338,7 +346,8 @@ def _outcome(sb: Sandbox, shift_cost: int) -> tuple[Any, ...]:
     d = car.d
     return (car.speed, d, sb.lap_of(d), car.space, car.spot, car.spot == sb.racing_spot(d),
             d - car.start_d, blocked, tuple(corners), heat, spin_corner is not None,
-            spin_corner, car.engine, cooled, car.adrenaline_used, car.boosted, slip)
+            spin_corner, car.engine, cooled, car.adrenaline_used, car.boosted, slip,
+            car.retired)
 
 
 # -- kept while the race plans ------------------------------------------------------------------

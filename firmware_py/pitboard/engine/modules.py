@@ -1,5 +1,5 @@
-"""Rules modules (Garage, Legends, Weather & road conditions) and the rules a track's spaces
-bring (flooded, tunnel): the named points where they hook in.
+"""Rules modules (Garage, Legends, Weather & road conditions, the Championship) and the rules a
+track's spaces bring (flooded, tunnel): the named points where they hook in.
 
 The base sequence in :mod:`pitboard.engine.race` asks a few named questions and announces a few
 named moments; a module is a :class:`RaceModule` subclass that answers or handles only the ones
@@ -15,12 +15,17 @@ track has the spaces it rules (:func:`build_features`), and it has no options an
 The hook points, in the order a race meets them:
 
 =====================  ========================================================================
+``laps``               once, when the race is set up: the laps it races (a championship Event:
+                       one lap more or fewer)
 ``prepare``            once, before any car is dealt: draw tokens, shuffle a Legend deck
 ``corner_limit``       once per corner, before the race: the limit every car faces there
+``hand_size``          once, before the deal: the cards in a full hand (an Event: 6 or 8)
 ``setup_car``          each car's starting deck and engine, before the deck is shuffled
 ``pre_race``           whether decisions (a draft) must come before the cards are dealt
 ``waiting``            the car a module's phase waits for (a draft pick), options not listed
 ``plans``              does this car plan this round (a Legend car does not)
+``adrenaline``         does this car get Adrenaline this round, given the base game's answer
+                       (the last car or two); an Event may take it away
 ``downshift_heat``     Heat a downshift costs this car this round on top of the base game's
                        (a flooded space: 1)
 ``drive``              a car's whole turn when the module drives it (a Legend); True = handled
@@ -32,10 +37,20 @@ The hook points, in the order a race meets them:
 ``may_slipstream``     may this car start a slipstream from where it is
 ``slipstream_spaces``  how far a slipstream moves
 ``slipstream_choices`` the distances a car may pick (a road token's "may add 1 space")
+``after_corners``      step 7 is over for this car: every corner line of the turn was
+                       checked, or a spin-out ended the checks (an Event rewards a Press Corner
+                       or puts a spun-out car out of the race)
 ``may_discard``        may this car discard cards from its hand now (not in a tunnel): the
                        Discard step and any effect that discards from a hand ask it
+``undiscardable``      the card codes step 8 never lets this car discard (the base game: Heat
+                       and Stress; an Event may allow one of them)
+``discard_limit``      the most cards this car may discard in step 8 (None: any number)
 ``end_turn``           the turn's cards leave the play area (refresh, one-time cards)
 =====================  ========================================================================
+
+A module may bring its rules as several objects (:attr:`RaceModule.parts`: a championship
+Event's rules, each a small class answering its own hooks): the race asks each part like a
+module, right after the module, so a rule nobody's race uses costs nothing.
 
 React actions a module adds (an upgrade's symbols) are :class:`~pitboard.engine.react.ReactAction`
 objects listed in :attr:`RaceModule.react_actions`; the race offers them after the base ones.
@@ -47,7 +62,7 @@ replays the race.
 
 What a module may read of a race and do to it is :class:`ModuleRace`, the race as every hook
 receives it: move a car, flip, draw, shuffle, record an event, ask where a car stands and
-whether it may discard, read the shift table. Nothing else of
+whether it may discard, read the shift table, take a car out of the race. Nothing else of
 :class:`~pitboard.engine.race.Race` is the modules' (its names with an underscore may change
 with any version; ``tests/test_imports.py`` checks that no file outside race.py's layers uses
 one).
@@ -103,6 +118,8 @@ class ModuleRace(Protocol):
     laps: int
     #: ``d`` past which a car has finished (laps x spaces)
     finish_d: int
+    #: cards in a full hand this race (the setup's, as the modules' hand_size hooks changed it)
+    hand_size: int
     #: 0 before the first round
     round: int
     #: "plan", "react", ... or a module's own phase (a module sets its phase, see pre_race)
@@ -135,6 +152,13 @@ class ModuleRace(Protocol):
     def may_discard(self, car: Car) -> bool:
         """May ``car`` discard cards from its hand now (not on a tunnel space)?"""
 
+    def undiscardable(self, car: Car) -> frozenset[str]:
+        """The card codes ``car`` may never discard in step 8 now (Heat and Stress in the base
+        game)."""
+
+    def discard_limit(self, car: Car) -> int | None:
+        """The most cards ``car`` may discard in step 8 (None: any number)."""
+
     # -- what a module does --------------------------------------------------------------------
     def move(self, car: Car, spaces: int, why: str) -> None:
         """Move ``car`` forward, stepping back while a space is full (events: lap, move)."""
@@ -154,6 +178,10 @@ class ModuleRace(Protocol):
 
     def start(self) -> None:
         """Deal the cards and begin round 1 (a module's pre-race phase calls it when done)."""
+
+    def retire(self, car: Car, why: str) -> None:
+        """Take ``car`` out of the race: off the board, no more turns and no place (an Event's
+        elimination); recorded as a :class:`~pitboard.engine.events.Retired`."""
 
 
 class RaceModule:
@@ -189,6 +217,14 @@ class RaceModule:
     #: React actions this module adds, offered after the base game's (a module may build
     #: them per race in ``__init__``, bound to itself)
     react_actions: tuple[ReactAction, ...] = ()
+    #: one-time cards this module deals may join a pile during the race (a championship's
+    #: sponsors): the module that takes played one-time cards out (the Garage) looks every turn
+    deals_onetime: ClassVar[bool] = False
+    #: hook objects this module brings beside itself, asked like modules right after it (a
+    #: championship Event's rules: each answers only the hooks its rule changes); built per
+    #: race in ``__init__``. Parts have no options, state, decisions or React actions of
+    #: their own: the module keeps those
+    parts: tuple[RaceModule, ...] = ()
 
     def __init__(self, options: Mapping[str, Any]) -> None:
         self.options = dict(options)
@@ -206,12 +242,22 @@ class RaceModule:
         """Restore the state :meth:`to_dict` wrote."""
 
     # -- before the race --------------------------------------------------------------------
+    def laps(self, race: ModuleRace, laps: int) -> int:
+        """The laps the race runs, given the setup's (or the track's) ``laps``: asked once,
+        when the race is set up (never when a saved race is loaded: its laps are saved)."""
+        return laps
+
     def prepare(self, race: ModuleRace) -> None:
         """Once, after the track is known and before any car is dealt."""
 
     def corner_limit(self, race: ModuleRace, index: int, limit: int) -> int:
         """The limit at corner ``index`` (0-based) for every car, given the printed one."""
         return limit
+
+    def hand_size(self, race: ModuleRace, size: int) -> int:
+        """The cards in a full hand this race, given the setup's ``size`` (asked before the
+        deal, and again when a saved race is loaded)."""
+        return size
 
     def setup_car(self, race: ModuleRace, car: Car) -> None:
         """Adjust ``car.draw`` (unshuffled starting deck) and ``car.engine`` before the shuffle."""
@@ -240,6 +286,11 @@ class RaceModule:
     def plans(self, race: ModuleRace, car: Car) -> bool:
         """Does ``car`` plan (choose a gear and cards) this round?"""
         return True
+
+    def adrenaline(self, race: ModuleRace, car: Car, has: bool) -> bool:
+        """Does ``car`` get Adrenaline this round, given ``has``, the answer so far (the base
+        game's: the last car, or the last two with 5 or more starters)?"""
+        return has
 
     def drive(self, race: ModuleRace, car: Car) -> bool:
         """Take ``car``'s whole turn; True if the module did (the race then ends the turn)."""
@@ -273,9 +324,24 @@ class RaceModule:
         """May ``car`` start a slipstream where it stands (the base rule already allows it)?"""
         return True
 
+    def after_corners(self, race: ModuleRace, car: Car) -> None:
+        """Step 7 is over for ``car`` (every corner line of its turn checked, or a spin-out
+        ended the checks: ``car.spun``); its Discard step and the turn's end come next."""
+
     def may_discard(self, race: ModuleRace, car: Car) -> bool:
         """May ``car`` discard cards from its hand now (the Discard step, a reduce symbol)?"""
         return True
+
+    def undiscardable(self, race: ModuleRace, car: Car, codes: frozenset[str]
+                      ) -> frozenset[str]:
+        """The card codes ``car`` may never discard in step 8, given the answer so far
+        (``codes``: Heat and Stress in the base game)."""
+        return codes
+
+    def discard_limit(self, race: ModuleRace, car: Car, most: int | None) -> int | None:
+        """The most cards ``car`` may discard in step 8, given the answer so far (None: any
+        number)."""
+        return most
 
     def slipstream_spaces(self, race: ModuleRace, car: Car, spaces: int) -> int:
         """How far ``car`` slipstreams, given the base game's ``spaces``."""
@@ -293,9 +359,10 @@ class RaceModule:
 
 #: hooks whose answers chain: each module gets the previous module's answer
 _CHAINED = ("corner_limit", "car_corner_limit", "corner_heat", "cooldown", "boost_heat",
-            "slipstream_spaces", "slipstream_choices", "downshift_heat")
+            "slipstream_spaces", "slipstream_choices", "downshift_heat",
+            "laps", "hand_size", "adrenaline", "undiscardable", "discard_limit")
 #: hooks every overriding module hears, in module order
-_BROADCAST = ("prepare", "setup_car", "after_reveal", "end_turn")
+_BROADCAST = ("prepare", "setup_car", "after_reveal", "end_turn", "after_corners")
 #: yes/no hooks: all must say yes (plans, may_slipstream) or one says yes (drive, pre_race)
 _ALL = ("plans", "may_slipstream", "may_discard")
 _ANY = ("drive", "pre_race")
@@ -306,7 +373,8 @@ _FIRST = ("waiting",)
 class Hooks:
     """The race's modules and track features, sorted by hook: each attribute is None when none
     overrides it (the base sequence then skips the call), else one callable with the base
-    signature. Modules come first, then features, in each hook that chains.
+    signature. Modules come first (each followed by its parts), then features, in each hook
+    that chains.
 
     Example::
 
@@ -341,11 +409,17 @@ class Hooks:
         self.drive: Callable[..., bool] | None = None
         self.pre_race: Callable[..., bool] | None = None
         self.waiting: Callable[..., int | None] | None = None
+        self.laps: Callable[..., int] | None = None
+        self.hand_size: Callable[..., int] | None = None
+        self.adrenaline: Callable[..., bool] | None = None
+        self.after_corners: Callable[..., None] | None = None
+        self.undiscardable: Callable[..., frozenset[str]] | None = None
+        self.discard_limit: Callable[..., int | None] | None = None
         #: every module's React actions, in module order
         self.react_actions: tuple[ReactAction, ...] = tuple(
             a for m in modules for a in m.react_actions)
         found: dict[str, list[Callable[..., Any]]] = {}
-        for m in (*modules, *features):
+        for m in (*(p for module in modules for p in (module, *module.parts)), *features):
             for name in _overrides(type(m)):
                 found.setdefault(name, []).append(getattr(m, name))
         for name, fns in found.items():  # (one module's hook as it is: no call per hook)

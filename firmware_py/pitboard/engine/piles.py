@@ -30,9 +30,11 @@ class Piles(Course):
         ([7, 7], 3)
     """
 
-    __slots__ = ("_seed_key", "grid", "setup", "shuffles", "stress_reserve")
+    __slots__ = ("_seed_key", "grid", "hand_size", "setup", "shuffles", "stress_reserve")
 
     setup: RaceSetup
+    #: cards in a full hand (the setup's, as the modules' hand_size hooks changed it)
+    hand_size: int
     grid: list[int]
     shuffles: int
     stress_reserve: int
@@ -129,7 +131,7 @@ class Piles(Course):
         off: the deal). An empty draw pile takes the discard pile, shuffled, as often as
         needed; the hand stays short when both run out."""
         hand = car.hand
-        need = self.setup.hand_size - len(hand)
+        need = self.hand_size - len(hand)
         if need <= 0:
             return
         log = log and self.record_events

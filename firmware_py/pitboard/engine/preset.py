@@ -33,7 +33,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
-from .cards import DISCARDABLE
 from .decisions import (
     ADRENALINE,
     BOOST,
@@ -156,9 +155,10 @@ def likely(race: Race, car_id: int, overrides: Mapping[str, bool] = {}, reach: i
             far = reach if reach in reaches else far or reaches[0]
         else:
             far, reaches = 0, ()
-    # (not on a tunnel space: if a Boost or slipstream takes the car out, the step is asked)
-    discard = overrides.get("discard", False) if any(DISCARDABLE[c] for c in car.hand) and \
-        race.may_discard(car) else None
+    # (not on a tunnel space: if a Boost or slipstream takes the car out, the step is asked;
+    # what may go is the race's: a championship Event may let Heat or Stress go)
+    discard = overrides.get("discard", False) if not race.undiscardable(car).issuperset(
+        car.hand) and race.may_discard(car) else None
     return kind(adrenaline=adrenaline, boost=boost, cool=cool, cooling=cooling,
                 slipstream=slipstream, reach=far if slipstream else 0, reaches=reaches,
                 discard=discard)

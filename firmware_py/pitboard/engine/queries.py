@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .car import Car
-from .cards import DISCARDABLE, PLAYABLE
+from .cards import DISCARDABLE, HEAT, PLAYABLE, STRESS, UNDISCARDABLE
 from .decisions import (
     DISCARD,
     DONE,
@@ -62,6 +62,23 @@ def _paid_shifts(gear: int, engine: int, extra: int) -> tuple[tuple[int, ...], d
 
 
 BASE_PHASES = frozenset({PLAN, REACT, SLIPSTREAM, DISCARD, OVER})
+#: the base game's undiscardable cards, as the undiscardable hooks receive them
+_UNDISCARDABLE = frozenset(UNDISCARDABLE)
+
+
+def undiscardable_text(kept: frozenset[str] | set[str]) -> str:
+    """Why a card of ``kept`` cannot leave a hand in step 8, in one sentence.
+
+    Example::
+
+        >>> undiscardable_text(frozenset({"H", "S"})), undiscardable_text(frozenset({"S"}))
+        ('Heat and Stress cards can never be discarded', 'Stress cards cannot be discarded now')
+    """
+    heat, stress = HEAT in kept, STRESS in kept
+    if heat and stress:
+        return "Heat and Stress cards can never be discarded"
+    kinds = "Heat" if heat else "Stress" if stress else "these"
+    return f"{kinds} cards cannot be discarded now"
 #: the phases of one car's turn
 TURN_PHASES = frozenset({REACT, SLIPSTREAM, DISCARD})
 
@@ -122,6 +139,11 @@ class Queries(Piles):
             longer = tuple(Slipstream(car.id, True, n) for n in self.slipstream_reaches(car)[1:])
             return Pending(SLIPSTREAM, (car.id,),
                            (Slipstream(car.id, True), *longer, Slipstream(car.id, False)))
+        if self.hooks.undiscardable or self.hooks.discard_limit:  # e.g. a championship Event
+            kept = self.undiscardable(car)
+            return Pending(DISCARD, (car.id,),
+                           discardable=tuple(c for c in car.hand if c not in kept),
+                           discard_most=self.discard_limit(car))
         return Pending(DISCARD, (car.id,),
                        discardable=tuple(c for c in car.hand if DISCARDABLE[c]))
 
@@ -168,6 +190,17 @@ class Queries(Piles):
         step and every effect that discards from a hand ask this.)"""
         may = self.hooks.may_discard
         return may is None or may(self, car)
+
+    def undiscardable(self, car: Car) -> frozenset[str]:
+        """The card codes ``car`` may never discard in step 8 now: Heat and Stress in the base
+        game (a championship Event may free one of them)."""
+        hook = self.hooks.undiscardable
+        return hook(self, car, _UNDISCARDABLE) if hook else _UNDISCARDABLE
+
+    def discard_limit(self, car: Car) -> int | None:
+        """The most cards ``car`` may discard in step 8 (None: any number, the base game)."""
+        hook = self.hooks.discard_limit
+        return hook(self, car, None) if hook else None
 
     def _waiting_text(self) -> str:
         p = self.pending()

@@ -43,6 +43,7 @@ from .events import (
     HeatPaid,
     Placed,
     RaceOver,
+    Retired,
     Revealed,
     RoundStarted,
     Shifted,
@@ -52,7 +53,7 @@ from .events import (
     TurnStarted,
 )
 from .modules import Hooks, build_features, build_modules
-from .queries import FREE_SHIFTS, SHIFTS, Queries
+from .queries import FREE_SHIFTS, SHIFTS, Queries, undiscardable_text
 from .react import BASE_ACTIONS, more_available
 from .react import by_name as react_by_name
 from .setup import RaceSetup
@@ -70,12 +71,16 @@ class Race(Queries):
     """
 
     __slots__ = ("_driving_round", "_react_actions", "_react_by_name", "_react_more",
-                 "_round_again", "_to_plan", "car_turns", "log", "order", "phase", "turn")
+                 "_round_again", "_step8_hooks", "_to_plan", "car_turns", "log", "order", "phase",
+                 "turn")
 
     def __init__(
         self, setup: RaceSetup, *, track: Track | None = None, record_events: bool = True
     ) -> None:
         self._set_up(setup, track, setup.laps, record_events)
+        if self.hooks.laps:  # e.g. a championship Event: a lap more or fewer
+            self.laps = max(1, self.hooks.laps(self, self.laps))
+            self.finish_d = self.laps * self.track.spaces
         self._derive()
         if self.hooks.prepare:
             self.hooks.prepare(self)
@@ -143,6 +148,13 @@ class Race(Queries):
         self._spaces = self.track.spaces
         self._spots = self.track.racing_spots
         self._seed_key = seed_key(self.setup.seed)
+        hooks = self.hooks
+        hand_size = hooks.hand_size  # e.g. a championship Event: 6 or 8 cards
+        self.hand_size = max(1, hand_size(self, self.setup.hand_size)) if hand_size \
+            else self.setup.hand_size
+        #: a module acts after step 7 or changes which cards step 8 takes (a championship
+        #: Event): one test per car-turn instead of one per hook
+        self._step8_hooks = bool(hooks.after_corners or hooks.undiscardable)
         #: the React actions this race offers: the base game's, then its modules' (a module
         #: action with a base action's name refines it in place)
         actions = {a.name: a for a in BASE_ACTIONS}
@@ -287,6 +299,7 @@ class Race(Queries):
         self.log.append(slip)
         if take:
             car.slipstreamed = True
+            car.slip_from = car.d
             if self.record_events:
                 self.events.append(Slipstreamed(car=car.id, round=self.round))
             self.move(car, spaces, "slipstream")
@@ -302,9 +315,14 @@ class Race(Queries):
             self._end_turn(car)
             return
         hand = car.hand.copy()
+        kept = self.undiscardable(car) if self.hooks.undiscardable else UNDISCARDABLE
+        most = self.discard_limit(car) if self.hooks.discard_limit else None
+        if most is not None and len(cards) > most:
+            raise IllegalDecision(f"car {car.id}: at most {most} card"
+                                  f"{'s' if most != 1 else ''} may be discarded now")
         for c in cards:
-            if c in UNDISCARDABLE:
-                raise IllegalDecision(f"car {car.id}: Heat and Stress cards can never be discarded")
+            if c in kept:
+                raise IllegalDecision(f"car {car.id}: {undiscardable_text(kept)}")
             if c not in hand:
                 raise IllegalDecision(f"car {car.id}: card {c} is not in hand")
             hand.remove(c)
@@ -345,6 +363,9 @@ class Race(Queries):
         for i, car in enumerate(racing):
             car.adrenaline = i >= adrenaline
             car.planned = False
+        if self.hooks.adrenaline:  # e.g. an Event: no Adrenaline this race
+            for car in racing:
+                car.adrenaline = self.hooks.adrenaline(self, car, car.adrenaline)
         if plans is not None:  # a car may sit the planning out (a Legend car)
             for car in racing:
                 car.planned = not plans(self, car)
@@ -427,6 +448,9 @@ class Race(Queries):
         first = bisect_left(ds, car.start_d)
         if first < len(ds) and ds[first] < car.d:
             self._check_corners(car, first)
+        if self._step8_hooks:  # e.g. a championship's Press Corners and Event
+            self._after_corners(car)
+            return
         for c in car.hand:  # a card to discard? (a loop: the first card usually is one)
             if DISCARDABLE[c]:
                 may = self.hooks.may_discard  # e.g. not in a tunnel
@@ -434,6 +458,20 @@ class Race(Queries):
                     self.phase = DISCARD
                     return
                 break
+        self._end_turn(car)
+
+    def _after_corners(self, car: Car) -> None:
+        """Step 7 is done: the modules' after_corners, then step 8 with the cards they let go
+        (a race whose modules change neither goes on in :meth:`_after_slipstream`)."""
+        hooks = self.hooks
+        if hooks.after_corners:
+            hooks.after_corners(self, car)
+            if car.retired:  # out of the race: no Discard step
+                self._end_turn(car)
+                return
+        if not self.undiscardable(car).issuperset(car.hand) and self.may_discard(car):
+            self.phase = DISCARD
+            return
         self._end_turn(car)
 
     def _check_corners(self, car: Car, first: int | None = None) -> None:
@@ -480,6 +518,19 @@ class Race(Queries):
             self.events.append(SpunOut(car=car.id, corner=index + 1, heat=paid, stress=given,
                                        frm=frm, d=p.d, lap=p.lap, space=p.space, spot=p.spot,
                                        racing_line=p.racing_line, round=self.round))
+
+    def retire(self, car: Car, why: str) -> None:
+        """Take ``car`` out of the race: off the board, no more turns, no place in the Hall of
+        Fame (a championship Event's elimination). Its turn, if under way, ends at once."""
+        if car.finished:
+            return
+        if car.on_track:
+            self._taken[car.space] &= ~car.spot
+        car.on_track = False
+        car.finished = car.retired = True
+        car.finish_round = self.round
+        if self.record_events:
+            self.events.append(Retired(car=car.id, why=why, round=self.round))
 
     def _end_turn(self, car: Car) -> None:
         if self.hooks.end_turn:

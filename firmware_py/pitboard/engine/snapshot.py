@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import MISSING, fields
 from typing import Any
 
 from ..track import Track
@@ -13,12 +13,19 @@ from .setup import RaceSetup
 
 FORMAT = 1
 _PILES = ("hand", "discard", "play")
-_CAR_FIELDS = tuple(f.name for f in fields(Car))
+#: Car fields a saved state leaves out: ``slip_from`` lives within one decision (a slipstream
+#: and the corner check right after it), and ``retired`` is written only when true, so states
+#: of races nobody left read and write byte for byte as before these fields were added
+_NOT_SAVED = frozenset({"slip_from"})
+_ONLY_TRUE = frozenset({"retired"})
+_CAR_FIELDS = tuple(f.name for f in fields(Car) if f.name not in _NOT_SAVED)
+_DEFAULTED = frozenset(f.name for f in fields(Car) if f.default is not MISSING)
 
 
 def car_to_dict(race: Race, car: Car) -> dict[str, Any]:
     """A car as JSON: piles in order, draw pile TOP FIRST, plus its place on the board."""
-    out: dict[str, Any] = {name: getattr(car, name) for name in _CAR_FIELDS}
+    out: dict[str, Any] = {name: getattr(car, name) for name in _CAR_FIELDS
+                           if name not in _ONLY_TRUE or getattr(car, name)}
     for name in _PILES:
         out[name] = list(out[name])
     out["draw"] = list(reversed(car.draw))
@@ -77,7 +84,9 @@ def race_from_dict(data: dict[str, Any], *, track: Track | None = None) -> Race:
         race.log = [decision_from_dict(d) for d in data["log"]]
         race.events = [event_from_dict(e) for e in data.get("events", [])]
         for raw in data["cars"]:
-            values = {name: raw[name] for name in _CAR_FIELDS}
+            # a field added since the state was saved takes its default (retired, slip_from)
+            values = {name: raw[name] for name in _CAR_FIELDS if name in raw or
+                      name not in _DEFAULTED}
             for name in _PILES:
                 values[name] = list(values[name])
             values["draw"] = list(reversed(raw["draw"]))

@@ -126,12 +126,18 @@ def race_stamp(setup: RaceSetup) -> dict[str, Any]:
 def stamp_change(saved: object, setup: RaceSetup) -> str | None:
     """What differs between a saved stamp and today's rules and data for ``setup``, in one
     line (None when nothing does: the saved race replays as it was played)."""
+    return compare_stamp(saved, lambda: race_stamp(setup))
+
+
+def compare_stamp(saved: object, stamp: Callable[[], dict[str, Any]]) -> str | None:
+    """What differs between a saved stamp and today's (``stamp()``, a race's or a season's),
+    in one line; None when nothing does."""
     if not isinstance(saved, dict) or "rules" not in saved or "data" not in saved:
         return "it was saved without a rules stamp (an older Pitboard)"
     if saved["rules"] != RULES_VERSION:
         return f"it was saved under rules version {saved['rules']!r}, these are {RULES_VERSION}"
     try:
-        now = race_stamp(setup)["data"]
+        now = stamp()["data"]
     except (OSError, ValueError) as exc:
         return f"its data cannot be read now ({' '.join(str(exc).split())})"
     old = saved["data"] if isinstance(saved["data"], dict) else {}

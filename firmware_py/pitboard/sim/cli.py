@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, NoReturn
 
-from ..catalog import MAX_CARS, TRACKS
+from ..catalog import MAX_CARS, SEASONS, TRACKS
 from ..module_args import (
     SetupError,
     add_garage_options,
@@ -167,6 +167,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "the next start (default: a temporary folder, removed at exit)")
     add_module_options(p)
     add_garage_options(p)
+    p.add_argument("--championship", metavar="SEASON", choices=SEASONS,
+                   help=f"race a whole championship season ({', '.join(SEASONS)}): its races "
+                        "one after the other, the standings between them (not with --kiosk)")
     p.add_argument("--image-scale", metavar="N", type=_int_in(1, 8, "image scale"), default=1,
                    help="enlarge saved images N times, pixel for pixel (default 1: 128x64)")
     return p
@@ -278,6 +281,8 @@ def main(
         return fail(str(exc))
 
     terminal = not args.text and (tty if tty is not None else isatty(stdin) and isatty(out))
+    if args.kiosk and args.championship:
+        return fail("--championship races a season: the kiosk races single races")
     if args.kiosk:
         if args.autoplay or not terminal:
             return fail("--kiosk is a preview to try by hand on a terminal (not with --autoplay "
@@ -304,6 +309,12 @@ def main(
     except (StartupError, OSError) as exc:  # a run-time failure (a journal in use), not
         print(f"{PROG}: cannot start: {exc}", file=err)  # bad arguments: exit 1, as `run`
         return 1
+    if args.championship and sim.table.race is None:  # (a resumed race keeps its own)
+        try:
+            sim.table.set_championship(args.championship)
+        except ValueError as exc:
+            sim.close()
+            return fail(str(exc))
     status = 0
     try:
         if terminal:

@@ -268,10 +268,18 @@ class Sim:
                 f"{where}{extra} · seed {self.seed}")
 
     def results_line(self) -> str:
-        """The final order (or the standings of an unfinished race); "" before any race."""
+        """The final order (or the standings of an unfinished race); "" before any race. A
+        championship season: its standings, with the points."""
         race = self.table.race
         if race is None:
             return ""
+        season = self.table.season
+        if season is not None and season.race.over:
+            points = season.totals()
+            order = ", ".join(f"{i + 1}. {race.cars[c].name} {points[c]}"
+                              for i, c in enumerate(season.standings()))
+            done = "over" if season.over else f"after race {season.index + 1}/{len(season.plan)}"
+            return f"Championship {season.setup.season} {done}: {order}"
         order = ", ".join(f"{i + 1}. {race.cars[c].name}" for i, c in enumerate(
             race.hall_of_fame if race.over else race.standings()))
         if race.over:

@@ -13,7 +13,7 @@ from collections import Counter
 from ..bots import Bot, HeuristicBot
 from ..engine import decisions as dec
 from ..engine.decisions import Decision, Discard, Plan, React, Slipstream
-from ..engine.garage.draft import DraftDrop, DraftPick
+from ..engine.garage.draft import DraftDrop, DraftPick, DraftSwap
 from ..engine.race import Race
 from ..engine.snapshot import race_from_dict, race_to_dict
 from ..hw.events import GoPressed, LeverMoved, SlotPressed, StationEvent
@@ -36,6 +36,14 @@ def next_input(table: Table, *, brain: Bot | None = None,
             table.handle(event)
     """
     race = table.race
+    if race is not None and race.over and table.state == flow.RESULTS and \
+            table.season is not None and table.season.between:
+        # a championship season: GO on the standings starts the next race
+        for st in table.stations:
+            if st.car is not None and not st.idle_bot and \
+                    (stations is None or st.index in stations):
+                return GoPressed(station=st.index)
+        return None
     if race is None or race.over:
         return None
     bot = brain or hands_bot(race)
@@ -82,6 +90,12 @@ def _draft_input(table: Table, bot: Bot, stations: set[int] | None) -> StationEv
     if st is None or st.car is None or (stations is not None and st.index not in stations):
         return None
     decision = bot.choose(table.race, st.car)
+    if isinstance(decision, DraftSwap):  # a season's swap: the card to give, then to take
+        if not decision.give:  # keep them all (back first, if a card was given)
+            return _select(st, ()) or GoPressed(station=st.index)
+        if st.swap_give is None:
+            return _select(st, (decision.give,)) or GoPressed(station=st.index)
+        return _select(st, (decision.take,)) or GoPressed(station=st.index)
     assert isinstance(decision, DraftPick | DraftDrop)
     return _select(st, (decision.card,)) or GoPressed(station=st.index)
 

@@ -14,6 +14,11 @@ is, the picks so far. This module turns that into what a station shows
 In a snake draft, after the two market rounds, each player drops one of their four cards: the
 tray then shows that player's own cards.
 
+Between the races of a championship season, after its one draft round, each player in turn may
+swap one of their upgrades for a card left in the market, in two steps on the tray: their own
+upgrades first (press the one to give, GO; or GO with none pressed: keep them all), then the
+market (press the card to take, GO; GO with none pressed goes back a step).
+
 Example::
 
     >>> from pitboard.engine import Race, RaceSetup
@@ -28,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine.garage.data import UPGRADES
-from ..engine.garage.draft import DRAFT, PICKS
+from ..engine.garage.draft import DRAFT
 from ..engine.garage.module import GarageModule
 from ..engine.race import Race
 from .station import Station
@@ -69,10 +74,12 @@ class DraftStatus:
     #: picks in this round so far, and picks the round has
     at: int
     order: tuple[int, ...]
+    #: a season's swap step (after its draft round): each player may swap one upgrade
+    swapping: bool = False
 
     @property
     def dropping(self) -> bool:
-        return not self.market
+        return not self.market and not self.swapping
 
 
 def garage_of(race: Race) -> GarageModule | None:
@@ -86,16 +93,17 @@ def draft_status(race: Race) -> DraftStatus | None:
     if garage is None or race.phase != DRAFT or not garage.order:
         return None
     return DraftStatus(
-        round=garage.round, rounds=2 if garage.snake else PICKS,
+        round=min(garage.round, garage.rounds), rounds=garage.rounds,
         picker=garage.order[garage.at], market=tuple(garage.market),
         picks={car: tuple(keys) for car, keys in garage.picks.items()},
-        at=garage.at, order=tuple(garage.order))
+        at=garage.at, order=tuple(garage.order), swapping=garage.swapping)
 
 
-def tray_cards(status: DraftStatus, car: int | None) -> list[str]:
+def tray_cards(status: DraftStatus, car: int | None, give: str | None = None) -> list[str]:
     """What the tray of ``car``'s station holds: the market, or while the snake draft's
-    players drop a card, that car's own picks."""
-    if status.dropping:
+    players drop a card, that car's own picks; a season's swap: its own upgrades until it
+    chose one to ``give``, then the market."""
+    if status.dropping or (status.swapping and give is None and car == status.picker):
         return list(status.picks.get(car, ())) if car is not None else []
     return list(status.market)
 
@@ -128,8 +136,10 @@ def draft_view(race: Race, st: Station, names: dict[int, str]) -> StationView:
     status = draft_status(race)
     if status is None:  # between two steps (a bot's pick): say so rather than fail
         return StationView(DRAFT_SCREEN, st.index, title="DRAFT", message="drafting")
-    title = "DROP 1 OF 4" if status.dropping else f"DRAFT {status.round}/{status.rounds}"
     mine = st.car == status.picker and not st.idle_bot
+    if status.swapping:
+        return _swap_view(status, st, names, mine)
+    title = "DROP 1 OF 4" if status.dropping else f"DRAFT {status.round}/{status.rounds}"
     cards, keys = draft_tray(st, active=mine)
     own = status.picks.get(st.car, ()) if st.car is not None else ()
     yours = "yours: " + (", ".join(UPGRADES[k].label for k in own) if own else "none yet")
@@ -153,3 +163,31 @@ def draft_view(race: Race, st: Station, names: dict[int, str]) -> StationView:
         lines = (st.message, *lines)
     return StationView(DRAFT_SCREEN, st.index, title=title, message=message, lines=lines,
                        cards=cards, soft_keys=keys, round=status.round, detail=meaning)
+
+
+def _swap_view(status: DraftStatus, st: Station, names: dict[int, str],
+               mine: bool) -> StationView:
+    """A season's swap step (see the module docstring)."""
+    cards, keys = draft_tray(st, active=mine)
+    meaning: tuple[str, ...] = ()
+    if mine:
+        chosen = st.selected_cards()
+        if st.swap_give is None:
+            lines: tuple[str, ...] = ("GO: give it, then take one",) if chosen else \
+                ("swap one of yours?", "press it, or GO: keep all")
+        else:
+            give = UPGRADES[st.swap_give].label
+            lines = (f"GO: {give} for it",) if chosen else \
+                (f"for {give}, take:", "press one, or GO: back")
+        if chosen:
+            meaning = detail(chosen[0])
+        message = "YOUR SWAP"
+    else:
+        who = names.get(status.picker, f"car {status.picker + 1}")
+        message = f"{who} may swap"
+        lines = (f"market: {len(status.market)} cards",)
+    if st.message:
+        lines = (st.message, *lines)
+    return StationView(DRAFT_SCREEN, st.index, title="SWAP?", message=message,
+                       lines=lines, cards=cards, soft_keys=keys, round=status.round,
+                       detail=meaning)

@@ -58,5 +58,8 @@ class TableFeed:
     join: JoinInfo | None = None
     #: the table is a store kiosk
     kiosk: bool = False
+    #: a championship season is under way: between its races (the standings) every seat keeps
+    #: its car for the next one
+    season: bool = False
     #: the race on the track, for a TV (track_view.py)
     track: TrackView | None = None

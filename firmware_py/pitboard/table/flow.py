@@ -27,9 +27,10 @@ RACING = (DRAFT, PLANNING, RESOLUTION)
 TRANSITIONS: tuple[tuple[str, str | list[str], str], ...] = (
     ("wake", ATTRACT, LOBBY),  # kiosk: a player pressed GO
     ("sleep", LOBBY, ATTRACT),  # kiosk: nobody joined in time
-    ("checklist", LOBBY, SETUP),  # a module race: tokens and Legend cars to place first
-    ("green_flag", [LOBBY, SETUP], PLANNING),
-    ("open_draft", [LOBBY, SETUP], DRAFT),  # a Garage race with a draft: upgrades first
+    # from the results too: the next race of a championship season (table_season.py)
+    ("checklist", [LOBBY, RESULTS], SETUP),  # a module race: tokens, Legend cars, the Event
+    ("green_flag", [LOBBY, SETUP, RESULTS], PLANNING),
+    ("open_draft", [LOBBY, SETUP, RESULTS], DRAFT),  # a Garage race with a draft
     ("draft_done", DRAFT, PLANNING),
     ("plans_locked", PLANNING, RESOLUTION),
     ("next_round", RESOLUTION, PLANNING),

@@ -13,6 +13,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pitboard.table.season_gallery import (
+    SEASON_DESCRIPTIONS,
+    SEASON_RACE_CONTROL_DESCRIPTIONS,
+    season_race_control_samples,
+    season_samples,
+)
 from pitboard.usage import Parser
 
 if TYPE_CHECKING:  # the views, Pillow and the renderer load when drawing, not for --help
@@ -147,6 +153,7 @@ DESCRIPTIONS: dict[str, str] = {
                             "seated station's status line says which car goes where; the next "
                             "GO confirms it was moved on the board.",
     "waiting_legend_move": "The same Legend move on a waiting station's status band.",
+    # the championship's (season_gallery.py)
     "planning_sector": "Weather: no corner ahead, so the line says what the sector where the "
                        "car stands does (a weather sector in a storm: slipstream +2).",
     "planning_road_corner": "Road tokens: corner 2 is one slower than printed (Speed limit "
@@ -159,6 +166,7 @@ DESCRIPTIONS: dict[str, str] = {
                         "chip by GEAR), and the line says why.",
     "resolution_tunnel": "Spain, the move ends in a tunnel: no DISC key (no card leaves the "
                          "hand there), and the line says why.",
+    **SEASON_DESCRIPTIONS,
 }
 
 #: the race-control display's samples (race_control.py), captioned like the stations'
@@ -173,6 +181,7 @@ RACE_CONTROL_DESCRIPTIONS: dict[str, str] = {
     "race_control_draft": "Race-control display during a Garage draft: whose pick it is (the "
                           "market is on that player's station).",
     "race_control_results": "Race-control display after the finish: the final order.",
+    **SEASON_RACE_CONTROL_DESCRIPTIONS,
 }
 
 
@@ -476,6 +485,7 @@ def sample_views() -> dict[str, StationView]:
             cards=_hand("3412H5S", selected="012"),
         ),
     }
+    views.update(season_samples())  # the championship's (season_gallery.py)
     assert views.keys() == DESCRIPTIONS.keys()
     return views
 
@@ -565,6 +575,7 @@ def race_control_samples() -> dict[str, RaceControlView]:
             footer="upgrades first, then round 1"),
         "race_control_results": RaceControlView(
             "RESULTS", "Storm", lines=("1 Bob", "2 Red Legend", "3 Alice", "4 Blue Legend")),
+        **season_race_control_samples(),
     }
 
 

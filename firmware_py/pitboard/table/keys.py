@@ -210,7 +210,8 @@ class AutoplayStuck(RuntimeError):
 class AutoPilot:
     """Plays every person's seat by typing: one key per :meth:`next_key` call.
 
-    In the lobby it joins every station and presses RACE. In the race,
+    In the lobby it joins every station and presses RACE (a championship: on the standings
+    between its races, GO). In the race,
     :func:`~pitboard.table.autoplay.next_input` says which lever move or button press a person
     would make next for the bot's decision; the autopilot moves the focus to that station and
     types the key for it. Returns None once the race is over.
@@ -236,6 +237,9 @@ class AutoPilot:
                     return _focus_key(kb, st.index) or "space"
             return SLOT_KEYS[SLOTS - 1]  # RACE
         race = table.race
+        if table.state == flow.RESULTS and table.season is not None and table.season.between:
+            event = next_input(table, brain=self.brain)  # GO: the season's next race
+            return None if event is None else _focus_key(kb, event.station) or key_for(event)
         if table.state not in (flow.SETUP, *flow.RACING) or race is None or race.over:
             return None
         if ("garage" in race.setup.modules) != isinstance(self.brain, GarageBot):

@@ -1,11 +1,12 @@
 """The lobby's rules pages: module options chosen with a station's tray buttons (no keyboard).
 
 The lobby's fourth tray button, **OPTS**, turns a station's lobby through its pages: the race
-(track, laps, cars), then the Garage, Legends and the Weather (and, on a table with phone
-seats, PHONES: the join code and its QR code, :mod:`.join_screen`). On a module page the first three
-buttons each step one option through its values; RACE stays on the last button and GO still
-joins. Every station keeps its own page; the choices are the table's (``Table.modules``), so
-every station's race page names them before the race starts.
+(track, laps, cars), then the Garage, Legends, the Weather and the championship SEASON (and, on
+a table with phone seats, PHONES: the join code and its QR code, :mod:`.join_screen`). On a
+module page the first three buttons each step one option through its values; RACE stays on the
+last button and GO still joins. Every station keeps its own page; the choices are the table's
+(``Table.modules``, ``Table.championship``), so every station's race page names them before the
+race starts.
 
 =========  =============================  ===============================================
 page       buttons 1, 2, 3                values
@@ -16,6 +17,8 @@ legends    CARS, PRO, AGGR                0 (off)..5 Legend cars; Pro Legends +0
                                           Aggressive Legends off/on
 weather    SKY, ROAD                      off/random/a token (cloud, fog...); road
                                           conditions off/on (on alone draws the weather)
+season     YEAR                           off (single races)/1961/.../1965/random: RACE
+                                          starts the whole season (table_season.py)
 =========  =============================  ===============================================
 
 A value the engine refuses for the race the lobby would start (5 Legends beside 2 players) is
@@ -37,17 +40,18 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..catalog import MAX_CARS, WEATHER_TOKENS
+from ..catalog import MAX_CARS, SEASONS, WEATHER_TOKENS
 from ..module_args import MAX_PRO
 from .canvas import WIDTH
 from .fonts import TINY
+from .season_view import season_words
 from .station import Station
 from .table_base import TableBase
 from .upgrade_art import wrap
 from .view import LOBBY, StationView
 
 #: the lobby's pages, in the order OPTS turns through them ("race": track, laps, cars)
-PAGES = ("race", "garage", "legends", "weather")
+PAGES = ("race", "garage", "legends", "weather", "season")
 #: the page after the modules' on a table with phone seats: how to join (join_screen.py)
 JOIN_PAGE = len(PAGES)
 #: the tray button that turns the pages
@@ -57,9 +61,11 @@ POOLS = ("basic", "advanced", "all")
 WEATHERS = ("off", "random", *WEATHER_TOKENS)
 LEGEND_CARS = tuple(range(MAX_CARS))  # 0 = no Legends
 PRO_LEVELS = tuple(range(MAX_PRO + 1))
-_TITLES = {"garage": "GARAGE", "legends": "LEGENDS", "weather": "WEATHER"}
+#: the SEASON page's values: single races, then each season of the championship
+SEASON_CHOICES = ("off", *SEASONS)
+_TITLES = {"garage": "GARAGE", "legends": "LEGENDS", "weather": "WEATHER", "season": "SEASON"}
 _KEYS = {"garage": ("TYPE", "POOL", "EXP"), "legends": ("CARS", "PRO", "AGGR"),
-         "weather": ("SKY", "ROAD", "")}
+         "weather": ("SKY", "ROAD", ""), "season": ("YEAR", "", "")}
 
 Options = dict[str, Any] | None
 
@@ -181,8 +187,13 @@ def choices(page: str, button: int, modules: Mapping[str, Mapping[str, Any]]
     return ""
 
 
-def page_lines(page: str, modules: Mapping[str, Mapping[str, Any]]) -> tuple[str, ...]:
-    """What a module page says about its options."""
+def page_lines(page: str, modules: Mapping[str, Mapping[str, Any]],
+               championship: str | None = None) -> tuple[str, ...]:
+    """What a module page says about its options (the SEASON page: the championship)."""
+    if page == "season":
+        if championship is None:
+            return ("championship: off", "RACE starts one race")
+        return (*season_words(championship), "RACE starts the season")
     if page == "garage":
         mode, pool, exp = garage_words(modules)
         if mode == "off":
@@ -233,14 +244,15 @@ def rules_lines(modules: Mapping[str, Mapping[str, Any]],
 
 
 def options_view(st: Station, modules: Mapping[str, Mapping[str, Any]], *,
-                 joined_line: str, problem: str = "") -> StationView:
+                 joined_line: str, problem: str = "",
+                 championship: str | None = None) -> StationView:
     """``st``'s lobby on a module page."""
     page = PAGES[st.lobby_page % len(PAGES)]
     keys = (*_KEYS[page], "OPTS", "", "", "RACE")
     # why a value was skipped or refused: the engine's reason in full, over two small lines
     message = st.message or problem
     why = tuple(wrap(message, TINY, WIDTH - 4)[:2]) if message else ()
-    lines = (*why, *page_lines(page, modules), joined_line)
+    lines = (*why, *page_lines(page, modules, championship), joined_line)
     return StationView(LOBBY, st.index, title=f"{st.name} {_TITLES[page]}", lines=lines,
                        soft_keys=keys)
 
@@ -263,6 +275,7 @@ class LobbyOptionsMixin(TableBase):
     """
 
     set_module: Callable[[str, Mapping[str, Any] | None], None]
+    set_championship: Callable[[str | None], None]
 
     def _options_key(self, st: Station, slot: int) -> bool:
         """A lobby button on a rules page, or OPTS; False: the race page's own button."""
@@ -275,6 +288,10 @@ class LobbyOptionsMixin(TableBase):
         page = PAGES[st.lobby_page % len(PAGES)]
         if page == "race" or slot > 2:
             return False
+        if page == "season":
+            if slot == 0:
+                self._step_season(st)
+            return True
         found = choices(page, slot, self.modules)
         if isinstance(found, str):
             st.message = found
@@ -291,3 +308,18 @@ class LobbyOptionsMixin(TableBase):
             return True
         st.message = refused
         return True
+
+    def _step_season(self, st: Station) -> None:
+        """YEAR: the next championship choice the lobby can start (single races, each season,
+        random), stepping over one it refuses (the kiosk, cars a season cannot seat)."""
+        now = self.championship or "off"
+        refused = ""
+        for choice in _after(SEASON_CHOICES, now):
+            try:
+                self.set_championship(None if choice == "off" else choice)
+            except ValueError as exc:
+                refused = refused or str(exc)
+                continue
+            st.message = f"skipped: {refused}" if refused else ""
+            return
+        st.message = refused

@@ -32,9 +32,11 @@ from ..engine.weather import load_tokens, race_weather
 from ..trackfile import load_track
 from . import flow
 from .canvas import _L, _R, HEIGHT, WIDTH, _Screen
+from .draft_view import draft_status
 from .fonts import MEDIUM, SMALL, TINY
 from .join_screen import draw_race_control_join
 from .lobby_options import rules_lines
+from .season_view import sponsor_news, standings_view
 from .table_setup import checklist
 from .views import TableScene, module_line
 
@@ -93,15 +95,21 @@ def race_control_view(scene: TableScene) -> RaceControlView:
                                footer="GO on a station: join")
     weather = _weather_name(race)
     if state == flow.SETUP:
-        pages = checklist(race)
+        pages = checklist(race, scene.season)
         index = min(scene.setup_page, len(pages) - 1)
         page = pages[index]
         return RaceControlView(f"SET-UP {index + 1}/{len(pages)} {page.title}",
                                lines=page.lines, footer="GO on a station: next")
     if state == flow.DRAFT:  # the Garage draft: whose pick it is (the market is theirs)
         picking = ", ".join(race.cars[c].name for c in race.pending().cars)
-        return RaceControlView("GARAGE DRAFT", weather, lines=(f"{picking} to pick",),
+        status = draft_status(race)
+        verb = "may swap" if status is not None and status.swapping else "to pick"
+        return RaceControlView("GARAGE DRAFT", weather, lines=(f"{picking} {verb}",),
                                footer="upgrades first, then round 1")
+    if state == flow.RESULTS and scene.season is not None:  # a season's standings
+        view = standings_view(scene.season, -1)
+        return RaceControlView(view.title, lines=tuple(r.replace("\t", " ") for r in view.order),
+                               footer=view.message)
     if state == flow.RESULTS:
         order = tuple(f"{i + 1} {race.cars[c].name}" for i, c in enumerate(race.standings()))
         return RaceControlView("RESULTS", weather, lines=order)
@@ -115,7 +123,9 @@ def race_control_view(scene: TableScene) -> RaceControlView:
                                spot=f"{move.spot}, lap {move.lap}" if move.lap > 0
                                else move.spot,
                                footer="then GO on any station")
-    return RaceControlView(title, weather, lines=_order(race), footer=_whose_turn(race))
+    news = sponsor_news(race)  # a Press Corner's sponsor: announced to the whole table
+    return RaceControlView(title, weather, lines=(news, *_order(race)) if news else _order(race),
+                           footer=_whose_turn(race))
 
 
 def _weather_name(race: Race) -> str:

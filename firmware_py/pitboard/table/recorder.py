@@ -17,13 +17,22 @@ Records, in the order they happened (one JSON object each, see :mod:`pitboard.jo
 ``{"back": [[car, [space, racing line, lap], [space, racing line, lap]], ...]}``
     After an undo: the cars the players still have to put back, from where to where
     (:mod:`pitboard.table.cars_back`); written again after each confirm.
+``{"race": n}``
+    A championship season: its race ``n`` (from 0) begins, the one before it over; the records
+    after it (decisions, undo, checklist, Legends...) are that race's.
 ``{"end": true}``
-    The race is over and dismissed (or reset): nothing to resume.
+    The race (the season) is over and dismissed (or reset): nothing to resume.
 
 The race header holds the :class:`~pitboard.engine.setup.RaceSetup`, which station drives which
 car, whether a race-control display showed the Legend moves, and the race's stamp
 (:mod:`pitboard.engine.stamp`: the rules version and digests of the track, card and module
 data); a snapshot holds the decision log so far (and the checklist and Legend confirms). A
+championship season is one journal: its header holds the
+:class:`~pitboard.engine.championship.season.SeasonSetup` (``"season"`` instead of ``"setup"``)
+and the season's stamp (every race's data); its snapshots add the finished races' decision logs
+(``"logs"``) and the current race's number (``"race"``), so a power cut between races or in the
+middle of one resumes there, with the standings, decks and sponsors replayed exactly. A
+single-race journal reads as it always did. A
 race whose stamp does not match today's rules and data (or that has none: journals from before
 stamps) is never replayed into a different race: its files are put away, kept for good, in
 ``other-version-<UTC time>/`` and the table starts in the lobby, saying so.
@@ -49,6 +58,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..engine.championship.season import (
+    Season,
+    SeasonSetup,
+    replay_season,
+    season_stamp,
+    season_stamp_change,
+)
 from ..engine.decisions import Decision, IllegalDecision, decision_from_dict, decision_to_dict
 from ..engine.race import Race
 from ..engine.setup import RaceSetup
@@ -106,6 +122,10 @@ class SavedRace:
     race_control: bool = False
     #: cars to put back on the board after an undo (:meth:`CarBack.record` form)
     cars_back: list[list[Any]] = field(default_factory=list)
+    #: a championship season: its setup (``setup`` is then its current race's) and the
+    #: decision logs of the races before the current one (``log``)
+    season: SeasonSetup | None = None
+    season_logs: list[list[Decision]] = field(default_factory=list)
 
 
 class JournalRecorder:
@@ -151,6 +171,9 @@ class JournalRecorder:
                      race_control: bool = False) -> None:
         header: dict[str, Any] = {"setup": setup.to_dict(), "seats": list(seats),
                                   "stamp": _stamp(setup)}
+        self._start(header, race_control)
+
+    def _start(self, header: dict[str, Any], race_control: bool) -> None:
         if race_control:
             header["race_control"] = True
         self.pending.clear()
@@ -167,6 +190,21 @@ class JournalRecorder:
             self._failed(StorageProblem(START_FAILED), exc)
             return
         self.prepare()  # a race started from the console had no lobby to reserve in
+
+    def season_started(self, setup: SeasonSetup, seats: Sequence[int | None], *,
+                       race_control: bool = False) -> None:
+        """A championship season begins (its first race): one journal for all its races."""
+        header: dict[str, Any] = {"season": setup.to_dict(), "seats": list(seats),
+                                  "stamp": _season_stamp(setup)}
+        self._start(header, race_control)
+
+    def next_race(self, index: int, logs: Sequence[Sequence[Decision]]) -> None:
+        """The season's race ``index`` (from 0) begins; ``logs``: every finished race's
+        decisions (kept in snapshots)."""
+        self.pending.append({"race": index})
+        self._log_length = 0
+        self._table_state = {"race": index,
+                             "logs": [[decision_to_dict(d) for d in log] for log in logs]}
 
     def decision(self, decision: Decision) -> None:
         self.pending.append({"d": decision_to_dict(decision)})
@@ -273,6 +311,10 @@ class JournalRecorder:
         self._table_state = {k: v for k, v in (("setup", saved.set_up),
                                                ("legends", saved.legends_confirmed),
                                                ("back", saved.cars_back)) if v}
+        if saved.season is not None:
+            self._table_state["race"] = len(saved.season_logs)
+            self._table_state["logs"] = [[decision_to_dict(d) for d in log]
+                                         for log in saved.season_logs]
         self._report(found, saved)
         return saved
 
@@ -280,10 +322,14 @@ class JournalRecorder:
         """True if the race on disk was saved under other rules or data (or without a stamp):
         it is then put away, kept, and not resumed."""
         try:
-            setup = RaceSetup.from_dict(found.header["setup"])
+            if "season" in found.header:
+                season = SeasonSetup.from_dict(found.header["season"])
+                change = season_stamp_change(found.header.get("stamp"), season)
+            else:
+                setup = RaceSetup.from_dict(found.header["setup"])
+                change = stamp_change(found.header.get("stamp"), setup)
         except (KeyError, TypeError, ValueError):
             return False  # not a race at all: recover() sets it aside as damaged
-        change = stamp_change(found.header.get("stamp"), setup)
         if change is None:
             return False
         try:
@@ -328,6 +374,16 @@ def _stamp(setup: RaceSetup) -> dict[str, Any]:
         return {"rules": RULES_VERSION, "data": {"unreadable": str(exc)}}
 
 
+def _season_stamp(setup: SeasonSetup) -> dict[str, Any]:
+    """The season's stamp; if its data cannot be read, one no resume will match (logged)."""
+    try:
+        return season_stamp(setup)
+    except (OSError, ValueError) as exc:
+        log.error("journal: cannot stamp the season's data (%s): it will not resume after a "
+                  "restart", exc)
+        return {"rules": RULES_VERSION, "data": {"unreadable": str(exc)}}
+
+
 def replace_damage(found: Recovered, damage: str) -> Recovered:
     return replace(found, damage="; ".join(filter(None, (found.damage, damage))))
 
@@ -339,10 +395,23 @@ def _rebuild(header: dict[str, Any], snapshot: dict[str, Any] | None,
 
     Raises KeyError/TypeError/ValueError when the header or snapshot is unusable.
     """
-    setup = RaceSetup.from_dict(header["setup"])
-    setup.validate()
     seats = [None if s is None else int(s) for s in header["seats"]]
-    saved = SavedRace(setup=setup, seats=seats, race_control=header.get("race_control") is True)
+    season: Season | None = None
+    if "season" in header:  # a championship season: its races one after another
+        season_setup = SeasonSetup.from_dict(header["season"])
+        logs = [[decision_from_dict(d) for d in log] for log in
+                (snapshot or {}).get("logs", [])]
+        if snapshot is not None and int(snapshot.get("race", 0)) != len(logs):
+            raise ValueError("snapshot: race and logs disagree")
+        season = replay_season(season_setup, [*logs, []])  # (IllegalDecision: a ValueError)
+        setup = season.race.setup
+        saved = SavedRace(setup=setup, seats=seats, season=season_setup, season_logs=logs,
+                          race_control=header.get("race_control") is True)
+    else:
+        setup = RaceSetup.from_dict(header["setup"])
+        setup.validate()
+        saved = SavedRace(setup=setup, seats=seats,
+                          race_control=header.get("race_control") is True)
     if snapshot is not None:
         saved.log = [decision_from_dict(d) for d in snapshot["log"]]
         saved.idle_bots = {int(c) for c in snapshot.get("idle_bots", [])}
@@ -352,7 +421,9 @@ def _rebuild(header: dict[str, Any], snapshot: dict[str, Any] | None,
         if _back_problem(back, setup.cars):
             raise ValueError(_back_problem(back, setup.cars))
         saved.cars_back = back
-    replayer = _Replayer(saved, replay(setup, list(saved.log)))
+    replayer = _Replayer(saved, replay(setup, list(saved.log)), season)
+    if season is not None:
+        season.race = replayer.race
     for index, record in enumerate(records):
         problem = replayer.apply(record)
         if problem:
@@ -366,6 +437,8 @@ class _Replayer:
 
     saved: SavedRace
     race: Race
+    #: a championship season (None: a single race), its race the one replayed here
+    season: Season | None = None
 
     def apply(self, record: dict[str, Any]) -> str:
         """Apply one record; a one-line reason if it lies outside its valid range (nothing is
@@ -388,6 +461,8 @@ class _Replayer:
                 return f"undo to {value!r} outside 0..{len(saved.log)}"
             del saved.log[value:]
             self.race = replay(saved.setup, list(saved.log))
+            if self.season is not None:
+                self.season.race = self.race
         elif kind in ("bot", "human"):
             if not _is_int(value) or not 0 <= value < saved.setup.cars:
                 return f"{kind} seat {value!r} outside cars 0..{saved.setup.cars - 1}"
@@ -407,10 +482,30 @@ class _Replayer:
             if problem:
                 return problem
             saved.cars_back = value
+        elif kind == "race":
+            return self._next_race(value)
         elif kind == "end" and value is True:
             saved.ended = True
         else:
             return f"unknown journal record {kind!r}"
+        return ""
+
+
+    def _next_race(self, value: object) -> str:
+        """A ``race`` record: the season's next race begins ("" or why it cannot)."""
+        season, saved = self.season, self.saved
+        if season is None:
+            return "a race record in a single race's journal"
+        if not _is_int(value) or value != season.index + 1:
+            return f"race {value!r}, but race {season.index + 1} comes next"
+        if not self.race.over or season.last:
+            return f"race {value!r} before race {season.index} is over"
+        season.next_race()
+        saved.season_logs.append(saved.log)
+        saved.log = []
+        saved.setup = season.race.setup
+        saved.set_up, saved.legends_confirmed, saved.cars_back = False, 0, []
+        self.race = season.race
         return ""
 
 

@@ -65,6 +65,7 @@ from pitboard.table.planning_screen import (
     draw_planning,
     draw_waiting_plan,
 )
+from pitboard.table.season_screen import draw_standings
 from pitboard.table.upgrade_art import draw_detail
 from pitboard.table.view import (
     ATTRACT,
@@ -76,6 +77,7 @@ from pitboard.table.view import (
     RESOLUTION,
     RESULTS,
     SETUP,
+    STANDINGS,
     WAITING,
     StationView,
 )
@@ -334,6 +336,7 @@ _SCREENS = {
     FAULT: _titled,
     SETUP: _titled,
     DRAFT: draw_draft,
+    STANDINGS: draw_standings,
 }
 
 

@@ -48,6 +48,9 @@ class Station:
     turn: TurnIntent | None = None
     #: what the tray holds: the draft's market or the car's hand (trays.py)
     tray: str = ""
+    #: a championship season's swap, after its draft round: the upgrade this player chose to
+    #: give back (the tray then shows the market to take one from); None: not chosen yet
+    swap_give: str | None = None
 
     def visible_slots(self) -> list[int]:
         """Hand slots under the 7 tray buttons; past 7 cards the last button pages."""
@@ -112,6 +115,7 @@ class Station:
         self.message = ""
         self.turn = None
         self.page = 0
+        self.swap_give = None
 
     def release(self) -> None:
         """Leave the seat, with every per-seat flag: the car, joined, a bot's takeover, the tray

@@ -28,6 +28,7 @@ from PIL import Image
 
 from ..bots import Bot
 from ..engine import decisions as dec
+from ..engine.championship.season import Season
 from ..engine.garage.draft import DRAFT
 from ..engine.race import Race
 from ..engine.setup import MAX_CARS
@@ -64,9 +65,10 @@ from .table_base import (
 from .table_draft import DraftMixin
 from .table_kiosk import KioskMixin
 from .table_lobby import LobbyMixin
+from .table_season import SeasonMixin
 from .table_setup import SetupMixin
 from .table_turns import TurnsMixin
-from .track_view import TrackView, TrackViews
+from .track_view import TrackViews
 from .trays import replay_trays
 from .view import StationView
 from .views import (
@@ -92,8 +94,8 @@ __all__ = [
 log = logging.getLogger("pitboard.table")
 
 
-class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin, TurnsMixin,
-            KioskMixin, TableBase):
+class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixin, DraftMixin,
+            TurnsMixin, KioskMixin, TableBase):
     """The table flow and every station.
 
     Example::
@@ -139,6 +141,10 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
         self.recorder = recorder
         self.kiosk = kiosk
         self.race: Race | None = None
+        #: the lobby's championship choice (a season; None: single races) and the season
+        #: under way (table_season.py)
+        self.championship: str | None = None
+        self.season: Season | None = None
         #: the optional race-control display (race_control.py); drawn after the stations
         self.race_control = race_control
         self.race_control_view: RaceControlView | None = None
@@ -165,6 +171,10 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
         #: called on the game thread with the views after a redraw that changed any (feed.py):
         #: clients beside the table (the web server) get views, never the table
         self.view_observers: list[Callable[[TableFeed], None]] = []
+        #: called on the game thread with the acting station once its answer is published,
+        #: before the other stations' views are built: a client holding that seat (a phone)
+        #: may take a moment to send it, ahead of the game thread's next work
+        self.answer_handovers: list[Callable[[int], None]] = []
         self._feed: TableFeed | None = None
         self._track_views = TrackViews()  # the TV's view, built for the view observers
         self._waiting: set[int] = set()  # cars the table waits for (idle clocks)
@@ -348,6 +358,8 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
             self.race = replay(race.setup, log_, track=race.track)
         # the trays as a table restored with this log lays them out (trays.py)
         self.race = replay_trays(race.setup, log_, self.stations, track=race.track)
+        if self.season is not None:  # the season's current race is the one replayed
+            self.season.race = self.race
         if self.recorder is not None:
             self.recorder.undone(len(log_))
         pending = self.race.pending()
@@ -369,7 +381,7 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
         """Staff reset: abandon any race, back to the lobby (or attract loop in kiosk)."""
         if self.race is not None and self.recorder is not None:
             self.recorder.race_closed()
-        self.race = None
+        self.race = self.season = None
         self.bots = {}
         for st in self.stations:
             st.release()
@@ -381,6 +393,10 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
         self.refresh()
 
     def _after_results(self) -> None:
+        if self.season is not None and self.season.between:  # a season goes on
+            self._next_season_race()
+            return
+        self.season = None  # (the season is over: its final standings were on the screens)
         if self.recorder is not None:
             self.recorder.race_closed()
         self.dismiss()
@@ -406,7 +422,8 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
             countdown=countdown, modules=self.modules, lobby_problem=self.lobby_problem,
             setup_page=self.setup_page, legend_moves=self.legend_moves_waiting(),
             race_control=self.race_control is not None,
-            join=self.phones.info() if self.phones is not None else None)
+            join=self.phones.info() if self.phones is not None else None,
+            season=self.season, championship=self.championship)
 
     def refresh(self) -> None:
         """Rebuild every station's view; render and show only the ones that changed."""
@@ -417,73 +434,95 @@ class Table(LobbyMixin, LobbyOptionsMixin, SetupMixin, CarsBackMixin, DraftMixin
             self.recorder.flush(self.race, self._idle_cars())
         self._note_waiting()
         scene = self.scene()
-        track = self._track_views.build(scene) if self.view_observers else None
         # the station that acted is drawn first: its player is the one waiting for the glass;
-        # but what happened on the board (a move) goes to the TVs before any station's screen
-        # is worked out, and anything else new on them after the acting station's
-        moved = track is not None and self._feed is not None and \
-            self._feed.track is not None and track.event_count != self._feed.track.event_count
+        # but a move on the board goes to the TVs before any station's screen is worked out
+        self._publish_move(scene)
         first = self._acting
-        for n, st in enumerate(sorted(self.stations, key=lambda s: s.index != first)):
-            if track is not None and n == (0 if moved else 1):
-                self._publish_track(track)
-            old = self.views[st.index]
-            early = None
-            urgent = getattr(self.screens[st.index], "show_first", None) \
-                if self.render is not None and st.index < len(self.screens) else None
-            if st.index == first and not self._acting_go and urgent is not None:
-                # a key or the lever while planning: the tray and gear as pressed go out at
-                # once, before the forecast behind the new screen is worked out
-                early = press_answer(old, scene, st)
-                if early is not None and self.render is not None:
-                    urgent(self.render(early))
-                    self.frames += 1
-            view = station_view(scene, st)
-            if view == old:
-                continue
-            self.views[st.index] = view
-            if self.render is not None and st.index < len(self.screens):
-                screen = self.screens[st.index]
-                # a display with a writer thread (pitboard.hw.writer) sends the acting
-                # station's frame ahead of frames already waiting for its bus
-                show = getattr(screen, "show_first", screen.show) \
-                    if st.index == first and early is None else screen.show
-                ack = acknowledgement(old, view, self._acting_go) \
-                    if st.index == first and self._acting_go else None
-                if ack is not None and show is not screen.show:
-                    # GO answered at once by a small change; the new screen right behind it
-                    show(self.render(ack))
-                    show = screen.show
-                    self.frames += 1
-                show(self.render(view))
-                self.frames += 1
+        for st in sorted(self.stations, key=lambda s: s.index != first):
+            answered = self._refresh_station(scene, st, first)
+            if st.index == first and self.view_observers and not answered:
+                # a phone that acted gets its answer before the other views are built (the
+                # waiting screens' forecasts, a car move's worth of them, come behind it)
+                self._answer_first(scene, st.index)
         if self.race_control is not None or self.view_observers:
             rc = race_control_view(scene)
             if rc != self.race_control_view:
                 self.race_control_view = rc
                 if self.race_control is not None:  # last: players wait for their stations
                     self.race_control.show(render_race_control(rc))
-        if track is not None:
-            self._publish(scene, track)
+        if self.view_observers:
+            self._publish(scene)
         for observer in self.observers:
             observer(self)
 
-    def _publish(self, scene: TableScene, track: TrackView) -> None:
+    def _answer_first(self, scene: TableScene, station: int) -> None:
+        """Publish the views as they stand, the acting station's answer in them, and let a
+        phone holding that seat have it sent first."""
+        self._publish(scene)
+        for handover in self.answer_handovers:
+            handover(station)
+
+    def _refresh_station(self, scene: TableScene, st: Station, first: int | None) -> bool:
+        """Rebuild one station's view; render and show it when it changed (``first``: the
+        station that acted, answered first). True when the view observers were already
+        handed the acting station's answer."""
+        old = self.views[st.index]
+        early = None
+        urgent = getattr(self.screens[st.index], "show_first", None) \
+            if self.render is not None and st.index < len(self.screens) else None
+        if st.index == first and not self._acting_go and \
+                (urgent is not None or self.view_observers):
+            # a key or the lever while planning: the tray and gear as pressed go out at
+            # once, before the forecast behind the new screen is worked out
+            early = press_answer(old, scene, st)
+            if early is not None and urgent is not None and self.render is not None:
+                urgent(self.render(early))
+                self.frames += 1
+            if early is not None and self.view_observers:
+                self.views[st.index] = early
+                self._answer_first(scene, st.index)
+        view = station_view(scene, st)
+        if view == old:
+            self.views[st.index] = old
+            return early is not None
+        self.views[st.index] = view
+        if self.render is not None and st.index < len(self.screens):
+            screen = self.screens[st.index]
+            # a display with a writer thread (pitboard.hw.writer) sends the acting
+            # station's frame ahead of frames already waiting for its bus
+            show = getattr(screen, "show_first", screen.show) \
+                if st.index == first and early is None else screen.show
+            ack = acknowledgement(old, view, self._acting_go) \
+                if st.index == first and self._acting_go else None
+            if ack is not None and show is not screen.show:
+                # GO answered at once by a small change; the new screen right behind it
+                show(self.render(ack))
+                show = screen.show
+                self.frames += 1
+            show(self.render(view))
+            self.frames += 1
+        return early is not None
+
+    def _publish(self, scene: TableScene) -> None:
         """Hand the view observers the new views, when anything they show changed."""
         phones = self.phones
         feed = TableFeed(
             state=self.state, views=tuple(self.views), race_control=self.race_control_view,
             handled=tuple(self.handled), kiosk=self.kiosk is not None,
             seats=phones.seat_views(self.stations) if phones is not None else (),
-            join=scene.join, track=track)
+            join=scene.join, season=self.season is not None,
+            track=self._track_views.build(scene))
         if feed != self._feed:
             self._hand(feed)
 
-    def _publish_track(self, track: TrackView) -> None:
-        """Hand the view observers a new track view ahead of the stations' screens: the last
-        feed with its track view alone new (a phone finds nothing new in it)."""
+    def _publish_move(self, scene: TableScene) -> None:
+        """Hand the view observers a move (new events on the board) ahead of the stations'
+        screens: the last feed with its track view alone new (a phone finds nothing new)."""
         feed = self._feed
-        if feed is not None and feed.track != track:
+        if not self.view_observers or feed is None or feed.track is None:
+            return
+        track = self._track_views.build(scene)
+        if track.event_count != feed.track.event_count:
             self._hand(replace(feed, track=track))
 
     def _hand(self, feed: TableFeed) -> None:

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from PIL import Image
 
 from ..bots import Bot, HeuristicBot
+from ..engine.championship.season import Season, SeasonSetup
 from ..engine.decisions import Decision, Pending
 from ..engine.race import Race
 from ..engine.setup import RaceSetup
@@ -111,6 +112,11 @@ class Recorder(Protocol):
 
     def race_started(self, setup: RaceSetup, seats: Sequence[int | None], *,
                      race_control: bool = False) -> None: ...
+
+    def season_started(self, setup: SeasonSetup, seats: Sequence[int | None], *,
+                       race_control: bool = False) -> None: ...
+
+    def next_race(self, index: int, logs: Sequence[Sequence[Decision]]) -> None: ...
 
     def set_up(self) -> None: ...
 
@@ -212,6 +218,10 @@ class TableBase:
     recorder: Recorder | None
     kiosk: KioskOptions | None
     race: Race | None
+    #: the championship the lobby's next start races (a season key; None: a single race)
+    championship: str | None
+    #: the championship season under way (``race`` is its current race), else None
+    season: Season | None
     #: the race-control display (None: Legend moves go on the stations' status lines)
     race_control: Screen | None
     #: the set-up checklist: the page shown (table_setup.py)
@@ -250,6 +260,11 @@ class TableBase:
     _draft_go: Callable[[Station], None]
     _commit: Callable[[Decision], None]
     _commit_quiet: Callable[[Decision], None]
+    _next_setup: Callable[..., RaceSetup]
+    _seat: Callable[..., None]
+    _seats: Callable[[], list[int | None]]
+    _start_season: Callable[[int], None]
+    _next_season_race: Callable[[], None]
 
 
 def seat_bot(setup: RaceSetup, car: int) -> Bot:

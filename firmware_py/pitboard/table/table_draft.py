@@ -15,7 +15,7 @@ Cards stay over the same button while others pick (only taken cards leave), like
 from __future__ import annotations
 
 from ..engine.decisions import Decision, Pending
-from ..engine.garage.draft import DRAFT, DraftDrop, DraftPick
+from ..engine.garage.draft import DRAFT, DraftDrop, DraftPick, DraftSwap
 from .draft_view import draft_status
 from .station import SLOTS, Station
 from .table_base import TableBase
@@ -77,14 +77,35 @@ class DraftMixin(TableBase):
             return
         assert self.race is not None and st.car is not None
         chosen = st.selected_cards()
+        status = draft_status(self.race)
+        if status is not None and status.swapping:  # a season's optional swap, two steps
+            self._swap_go(st, chosen)
+            return
         if not chosen:
             st.message = "press a card first"
             return
-        status = draft_status(self.race)
         decision: Decision = DraftDrop(st.car, chosen[0]) if status and status.dropping \
             else DraftPick(st.car, chosen[0])
         st.clear()
         self._commit(decision)
+
+    def _swap_go(self, st: Station, chosen: tuple[str, ...]) -> None:
+        """GO in the swap step: give the card pressed (then take one), keep all, take the card
+        pressed for the one given, or back to choosing what to give."""
+        assert st.car is not None
+        give = st.swap_give
+        if give is None and not chosen:  # keep every upgrade
+            st.clear()
+            self._commit(DraftSwap(st.car, "", ""))
+        elif give is None:  # the market comes to the tray (trays.py)
+            st.clear()
+            st.swap_give = chosen[0]
+        elif not chosen:  # back: choose again what to give
+            st.clear()
+        else:
+            st.clear()
+            self._commit(DraftSwap(st.car, give, chosen[0]))
+        self._sync_hands()
 
     def on_exit_draft(self) -> None:
         """Round 1 begins: the trays went from the market to the hands with the last pick

@@ -11,6 +11,8 @@ from typing import Any
 
 from ..catalog import NOT_AT_THE_TABLE
 from ..engine import decisions as dec
+from ..engine.championship.module import KEY as CHAMPIONSHIP
+from ..engine.championship.season import Season, replay_season
 from ..engine.garage.draft import DRAFT
 from ..engine.legends import legend_count, load_legend_cards
 from ..engine.modules import MODULES
@@ -136,6 +138,9 @@ class LobbyMixin(TableBase):
         if key not in MODULES:
             known = ", ".join(sorted(MODULES)) or "none installed"
             raise ValueError(f"unknown module {key!r} (modules: {known})")
+        if key == CHAMPIONSHIP:  # a season, not one race's module (table_season.py)
+            raise ValueError("a championship is a whole season: the lobby's SEASON page, or "
+                             "the console's 'championship SEASON'")
         if options is not None and key in NOT_AT_THE_TABLE:
             raise ValueError(NOT_AT_THE_TABLE[key])
         modules = {k: v for k, v in self.modules.items() if k != key}
@@ -164,6 +169,9 @@ class LobbyMixin(TableBase):
         if cars is not None:
             self.cars = cars
         seed = self.seeds.randrange(1 << 31) if seed is None else seed
+        if self.championship is not None:  # a whole season (table_season.py)
+            self._start_season(seed)
+            return
         try:
             setup = self._next_setup(self.modules, seed=seed)
             setup.validate()
@@ -201,6 +209,7 @@ class LobbyMixin(TableBase):
             seats[index] = car
         self._seat(setup, seats)
         self.race = Race(setup)
+        self.season = None
         for st in self.stations:  # the trays start from empty, as a restored table's do
             st.slots, st.tray, st.page = [None] * SLOTS, "", 0
         self._sync_hands()
@@ -241,17 +250,27 @@ class LobbyMixin(TableBase):
         # them (trays.py): its trays, card by card, on stand-in stations until it replays
         trays = [Station(index=st.index, car=saved.seats[st.index]
                          if st.index < len(saved.seats) else None) for st in self.stations]
-        race = replay_trays(saved.setup, list(saved.log), trays)  # IllegalDecision: ValueError
+        season: Season | None = None
+        setup = saved.setup
+        if saved.season is not None:  # a championship season: its races so far, replayed
+            season = replay_season(saved.season, [*saved.season_logs, []])
+            setup = season.race.setup
+        race = replay_trays(setup, list(saved.log), trays)  # IllegalDecision: ValueError
+        if season is not None:
+            season.race = race
         if self.state != flow.LOBBY:
             self.reset()
         self.track, self.laps, self.cars = saved.setup.track, saved.setup.laps, saved.setup.cars
         self.modules = {k: dict(v) for k, v in saved.setup.modules.items()}
+        if season is not None:  # the lobby's choices become the season's
+            self.modules = {k: dict(v) for k, v in season.setup.modules.items()}
+            self.championship, self.laps = season.setup.season, None
         if self.cars is not None:  # the next race counts driven cars; Legends come on top
             self.cars -= legend_count(self.modules.get("legends", {}))
         self._seat(saved.setup, saved.seats, saved.idle_bots)
         for st, tray in zip(self.stations, trays, strict=True):
             st.slots, st.tray, st.page = tray.slots, tray.tray, 0
-        self.race = race
+        self.race, self.season = race, season
         self.legends_confirmed = min(saved.legends_confirmed, legend_move_count(race))
         self._load_cars_back(saved.cars_back)
         self.setup_page = 0
@@ -259,7 +278,7 @@ class LobbyMixin(TableBase):
             self.resume_results()
             if self.kiosk:
                 self.deadline = self.clock() + self.kiosk.results_seconds
-        elif not saved.set_up and not race.log and checklist(race):
+        elif not saved.set_up and not race.log and checklist(race, season):
             self.resume_setup()  # the power went before the players confirmed the set-up
         elif race.pending().kind == DRAFT:
             self.resume_draft()

@@ -1,9 +1,11 @@
 """The set-up checklist: before the first round of a module race, what goes on the board.
 
-A race with the Weather & road conditions or the Legends module starts with a few things only
-the players can do on the real board. The table lists them, one page at a time, on every
-station (and on the race-control display when there is one):
+A race with the Weather & road conditions or the Legends module, or a championship race,
+starts with a few things only the players can do on the real board. The table lists them, one
+page at a time, on every station (and on the race-control display when there is one):
 
+* a championship race's **Event card**, its rule and the sponsors it deals, then its **Press
+  Corners** (season_view.py);
 * the **weather** token that goes on the billboard, and what it does in a weather sector;
 * the **road-condition** token at each corner, by corner number as the board prints them (a
   chicane's two lines share one token);
@@ -34,10 +36,12 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..engine.championship.season import Season
 from ..engine.garage.draft import DRAFT
 from ..engine.legends import legend_grid
 from ..engine.race import Race
 from ..engine.weather import WeatherToken, load_tokens, race_weather, road_tokens
+from .season_view import event_pages
 from .station import SLOTS, Station
 from .table_base import TableBase
 from .view import SETUP, StationView
@@ -67,9 +71,10 @@ class ChecklistPage:
     lines: tuple[str, ...]
 
 
-def checklist(race: Race) -> list[ChecklistPage]:
-    """The pages of ``race``'s set-up checklist (none for a race without these modules)."""
-    pages: list[ChecklistPage] = []
+def checklist(race: Race, season: Season | None = None) -> list[ChecklistPage]:
+    """The pages of ``race``'s set-up checklist (none for a race without these modules);
+    ``season``: the championship season it belongs to, if any."""
+    pages = [ChecklistPage(title, lines) for title, lines in event_pages(race, season)]
     tokens = load_tokens()
     weather_key = race_weather(race)
     weather = tokens.weather_token(weather_key) if weather_key is not None else None
@@ -157,7 +162,7 @@ class SetupMixin(TableBase):
         """A race just began: its checklist first if it has one, else round 1."""
         assert self.race is not None
         self.setup_page = 0
-        if checklist(self.race):
+        if checklist(self.race, self.season):
             if any(st.car is not None and not st.idle_bot for st in self.stations):
                 self.checklist()
                 return
@@ -187,7 +192,7 @@ class SetupMixin(TableBase):
         race = self.race
         if st.car is None or race is None:
             return
-        pages = checklist(race)
+        pages = checklist(race, self.season)
         if self.setup_page < len(pages) - 1:
             self.setup_page += 1
             return

@@ -9,7 +9,7 @@ import logging
 from typing import Any
 
 from ..engine import decisions as dec
-from ..engine.cards import DISCARDABLE, PLAYABLE
+from ..engine.cards import PLAYABLE
 from ..engine.decisions import Decision, Discard, IllegalDecision, Plan, React
 from ..engine.garage.draft import DRAFT
 from ..engine.preset import answered, go
@@ -130,10 +130,17 @@ class TurnsMixin(TableBase):
                 code = st.slots[index]
                 if code is not None:
                     st.focus = index
-                if code is not None and DISCARDABLE[code]:
-                    st.selected ^= {index}
+                kept = race.undiscardable(race.cars[car])  # an Event may let Heat go
+                most = race.discard_limit(race.cars[car])  # ... or allow only one card
+                if code is not None and code not in kept:
+                    if index not in st.selected and most is not None and \
+                            len(st.selected) >= most:
+                        st.message = f"at most {most} card{'s' if most != 1 else ''} this race"
+                    else:
+                        st.selected ^= {index}
                 elif code is not None:
-                    st.message = "Heat/Stress stay in hand"
+                    st.message = "Heat/Stress stay in hand" if len(kept) > 1 else \
+                        f"{'Heat' if 'H' in kept else 'Stress'} stays in hand"
 
     def _resolution_go(self, st: Station) -> None:
         race = self.race

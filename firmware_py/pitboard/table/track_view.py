@@ -210,8 +210,17 @@ class TrackViews:
         self._race: Race | None = None
         self._events: tuple[Event, ...] = ()
         self._lobby_track: tuple[str, Track] | None = None
+        self._built: tuple[TableScene, TrackView] | None = None
 
     def build(self, scene: TableScene) -> TrackView:
+        """The track view of ``scene`` (built once per scene: a redraw asks more than once)."""
+        if self._built is not None and self._built[0] is scene:
+            return self._built[1]
+        view = self._build(scene)
+        self._built = (scene, view)
+        return view
+
+    def _build(self, scene: TableScene) -> TrackView:
         state = scene.state
         race = scene.attract if state == flow.ATTRACT else scene.race
         lobby = self._lobby(scene) if state in (flow.LOBBY, flow.ATTRACT) else None

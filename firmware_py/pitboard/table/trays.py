@@ -8,7 +8,8 @@ where they left it: :meth:`~pitboard.table.station.Station.sync_slots`). Which c
 (:func:`tray_cards`):
 
 * during the Garage draft, the market (or, when the snake draft's players drop one, the car's
-  own picks);
+  own picks); in a championship season's swap step, the player whose swap it is sees their own
+  upgrades until they press GO on the one to give (``Station.swap_give``), then the market;
 * a car whose plan is locked in and whose turn has not come: its hand before the plan, the
   cards played marked (:func:`played_slots`), so the locked and waiting screens show the plan
   over the buttons that chose it;
@@ -16,7 +17,9 @@ where they left it: :meth:`~pitboard.table.station.Station.sync_slots`). Which c
 
 The table syncs every tray after every decision the race applies (:func:`sync_trays`), and a
 restored table replays the journal's decisions doing the same (:func:`replay_trays`): same
-decisions, same trays. When the draft ends the trays start afresh with the hands.
+decisions, same trays. When the draft ends the trays start afresh with the hands, and a swap's
+tray starts afresh at each of its steps (what to give, what to take): a GO that chose a card to
+give is no decision, so a resumed table shows the step before it, laid out as it was.
 """
 
 from __future__ import annotations
@@ -32,8 +35,9 @@ from .draft_view import draft_status
 from .draft_view import tray_cards as draft_cards
 from .station import SLOTS, Station
 
-#: what a tray holds (``Station.tray``): the draft's market, or the car's hand
-DRAFT_TRAY, HAND_TRAY = "draft", "hand"
+#: what a tray holds (``Station.tray``): the draft's market, or the car's hand; a season's
+#: swap step: the upgrades one may give, then the market to take one from
+DRAFT_TRAY, HAND_TRAY, GIVE_TRAY, TAKE_TRAY = "draft", "hand", "give", "take"
 
 
 def locked(race: Race, car_id: int) -> bool:
@@ -44,11 +48,15 @@ def locked(race: Race, car_id: int) -> bool:
         and not race.over
 
 
-def tray_cards(race: Race, car_id: int) -> tuple[str, list[str]]:
-    """What the tray of ``car_id``'s station holds now, and which kind of tray that is."""
+def tray_cards(race: Race, car_id: int, give: str | None = None) -> tuple[str, list[str]]:
+    """What the tray of ``car_id``'s station holds now, and which kind of tray that is
+    (``give``: the upgrade its player chose to give in a season's swap step)."""
     status = draft_status(race)
     if status is not None:
-        return DRAFT_TRAY, draft_cards(status, car_id)
+        kind = DRAFT_TRAY
+        if status.swapping and status.picker == car_id:
+            kind = GIVE_TRAY if give is None else TAKE_TRAY
+        return kind, draft_cards(status, car_id, give)
     car = race.cars[car_id]
     if locked(race, car_id):
         return HAND_TRAY, [*car.hand, *car.play]
@@ -61,7 +69,7 @@ def sync_trays(race: Race, stations: Iterable[Station]) -> None:
     for st in stations:
         if st.car is None:
             continue
-        kind, cards = tray_cards(race, st.car)
+        kind, cards = tray_cards(race, st.car, st.swap_give)
         if kind != st.tray:
             st.slots = [None] * SLOTS
             st.page = 0

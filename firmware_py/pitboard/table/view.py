@@ -23,7 +23,9 @@ ATTRACT = "attract"  # kiosk: bots racing, "press GO to play"
 FAULT = "fault"  # wiring fault on this station (lever with two contacts, ...)
 SETUP = "setup"  # the set-up checklist of a module race (table_setup.py)
 DRAFT = "draft"  # the Garage draft: the market, whose pick it is (draft_view.py)
-KINDS = (LOBBY, PLANNING, LOCKED, RESOLUTION, WAITING, RESULTS, ATTRACT, FAULT, SETUP, DRAFT)
+STANDINGS = "standings"  # a championship's standings between races and at the end
+KINDS = (LOBBY, PLANNING, LOCKED, RESOLUTION, WAITING, RESULTS, ATTRACT, FAULT, SETUP, DRAFT,
+         STANDINGS)
 
 
 # card kinds: how a card face is drawn (from the engine's CardType, never from its code)
@@ -174,7 +176,8 @@ class StationView:
     move: MoveView | None = None
     #: heat paid this turn and why ("corner 2: 3")
     heat_paid: tuple[str, ...] = ()
-    #: race order / results lines: "1 Alice", "2 Bot 3" ...
+    #: race order / results lines: "1 Alice", "2 Bot 3" ...; standings: "1 Alice\t15 +9"
+    #: (the points after the tab, drawn at the right)
     order: tuple[str, ...] = ()
     lap: int = 0
     laps: int = 0

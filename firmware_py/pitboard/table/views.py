@@ -12,7 +12,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine import decisions as dec
-from ..engine.cards import DISCARDABLE, PLAYABLE
+from ..engine.cards import PLAYABLE
+from ..engine.championship.season import Season
 from ..engine.events import CarEvent, Flipped, HeatPaid, Moved, SpunOut, TurnStarted
 from ..engine.forecast import Forecast, forecast, forecast_planned, shifted
 from ..engine.legends import legend_cars
@@ -26,6 +27,7 @@ from .join_screen import join_view
 from .legend_moves import LegendMoveView
 from .lobby_options import JOIN_PAGE, options_view, rules_lines
 from .phone_seats import JoinInfo
+from .season_view import season_words, sponsor_note, standings_view
 from .station import SLOTS, Station
 from .table_setup import checklist, setup_view
 from .trays import locked, played_slots
@@ -94,6 +96,10 @@ class TableScene:
     race_control: bool = False
     #: how to join from a phone (None: the table has no phone seats; phone_seats.py)
     join: JoinInfo | None = None
+    #: the championship season under way (``race`` is its current race), and the lobby's
+    #: championship choice for the next start (a season key; None: a single race)
+    season: Season | None = None
+    championship: str | None = None
 
 
 def station_view(scene: TableScene, st: Station) -> StationView:
@@ -133,9 +139,11 @@ def _station_view(scene: TableScene, st: Station) -> StationView:
     if race is None:
         return _lobby(scene, st)
     if state == flow.SETUP:
-        return setup_view(checklist(race), scene.setup_page, st)
+        return setup_view(checklist(race, scene.season), scene.setup_page, st)
     if state == flow.DRAFT:  # the Garage draft (draft_view.py)
         return draft_view(race, st, {c.id: c.name for c in race.cars})
+    if state == flow.RESULTS and scene.season is not None:  # the season's standings
+        return standings_view(scene.season, st.index)
     if state == flow.RESULTS:
         return StationView(RESULTS, st.index, title="RESULTS", order=_results(race),
                            laps=race.laps, round=race.round, soft_keys=("", "", "", "", "", "",
@@ -163,16 +171,16 @@ def _label(code: str) -> str:
 
 def _lobby(scene: TableScene, st: Station) -> StationView:
     track, laps, cars = scene.lobby
-    name = load_track(track).name
     joined = [s.name for s in scene.stations if s.joined]
-    lines: tuple[str, ...] = (f"{name}, {laps} lap{'s' if laps > 1 else ''}",
-                              seat_line(cars, len(joined)),
-                              "JOINED - GO to leave" if st.joined else "press GO to join")
+    # what the next start races: the lobby's track, or a championship season's races
+    head: tuple[str, ...] = season_words(scene.championship) if scene.championship else \
+        (f"{load_track(track).name}, {laps} lap{'s' if laps > 1 else ''}",)
+    seats = seat_line(cars, len(joined))
     problem = scene.storage_problem
     if problem:  # staff should know a power cut would lose this race
-        lines = (lines[0], problem[:32], lines[2])
-    if scene.modules:  # every station says which rules the race will use before it starts
-        lines = (*lines[:2], *rules_lines(scene.modules, module_line), *lines[2:])
+        seats = problem[:32]
+    lines = (*head, seats, *(rules_lines(scene.modules, module_line) if scene.modules else ()),
+             "JOINED - GO to leave" if st.joined else "press GO to join")
     if scene.countdown is not None and joined:
         left = scene.countdown
         lines = (*lines[:-1], f"{'JOINED' if st.joined else 'GO to join'} - start in {left}s")
@@ -183,6 +191,7 @@ def _lobby(scene: TableScene, st: Station) -> StationView:
             lines = (*lines[:-1], f"phones: code {scene.join.code}, QR: OPTS", lines[-1])
     if st.lobby_page:  # a module's page: its options on the tray buttons (lobby_options.py)
         return options_view(st, scene.modules, joined_line=lines[-1],
+                            championship=scene.championship,
                             problem=scene.lobby_problem)
     return StationView(LOBBY, st.index, title=f"{st.name} LOBBY", lines=lines,
                        message=st.message or scene.lobby_problem,
@@ -337,6 +346,9 @@ def press_answer(old: StationView | None, scene: TableScene, st: Station) -> Sta
     return None if answer == old else answer
 
 
+#: the planning screen's words when the plan's spin-out would put the car out of the race
+OUT_OF_RACE = "spin-out: OUT of the race"
+
 #: the resolution screen's GO key and DISC key (GO, then the hand to discard from: see
 #: _turn_keys); a press of either is answered like GO (:func:`acknowledgement`)
 GO_LABEL = "GO"
@@ -357,6 +369,8 @@ def planning_view(st: Station, race: Race, car: Any) -> StationView:
         message = "CLOGGED: no move, gear 1"
     elif fc.problem and not message and fc.problem.kind != dec.COUNT:
         message = short_problem(fc.problem)
+    elif not message and fc.out_probability:  # an Event's spin-out puts the car out
+        message = OUT_OF_RACE
     meaning = card_detail(st)
     warned = bool(cards and fc.outcomes and (fc.corners() or fc.spin_probability))
     if not message and not meaning and not warned:
@@ -508,13 +522,18 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
         go_fields = shown.fields() if toggled else ()
     elif phase == dec.DISCARD:
         st.sync_slots(car.hand)
-        cards = _tray(st, selectable=DISCARDABLE.__getitem__)
+        kept = race.undiscardable(car)  # Heat and Stress, unless an Event lets one go
+        cards = _tray(st, selectable=lambda code: code not in kept)
         keys = _page_key(st)
         message = message or "discard? then GO"
         if not st.message:
             meaning = card_detail(st)
     if effects:  # what the upgrades did, mandatory effects first, as they happened
         lines = (", ".join(effects), *lines)
+    note = sponsor_note(race, car.id)  # a Press Corner paid: the sponsor is in the hand
+    if note and phase == dec.DISCARD:  # (earned after the corners: at the discard step)
+        lines = (message, *lines)
+        message = note
     return StationView(
         RESOLUTION, st.index, title=st.name, cards=cards, soft_keys=keys, keys_off=keys_off,
         gear=car.gear,
@@ -592,7 +611,9 @@ def _waiting(scene: TableScene, st: Station, race: Race) -> StationView:
     order = tuple(f"{i + 1} {race.cars[c].name} L{race.lap_of(race.cars[c].d)}"
                   f" sp{race.cars[c].space}" for i, c in enumerate(race.standings()))
     car = race.cars[st.car] if st.car is not None else None
-    if car is not None and car.finished:
+    if car is not None and car.retired:  # an Event put it out of the race
+        message = "OUT of the race: spun out"
+    elif car is not None and car.finished:
         place = race.hall_of_fame.index(car.id) + 1 if car.id in race.hall_of_fame else 0
         message = f"FINISHED P{place}" if place else "FINISHED"
     elif current is not None:
@@ -603,8 +624,9 @@ def _waiting(scene: TableScene, st: Station, race: Race) -> StationView:
     move = _move_view(race, current) if current is not None else None
     if car is not None and current is not None and car.id in race.order[:race.turn]:
         # this car's turn is over (GO answered its last steps at once): where it ended up is
-        # what its player must move on the board
+        # what its player must move on the board, and a sponsor it earned on the way
         move = replace(_move_view(race, car), who="you")
+        message = sponsor_note(race, car.id) or message
     if car is not None and not car.finished and locked(race, car.id):
         # a plan locked in, its turn to come: the locked screen (the plan's header and tray
         # stay, so the reveal sends two pages) with whose turn it is and the move

@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
 from collections import deque
 from collections.abc import Callable
 from functools import lru_cache
@@ -53,6 +54,9 @@ log = logging.getLogger("pitboard.web")
 FRAME_INTERVAL: Final = 0.02
 #: answers waiting to be sent to one phone (errors past this are dropped, the oldest first)
 OUTBOX: Final = 16
+#: the longest the game thread lets the web thread send a phone its answer first (s): the
+#: web thread's part is about a millisecond here, a few on a Pi 4
+HANDOVER: Final = 0.02
 
 
 def dumps(data: Any) -> str:
@@ -142,6 +146,11 @@ class Hub:
         self.on_feed: Callable[[TableFeed], None] = lambda feed: None
         #: more readers of each feed on the web thread (the TVs' track hub)
         self.watchers: list[Callable[[TableFeed], None]] = []
+        # the phones whose input the latest feed answers, until their frame is sent; set
+        # (and the event with it) when there are none: see handover()
+        self._answering: set[Client] = set()
+        self._answered = threading.Event()
+        self._answered.set()
 
     # -- game thread --------------------------------------------------------------------
     def publish(self, feed: TableFeed) -> None:
@@ -149,13 +158,28 @@ class Hub:
         blocks and never raises."""
         self._incoming = feed
         loop = self._loop
-        if loop is None or self._scheduled:
+        if loop is None:
+            return
+        self._answered.clear()
+        if self._scheduled:
             return
         self._scheduled = True
         try:
             loop.call_soon_threadsafe(self._take)
         except RuntimeError:  # the loop is closing: the server is stopping
             self._scheduled = False
+            self._answered.set()
+
+    def handover(self, station: int, timeout: float = HANDOVER) -> bool:
+        """Game thread, right after publishing the answer to ``station``'s input: when a
+        phone holds that seat, give the web thread the moment it needs to send the phone its
+        frame (at most ``timeout``) before the table goes on with the other stations' views.
+        Without this the two threads share the interpreter and the answer waits behind
+        work its player does not need first. Returns at once for a seat no phone holds;
+        False when the answer was not sent within ``timeout``."""
+        if not any(c.seat == station and c.inputs for c in list(self.clients)):
+            return True
+        return self._answered.wait(timeout)
 
     # -- web thread ---------------------------------------------------------------------
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -173,6 +197,14 @@ class Hub:
                 self.apply(feed)
             except Exception:  # one bad frame must not stop the server
                 log.exception("applying the table's views failed")
+        if not self._answering:
+            self._answered.set()
+
+    def sent(self, client: Client) -> None:
+        """``client``'s sender has sent what it had (or the phone went away)."""
+        self._answering.discard(client)
+        if not self._answering:
+            self._answered.set()
 
     def apply(self, feed: TableFeed) -> None:
         """Take ``feed``: note what changed and wake every phone that has something new."""
@@ -189,7 +221,10 @@ class Hub:
                     feed.handled[seat] != old.handled[seat]:
                 woken.append(client)
         # the phone whose input this answers first: its player is the one waiting
-        woken.sort(key=lambda c: not self.answers_input(c))
+        self._answering = {c for c in woken if self.answers_input(c)}
+        if self._answering:
+            self._answered.clear()
+        woken.sort(key=lambda c: c not in self._answering)
         for client in woken:
             client.wake.set()
         for watch in self.watchers:

@@ -25,6 +25,7 @@ Example::
 
     server = WebServer(post=table.post, staff_pin="2468", bind="127.0.0.1", port=8080)
     table.view_observers.append(server.publish)
+    table.answer_handovers.append(server.handover)
     server.start()            # listening when it returns (WebError if it cannot)
     ...
     server.stop()
@@ -231,6 +232,10 @@ class WebServer:
         if move:
             self.track.flushed.wait(TRACK_FLUSH)
 
+    def handover(self, station: int) -> None:
+        """The table's answer hand-over (game thread): see :meth:`Hub.handover`."""
+        self.seats.hub.handover(station)
+
     def start(self) -> None:
         """Listen and serve on a thread of its own; raise :class:`WebError` (one line) when
         the address cannot be listened on."""
@@ -402,6 +407,7 @@ class WebServer:
                 if frame is not None:
                     client.last_frame = self.clock()
                     await ws.send_str(frame)
+                hub.sent(client)
         except (ConnectionError, RuntimeError) as exc:  # the phone went away mid-frame
             log.debug("phones: sending to %s stopped: %s", client.address, exc)
             await ws.close()

@@ -75,7 +75,7 @@ log = logging.getLogger("pitboard.web")
 
 #: lobby keys that change the race's settings: from a phone only with the staff PIN
 SETTING_KEYS: Final = frozenset({"TRK", "LAPS", "CARS", "TYPE", "POOL", "EXP", "PRO", "AGGR",
-                                 "SKY", "ROAD"})
+                                 "SKY", "ROAD", "YEAR"})
 #: a seat whose phone has been gone this long is given up while no race needs it (s)
 AWAY_RELEASE: Final = 120.0
 #: table states in which a seat holds no car that waits for its player
@@ -134,6 +134,7 @@ class Seats:
         client.closed = True
         client.wake.set()
         self.hub.clients.discard(client)
+        self.hub.sent(client)  # no answer to wait for
         if client.seat is not None and self.at.get(client.seat) is client:
             del self.at[client.seat]
             self.away[client.seat] = self.clock()
@@ -319,7 +320,8 @@ class Seats:
             since = self.away.get(seat.station)
             if since is None or now - since < AWAY_RELEASE:
                 continue
-            if feed.state in _BETWEEN_RACES or not seat.playing:
+            # (between a championship's races the seat keeps its car for the next one)
+            if (feed.state in _BETWEEN_RACES and not feed.season) or not seat.playing:
                 generation = self.keys.generation(seat.station)
                 if generation is not None:
                     self._release(seat.station, generation)

@@ -74,6 +74,12 @@ class WebHandle:
             if self.server is not None:
                 self.server.publish(feed)
 
+    def handover(self, station: int) -> None:
+        """The table's answer hand-over (game thread): to the server once it runs."""
+        server = self.server
+        if server is not None:
+            server.handover(station)
+
     def wait(self, timeout: float) -> bool:
         """Wait until the server listens (True) or could not start (False)."""
         return self._done.wait(timeout) and not self.error
@@ -114,6 +120,7 @@ def start_web(config: HwConfig, table: Table) -> WebHandle:
     hands it its views from now on. Returns at once; see :class:`WebHandle`."""
     handle = WebHandle(config, table)
     table.view_observers.append(handle.publish)
+    table.answer_handovers.append(handle.handover)
     table.refresh()  # the first feed: the phones see the table as it is
     handle._thread.start()
     return handle

@@ -9,8 +9,14 @@ player picks twice, in the draft's order for the round and then back (round 1: l
 back, round 2: first to last and back); after both rounds each player drops one of their 4 cards
 to keep 3.
 
-A pick is a decision (:class:`DraftPick`, :class:`DraftDrop`): it replays, undoes and journals
-like a plan.
+Between the races of a championship season (:mod:`pitboard.engine.championship.season`): the
+upgrades each car owns stay in its deck; one draft round (a market of drafting players + 3,
+the order given: the last placed picks first), then each player in the same order may swap one
+upgrade they own for one left in the market (:class:`DraftSwap`; the card given back joins the
+market, so a later player may take it).
+
+A pick is a decision (:class:`DraftPick`, :class:`DraftDrop`, :class:`DraftSwap`): it replays,
+undoes and journals like a plan.
 """
 
 from __future__ import annotations
@@ -22,7 +28,9 @@ from ..decisions import DecisionKind, register_decision
 from .data import UPGRADES, Upgrade, parse_key
 
 DRAFT = "draft"
-CHOOSE = ("random", "draft", "snake")
+#: how cars get their upgrades; "none": they keep the starting upgrades (the module then only
+#: plays the cards others deal, a championship's sponsors)
+CHOOSE = ("random", "draft", "snake", "none")
 POOLS = ("basic", "advanced", "all")
 COPIES = 2
 PICKS = 3
@@ -79,6 +87,37 @@ class DraftDrop(NamedTuple):
         return f"drop {self.car} {self.card}"
 
 
+class DraftSwap(NamedTuple):
+    """Championship, after a season's draft round: give back ``give`` (an upgrade the car owns)
+    and take ``take`` from the market instead; both empty: keep the upgrades as they are.
+
+    Example: two cars, the second race of a season; each owns three upgrades and picks one,
+    the last placed (car 1) first; then each may swap::
+
+        >>> from pitboard.engine import Race, RaceSetup
+        >>> race = Race(RaceSetup(track="usa", cars=2, seed=1, laps=1, modules={"garage": {
+        ...     "choose": "draft", "rounds": 1, "swap": True, "order": [1, 0],
+        ...     "kept": {"0": ["U1", "U2", "U3"], "1": ["U4", "U5", "U6"]}}}))
+        >>> race.apply(race.pending().options[0]); race.apply(race.pending().options[0])
+        >>> garage = race.hooks.by_key["garage"]
+        >>> garage.picks[1], garage.market, str(race.pending().options[-1])
+        (['U4', 'U5', 'U6', 'U2'], ['U34', 'U26', 'U36'], 'swap 1 -')
+        >>> race.apply(DraftSwap(car=1, give="U4", take="U26"))
+        >>> race.apply(DraftSwap(car=0, give="", take=""))
+        >>> garage.picks[1], race.pending().kind
+        (['U26', 'U5', 'U6', 'U2'], 'plan')
+    """
+
+    car: int
+    give: str
+    take: str
+
+    def __str__(self) -> str:
+        if not self.give:
+            return f"swap {self.car} -"
+        return f"swap {self.car} {self.give} {self.take}"
+
+
 #: a pick or drop, made once per car and card (decisions are values; a NamedTuple's own
 #: constructor is a Python call, the cache's lookup is not)
 draft_pick = cache(DraftPick)
@@ -103,9 +142,32 @@ def _from_dict(make: type, kind: str) -> object:
 register_decision(DecisionKind(
     DRAFT, DraftPick, lambda d: {"card": d.card}, _from_dict(DraftPick, DRAFT),  # type: ignore
     lambda car, words: DraftPick(car, _key(car, words, DRAFT))))
+
+
+def _parse_swap(car: int, words: list[str]) -> DraftSwap:
+    if words == ["-"]:
+        return DraftSwap(car, "", "")
+    if len(words) != 2:
+        raise ValueError("expected 'swap CAR GIVE TAKE' (two upgrades such as U7) or "
+                         "'swap CAR -'")
+    return DraftSwap(car, parse_key(words[0], "swap").key, parse_key(words[1], "swap").key)
+
+
+def _swap_from_dict(car: int, data: dict[str, object]) -> DraftSwap:
+    give, take = data.get("give", ""), data.get("take", "")
+    if not isinstance(give, str) or not isinstance(take, str) or bool(give) != bool(take):
+        raise ValueError("swap needs 'give' and 'take' (upgrades such as U7), or neither")
+    if not give:
+        return DraftSwap(car, "", "")
+    return DraftSwap(car, parse_key(give, "swap").key, parse_key(take, "swap").key)
+
+
 register_decision(DecisionKind(
     "drop", DraftDrop, lambda d: {"card": d.card}, _from_dict(DraftDrop, "drop"),  # type: ignore
     lambda car, words: DraftDrop(car, _key(car, words, "drop"))))
+register_decision(DecisionKind(
+    "swap", DraftSwap, lambda d: {"give": d.give, "take": d.take} if d.give else {},
+    _swap_from_dict, _parse_swap))
 
 
 def pool(tier: str, expansions: bool) -> list[str]:

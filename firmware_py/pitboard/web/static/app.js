@@ -194,7 +194,8 @@ function drawInfo(v) {
   // the OLED's join line: this page shows the code and its QR code in the invite box
   for (const line of v.lines) if (!/^phones: code /.test(line)) box.append(el("p", "", line));
   if (v.order.length) {
-    const list = el("ol"); for (const line of v.order) list.append(el("li", "", line.replace(/^\d+ /, "")));
+    // a championship's standings: "place name<TAB>points" (the points after the tab)
+    const list = el("ol"); for (const line of v.order) list.append(el("li", "", line.replace(/^\d+ /, "").replace("\t", " · ")));
     box.append(list);
   }
 }
@@ -239,7 +240,7 @@ function drawKeys(v) {
 function goLabel(v) {
   if (v.kind === "lobby") return /JOINED/i.test(v.lines.join(" ")) ? "Leave the race" : "Join the race";
   if (v.kind === "attract") return "Play";
-  if (v.kind === "results") return "Next";
+  if (v.kind === "results" || v.kind === "standings") return "Next";
   return "GO";
 }
 $("go").addEventListener("click", () => {
