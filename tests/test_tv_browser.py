@@ -232,3 +232,33 @@ def test_a_track_without_coordinates_races_on_a_generated_outline(chromium: Any,
         tv.shot("generated")
         assert tv.errors == []
         publish([tv.shots["generated"]])
+
+
+def test_a_championship_race_ends_on_the_seasons_standings(chromium: Any,
+                                                           tmp_path: Path) -> None:
+    """The first race of a 1961 season on the TV: its header says which race of the season,
+    its results the standings, points and all, and the next race."""
+    with served(stations=2, seats=(), cars=2, seed=4) as s:
+        on_game_thread(s, lambda: s.table.set_championship("1961"))
+        tv = TvPage(chromium, s.url, tmp_path)
+        _start(s, 2)
+        tv.wait("tv.state && tv.state.screen === 'setup'")
+        assert tv.js("document.getElementById('round').textContent").startswith("1961 race 1/3")
+        while (event := on_game_thread(s, lambda: next_input(s.table))) is not None and \
+                race_places(s)["screen"] != "results":
+            s.table.post(event)
+        places = race_places(s)
+        tv.caught_up(places)
+        check_cars(tv, places, "great_britain")
+        rows = tv.js("[...document.querySelectorAll('#panel table.standings tr')]"
+                     ".map(r => [+r.dataset.car, r.querySelector('.at').textContent])")
+        season = s.table.season
+        assert season is not None
+        assert rows == [[car, f"{season.totals()[car]} pts +{season.totals()[car]}"]
+                        for car in season.standings()]
+        assert tv.js("document.querySelector('#panel .next').textContent") == \
+            "Next: race 2: USA"
+        assert tv.js("document.getElementById('banner').textContent").endswith("wins!")
+        tv.shot("standings")
+        assert tv.errors == []
+        publish([tv.shots["standings"]])

@@ -300,3 +300,38 @@ def test_a_move_goes_to_the_tvs_before_the_stations_screens() -> None:
     hub.note_sent()
     assert hub.flushed.is_set()
     assert not hub.expects(feeds[first + 1])  # the same move again: nothing to wait for
+
+
+def test_a_championship_shows_its_standings_between_races() -> None:
+    """A season's race says which race of the season it is; its results show the standings
+    (as the stations' standings screen), and the next race."""
+    from pitboard.engine.championship.season import Season
+    from pitboard.table.table import Table
+    from pitboard.table.track_json import track_state_dict
+
+    table = Table(stations=2, seed=3, cars=3)
+    feeds: list[TableFeed] = []
+    table.view_observers.append(feeds.append)
+    table.set_championship("1961")
+    for event in (GoPressed(station=0), GoPressed(station=1), SlotPressed(station=0, slot=6)):
+        table.handle(event)
+    while table.state != flow.RESULTS:
+        event = next_input(table)
+        assert event is not None
+        table.handle(event)
+    view = feeds[-1].track
+    season = table.season
+    assert view is not None and isinstance(season, Season) and view.season is not None
+    assert view.season.title == "1961 RACE 1/3" and view.season.next == "race 2: USA"
+    state = track_state_dict(view)
+    panel = state["panel"]
+    assert panel["kind"] == "standings" and state["season"] == {"title": "1961 RACE 1/3"}
+    assert [row["car"] for row in panel["rows"]] == season.standings()
+    assert [row["points"] for row in panel["rows"]] == \
+        [season.totals()[car] for car in season.standings()]
+    race = view.race
+    table.handle(GoPressed(station=0))  # on to race 2
+    view = feeds[-1].track
+    assert view is not None and view.race != race and view.season is not None
+    assert view.season.title == "1961 RACE 2/3" and view.season.standings == ()
+    assert track_state_dict(view)["panel"]["kind"] != "standings"

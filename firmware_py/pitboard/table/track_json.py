@@ -5,8 +5,9 @@ Three parts, each made once however many TVs watch:
 
 * :func:`track_state_dict`: the table now -- the cars where they stand, the race order, whose
   turn and what they decide, the weather and road tokens, and one **panel** for the side of
-  the screen (``lobby``, ``setup``, ``draft``, ``order`` during a race, ``results``: its
-  ``kind`` says which; a page draws the kinds it knows);
+  the screen (``lobby``, ``setup``, ``draft``, ``order`` during a race, ``results``, a
+  championship's ``standings`` after one of its races: its ``kind`` says which; a page draws
+  the kinds it knows);
 * :func:`track_drawing`: the track's drawing, once per track: the geometry
   (:meth:`~pitboard.geometry.TrackGeometry.to_dict`: where each spot is) and the SVG that
   ``pitboard tracks --svg`` prints (without its style sheet: the page has its own);
@@ -113,6 +114,7 @@ def track_state_dict(view: TrackView) -> dict[str, Any]:
                           "to": m.to, "spot": m.spot, "lap": m.lap, "number": m.number,
                           "of": m.of, "back": m.back, "says": m.instruction()}
                          for m in view.legend_moves],
+        "season": {"title": view.season.title} if view.season is not None else None,
         "panel": _panel(view),
     }
 
@@ -136,6 +138,12 @@ def _panel(view: TrackView) -> dict[str, Any]:
                 "market": [_card(code) for code in draft.market],
                 "picks": [{"car": car, "cards": [_card(code) for code in codes]}
                           for car, codes in draft.picks]}
+    season = view.season
+    if view.screen == RESULTS and season is not None and season.standings:
+        return {"kind": "standings", "title": season.title, "places": list(view.order),
+                "rows": [{"car": car, "points": points, "race": latest}
+                         for car, points, latest in season.standings],
+                "next": season.next, "over": season.over}
     if view.screen == RESULTS:
         return {"kind": "results", "places": list(view.order)}
     return {"kind": "order"}

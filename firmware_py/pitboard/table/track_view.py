@@ -42,6 +42,7 @@ import os
 from dataclasses import dataclass, field
 
 from ..engine import decisions as dec
+from ..engine.championship.season import Season
 from ..engine.events import Event, RoundStarted, Shifted
 from ..engine.garage.draft import DRAFT
 from ..engine.legends import legend_card, legend_cars
@@ -54,6 +55,7 @@ from .draft_view import draft_status
 from .legend_moves import LegendMoveView
 from .lobby_options import rules_lines
 from .phone_seats import JoinInfo
+from .season_view import season_title
 from .table_setup import checklist
 from .views import TableScene, module_line
 
@@ -152,6 +154,24 @@ class LobbyMark:
 
 
 @dataclass(frozen=True, slots=True)
+class SeasonMark:
+    """A championship season: where it stands, and after a race its standings (car, points in
+    all, points that race; leader first) and the race that comes next.
+
+    Example::
+
+        SeasonMark(title="1961 RACE 1/3", standings=((1, 9, 9), (0, 6, 6)),
+                   next="race 2: USA", over=False)
+    """
+
+    title: str
+    standings: tuple[tuple[int, int, int], ...] = ()
+    #: the next race ("race 2: USA"; "" after the last)
+    next: str = ""
+    over: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class TrackView:
     """The track view of the table now (see the module docstring).
 
@@ -189,6 +209,8 @@ class TrackView:
     #: the set-up checklist: (title, lines) per page, and the page the stations show
     setup: tuple[tuple[str, tuple[str, ...]], ...] = ()
     setup_page: int = 0
+    #: the championship season this race is one of (None: a single race)
+    season: SeasonMark | None = None
     #: every event of the race so far (shared, not compared: ``event_count`` is)
     events: tuple[Event, ...] = field(default=(), compare=False)
     event_count: int = 0
@@ -250,7 +272,10 @@ class TrackViews:
             legend_moves=scene.legend_moves if state != flow.ATTRACT else (),
             draft=_draft(race) if state == flow.DRAFT else None, lobby=lobby,
             setup=tuple((p.title, p.lines) for p in checklist(race)) if state == flow.SETUP
-            else (), setup_page=scene.setup_page, events=events, event_count=len(events))
+            else (), setup_page=scene.setup_page,
+            season=_season(scene.season, race, state == flow.RESULTS)
+            if scene.season is not None and state != flow.ATTRACT else None,
+            events=events, event_count=len(events))
 
     def _race_key(self, race: Race) -> str:
         if race is not self._race:
@@ -355,6 +380,22 @@ def _road(race: Race) -> tuple[RoadMark, ...]:
             says = "sector: " + ", ".join(token.sector.words())
         out.append(RoadMark(corner, key, token.name, token.target, says))
     return tuple(out)
+
+
+def _season(season: Season, race: Race, results: bool) -> SeasonMark:
+    """The season as the TV shows it; its standings once ``race`` (its current one) is over
+    and its results are up, as the stations' standings screen has them."""
+    title = season_title(season)
+    if not (results and race.over and season.results()):
+        return SeasonMark(title)
+    latest = season.results()[-1].points
+    totals = season.totals()
+    standings = tuple((car, totals[car], latest.get(car, 0)) for car in season.standings())
+    if season.over:
+        return SeasonMark(title, standings, over=True)
+    upcoming = season.plan[season.index + 1]
+    return SeasonMark(title, standings, f"race {season.index + 2}: "
+                      f"{load_track(upcoming.track).name}")
 
 
 def _draft(race: Race) -> DraftMark | None:

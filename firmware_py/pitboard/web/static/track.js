@@ -359,8 +359,9 @@ function drawSide() {
   $("track-name").textContent = s.track_name;
   const rounds = { lobby: "Next race", setup: "Set-up", draft: "Garage draft", results: "Results" };
   const laps = `${s.laps} lap${s.laps === 1 ? "" : "s"}`;
-  $("round").textContent = s.screen === "race" ? `Round ${s.round} · ${laps}`
-    : s.screen === "attract" ? `Demo race · round ${s.round}` : rounds[s.screen] || "";
+  const season = s.season ? `${s.season.title.replace(" RACE ", " race ")} · ` : "";
+  $("round").textContent = s.screen === "race" ? `${season}Round ${s.round} · ${laps}`
+    : s.screen === "attract" ? `Demo race · round ${s.round}` : season + (rounds[s.screen] || "");
   const weather = [];
   if (s.weather) weather.push(html("b", {}, s.weather.name), s.weather.says ? `: ${s.weather.says}` : "");
   if (s.legend_card) weather.push(weather.length ? " · " : "", `Legend card ${s.legend_card}`);
@@ -374,8 +375,7 @@ function drawSide() {
   drawTicker();
 }
 
-// one function per kind of panel (track_json.py `_panel`); a new kind (the championship's
-// standings) is one more entry
+// one function per kind of panel (track_json.py `_panel`)
 const PANELS = {
   order(s) {
     const rows = s.order.map((id, n) => {
@@ -391,6 +391,17 @@ const PANELS = {
   results(s, p) {
     return [html("h2", {}, "Hall of Fame"), html("ol", { class: "results" },
       ...p.places.map((id) => { const c = carById(id); return html("li", {}, chip(c), c.name); }))];
+  },
+  standings(s, p) {  // a championship's, after one of its races
+    const rows = p.rows.map((row, n) => {
+      const c = carById(row.car);
+      return html("tr", { "data-car": row.car }, html("td", { class: "n" }, n + 1),
+        html("td", { class: "name" }, chip(c), c.name),
+        html("td", { class: "at" }, `${row.points} pts`, html("small", {}, ` +${row.race}`)));
+    });
+    return [html("h2", {}, p.over ? "Final standings" : "Standings"),
+      html("table", { class: "order standings" }, ...rows),
+      p.next ? html("p", { class: "next" }, `Next: ${p.next}`) : null];
   },
   draft(s, p) {
     const picker = carById(p.picker);
@@ -430,7 +441,8 @@ function drawBanner(s) {
     main = "Demo race: press GO on a station to play";
     small = s.panel.join ? `or join from a phone: code ${s.panel.join.code}` : "";
   } else if (s.screen === "results" && s.panel.places.length) {
-    main = `${nameOf(s.panel.places[0])} wins!`;
+    main = s.panel.over ? `${nameOf(s.panel.rows[0].car)} wins the championship!`
+      : `${nameOf(s.panel.places[0])} wins!`;
   }
   banner.hidden = !main;
   if (main) banner.replaceChildren(main, ...(small ? [html("small", {}, small)] : []));
