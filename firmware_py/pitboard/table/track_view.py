@@ -233,6 +233,8 @@ class TrackViews:
         self._events: tuple[Event, ...] = ()
         self._lobby_track: tuple[str, Track] | None = None
         self._built: tuple[TableScene, TrackView] | None = None
+        self._board_kept: tuple[Race, tuple[object, ...],
+                                tuple[str, str, tuple[RoadMark, ...]]] | None = None
 
     def build(self, scene: TableScene) -> TrackView:
         """The track view of ``scene`` (built once per scene: a redraw asks more than once)."""
@@ -256,8 +258,7 @@ class TrackViews:
         planned = {e.car: e.frm for e in race.events[cut:] if isinstance(e, Shifted)}
         screen = {flow.ATTRACT: ATTRACT, flow.SETUP: SETUP, flow.DRAFT: DRAFT_SCREEN,
                   flow.RESULTS: RESULTS}.get(state, RACE)
-        weather = race_weather(race)
-        token = load_tokens().weather_token(weather) if weather is not None else None
+        weather, weather_says, road = self._board(race)
         current = race.current
         pending = race.pending()
         return TrackView(
@@ -266,9 +267,8 @@ class TrackViews:
             current=current.id if current is not None else -1,
             deciding=_deciding(race, scene.legend_moves, state),
             waiting=pending.cars if not race.over else (),
-            weather=token.name if token is not None else "",
-            weather_says=", ".join(token.sector.words()) if token is not None else "",
-            road=_road(race), legend_card=legend_card(race),
+            weather=weather, weather_says=weather_says, road=road,
+            legend_card=legend_card(race),
             legend_moves=scene.legend_moves if state != flow.ATTRACT else (),
             draft=_draft(race) if state == flow.DRAFT else None, lobby=lobby,
             setup=tuple((p.title, p.lines) for p in checklist(race)) if state == flow.SETUP
@@ -276,6 +276,18 @@ class TrackViews:
             season=_season(scene.season, race, state == flow.RESULTS)
             if scene.season is not None and state != flow.ATTRACT else None,
             events=events, event_count=len(events))
+
+    def _board(self, race: Race) -> tuple[str, str, tuple[RoadMark, ...]]:
+        """The weather (its name, what it does) and the road tokens, kept while they stay."""
+        key = (race_weather(race), tuple(road_tokens(race).items()))
+        if self._board_kept is None or self._board_kept[0] is not race or \
+                self._board_kept[1] != key:
+            weather = key[0]
+            token = load_tokens().weather_token(weather) if weather is not None else None
+            self._board_kept = (race, key, (
+                token.name if token is not None else "",
+                ", ".join(token.sector.words()) if token is not None else "", _road(race)))
+        return self._board_kept[2]
 
     def _race_key(self, race: Race) -> str:
         if race is not self._race:

@@ -116,6 +116,7 @@ class TrackHub:
         #: the race's events as JSON, by index ("" for a kind the TV does not show)
         self._events: list[str] = []
         self._drawing: tuple[object, str, str] | None = None
+        self._made_for: TrackView | None = None  # the view the JSON above is of
         #: set while every TV has the latest view (cleared by :meth:`expects` for a move)
         self.flushed = threading.Event()
         self.flushed.set()
@@ -135,12 +136,25 @@ class TrackHub:
         return True
 
     def apply(self, feed: TableFeed) -> None:
-        """Take the track view of ``feed`` (web thread) and wake every TV if it changed."""
+        """Take the track view of ``feed`` (web thread) and wake every TV if it changed. With
+        no TV watching, the view is only kept: its JSON is made when a TV asks."""
         view = feed.track
         if view is None or view == self.view:
             self.note_sent()
             return
         self.view = view
+        if self.viewers:
+            self._made()
+            for viewer in self.viewers:
+                viewer.wake.set()
+        self.note_sent()
+
+    def _made(self) -> None:
+        """The JSON of the view now (its state, the race's events so far), made once."""
+        view = self.view
+        if view is None or self._made_for is view:
+            return
+        self._made_for = view
         self._state = dumps(_with_qr(track_state_dict(view)))
         if view.race != self._race:
             self._race, self._events = view.race, []
@@ -148,9 +162,6 @@ class TrackHub:
         for i in range(len(self._events), len(events)):
             data = event_dict(events[i], i)
             self._events.append(dumps(data) if data is not None else "")
-        for viewer in self.viewers:
-            viewer.wake.set()
-        self.note_sent()
 
     def note_sent(self) -> None:
         """Set :attr:`flushed` if every TV has been sent the latest view (web thread)."""
@@ -163,6 +174,7 @@ class TrackHub:
         view = self.view
         if view is None:
             return None
+        self._made()
         count = view.event_count
         if viewer.connected and viewer.race == view.race and \
                 viewer.cursor <= count <= viewer.cursor + MAX_STEP_EVENTS:
