@@ -7,7 +7,7 @@ generated outline; the kiosk's attract race plays on it; and a page whose server
 (a power cut, a restart) reconnects and redraws. ``PITBOARD_UPDATE_GOLDEN=1`` writes the
 screenshots the docs show into ``docs/screens`` (``tv_*.png``).
 
-The animations run at ``?pace=0.05`` (20 times as fast): the same code path, a few seconds per
+The animations run at ``?pace=0.02`` (50 times as fast): the same code path, a few seconds per
 race. The players' presses come from a bot's choices (``next_input``) at wired stations.
 Skipped, saying why, without Playwright or without the browser (browserkit.py).
 """
@@ -15,7 +15,6 @@ Skipped, saying why, without Playwright or without the browser (browserkit.py).
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
@@ -35,7 +34,7 @@ from tvkit import on_game_thread, race_places
 
 playwright = playwright_or_skip()
 
-PACE = 0.05
+PACE = 0.02
 TV = {"width": 1920, "height": 1080}
 MODULES = {"legends": {"cars": 1}, "weather": {"weather": "storm", "road": True},
            "garage": {"choose": "draft", "pool": "basic"}}
@@ -201,7 +200,7 @@ def test_a_tv_whose_server_went_away_reconnects_and_redraws(chromium: Any,
         tv.wait("document.body.dataset.online === 'no'")
         for _ in range(3):  # rounds go on while it is away
             s.table.post(on_game_thread(s, lambda: next_input(s.table)))
-        time.sleep(0.2)  # the page's first retries find nobody (its back-off: 0.5 s, 1 s...)
+        tv.wait("tv.retry >= 2")  # its retries find nobody (its back-off: 0.5 s, 1 s...)
         s.server = WebServer(post=s.table.post, staff_pin="2468", bind=host, port=port)
         s.server.start()
         s.table.view_observers.append(s.server.publish)
