@@ -468,40 +468,36 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         handed the acting station's answer."""
         old = self.views[st.index]
         early = None
-        urgent = getattr(self.screens[st.index], "show_first", None) \
+        published = False
+        screen = self.screens[st.index] \
             if self.render is not None and st.index < len(self.screens) else None
-        if st.index == first and not self._acting_go and \
-                (urgent is not None or self.view_observers):
-            # a key or the lever while planning: the tray and gear as pressed go out at
-            # once, before the forecast behind the new screen is worked out
-            early = press_answer(old, scene, st)
+        # a display with a writer thread (pitboard.hw.writer) sends the acting station's
+        # frame ahead of frames already waiting for its bus
+        urgent = getattr(screen, "show_first", None)
+        if st.index == first and (urgent is not None or self.view_observers):
+            # answered at once, before the new screen (its forecast) is worked out: a key or
+            # the lever while planning by the tray and gear as pressed; a GO that brings a
+            # whole new picture by a small change of the one the player looks at
+            early = acknowledgement(old, scene.state, self._acting_go) if self._acting_go \
+                else press_answer(old, scene, st)
             if early is not None and urgent is not None and self.render is not None:
                 urgent(self.render(early))
                 self.frames += 1
-            if early is not None and self.view_observers:
+            if early is not None and self.view_observers and not self._acting_go:
+                # (a GO's answer is for the bus: a phone gets the new screen itself)
                 self.views[st.index] = early
                 self._answer_first(scene, st.index)
+                published = True
         view = station_view(scene, st)
-        if view == old:
-            self.views[st.index] = old
-            return early is not None
+        if view == old and early is None:
+            return False
         self.views[st.index] = view
-        if self.render is not None and st.index < len(self.screens):
-            screen = self.screens[st.index]
-            # a display with a writer thread (pitboard.hw.writer) sends the acting
-            # station's frame ahead of frames already waiting for its bus
-            show = getattr(screen, "show_first", screen.show) \
-                if st.index == first and early is None else screen.show
-            ack = acknowledgement(old, view, self._acting_go) \
-                if st.index == first and self._acting_go else None
-            if ack is not None and show is not screen.show:
-                # GO answered at once by a small change; the new screen right behind it
-                show(self.render(ack))
-                show = screen.show
-                self.frames += 1
-            show(self.render(view))
+        if screen is not None and self.render is not None:
+            show = urgent if urgent is not None and st.index == first and early is None \
+                else screen.show
+            show(self.render(view))  # (after an answer: the new screen right behind it)
             self.frames += 1
-        return early is not None
+        return published
 
     def _publish(self, scene: TableScene) -> None:
         """Hand the view observers the new views, when anything they show changed."""

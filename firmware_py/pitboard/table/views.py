@@ -282,14 +282,17 @@ def locked_tray(st: Station, race: Race, car: Any) -> tuple[CardView, ...]:
     return _tray(st, selectable=PLAYABLE.__getitem__, marked=played_slots(st, car.play))
 
 
-def acknowledgement(old: StationView | None, new: StationView,
+def acknowledgement(old: StationView | None, state: str,
                     pressed: str = "GO") -> StationView | None:
     """What answers a GO press at once when the screen it brings is a whole new picture: a
     small change of the screen the player is looking at (None: the new screen is small
     enough). The new screen follows right behind it (issue 15.13: first edge to the answer's
-    last byte within 20 ms at 100 kHz, where a whole frame takes ~95 ms).
+    last byte within 20 ms at 100 kHz, where a whole frame takes ~95 ms). ``state``: the
+    table's after the press, so the answer goes out before the new screen is built.
 
-    * planning -> the reveal (the last GO): the plan with its LOCKED mark, "all in";
+    * planning -> the reveal (the last GO: the table no longer plans): the plan with its
+      LOCKED mark, "all in" (a GO refused, or one that locks a plan while others plan, is
+      answered by its own small screen);
     * the resolution screen -> whatever comes next: the key pressed (``pressed``: GO, or
       DISC, which is GO and then the hand to discard from) turns to OK (on the discard step,
       where the cards stand over the keys, its prompt ends in "OK");
@@ -298,7 +301,7 @@ def acknowledgement(old: StationView | None, new: StationView,
     """
     if old is None:
         return None
-    if old.kind == PLANNING and new.kind not in (PLANNING, LOCKED):
+    if old.kind == PLANNING and state != flow.PLANNING:
         return replace(old, kind=LOCKED, message="all in", detail=())
     if old.kind == RESOLUTION and pressed in old.soft_keys:
         keys = tuple("OK" if k == pressed else k for k in old.soft_keys)
