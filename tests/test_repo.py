@@ -111,3 +111,21 @@ def test_one_terminal_check_for_every_command() -> None:
     own = sorted(str(p.relative_to(package)) for p in package.rglob("*.py")
                  if p.name != "usage.py" and ".isatty()" in p.read_text(encoding="utf-8"))
     assert own == [], f"call pitboard.usage.isatty instead of stream.isatty() in {own}"
+
+
+@pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(),
+                    reason="needs git and a git checkout (not an unpacked archive)")
+def test_package_data_names_every_data_file_of_the_package() -> None:
+    """pyproject's package-data covers every tracked file of the package that is not Python
+    (the wheel tests check the built artifacts; this says which line to add when it fails)."""
+    import fnmatch
+    import tomllib
+
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"]["pitboard"]
+    listed = subprocess.run(["git", "ls-files", "firmware_py/pitboard"], cwd=ROOT, check=True,
+                            capture_output=True, text=True).stdout.split()
+    data = [p.removeprefix("firmware_py/pitboard/") for p in listed if not p.endswith(".py")]
+    assert data and "web/static/index.html" in data
+    missing = [p for p in data if not any(fnmatch.fnmatch(p, pat) for pat in patterns)]
+    assert not missing, f"pyproject.toml [tool.setuptools.package-data] misses: {missing}"
