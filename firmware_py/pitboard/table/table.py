@@ -474,20 +474,22 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         # a display with a writer thread (pitboard.hw.writer) sends the acting station's
         # frame ahead of frames already waiting for its bus
         urgent = getattr(screen, "show_first", None)
-        if st.index == first and (urgent is not None or self.view_observers):
-            # answered at once, before the new screen (its forecast) is worked out: a key or
-            # the lever while planning by the tray and gear as pressed; a GO that brings a
-            # whole new picture by a small change of the one the player looks at
-            early = acknowledgement(old, scene.state, self._acting_go) if self._acting_go \
-                else press_answer(old, scene, st)
-            if early is not None and urgent is not None and self.render is not None:
-                urgent(self.render(early))
-                self.frames += 1
-            if early is not None and self.view_observers and not self._acting_go:
-                # (a GO's answer is for the bus: a phone gets the new screen itself)
-                self.views[st.index] = early
-                self._answer_first(scene, st.index)
-                published = True
+        # answered at once, before the new screen (its forecast) is worked out: a key or the
+        # lever while planning by the tray and gear as pressed (on the glass and to a phone);
+        # a GO that brings a whole new picture by a small change of the one on the glass (a
+        # phone gets the new screen itself: its bytes cost no bus time)
+        if st.index == first and self._acting_go:
+            early = acknowledgement(old, scene.state, self._acting_go) \
+                if urgent is not None else None
+        elif st.index == first and (urgent is not None or self.view_observers):
+            early = press_answer(old, scene, st)
+            published = early is not None and bool(self.view_observers)
+        if early is not None and urgent is not None and self.render is not None:
+            urgent(self.render(early))
+            self.frames += 1
+        if published:
+            self.views[st.index] = early
+            self._answer_first(scene, st.index)
         view = station_view(scene, st)
         if view == old and early is None:
             return False
