@@ -355,17 +355,12 @@ class WebServer:
 
     # -- WebSocket ----------------------------------------------------------------------
     async def _socket(self, request: web.Request) -> web.StreamResponse:
-        if not origin_ok(request.headers.get("Origin"), request.host):
-            return web.Response(status=403, text="a page of another site may not open a seat\n")
         address = request.remote or "?"
-        mine = sum(1 for c in self.sockets if c.address == address)
-        if len(self.sockets) >= MAX_SOCKETS or mine >= MAX_SOCKETS_PER_ADDRESS:
-            return web.Response(status=503, text="too many connections\n")
-        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=HEARTBEAT,
-                                   compress=False)
-        if not ws.can_prepare(request).ok:
-            return web.Response(status=400, text="a WebSocket, please\n")
-        await ws.prepare(request)
+        ws = await _open_socket(request, "open a seat", [c.address for c in self.sockets],
+                                limits=(MAX_SOCKETS, MAX_SOCKETS_PER_ADDRESS),
+                                max_message=MAX_MESSAGE)
+        if not isinstance(ws, web.WebSocketResponse):
+            return ws
         client = Client(address=address, clock=self.clock)
         self.sockets[client] = ws
         self.seats.connected(client)
@@ -418,17 +413,12 @@ class WebServer:
 
     # -- the TVs' WebSocket (read-only) ---------------------------------------------------
     async def _track_socket(self, request: web.Request) -> web.StreamResponse:
-        if not origin_ok(request.headers.get("Origin"), request.host):
-            return web.Response(status=403, text="a page of another site may not watch here\n")
         address = request.remote or "?"
-        mine = sum(1 for v in self.viewers if v.address == address)
-        if len(self.viewers) >= MAX_TRACK_SOCKETS or mine >= MAX_TRACK_SOCKETS_PER_ADDRESS:
-            return web.Response(status=503, text="too many connections\n")
-        ws = web.WebSocketResponse(max_msg_size=MAX_TRACK_MESSAGE, heartbeat=HEARTBEAT,
-                                   compress=False)
-        if not ws.can_prepare(request).ok:
-            return web.Response(status=400, text="a WebSocket, please\n")
-        await ws.prepare(request)
+        ws = await _open_socket(request, "watch here", [v.address for v in self.viewers],
+                                limits=(MAX_TRACK_SOCKETS, MAX_TRACK_SOCKETS_PER_ADDRESS),
+                                max_message=MAX_TRACK_MESSAGE)
+        if not isinstance(ws, web.WebSocketResponse):
+            return ws
         viewer = Viewer(address=address)
         self.viewers[viewer] = ws
         self.track.viewers.add(viewer)
@@ -473,6 +463,24 @@ class WebServer:
         except Exception:  # a bug: this TV is let go (it reconnects), the server goes on
             log.exception("track view: sending to %s failed", viewer.address)
             await ws.close(code=1011, message=b"internal error")
+
+
+async def _open_socket(request: web.Request, what: str, addresses: list[str], *,
+                       limits: tuple[int, int], max_message: int
+                       ) -> web.WebSocketResponse | web.Response:
+    """A WebSocket opened for ``request``, or the refusal to send instead: another site's
+    page (403), too many sockets in all or from this address (503: ``limits``), not a
+    WebSocket (400). ``addresses``: those of the sockets already open."""
+    if not origin_ok(request.headers.get("Origin"), request.host):
+        return web.Response(status=403, text=f"a page of another site may not {what}\n")
+    address = request.remote or "?"
+    if len(addresses) >= limits[0] or addresses.count(address) >= limits[1]:
+        return web.Response(status=503, text="too many connections\n")
+    ws = web.WebSocketResponse(max_msg_size=max_message, heartbeat=HEARTBEAT, compress=False)
+    if not ws.can_prepare(request).ok:
+        return web.Response(status=400, text="a WebSocket, please\n")
+    await ws.prepare(request)
+    return ws
 
 
 def _listen(bind: str, port: int) -> socket.socket:
