@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pitboard.hw.events import GoPressed
-from pitboard.table.table import Table
+from pitboard.table.table import Call, Table
 
 
 class Recorded:
@@ -33,14 +33,21 @@ def recorded_table(log: list[tuple[int, str]]) -> Table:
     return table
 
 
+def late_news(table: Table, station: int) -> None:
+    """A change nobody at ``station`` caused: a console command sets its message (a Tick
+    redraws only what time changes)."""
+    def news() -> None:
+        table.stations[station].message = "late news"
+    table.handle(Call(news, lambda result: None))
+
+
 def test_a_redraw_after_the_event_sends_no_frame_first() -> None:
     log: list[tuple[int, str]] = []
     table = recorded_table(log)
     table.handle(GoPressed(station=0))
     assert log[0] == (0, "first")
     log.clear()
-    table.stations[0].message = "late news"  # a change nobody at the station caused
-    table.tick()
+    late_news(table, 0)
     assert log == [(0, "show")]
 
 
@@ -51,6 +58,5 @@ def test_a_batch_of_events_draws_its_last_acting_station_first() -> None:
     assert table.step(timeout=0)
     assert log[0] == (1, "first")
     log.clear()
-    table.stations[1].message = "late news"
-    table.tick()
+    late_news(table, 1)
     assert log == [(1, "show")]

@@ -176,6 +176,10 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         #: may take a moment to send it, ahead of the game thread's next work
         self.answer_handovers: list[Callable[[int], None]] = []
         self._feed: TableFeed | None = None
+        #: a redraw is owed: an event was handled and no redraw has finished since (a Tick
+        #: redraws only then, when its time changed what a screen shows, or the kiosk acted)
+        self._redraw_owed = True
+        self._countdown_shown: int | None = None  # the kiosk lobby's countdown on the screens
         self._track_views = TrackViews()  # the TV's view, built for the view observers
         self._waiting: set[int] = set()  # cars the table waits for (idle clocks)
         #: physical inputs only (a keyboard or autoplay may press faster than any person)
@@ -225,7 +229,8 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         return True
 
     def tick(self) -> None:
-        """Let time pass (kiosk timers, idle seats)."""
+        """Let time pass (kiosk timers, idle seats); the screens are redrawn only when that
+        changed anything (see :meth:`_handle`)."""
         self._safely(Tick(self.clock()))
 
     def _safely(self, event: TableEvent, *, redraw: bool = True) -> None:
@@ -265,6 +270,8 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
 
     def _handle(self, event: TableEvent, *, redraw: bool) -> None:
         now = self.clock()
+        if not isinstance(event, Tick):
+            self._redraw_owed = True
         if isinstance(event, Call):
             try:
                 result = event.fn()
@@ -276,7 +283,12 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
                 event.reply(result)  # a failed redraw must not leave the caller waiting
             return
         if isinstance(event, Tick):
-            self._tick(event.now)
+            # ten times a second: the views are a function of the table's state and, of the
+            # time, the kiosk lobby's countdown alone; rebuilding six of them (forecasts and
+            # all) for nothing cost the game thread a millisecond or more each time
+            if not self._tick(event.now) and not self._redraw_owed \
+                    and self._countdown() == self._countdown_shown:
+                return
         elif isinstance(event, SeatClaimed | SeatLeft):
             if self.phones is not None:  # a phone takes or gives up a seat (phone_seats.py)
                 self.phones.handle(event, self.stations, self.state)
@@ -407,11 +419,15 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
             self._start_attract()
 
     # ------------------------------------------------------------------ screens
+    def _countdown(self) -> int | None:
+        """The kiosk lobby's whole seconds until the race starts (None: no countdown)."""
+        if self.kiosk is not None and self.deadline is not None and self.state == flow.LOBBY:
+            return max(0, math.ceil(self.deadline - self.clock()))
+        return None
+
     def scene(self) -> TableScene:
         """What the station views are built from (see :mod:`pitboard.table.views`)."""
-        countdown = None
-        if self.kiosk is not None and self.deadline is not None and self.state == flow.LOBBY:
-            countdown = max(0, math.ceil(self.deadline - self.clock()))
+        countdown = self._countdown()
         current = self.current_station()
         problem = self.recorder.problem if self.recorder is not None else None
         return TableScene(
@@ -434,6 +450,7 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
             self.recorder.flush(self.race, self._idle_cars())
         self._note_waiting()
         scene = self.scene()
+        self._countdown_shown = scene.countdown
         # the station that acted is drawn first: its player is the one waiting for the glass;
         # but a move on the board goes to the TVs before any station's screen is worked out
         self._publish_move(scene)
@@ -452,6 +469,7 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
                     self.race_control.show(render_race_control(rc))
         if self.view_observers:
             self._publish(scene)
+        self._redraw_owed = False
         for observer in self.observers:
             observer(self)
 

@@ -97,17 +97,18 @@ class KioskMixin(TableBase):
             self.modules["legends"] = fitted
         log.info("kiosk: %d players joined: %d of %d Legend cars race", players, room, wanted)
 
-    def _tick(self, now: float) -> None:
+    def _tick(self, now: float) -> bool:
+        """Let the kiosk's time pass; False when nothing was due (nothing changed)."""
         kiosk = self.kiosk
         if kiosk is None or (self.deadline is None and self.state not in (
                 flow.SETUP, *flow.RACING)):
-            return
+            return False
         state = self.state
         if state == flow.ATTRACT and self.deadline is not None and now >= self.deadline:
             race = self.attract
             if race is None or race.over:
                 self._start_attract()
-                return
+                return True
             race.apply(self._attract_bot.choose(race, race.waiting_for()))
             self.deadline = now + kiosk.attract_step
         elif state == flow.LOBBY and self.deadline is not None and now >= self.deadline:
@@ -124,7 +125,10 @@ class KioskMixin(TableBase):
         elif state == flow.RESULTS and self.deadline is not None and now >= self.deadline:
             self._after_results()
         elif state in (flow.SETUP, *flow.RACING):
-            self._idle_takeover(now, kiosk)
+            return self._idle_takeover(now, kiosk)
+        else:
+            return False  # a countdown still running
+        return True
 
     def _take_seat_back(self, st: Station) -> None:
         """A player back at a seat a bot took over while they were away drives again."""
@@ -141,14 +145,14 @@ class KioskMixin(TableBase):
             self.recorder.seat_back(st.car)
         self._sync_hands()
 
-    def _idle_takeover(self, now: float, kiosk: KioskOptions) -> None:
+    def _idle_takeover(self, now: float, kiosk: KioskOptions) -> bool:
         """Idle seats during a race. A seat untouched for ``seat_idle_seconds`` while it was
         their move goes to a bot, unless every player is in the same case (then nobody is
         held up: the table waits). No press at any seat for ``table_idle_seconds``: everyone
-        has left, back to the attract loop."""
+        has left, back to the attract loop. False when neither happened."""
         race = self.race
         if race is None:
-            return
+            return False
         seated = [st for st in self.stations if st.car is not None]
         if seated and now - max(st.last_input for st in seated) >= kiosk.table_idle_seconds:
             if self.recorder is not None:
@@ -159,15 +163,15 @@ class KioskMixin(TableBase):
                 st.release()
             self.sleep()
             self._start_attract()
-            return
+            return True
         if self.state == flow.SETUP:  # the checklist waits for anyone: no seat to hand over
-            return
+            return False
         waiting = set(race.pending().cars)
         players = [st for st in seated if not st.idle_bot]
         idle = [st for st in players if st.car in waiting
                 and now - st.last_input >= kiosk.seat_idle_seconds]
         if not idle or len(idle) == len(players):
-            return
+            return False
         for st in idle:
             assert st.car is not None
             if st.lever_fault:
@@ -179,6 +183,7 @@ class KioskMixin(TableBase):
             if self.recorder is not None:
                 self.recorder.seat_to_bot(st.car)
         self._drive()
+        return True
 
     def _note_waiting(self) -> None:
         """Start a seat's idle clock when the table starts waiting for it (not at its last
