@@ -93,6 +93,10 @@ __all__ = [
 
 log = logging.getLogger("pitboard.table")
 
+#: redraws in a row that may leave the other stations' screens to the next one, for an event
+#: already waiting (see Table.refresh): a bound, so that they come
+CUT_LIMIT = 3
+
 
 class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixin, DraftMixin,
             TurnsMixin, KioskMixin, TableBase):
@@ -180,6 +184,7 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         #: redraws only then, when its time changed what a screen shows, or the kiosk acted)
         self._redraw_owed = True
         self._countdown_shown: int | None = None  # the kiosk lobby's countdown on the screens
+        self._cuts = 0  # redraws in a row cut short for an event waiting (CUT_LIMIT)
         self._track_views = TrackViews()  # the TV's view, built for the view observers
         self._waiting: set[int] = set()  # cars the table waits for (idle clocks)
         #: physical inputs only (a keyboard or autoplay may press faster than any person)
@@ -285,8 +290,10 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         if isinstance(event, Tick):
             # ten times a second: the views are a function of the table's state and, of the
             # time, the kiosk lobby's countdown alone; rebuilding six of them (forecasts and
-            # all) for nothing cost the game thread a millisecond or more each time
-            if not self._tick(event.now) and not self._redraw_owed \
+            # all) for nothing cost the game thread a millisecond or more each time. A redraw
+            # owed is left to an event waiting (its own redraw comes right after it)
+            owed = self._redraw_owed and self.queue.empty()
+            if not self._tick(event.now) and not owed \
                     and self._countdown() == self._countdown_shown:
                 return
         elif isinstance(event, SeatClaimed | SeatLeft):
@@ -442,7 +449,12 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
             season=self.season, championship=self.championship)
 
     def refresh(self) -> None:
-        """Rebuild every station's view; render and show only the ones that changed."""
+        """Rebuild every station's view; render and show only the ones that changed.
+
+        The station that acted comes first; when another event is waiting by then (a player
+        pressed meanwhile), the other stations' screens -- nobody's answer -- are left to the
+        next redraw, right behind that event (at most :data:`CUT_LIMIT` times in a row; a Tick
+        draws them if nothing comes)."""
         if self.phones is not None:
             self.phones.note_race(self.race)  # a new race: a new join code
         self._legends_unattended()  # journalled with the rest, before anything is drawn
@@ -456,6 +468,8 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         self._publish_move(scene)
         first = self._acting
         for st in sorted(self.stations, key=lambda s: s.index != first):
+            if st.index != first and self._event_waits(first):
+                return  # a redraw is still owed: the next one builds every view
             answered = self._refresh_station(scene, st, first)
             if st.index == first and self.view_observers and not answered:
                 # a phone that acted gets its answer before the other views are built (the
@@ -470,8 +484,17 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         if self.view_observers:
             self._publish(scene)
         self._redraw_owed = False
+        self._cuts = 0
         for observer in self.observers:
             observer(self)
+
+    def _event_waits(self, first: int | None) -> bool:
+        """Does an event wait in the queue while this redraw answers station ``first``'s input
+        (and may this redraw be cut short for it)?"""
+        if first is None or self._cuts >= CUT_LIMIT or self.queue.empty():
+            return False
+        self._cuts += 1
+        return True
 
     def _answer_first(self, scene: TableScene, station: int) -> None:
         """Publish the views as they stand, the acting station's answer in them, and let a

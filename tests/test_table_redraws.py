@@ -1,6 +1,8 @@
-"""A Tick (time passing, ten times a second on the device) redraws only what time changed:
-the kiosk's timers acting, the kiosk lobby's countdown, or a redraw still owed (the last one
-failed). Every view after a Tick is the one the table's state gives (pitboard.table.table)."""
+"""When the table redraws (pitboard.table.table): a Tick (time passing, ten times a second on
+the device) only for what time changed -- the kiosk's timers acting, the kiosk lobby's
+countdown, a redraw still owed; a redraw answering an input leaves the other stations' screens
+to the next one when another event already waits. Every view the table ends with is the one
+its state gives."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from pitboard.hw.events import GoPressed, SlotPressed
 from pitboard.table import flow
 from pitboard.table.autoplay import next_input
 from pitboard.table.feed import TableFeed
-from pitboard.table.table import KioskOptions, Table, Tick
+from pitboard.table.table import CUT_LIMIT, Call, KioskOptions, Table, Tick
 from pitboard.table.views import station_view
 
 
@@ -144,3 +146,96 @@ def test_a_tick_redraws_what_a_failed_redraw_left_out(monkeypatch: pytest.Monkey
     assert view is not None and "1 car: 1 player" in view.lines
     table.tick()  # drawn: nothing owed any more
     assert len(feeds) == published + 1
+
+
+def lobby_table(stations: int = 3, seed: int = 1) -> tuple[Table, list[TableFeed]]:
+    """A table in its lobby whose views a client beside it (a web server) is handed."""
+    table = Table(stations=stations, seed=seed, laps=1)
+    feeds: list[TableFeed] = []
+    table.view_observers.append(feeds.append)
+    return table, feeds
+
+
+def test_an_event_waiting_leaves_the_other_screens_to_the_next_redraw() -> None:
+    table, feeds = lobby_table()
+    before = list(table.views)
+    # a player at station 1 presses while station 0's join is answered
+    table.answer_handovers.append(lambda station: table.post(GoPressed(station=1)))
+    table.handle(GoPressed(station=0))
+    assert table.views[0] != before[0]  # the answer: station 0 joined
+    assert table.views[1] is before[1] and table.views[2] is before[2]  # left for later
+    assert feeds[-1].views[0] == table.views[0]  # (the answer went out)
+    table.answer_handovers.clear()
+    assert table.step(timeout=0)  # station 1's press, then every screen
+    assert_views_are_the_state(table)
+    assert feeds[-1].views == tuple(table.views)
+    table.tick()  # nothing owed
+    assert feeds[-1].views == tuple(table.views)
+
+
+def test_a_tick_draws_what_a_cut_redraw_left_when_nothing_else_comes() -> None:
+    table, _ = lobby_table()
+    table.answer_handovers.append(
+        lambda station: table.post(Call(lambda: None, lambda result: None)))
+    table.handle(GoPressed(station=0))  # a console command came in meanwhile
+    left = table.views[1]
+    assert left != station_view(table.scene(), table.stations[1])
+    table.tick()  # the command still waits: its own redraw comes right after it
+    assert table.views[1] is left
+    table.answer_handovers.clear()
+    table.queue.get_nowait()  # (it went away: nothing comes)
+    table.tick()
+    assert_views_are_the_state(table)
+
+
+def test_redraws_are_cut_at_most_cut_limit_times_in_a_row(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    table, _ = lobby_table(stations=2)
+    built = counted_views(monkeypatch)
+    table.answer_handovers.append(lambda station: table.post(GoPressed(station=0)))  # always
+    redraws = []
+    table.handle(GoPressed(station=0))
+    redraws.append(built.count(1))
+    for _ in range(2 * CUT_LIMIT + 1):
+        built.clear()
+        assert table.step(timeout=0)
+        redraws.append(built.count(1))
+    assert redraws == ([0] * CUT_LIMIT + [1]) * 2  # station 1's screen: every fourth redraw
+
+
+def test_a_console_commands_redraw_is_never_cut() -> None:
+    table, _ = lobby_table()
+    table.handle(GoPressed(station=0))
+    table.post(GoPressed(station=1))
+    def join() -> None:  # a console command that changes every lobby screen
+        table.stations[2].joined = True
+    table.handle(Call(join, lambda result: None))
+    assert_views_are_the_state(table)  # drawn before the caller hears "done"
+
+
+def presses_meanwhile(table: Table, rng: random.Random) -> None:
+    """Now and then a player presses while the table answers another (at its handover)."""
+    def meanwhile(station: int) -> None:
+        if rng.random() < 0.5 and (event := next_input(table)) is not None:
+            table.post(event)
+    table.answer_handovers.append(meanwhile)
+
+
+def test_views_end_as_the_state_when_players_press_during_redraws() -> None:
+    cut = 0
+    for seed in range(3):
+        table, _ = lobby_table(seed=seed)
+        for st in table.stations:
+            table.handle(GoPressed(station=st.index))
+        table.handle(SlotPressed(station=0, slot=6))  # RACE
+        presses_meanwhile(table, random.Random(seed))
+        while (event := next_input(table)) is not None:
+            table.post(event)
+            while table.step(timeout=0):
+                scene = table.scene()
+                cut += any(table.views[st.index] != station_view(scene, st)
+                           for st in table.stations)
+            table.tick()
+            assert_views_are_the_state(table)
+        assert table.race is not None and table.race.over
+    assert cut  # (redraws were cut short)
