@@ -6,9 +6,21 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test lint bench clean
 
+PIP := $(BIN)/python -m pip --quiet --disable-pip-version-check
+# a pip that resolves this project's dependencies in seconds (23.x spends most of a minute
+# matching every wheel of aiohttp and Pillow against the platform's tags)
+PIP_PIN := 'pip>=25,<27'
+
+# The venv is made without ensurepip (which compiles its bundled pip: several seconds); the
+# system's pip, where there is one, puts a current pip in it; else ensurepip does. Nothing is
+# compiled ahead: Python compiles what is imported, once.
 $(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	test -x $(BIN)/python || $(PYTHON) -m venv --without-pip $(VENV)
+	$(PIP) --version >/dev/null 2>&1 || \
+		$(PYTHON) -m pip --quiet --python $(BIN)/python install $(PIP_PIN) >/dev/null 2>&1 || \
+		$(BIN)/python -m ensurepip --default-pip >/dev/null
+	$(PIP) install $(PIP_PIN)
+	$(PIP) install --no-compile -e '.[dev]'
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -21,8 +33,13 @@ lint: $(STAMP)
 
 # on every core (pytest-xdist; the wheel and installer tests share one worker, which builds
 # and installs the wheel once); the 10 slowest tests are listed at the end, so drift shows
+#
+# Temporary files (the tests' journals, fsynced at every decision, and the wheel test's venv)
+# go to memory where there is a tmpfs: the tests check what the table does with its storage
+# (benchmarks/powercut_soak.py measures a real disk's), and a disk's fsync would only wait.
+TEST_TMPDIR ?= $(firstword $(wildcard /dev/shm) /tmp)
 test: lint
-	$(BIN)/python -m pytest -n auto --dist loadgroup --durations=10
+	TMPDIR=$(TEST_TMPDIR) $(BIN)/python -m pytest -n auto --dist loadgroup --durations=10
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py

@@ -29,11 +29,18 @@ writer sends it. For every press or lever move the table acts on, the latency is
   windows' commands and data as the messages of one ``i2c_rdwr``: pitboard.hw.oled_i2c) with
   the TCA9548A channel select and deselect around it (the profile's ``idle_disconnect``).
 
-The answer is the whole frame the table posts for the acting station with ``show_first``. Where
-GO brings a whole new screen (the last GO's reveal, the turn screen's GO), the table answers
-with a small change of the screen the player looks at (the plan's LOCKED mark, the GO key
-reading OK: :func:`pitboard.table.views.acknowledgement`) and the new screen follows on the
-same wire; the column "then" gives the latency to that new screen's last byte (p50/p99).
+The answer is what the table posts for the acting station with ``show_first``
+(:mod:`pitboard.table.answers`): the input's own effect on the screen the player looks at,
+counted as the latency; the rest of the new screen follows on the same wire, and the column
+"then" gives the latency to its last byte (p50/p99). A GO that brings a whole new screen (the
+last GO's reveal, the turn screen's GO and DISC) is answered by a small change of the old one
+(the plan's LOCKED mark, the key reading OK); a toggle of the turn screen (ADR, BST, COOL,
+SLIP) by its own key as the new screen has it (lit or outlined), the GO line and the other keys
+behind it; the lever by the gear digit and its label, a 2-gear shift's Heat chip, the speed and
+the warnings behind it; a key while planning by the tray as pressed. Where the input changes
+nothing but that (a card to discard, a GO that locks a plan while others plan), the answer is
+the whole new frame and there is no "then".
+
 Inputs are split by the screen they were pressed on (GO planning->locked: a GO that locks a
 plan while others plan; slot resolution: a key on the turn screen, by its label). The players
 are the rig's (a heuristic bot's choices made with the lever and the buttons), who also press
@@ -468,16 +475,16 @@ def main() -> None:
           f"stations' frames for up to {1000 * HOLD_S:g} ms")
     print()
     kinds = sorted({s.kind for s in samples})
-    print("latency: first edge -> last byte of the acting station's answer on the bus: its "
-          "whole new frame, except where the press brings a whole new screen (GO; the turn "
-          "screen's GO and DISC keys): there the answer is a small acknowledgement of the old "
-          "screen (the LOCKED mark, the key reading OK) and the column 'then' is the whole new "
-          "screen behind it")
+    print("latency: first edge -> last byte of the acting station's answer on the bus: the "
+          "input's own effect on the screen the player looks at (the GO's LOCKED mark or its "
+          "key reading OK; a turn-screen toggle's key lit or outlined; the lever's gear digit; "
+          "the tray as pressed), or the whole new frame where that is all it changes; the "
+          "column 'then' is the last byte of the whole new screen behind the answer")
     print("breakdown (p50/p99, ms): confirm = edge to event (simulated loop), reads = MCP23017 "
           "reads on the bus and their wait (a press's wait behind another part is here: its "
-          "first edge then holds the bus), cpu = table until the frame is posted, wait = the "
+          "first edge then holds the bus), cpu = table until the answer is posted, wait = the "
           "answer's own wait behind other transfers, frame = the answer's own bus time, then = "
-          "to the last byte of the whole new screen behind the answer (GO)")
+          "to the last byte of the whole new screen behind the answer")
     print()
     print(f"{'input':<33} {'n':>4} {'wiring':<15} {'speed':>7} {'cpu':>3} {'median':>7} "
           f"{'p99':>6} {'max':>6}  {'confirm':>9} {'reads':>9} {'cpu':>9} {'wait':>9} "

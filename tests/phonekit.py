@@ -22,6 +22,7 @@ import aiohttp
 
 from pitboard.table.phone_seats import PhoneSeats
 from pitboard.table.table import KioskOptions, Table
+from pitboard.web.limits import MESSAGE_RATE
 from pitboard.web.server import WebServer
 
 PIN = "2468"
@@ -30,6 +31,9 @@ TIMEOUT = 20.0
 #: how fast a test's phone sends at most (the server takes 15 a second, bursts of 30)
 PACE_RATE = 12.0
 PACE_BURST = 20.0
+#: the message rate of a server whose phones play whole races at a machine's pace, and those
+#: phones' pace (the rate limit itself: tests/test_web_security.py, at the shipped rate)
+BRISK_RATE = 1000.0
 
 
 @dataclass
@@ -40,6 +44,11 @@ class Served:
     server: WebServer
     stop: threading.Event
     thread: threading.Thread
+
+    @property
+    def pace(self) -> float:
+        """How fast this server's phones may send (under its rate, as a person's fingers are)."""
+        return PACE_RATE if self.server.message_rate == MESSAGE_RATE else BRISK_RATE
 
     @property
     def url(self) -> str:
@@ -56,14 +65,16 @@ class Served:
 def served(*, stations: int = 2, seats: tuple[int, ...] | None = None, seed: int = 1,
            laps: int = 1, cars: int | None = None, modules: dict[str, Any] | None = None,
            kiosk: KioskOptions | None = None, open_table: bool = False, track: str = "usa",
-           clock: Any = time.monotonic) -> Iterator[Served]:
-    """A table of ``stations`` (phone seats ``seats``, default all) served on 127.0.0.1."""
+           clock: Any = time.monotonic, brisk: bool = False) -> Iterator[Served]:
+    """A table of ``stations`` (phone seats ``seats``, default all) served on 127.0.0.1;
+    ``brisk``: the server takes :data:`BRISK_RATE` messages a second from each phone."""
     phones = PhoneSeats(seats if seats is not None else range(stations),
                         url="http://127.0.0.1:8080/", open_table=open_table)
     table = Table(stations=stations, seed=seed, laps=laps, cars=cars, modules=modules,
                   kiosk=kiosk, phones=phones, track=track, clock=clock)
     server = WebServer(post=table.post, staff_pin=PIN, bind="127.0.0.1", port=0,
-                       open_table=open_table, clock=clock)
+                       open_table=open_table, clock=clock,
+                       message_rate=BRISK_RATE if brisk else MESSAGE_RATE)
     server.start()
     table.view_observers.append(server.publish)
     table.refresh()
@@ -91,25 +102,27 @@ class Phone:
     n: int = 0
     acked: int = 0
     join: dict[str, Any] | None = None
+    #: messages a second this phone sends at most
+    pace: float = PACE_RATE
     _allowance: float = PACE_BURST
     _at: float = 0.0
 
     @classmethod
     async def open(cls, session: aiohttp.ClientSession, url: str, *,
-                   origin: str | None = None) -> Phone:
+                   origin: str | None = None, pace: float = PACE_RATE) -> Phone:
         ws = await asyncio.wait_for(session.ws_connect(
             f"{url}/ws", origin=origin or url, timeout=aiohttp.ClientWSTimeout(ws_close=TIMEOUT)),
             TIMEOUT)
-        return cls(ws)
+        return cls(ws, pace=pace)
 
     async def send(self, message: dict[str, Any]) -> int:
         """Send ``message`` (an input gets the next ``n``); returns its ``n`` (0: none).
         Kept under the server's message rate, as a person's fingers are."""
         now = time.monotonic()
-        self._allowance = min(PACE_BURST, self._allowance + (now - self._at) * PACE_RATE)
+        self._allowance = min(PACE_BURST, self._allowance + (now - self._at) * self.pace)
         self._at = now
         if self._allowance < 1:
-            await asyncio.sleep((1 - self._allowance) / PACE_RATE)
+            await asyncio.sleep((1 - self._allowance) / self.pace)
             self._allowance, self._at = 1.0, time.monotonic()
         self._allowance -= 1
         if message["t"] in ("tap", "go", "gear"):

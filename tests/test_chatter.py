@@ -1,7 +1,7 @@
 """Chattering contacts on the grid6 rig: every tray button and GO toggling every 25 ms reach the
 table as hundreds of presses a second. Redraws are coalesced per display (one frame per pass of
 the game loop, the latest state wins; the acting station's at most two: a press's small answer
-and its new screen behind it, views.acknowledgement), so the I2C bus is never asked for more
+and its new screen behind it, answers.acknowledgement), so the I2C bus is never asked for more
 than it carries; a chattering input is reported once and ignored until it is quiet. The loop
 runs on the rig's fake clock, and every byte sent to a display costs its I2C time on that
 clock."""

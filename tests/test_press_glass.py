@@ -111,3 +111,66 @@ def test_the_last_go_is_answered_by_the_locked_mark_then_the_reveal() -> None:
         rig.check_glass()  # then the reveal, on every station
         answered += 1
     assert answered == 2
+
+
+class Levers(Grid6):
+    """The rig with a display writer, noting each lever move on a planning screen: the views
+    before and after, the acting panel's writes of the writer's first part (the answer), the
+    glass after it and once everything is out."""
+
+    def __init__(self, **kw: Any) -> None:
+        self.moves: list[tuple[Any, Any, list[BusWrite], Any, Any]] = []
+        super().__init__(**kw)
+        self.writer = BusWriter(name="I2C", threaded=False)
+        self.table.screens = [self.writer.add(d) for d in self.displays]
+
+    def lever(self, station: int, gear: int) -> None:
+        if not hasattr(self, "writer"):  # the rig's own start-up
+            super().lever(station, gear)
+            return
+        self.writer.drain()
+        old = self.table.views[station]
+        panel = self.panels[station]
+        mark = len(panel.writes)
+        super().lever(station, gear)
+        new = self.table.views[station]
+        if old is None or new is None or not old.kind == new.kind == "planning" \
+                or old.target_gear == new.target_gear:
+            self.writer.drain()
+            return
+        assert self.writer.order()[0] == f"S{station + 1}"  # the acting station first
+        self.writer.step()
+        first, glass = panel.writes[mark:], panel.image()
+        self.writer.drain()
+        self.moves.append((old, new, first, glass, panel.image()))
+
+
+def test_a_lever_move_is_answered_by_its_gear_digit_then_the_new_screen() -> None:
+    """The answer to a lever move is the gear as pressed alone: one transfer whose windows lie
+    in the header's pages over the gear (its label GEAR 2→ and its BIG digit), the rest of the
+    glass as it was (a 2-gear shift's Heat chip, the speed, the warnings and the cards to play
+    come behind it, a chip of the old gear gone with the answer); then the new screen."""
+    from dataclasses import replace
+
+    from pitboard.table.planning_screen import _GEAR_X
+    from pitboard.table.screens import render
+
+    rig = Levers(seed=11)
+    start(rig)
+    players = Players(rig, seed=5)
+    while players.step() and len(rig.moves) < 12:
+        pass
+    rig.close()
+    assert len(rig.moves) >= 12, len(rig.moves)
+    chips = 0
+    for old, new, first, glass, final in rig.moves:
+        assert first and not first[0].joined and all(w.joined for w in first[1:]), first
+        assert pages_written(first) <= {0, 1, 2}, pages_written(first)
+        for w in first:
+            if w.kind == "command" and w.payload[:1] == b"\x21":  # the window's columns
+                assert w.payload[1] >= _GEAR_X, list(w.payload)
+        answer = replace(old, target_gear=new.target_gear, shift_cost=0)
+        assert glass.tobytes() == render(answer).tobytes()
+        assert final.tobytes() == render(new).tobytes()
+        chips += bool(old.shift_cost or new.shift_cost)
+    assert chips >= 1, "no 2-gear shift among the moves"

@@ -40,11 +40,12 @@ def windows(writes: Sequence[BusWrite]) -> list[tuple[set[int], range]]:
 class Turns(Grid6):
     """The rig with a display writer, noting each slot press on a turn screen: the views
     before and after, the writes of the writer's first part (the answer), the glass after
-    it, and every write the press caused."""
+    it, and every write the press caused; and (``finals``) the glass once all is out."""
 
     def __init__(self, **kw: Any) -> None:
         self.presses: list[tuple[int, StationView, StationView, list[BusWrite], Image.Image,
                                  list[BusWrite]]] = []
+        self.finals: list[Image.Image] = []
         super().__init__(**kw)
         self.writer = BusWriter(name="I2C", threaded=False)
         self.table.screens = [self.writer.add(d) for d in self.displays]
@@ -66,6 +67,7 @@ class Turns(Grid6):
         first, glass = panel.writes[mark:], panel.image()
         self.writer.drain()
         self.presses.append((slot, old, new, first, glass, panel.writes[mark:]))
+        self.finals.append(panel.image())
 
 
 def _played(seed: int, *, toggles: bool = False) -> Turns:
@@ -76,6 +78,7 @@ def _played(seed: int, *, toggles: bool = False) -> Turns:
     rig.slot(5, 1)  # one lap
     rig.slot(5, 6)  # RACE
     rig.presses.clear()
+    rig.finals.clear()
     players = Players(rig, seed=seed - 6, tries=("ADR", "BST", "COOL", "SLIP") if toggles else ())
     while players.step():
         pass
@@ -172,23 +175,37 @@ def test_a_toggle_rewrites_its_key_and_its_field_of_the_go_line() -> None:
 
 def test_every_toggle_on_the_turn_screen_rewrites_its_keys_and_the_go_line_only() -> None:
     """Through the rig's display writer: each ADR, BST, COOL and SLIP press on a turn screen
-    is answered in one transfer (one mux select) whose windows lie in the GO line's page and
-    the keys' page; the glass is the new view."""
+    is answered in one transfer (one mux select) by its own key alone (one window in the
+    keys' page, over its column: the pressed key as the new view has it, the rest of the
+    glass as it was); the GO line and the other keys follow, every window of the press in
+    the GO line's page and the keys' page; the glass is then the new view."""
     from pitboard.table.screens import render
 
     seen = 0
     for seed in (12, 13):
         rig = _played(seed, toggles=True)
-        for slot, old, new, first, glass, _every in rig.presses:
+        for (slot, old, new, first, glass, every), final in zip(rig.presses, rig.finals,
+                                                                strict=True):
             key = old.soft_keys[slot] if slot < len(old.soft_keys) else ""
             if key.rstrip("0123456789") not in ("ADR", "BST", "COOL", "SL", "SLIP") \
                     or new.kind != RESOLUTION:
                 continue
             assert first and not first[0].joined and all(w.joined for w in first[1:]), first
             assert windows(first), "the toggle never reached the glass"
-            for pages, _columns in windows(first):
+            x = column_x(slot)
+            for pages, columns in windows(first):
+                assert pages == KEY_PAGES, pages
+                assert x <= columns.start and columns.stop <= x + _KEY_W, columns
+            for pages, _columns in windows(every):
                 assert pages <= {GO_PAGE} | KEY_PAGES, pages
-            assert glass.tobytes() == render(new).tobytes()
+            # the answer: the glass as it was, the pressed key's cell as the new view's
+            was, now = render(old), render(new)
+            cell = (x, 56, x + _KEY_W, 64)
+            assert glass.crop(cell).tobytes() == now.crop(cell).tobytes()
+            answered = was.copy()
+            answered.paste(now.crop(cell), cell[:2])
+            assert glass.tobytes() == answered.tobytes()
+            assert final.tobytes() == now.tobytes()
             seen += 1
     assert seen >= 10, seen
 

@@ -29,7 +29,7 @@ def _other(code: str) -> str:
 
 async def _seated(session: aiohttp.ClientSession, s: Served, name: str,
                   seat: int | None = None) -> Phone:
-    phone = await Phone.open(session, s.url)
+    phone = await Phone.open(session, s.url, pace=s.pace)
     await phone.until("hello")
     await phone.join_as(s.code, name, seat)
     await phone.until_view(lambda v: v["title"].startswith(name))
@@ -265,7 +265,7 @@ def test_a_phone_plays_a_whole_race_against_bots() -> None:
             await phone.answered(n)
             assert phone.view is not None and phone.view["kind"] == "lobby"
 
-    with served(stations=2, seats=(0,), cars=3) as s:
+    with served(stations=2, seats=(0,), cars=3, brisk=True) as s:
         run(scenario(s))
         assert s.table.state == flow.LOBBY
 
@@ -309,7 +309,8 @@ def test_one_race_mixes_a_wired_station_a_phone_bots_and_a_legend() -> None:
             assert race is not None and race.over
             assert set(race.setup.names) >= {"S1", "Alice", "Bot 1", "Black Legend"}
 
-    with served(stations=2, seats=(1,), cars=3, modules={"legends": {"cars": 1}}) as s:
+    with served(stations=2, seats=(1,), cars=3, modules={"legends": {"cars": 1}},
+                brisk=True) as s:
         run(scenario(s))
 
 

@@ -136,7 +136,9 @@ def test_an_answer_during_its_own_refresh_sends_what_changed_not_the_stale_ram(
     while writer.sent == sent:
         writer.step()
     assert sum(n for _, kind, n in log[mark:] if kind == "data") == 1
-    # one pixel the refresh has not reached yet: the refresh writes it, before S2's frame
+    # one pixel the refresh has not reached yet: the refresh writes it, before S2's frame (a
+    # new image: a frame handed to a display is never drawn on again, StationDisplay._pages)
+    answer = answer.copy()
     ImageDraw.Draw(answer).point((100, 60), fill=1)
     screens[1].show(picture("S2 later"))
     screens[0].show_first(answer)

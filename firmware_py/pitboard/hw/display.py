@@ -179,6 +179,8 @@ class StationDisplay(PanelLink):
         self._refresh_pointer = False
         #: how much later than ``reinit_s`` the first periodic re-init falls (stagger_refresh)
         self._reinit_phase = 0.0
+        #: show_part: the image last converted and its pages (see _pages)
+        self._converted: tuple[Image.Image, bytes] | None = None
 
     @property
     def size(self) -> tuple[int, int]:
@@ -208,7 +210,8 @@ class StationDisplay(PanelLink):
         between, so one station's big frame holds the bus for one part at a time. A run cut
         short resumes with a data transfer only: the controller's RAM pointer is where the last
         part left it (only this object writes to this panel). Parts go out top page first, so
-        the top band of a new screen is on the glass first. A first frame goes through
+        the top band of a new screen is on the glass first. ``image`` is not drawn on once
+        handed over (it is converted once for all its parts). A first frame goes through
         :meth:`show` (whole); a faulty display's frame waits for its recovery, which the
         writer sends in parts (:meth:`recovery_due`, :meth:`refresh_part`). Example::
 
@@ -226,7 +229,7 @@ class StationDisplay(PanelLink):
         if max_bytes < 1:
             raise ValueError("max_bytes must be positive")
         _check_image(image, self.size)
-        new = to_pages(self.device.preprocess(image))
+        new = self._pages(image)
         if not self._healthy:
             # the writer's poll brings it back in parts (recovery_due, refresh_part)
             self._run = None
@@ -282,6 +285,17 @@ class StationDisplay(PanelLink):
             self._stats.frames_sent += 1
             return True
         return False
+
+    def _pages(self, image: Image.Image) -> bytes:
+        """``image`` in the controller's page format. The writer sends a frame in parts, every
+        part with the same image, which nobody draws on once it is handed over (a writer sends
+        it later anyway): it is converted once, not once a part (a 1 KB frame is ~20 parts)."""
+        converted = self._converted
+        if converted is not None and converted[0] is image:
+            return converted[1]
+        pages = to_pages(self.device.preprocess(image))
+        self._converted = (image, pages)
+        return pages
 
     @property
     def refreshing(self) -> bool:

@@ -45,6 +45,7 @@ from ..hw.events import (
 )
 from ..trackfile import track_ref
 from . import flow
+from .answers import acknowledgement, key_answer, press_answer
 from .cars_back import CarsBackMixin
 from .chatter import ChatterGuard
 from .feed import TableFeed
@@ -71,14 +72,7 @@ from .table_turns import TurnsMixin
 from .track_view import TrackViews
 from .trays import replay_trays
 from .view import StationView
-from .views import (
-    COMMIT_LABELS,
-    GO_LABEL,
-    TableScene,
-    acknowledgement,
-    press_answer,
-    station_view,
-)
+from .views import COMMIT_LABELS, GO_LABEL, TableScene, station_view
 
 __all__ = [
     "BACKLOG_LIMIT",
@@ -168,6 +162,9 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         #: ... and the key it pressed when that was GO (or the turn screen's GO or DISC key:
         #: answered at once by a small change, the new screen behind it), else ""
         self._acting_go = ""
+        #: ... and the tray button it pressed (a turn screen's toggle is answered by its key
+        #: first, the GO line behind it), else None
+        self._acting_slot: int | None = None
         self.deadline: float | None = None  # kiosk countdowns
         self.attract: Race | None = None
         #: called on the game thread after every handled event (console event stream)
@@ -272,6 +269,7 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         console command) answers nobody, so it sends no frame first and no GO answer."""
         self._acting = None
         self._acting_go = ""
+        self._acting_slot = None
 
     def _handle(self, event: TableEvent, *, redraw: bool) -> None:
         now = self.clock()
@@ -306,6 +304,7 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
             self.handled[st.index] += 1
             self._acting = st.index
             self._acting_go = _commit_key(event, self.views[st.index])
+            self._acting_slot = event.slot if isinstance(event, SlotPressed) else None
             name = _input_name(st, event)
             if name is not None and self.chatter is not None and \
                     not self.chatter.admit(name, now=now):
@@ -505,8 +504,8 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
 
     def _refresh_station(self, scene: TableScene, st: Station, first: int | None) -> bool:
         """Rebuild one station's view; render and show it when it changed (``first``: the
-        station that acted, answered first). True when the view observers were already
-        handed the acting station's answer."""
+        station that acted, answered first: :mod:`pitboard.table.answers`). True when the view
+        observers were already handed the acting station's answer."""
         old = self.views[st.index]
         early = None
         published = False
@@ -516,7 +515,7 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         # frame ahead of frames already waiting for its bus
         urgent = getattr(screen, "show_first", None)
         # answered at once, before the new screen (its forecast) is worked out: a key or the
-        # lever while planning by the tray and gear as pressed (on the glass and to a phone);
+        # lever while planning by the tray or gear as pressed (on the glass and to a phone);
         # a GO that brings a whole new picture by a small change of the one on the glass (a
         # phone gets the new screen itself: its bytes cost no bus time)
         if st.index == first and self._acting_go:
@@ -525,13 +524,19 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         elif st.index == first and (urgent is not None or self.view_observers):
             early = press_answer(old, scene, st)
             published = early is not None and bool(self.view_observers)
-        if early is not None and urgent is not None and self.render is not None:
-            urgent(self.render(early))
-            self.frames += 1
+        if early is not None and urgent is not None:
+            self._show_early(urgent, early)
         if published:
             self.views[st.index] = early
             self._answer_first(scene, st.index)
         view = station_view(scene, st)
+        if early is None and urgent is not None and st.index == first \
+                and self._acting_slot is not None:
+            # a toggle of the turn screen: its key as the new screen has it (built: the
+            # resolution screen's view is cheap), the GO line right behind it
+            early = key_answer(old, view, self._acting_slot)
+            if early is not None:
+                self._show_early(urgent, early)
         if view == old and early is None:
             return False
         self.views[st.index] = view
@@ -541,6 +546,12 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
             show(self.render(view))  # (after an answer: the new screen right behind it)
             self.frames += 1
         return published
+
+    def _show_early(self, urgent: Callable[[Image.Image], None], answer: StationView) -> None:
+        """Send the acting station's answer ahead of every frame waiting for its bus."""
+        assert self.render is not None  # (a screen with show_first is drawn by render)
+        urgent(self.render(answer))
+        self.frames += 1
 
     def _publish(self, scene: TableScene) -> None:
         """Hand the view observers the new views, when anything they show changed."""

@@ -276,84 +276,17 @@ def _locked(st: Station, race: Race, car: Any) -> StationView:
                    kind=LOCKED, message=f"waiting for {waiting}", detail=())
 
 
-def locked_tray(st: Station, race: Race, car: Any) -> tuple[CardView, ...]:
+def lockedtray(st: Station, race: Race, car: Any) -> tuple[CardView, ...]:
     """The tray of a locked plan, unchanged from GO until the car's own turn: the hand before
     the plan (trays.py keeps the cards played in their slots) with the cards played marked."""
-    return _tray(st, selectable=PLAYABLE.__getitem__, marked=played_slots(st, car.play))
-
-
-def acknowledgement(old: StationView | None, state: str,
-                    pressed: str = "GO") -> StationView | None:
-    """What answers a GO press at once when the screen it brings is a whole new picture: a
-    small change of the screen the player is looking at (None: the new screen is small
-    enough). The new screen follows right behind it (issue 15.13: first edge to the answer's
-    last byte within 20 ms at 100 kHz, where a whole frame takes ~95 ms). ``state``: the
-    table's after the press, so the answer goes out before the new screen is built.
-
-    * planning -> the reveal (the last GO: the table no longer plans): the plan with its
-      LOCKED mark, "all in" (a GO refused, or one that locks a plan while others plan, is
-      answered by its own small screen);
-    * the resolution screen -> whatever comes next: the key pressed (``pressed``: GO, or
-      DISC, which is GO and then the hand to discard from) turns to OK (on the discard step,
-      where the cards stand over the keys, its prompt ends in "OK");
-    (A key or the lever while planning is answered before its screen is built:
-    :func:`press_answer`.)
-    """
-    if old is None:
-        return None
-    if old.kind == PLANNING and state != flow.PLANNING:
-        return replace(old, kind=LOCKED, message="all in", detail=())
-    if old.kind == RESOLUTION and pressed in old.soft_keys:
-        keys = tuple("OK" if k == pressed else k for k in old.soft_keys)
-        return replace(old, soft_keys=keys)
-    if old.kind == RESOLUTION and old.message:  # the discard step: cards over the keys
-        return replace(old, message=f"{old.message}: OK")
-    return None
-
-
-def press_answer(old: StationView | None, scene: TableScene, st: Station) -> StationView | None:
-    """What answers a key or the lever on the planning screen at once, before the new screen
-    is built (its forecast takes milliseconds, several times more on a Pi): the screen the
-    player looks at with the tray and the gear as pressed (a card's bar, the gear digit, a
-    shift's Heat); the speed and the warnings follow with the new screen. None when the press
-    changes neither (or the station is not planning).
-
-    Example::
-
-        >>> from pitboard.engine import Race, RaceSetup
-        >>> race = Race(RaceSetup(track="usa", cars=1, seed=1, laps=1))
-        >>> st = Station(index=0, car=0)
-        >>> st.sync_slots(race.cars[0].hand)
-        >>> scene = TableScene(state=flow.PLANNING, stations=[st], lobby=("usa", 1, 1),
-        ...                    race=race)
-        >>> old = station_view(scene, st)
-        >>> st.selected.add(0)
-        >>> answer = press_answer(old, scene, st)
-        >>> answer.cards[0].selected, answer.speed == old.speed
-        (True, True)
-    """
-    race = scene.race
-    if old is None or old.kind != PLANNING or scene.state != flow.PLANNING or race is None \
-            or st.car is None or st.idle_bot or st.lever_fault or scene.legend_moves:
-        return None
-    car = race.cars[st.car]
-    if car.planned or car.finished:
-        return None
-    gear = st.target_gear(car.gear)
-    rule = race.plan_rule(car.id)
-    forced = set(rule.playable) if gear in rule.clogged else None
-    marked = None if forced is None else {i for i in st.visible_slots() if st.slots[i] in forced}
-    answer = replace(old, cards=_tray(st, selectable=PLAYABLE.__getitem__, marked=marked),
-                     soft_keys=_page_key(st), target_gear=gear,
-                     shift_cost=rule.shift_cost.get(gear, 0))
-    return None if answer == old else answer
+    return tray(st, selectable=PLAYABLE.__getitem__, marked=played_slots(st, car.play))
 
 
 #: the planning screen's words when the plan's spin-out would put the car out of the race
 OUT_OF_RACE = "spin-out: OUT of the race"
 
 #: the resolution screen's GO key and DISC key (GO, then the hand to discard from: see
-#: _turn_keys); a press of either is answered like GO (:func:`acknowledgement`)
+#: _turn_keys); a press of either is answered like GO (answers.acknowledgement)
 GO_LABEL = "GO"
 DISC_LABEL = "DISC"
 COMMIT_LABELS = frozenset({GO_LABEL, DISC_LABEL})
@@ -400,9 +333,9 @@ def _planned_view(st: Station, race: Race, car: Any, fc: Forecast, *, gear: int,
     corners = tuple(CornerView(c.corner, c.limit, c.heat, *corner_notes(race, c.corner, c.limit))
                     for c in fc.corners())
     return StationView(
-        PLANNING, st.index, title=st.name, cards=_tray(st, selectable=PLAYABLE.__getitem__,
+        PLANNING, st.index, title=st.name, cards=tray(st, selectable=PLAYABLE.__getitem__,
                                                        marked=marked),
-        soft_keys=_page_key(st), gear=gear, target_gear=target_gear, shift_cost=fc.shift_cost,
+        soft_keys=page_key(st), gear=gear, target_gear=target_gear, shift_cost=fc.shift_cost,
         engine=fc.engine, speed=speed, corners=corners,
         next_corner=None if corners else next_corner(race, car),
         heat_owed=fc.max_heat if fc.outcomes else 0, note=risk_note(fc) if fc.cards else "",
@@ -449,8 +382,8 @@ def card_detail(st: Station) -> tuple[str, ...]:
     return detail(code) if code else ()
 
 
-def _tray(st: Station, *, selectable: Any, marked: set[int] | None = None
-          ) -> tuple[CardView, ...]:
+def tray(st: Station, *, selectable: Any, marked: set[int] | None = None
+         ) -> tuple[CardView, ...]:
     """The cards over the tray buttons, ``marked`` slots (None: the station's selection) with
     a bar."""
     chosen = st.selected if marked is None else marked
@@ -465,7 +398,8 @@ def _tray(st: Station, *, selectable: Any, marked: set[int] | None = None
     return tuple(out)
 
 
-def _page_key(st: Station) -> tuple[str, ...]:
+def page_key(st: Station) -> tuple[str, ...]:
+    """The soft keys over a tray with more cards than buttons: the last one turns the page."""
     return ("", "", "", "", "", "", "PG>") if st.paged else ()
 
 
@@ -526,8 +460,8 @@ def _resolution(st: Station, race: Race, car: Any) -> StationView:
     elif phase == dec.DISCARD:
         st.sync_slots(car.hand)
         kept = race.undiscardable(car)  # Heat and Stress, unless an Event lets one go
-        cards = _tray(st, selectable=lambda code: code not in kept)
-        keys = _page_key(st)
+        cards = tray(st, selectable=lambda code: code not in kept)
+        keys = page_key(st)
         message = message or "discard? then GO"
         if not st.message:
             meaning = card_detail(st)

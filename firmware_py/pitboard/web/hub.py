@@ -45,7 +45,7 @@ from ..table.feed import TableFeed
 from ..table.phone_seats import JoinInfo
 from ..table.view import StationView
 from ..table.view_json import SCHEMA, station_view_dict
-from .limits import TokenBucket
+from .limits import MESSAGE_RATE, TokenBucket
 
 log = logging.getLogger("pitboard.web")
 
@@ -87,14 +87,15 @@ class Client:
         True
     """
 
-    def __init__(self, *, address: str, clock: Callable[[], float]) -> None:
+    def __init__(self, *, address: str, clock: Callable[[], float],
+                 rate: float = MESSAGE_RATE) -> None:
         self.address = address
         self.clock = clock
         #: the station this phone holds (None: not seated)
         self.seat: int | None = None
         #: staff actions unlocked until this time (the staff PIN; 0: locked)
         self.unlocked_until = 0.0
-        self.bucket = TokenBucket(now=clock())
+        self.bucket = TokenBucket(rate=rate, now=clock())
         #: messages refused in a row for the rate (closed past limits.MAX_REFUSED)
         self.refused = 0
         #: inputs posted and not yet seen handled: (the station's input count, the phone's n)
