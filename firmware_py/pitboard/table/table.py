@@ -15,7 +15,6 @@ driving the engine; :mod:`~pitboard.table.table_kiosk` the kiosk timers and idle
 from __future__ import annotations
 
 import logging
-import math
 import queue
 import random
 import threading
@@ -286,10 +285,9 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
                 event.reply(result)  # a failed redraw must not leave the caller waiting
             return
         if isinstance(event, Tick):
-            # ten times a second: the views are a function of the table's state and, of the
-            # time, the kiosk lobby's countdown alone; rebuilding six of them (forecasts and
-            # all) for nothing cost the game thread a millisecond or more each time. A redraw
-            # owed is left to an event waiting (its own redraw comes right after it)
+            # ten a second: the views are a function of the state and, of the time, the kiosk
+            # lobby's countdown alone (six rebuilt for nothing cost a millisecond or more); a
+            # redraw owed is left to an event waiting (its own redraw comes right after it)
             owed = self._redraw_owed and self.queue.empty()
             if not self._tick(event.now) and not owed \
                     and self._countdown() == self._countdown_shown:
@@ -425,12 +423,6 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
             self._start_attract()
 
     # ------------------------------------------------------------------ screens
-    def _countdown(self) -> int | None:
-        """The kiosk lobby's whole seconds until the race starts (None: no countdown)."""
-        if self.kiosk is not None and self.deadline is not None and self.state == flow.LOBBY:
-            return max(0, math.ceil(self.deadline - self.clock()))
-        return None
-
     def scene(self) -> TableScene:
         """What the station views are built from (see :mod:`pitboard.table.views`)."""
         countdown = self._countdown()

@@ -6,6 +6,7 @@ timing out, bots taking over idle seats and players taking them back. A mixin of
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import replace
 
 from ..bots import HeuristicBot
@@ -44,6 +45,12 @@ class KioskMixin(TableBase):
         return sorted(st.car for st in self.stations if st.idle_bot and st.car is not None)
 
     # ------------------------------------------------------------------ kiosk and time
+    def _countdown(self) -> int | None:
+        """The kiosk lobby's whole seconds until the race starts (None: no countdown)."""
+        if self.kiosk is not None and self.deadline is not None and self.state == flow.LOBBY:
+            return max(0, math.ceil(self.deadline - self.clock()))
+        return None
+
     def _arm_join_countdown(self) -> None:
         if self.kiosk is not None and any(s.joined for s in self.stations):
             self.deadline = self.clock() + self.kiosk.join_seconds
