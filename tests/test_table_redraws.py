@@ -173,6 +173,22 @@ def test_an_event_waiting_leaves_the_other_screens_to_the_next_redraw() -> None:
     assert feeds[-1].views == tuple(table.views)
 
 
+def test_every_input_a_redraw_answers_is_drawn_before_it_is_cut() -> None:
+    table, feeds = lobby_table(stations=4)
+    table.post(GoPressed(station=2))
+    table.post(GoPressed(station=0))  # two joins in one batch: 0 is drawn first, then 2
+    table.answer_handovers.append(lambda station: table.post(GoPressed(station=3)))
+    assert table.step(timeout=0)
+    scene = table.scene()
+    for i in (0, 2):  # both players see their join
+        assert table.views[i] == station_view(scene, table.stations[i])
+        assert feeds[-1].views[i] == table.views[i]
+    assert table.views[1] != station_view(scene, table.stations[1])  # nobody's answer: later
+    table.answer_handovers.clear()
+    assert table.step(timeout=0)
+    assert_views_are_the_state(table)
+
+
 def test_a_tick_draws_what_a_cut_redraw_left_when_nothing_else_comes() -> None:
     table, _ = lobby_table()
     table.answer_handovers.append(

@@ -176,11 +176,11 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         #: may take a moment to send it, ahead of the game thread's next work
         self.answer_handovers: list[Callable[[int], None]] = []
         self._feed: TableFeed | None = None
-        #: a redraw is owed: an event was handled and no redraw has finished since (a Tick
-        #: redraws only then, when its time changed what a screen shows, or the kiosk acted)
+        #: an event was handled and no redraw has finished since (a Tick then redraws)
         self._redraw_owed = True
         self._countdown_shown: int | None = None  # the kiosk lobby's countdown on the screens
         self._cuts = 0  # redraws in a row cut short for an event waiting (CUT_LIMIT)
+        self._answering: set[int] = set()  # stations whose input this redraw answers
         self._track_views = TrackViews()  # the TV's view, built for the view observers
         self._waiting: set[int] = set()  # cars the table waits for (idle clocks)
         #: physical inputs only (a keyboard or autoplay may press faster than any person)
@@ -230,8 +230,7 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         return True
 
     def tick(self) -> None:
-        """Let time pass (kiosk timers, idle seats); the screens are redrawn only when that
-        changed anything (see :meth:`_handle`)."""
+        """Let time pass (kiosk timers, idle seats): a redraw only for what that changed."""
         self._safely(Tick(self.clock()))
 
     def _safely(self, event: TableEvent, *, redraw: bool = True) -> None:
@@ -269,6 +268,7 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         self._acting = None
         self._acting_go = ""
         self._acting_slot = None
+        self._answering.clear()
 
     def _handle(self, event: TableEvent, *, redraw: bool) -> None:
         now = self.clock()
@@ -285,9 +285,8 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
                 event.reply(result)  # a failed redraw must not leave the caller waiting
             return
         if isinstance(event, Tick):
-            # ten a second: the views are a function of the state and, of the time, the kiosk
-            # lobby's countdown alone (six rebuilt for nothing cost a millisecond or more); a
-            # redraw owed is left to an event waiting (its own redraw comes right after it)
+            # ten a second; views are the state's and, of the time, the countdown's (six built
+            # for nothing cost 1+ ms); a redraw owed is left to an event waiting (it redraws)
             owed = self._redraw_owed and self.queue.empty()
             if not self._tick(event.now) and not owed \
                     and self._countdown() == self._countdown_shown:
@@ -301,6 +300,7 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
                 return
             self.handled[st.index] += 1
             self._acting = st.index
+            self._answering.add(st.index)
             self._acting_go = _commit_key(event, self.views[st.index])
             self._acting_slot = event.slot if isinstance(event, SlotPressed) else None
             name = _input_name(st, event)
@@ -425,7 +425,6 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
     # ------------------------------------------------------------------ screens
     def scene(self) -> TableScene:
         """What the station views are built from (see :mod:`pitboard.table.views`)."""
-        countdown = self._countdown()
         current = self.current_station()
         problem = self.recorder.problem if self.recorder is not None else None
         return TableScene(
@@ -433,19 +432,17 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
             race=self.race, attract=self.attract,
             current=current.index if current is not None else None,
             storage_problem="" if problem is None else str(problem),
-            countdown=countdown, modules=self.modules, lobby_problem=self.lobby_problem,
+            countdown=self._countdown(), modules=self.modules, lobby_problem=self.lobby_problem,
             setup_page=self.setup_page, legend_moves=self.legend_moves_waiting(),
             race_control=self.race_control is not None,
             join=self.phones.info() if self.phones is not None else None,
             season=self.season, championship=self.championship)
 
     def refresh(self) -> None:
-        """Rebuild every station's view; render and show only the ones that changed.
-
-        The station that acted comes first; when another event is waiting by then (a player
-        pressed meanwhile), the other stations' screens -- nobody's answer -- are left to the
-        next redraw, right behind that event (at most :data:`CUT_LIMIT` times in a row; a Tick
-        draws them if nothing comes)."""
+        """Rebuild every station's view; render and show only the ones that changed. The
+        station that acted comes first; when an event waits by then (a player pressed), the
+        screens that answer no input are left to the next redraw, right behind it (at most
+        :data:`CUT_LIMIT` times in a row; a Tick draws them if nothing comes)."""
         if self.phones is not None:
             self.phones.note_race(self.race)  # a new race: a new join code
         self._legends_unattended()  # journalled with the rest, before anything is drawn
@@ -457,15 +454,20 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         # the station that acted is drawn first: its player is the one waiting for the glass;
         # but a move on the board goes to the TVs before any station's screen is worked out
         self._publish_move(scene)
-        first = self._acting
+        first, cut = self._acting, False
         for st in sorted(self.stations, key=lambda s: s.index != first):
-            if st.index != first and self._event_waits(first):
-                return  # a redraw is still owed: the next one builds every view
+            if st.index not in self._answering and (cut or self._event_waits(first)):
+                cut = True  # nobody's answer: the next redraw builds it
+                continue
             answered = self._refresh_station(scene, st, first)
             if st.index == first and self.view_observers and not answered:
                 # a phone that acted gets its answer before the other views are built (the
                 # waiting screens' forecasts, a car move's worth of them, come behind it)
                 self._answer_first(scene, st.index)
+        if cut:  # a redraw is still owed; what was built goes out
+            if self.view_observers:
+                self._publish(scene)
+            return
         if self.race_control is not None or self.view_observers:
             rc = race_control_view(scene)
             if rc != self.race_control_view:
@@ -480,8 +482,7 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
             observer(self)
 
     def _event_waits(self, first: int | None) -> bool:
-        """Does an event wait in the queue while this redraw answers station ``first``'s input
-        (and may this redraw be cut short for it)?"""
+        """Does an event wait while this redraw answers ``first``'s input (and may it cut)?"""
         if first is None or self._cuts >= CUT_LIMIT or self.queue.empty():
             return False
         self._cuts += 1
