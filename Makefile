@@ -31,15 +31,25 @@ lint: $(STAMP)
 	$(BIN)/ruff check firmware_py tests benchmarks
 	$(BIN)/mypy
 
-# on every core (pytest-xdist; the wheel and installer tests share one worker, which builds
-# and installs the wheel once); the 10 slowest tests are listed at the end, so drift shows
+# Bytecode is cached whatever the caller's environment says (PYTHONDONTWRITEBYTECODE would make
+# every `pitboard` a test starts, and every test worker, compile all it imports again).
+unexport PYTHONDONTWRITEBYTECODE
+
+# The suite runs in parallel (pytest-xdist; the wheel and installer tests share one worker, which
+# builds and installs the wheel once), one worker more than the cores: many tests wait on a
+# process of their own (the installer, a browser, `pitboard run`). The test files' bytecode
+# (pytest's rewritten asserts) is made once, beside the linters, not by every worker. The 10
+# slowest tests are listed at the end, so drift shows.
 #
 # Temporary files (the tests' journals, fsynced at every decision, and the wheel test's venv)
 # go to memory where there is a tmpfs: the tests check what the table does with its storage
 # (benchmarks/powercut_soak.py measures a real disk's), and a disk's fsync would only wait.
 TEST_TMPDIR ?= $(firstword $(wildcard /dev/shm) /tmp)
-test: lint
-	TMPDIR=$(TEST_TMPDIR) $(BIN)/python -m pytest -n auto --dist loadgroup --durations=10
+WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
+test: $(STAMP)
+	$(BIN)/python -m pytest --collect-only -q -p no:cacheprovider >/dev/null 2>&1 & \
+		$(MAKE) --no-print-directory lint; lint=$$?; wait; exit $$lint
+	TMPDIR=$(TEST_TMPDIR) $(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup --durations=10
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py

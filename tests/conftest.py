@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,11 +29,25 @@ def notify_socket(tmp_path: Path) -> Iterator[socket.socket]:
 
 
 @pytest.fixture(scope="session")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+def installed(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+              ) -> Installed:
     """Pitboard built from the tracked files and installed in a fresh venv outside the
     checkout (once per test process: its tests share an xdist group)."""
     from wheelkit import install_fresh
 
+    # under xdist every worker's base folder sits in one folder of the run: with --dist
+    # loadgroup (make test) a second worker building the wheel means the xdist_group was
+    # ignored (each build costs ~20 s of CPU)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is not None and request.config.getoption("dist", None) == "loadgroup":
+        marker = tmp_path_factory.getbasetemp().parent / "wheel-built-by"
+        try:
+            fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+        except FileExistsError:
+            pytest.fail(f"the wheel was built on {marker.read_text()} too: --dist loadgroup "
+                        "ignored the xdist_group (see the pytest pin in pyproject.toml)")
+        os.write(fd, worker.encode())
+        os.close(fd)
     return install_fresh(tmp_path_factory.mktemp("wheel"))
 
 

@@ -233,8 +233,10 @@ def fake_source(src: Path) -> Path:
     shutil.copy(UNIT, src / "systemd" / UNIT.name)
     shutil.copy(WEB_DROPIN, src / "systemd" / WEB_DROPIN.name)
     shutil.copy(TV_DESKTOP, src / "systemd" / TV_DESKTOP.name)
+    # with its bytecode (copy2 keeps the sources' times, so it stays valid): every installer
+    # run starts Python on this copy two or three times, each would compile it all again
     shutil.copytree(PACKAGE, src / "firmware_py" / "pitboard",
-                    ignore=shutil.ignore_patterns("__pycache__", "hw_config"))
+                    ignore=shutil.ignore_patterns("hw_config"))
     profiles = src / "firmware_py" / "pitboard" / "hw_config"
     profiles.mkdir()
     for name, text in PROFILES.items():
