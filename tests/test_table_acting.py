@@ -60,3 +60,40 @@ def test_a_batch_of_events_draws_its_last_acting_station_first() -> None:
     log.clear()
     late_news(table, 1)
     assert log == [(1, "show")]
+
+
+def test_a_phones_last_go_is_answered_by_its_locked_plan_before_the_new_screen() -> None:
+    """A GO that brings a whole new picture reaches a phone as it reaches an OLED: first the
+    plan with its LOCKED mark (answers.acknowledgement), then the new screen."""
+    from pitboard.hw.events import SlotPressed
+    from pitboard.table import flow
+    from pitboard.table.autoplay import next_input
+    from pitboard.table.feed import TableFeed
+    from pitboard.table.view import LOCKED, PLANNING
+
+    table = Table(stations=2, seed=3, laps=1)
+    feeds: list[TableFeed] = []
+    table.view_observers.append(feeds.append)
+    table.handle(GoPressed(station=0))
+    table.handle(GoPressed(station=1))
+    table.handle(SlotPressed(station=0, slot=6))  # RACE
+    assert table.state == flow.PLANNING
+    seen = 0
+    while table.state in (flow.PLANNING, flow.RESOLUTION) and seen < 3:
+        event = next_input(table)
+        assert event is not None
+        st = event.station
+        before = table.views[st]
+        last_go = isinstance(event, GoPressed) and before is not None \
+            and before.kind == PLANNING and sum(
+                v is not None and v.kind == PLANNING for v in table.views) == 1
+        feeds.clear()
+        table.handle(event)
+        if last_go and table.state != flow.PLANNING:
+            # (a car's move may go out to the TVs first, the screens as they were)
+            first = next(f.views[st] for f in feeds if f.views[st] != before)
+            final = feeds[-1].views[st]
+            assert first is not None and first.kind == LOCKED and first.message == "all in"
+            assert final == table.views[st] and final != first
+            seen += 1
+    assert seen >= 1

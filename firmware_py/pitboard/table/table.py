@@ -508,14 +508,12 @@ class Table(LobbyMixin, LobbyOptionsMixin, SeasonMixin, SetupMixin, CarsBackMixi
         # frame ahead of frames already waiting for its bus
         urgent = getattr(screen, "show_first", None)
         # answered at once, before the new screen (its forecast) is worked out: a key or the
-        # lever while planning by the tray or gear as pressed (on the glass and to a phone);
-        # a GO that brings a whole new picture by a small change of the one on the glass (a
-        # phone gets the new screen itself: its bytes cost no bus time)
-        if st.index == first and self._acting_go:
-            early = acknowledgement(old, scene.state, self._acting_go) \
-                if urgent is not None else None
-        elif st.index == first and (urgent is not None or self.view_observers):
-            early = press_answer(old, scene, st)
+        # lever while planning by the tray or gear as pressed; a GO that brings a whole new
+        # picture by a small change of the one in front of the player (on the glass and to
+        # a phone: the new screen follows)
+        if st.index == first and (urgent is not None or self.view_observers):
+            early = acknowledgement(old, scene.state, self._acting_go) if self._acting_go \
+                else press_answer(old, scene, st)
             published = early is not None and bool(self.view_observers)
         if early is not None and urgent is not None:
             self._show_early(urgent, early)
