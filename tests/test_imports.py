@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pitboard
@@ -72,12 +73,17 @@ def _type_checking_only(tree: ast.AST) -> set[int]:
     return inside
 
 
+@cache  # every test here reads the whole package: parsed once per test process
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _imports(path: Path, name: str, *, type_checking: bool = True
              ) -> list[tuple[str, list[str]]]:
     """Every pitboard import of ``path``, wherever the statement sits: (module, names taken
     from it). Without ``type_checking``, those inside ``if TYPE_CHECKING:`` are left out."""
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     skip = set() if type_checking else _type_checking_only(tree)
     found: list[tuple[str, list[str]]] = []
     for node in ast.walk(tree):
@@ -223,7 +229,7 @@ def test_nothing_outside_race_py_uses_a_private_name_of_a_race() -> None:
     found = []
     for name, path in _modules().items():
         if name != "pitboard.engine.race":
-            tree = ast.parse(path.read_text(encoding="utf-8"))
+            tree = _tree(path)
             found += [f"{path.relative_to(ROOT)}:{use}" for use in _private_uses_of_a_race(tree)]
     assert not found, "use ModuleRace's public names (engine/modules.py):\n" + "\n".join(found)
 
