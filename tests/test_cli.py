@@ -218,6 +218,10 @@ def test_every_subcommand_describes_itself_and_each_option() -> None:
     ["wiring-docs", "--bogus"],
     ["screens", "--bogus"],
     ["sim", "--bogus"],
+    ["sim", "--delay", "20"],
+    ["tv", "--pace", "9"],
+    ["tv", "--wait", "-1"],
+    ["tv", "--wait", "nan"],
 ])
 def test_argument_errors_are_one_line_exit_2(words: list[str]) -> None:
     proc = subprocess.run([sys.executable, "-m", "pitboard.cli", *words],
@@ -235,6 +239,18 @@ def test_simulate_races_0_names_the_problem() -> None:
                           capture_output=True, text=True)
     assert proc.stderr == ("pitboard simulate: argument --races: must be 1 or more, got 0 "
                            "(see pitboard simulate --help)\n")
+
+
+@pytest.mark.parametrize(("words", "problem"), [
+    (["tv", "--wait", "-1"], "argument --wait: wait must be 0..86400 seconds, got -1"),
+    (["tv", "--pace", "x"], "argument --pace: expected a number, got 'x'"),
+    (["sim", "--delay", "20"], "argument --delay: delay must be 0..10 seconds, got 20"),
+    (["sim", "--laps", "two"], "argument --laps: expected a whole number, got 'two'"),
+])
+def test_numbers_out_of_bounds_say_the_bounds(words: list[str], problem: str) -> None:
+    proc = subprocess.run([sys.executable, "-m", "pitboard.cli", *words],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and problem in proc.stderr, proc.stderr
 
 
 def test_flow_diagram_prints_unless_told_where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

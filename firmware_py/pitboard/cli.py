@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import __version__
+from .argtypes import number_in, whole_in
 from .catalog import MAX_CARS, SEASONS, TRACKS
 from .module_args import (
     add_garage_options,
@@ -34,25 +35,8 @@ DELEGATED_HELP = {
 }
 
 
-def _number(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-
-
-def _cars(text: str) -> int:
-    n = _number(text)
-    if not 1 <= n <= MAX_CARS:
-        raise argparse.ArgumentTypeError(f"cars must be 1..{MAX_CARS}, got {n}")
-    return n
-
-
-def _positive(text: str) -> int:
-    n = _number(text)
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, got {n}")
-    return n
+_cars = whole_in(1, MAX_CARS, "cars")
+_positive = whole_in(1)
 
 
 def _command(sub: Any, name: str, summary: str, description: str = "") -> argparse.ArgumentParser:
@@ -168,11 +152,11 @@ def build_parser() -> argparse.ArgumentParser:
                          "$PITBOARD_HW_CONFIG, else sim)")
     tv.add_argument("--browser", default=None, metavar="PATH",
                     help="the Chromium to run (default: chromium-browser or chromium on PATH)")
-    tv.add_argument("--pace", type=_pace, default=None, metavar="N",
+    tv.add_argument("--pace", type=number_in(0.02, 5, "pace"), default=None, metavar="N",
                     help="make the moves' animations N times as long (0.02-5; default 1)")
-    tv.add_argument("--wait", type=float, default=None, metavar="SECONDS",
-                    help="give up when the server has not answered after SECONDS (default: "
-                         "wait for ever)")
+    tv.add_argument("--wait", type=number_in(0, 86400, "wait", " seconds"), default=None,
+                    metavar="SECONDS", help="give up when the server has not answered after "
+                    "SECONDS (0-86400; default: wait for ever)")
     tv.add_argument("--once", action="store_true",
                     help="do not start the browser again when it exits")
     tv.add_argument("--at-login", action="store_true",
@@ -202,16 +186,6 @@ def build_parser() -> argparse.ArgumentParser:
                           "hardware waits, journal recovery) and other libraries' warnings "
                           "and errors")
     return parser
-
-
-def _pace(text: str) -> float:
-    try:
-        pace = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not 0.02 <= pace <= 5:
-        raise argparse.ArgumentTypeError(f"pace must be 0.02..5, got {pace:g}")
-    return pace
 
 
 def _race_options(p: argparse.ArgumentParser, *, cars: int, laps: int | None) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from .argtypes import whole_in
 from .catalog import MAX_CARS, WEATHER_TOKENS
 
 #: Pro Legends: the most that may be added to every top speed
@@ -38,18 +39,6 @@ class SetupError(ValueError):
     """
 
 
-def _count(low: int, high: int, what: str) -> Any:
-    def parse(text: str) -> int:
-        try:
-            n = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if not low <= n <= high:
-            raise argparse.ArgumentTypeError(f"{what} must be {low}..{high}, got {n}")
-        return n
-    return parse
-
-
 def _road(text: str) -> dict[str, str]:
     """``1=overheat,3=weather`` -> {"1": "overheat", "3": "weather"} (names checked later)."""
     road: dict[str, str] = {}
@@ -64,11 +53,11 @@ def _road(text: str) -> dict[str, str]:
 
 def add_module_options(p: argparse.ArgumentParser) -> None:
     """--legends, --legend-pro, --aggressive-legends, --weather, --road-conditions."""
-    p.add_argument("--legends", type=_count(0, MAX_CARS - 1, "legends"), default=0,
+    p.add_argument("--legends", type=whole_in(0, MAX_CARS - 1, "legends"), default=0,
                    metavar="N",
                    help="add N Legend cars (the Legends module) to the --cars driven ones; "
                         f"all cars together at most {MAX_CARS} (default 0)")
-    p.add_argument("--legend-pro", type=_count(0, MAX_PRO, "legend-pro"), default=0,
+    p.add_argument("--legend-pro", type=whole_in(0, MAX_PRO, "legend-pro"), default=0,
                    metavar="N",
                    help=f"Pro Legends: add N (0..{MAX_PRO}) to every Legend top speed "
                         "(default 0)")

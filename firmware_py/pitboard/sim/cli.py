@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, NoReturn
 
+from ..argtypes import number_in, whole_in
 from ..catalog import MAX_CARS, SEASONS, TRACKS
 from ..module_args import (
     SetupError,
@@ -61,23 +62,9 @@ class _Parser(argparse.ArgumentParser):
         super().print_help(file or self.out)
 
 
-def _int_in(low: int, high: int, what: str) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            n = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{what} must be a number, got {text!r}") from None
-        if not low <= n <= high:
-            raise argparse.ArgumentTypeError(f"{what} must be {low}..{high}, got {n}")
-        return n
-
-    parse.__name__ = what  # argparse names the type in its messages
-    return parse
-
-
 def _station(stations: int) -> Callable[[str], int | str]:
     """``--station``: a station's number, or ``rc`` for the race-control display."""
-    number = _int_in(1, stations, "station")
+    number = whole_in(1, stations, "station")
 
     def parse(text: str) -> int | str:
         if text.lower() == "rc":
@@ -97,17 +84,7 @@ def _scale(text: str) -> int:
         from .terminal import TEXT  # loaded only when asked for: --help stays quick
 
         return TEXT
-    return _int_in(1, 2, "scale")(text)
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"delay must be seconds, got {text!r}") from None
-    if not 0 <= value <= 10:
-        raise argparse.ArgumentTypeError(f"delay must be 0..10 seconds, got {text}")
-    return value
+    return whole_in(1, 2, "scale")(text)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -118,15 +95,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog=PROG, description="The Pitboard table in a terminal: every station's "
                 "screen,\nthe keyboard as levers and trays, bots in the empty seats.",
                 epilog=KEYS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--stations", metavar="N", type=_int_in(1, stations, "stations"),
+    p.add_argument("--stations", metavar="N", type=whole_in(1, stations, "stations"),
                    help=f"player stations, 1..{stations} (default 2; with --config, the "
                    "profile's)")
     p.add_argument("--track", metavar="NAME",
                    help=f"{', '.join(TRACKS)} (default: the sim profile's track, usa as "
                    "shipped)")
-    p.add_argument("--laps", metavar="N", type=_int_in(1, 9, "laps"),
+    p.add_argument("--laps", metavar="N", type=whole_in(1, 9, "laps"),
                    help="laps (default: the sim profile's, else the track's)")
-    p.add_argument("--cars", metavar="N", type=_int_in(1, MAX_CARS, "cars"),
+    p.add_argument("--cars", metavar="N", type=whole_in(1, MAX_CARS, "cars"),
                    help=f"cars players and bots drive, 1..{MAX_CARS} (default: 4, or one per "
                         "station; fewer with --legends)")
     p.add_argument("--seed", metavar="N", type=int,
@@ -145,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how a screen is drawn on a terminal: 1 = every pixel (130x35 "
                    "characters a station), 2 = half size (small text is hard to read), text = "
                    "its content as words (default: 1 when every station fits, else text)")
-    p.add_argument("--delay", metavar="SECONDS", type=_seconds,
+    p.add_argument("--delay", metavar="SECONDS", type=number_in(0, 10, "delay", " seconds"),
                    help=f"autoplay: seconds between key presses (default {TERMINAL_DELAY} on "
                    "a terminal, 0 in text mode)")
     p.add_argument("--save-png", metavar="DIR", type=Path,
@@ -170,7 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--championship", metavar="SEASON", choices=SEASONS,
                    help=f"race a whole championship season ({', '.join(SEASONS)}): its races "
                         "one after the other, the standings between them (not with --kiosk)")
-    p.add_argument("--image-scale", metavar="N", type=_int_in(1, 8, "image scale"), default=1,
+    p.add_argument("--image-scale", metavar="N", type=whole_in(1, 8, "image scale"), default=1,
                    help="enlarge saved images N times, pixel for pixel (default 1: 128x64)")
     return p
 
