@@ -95,10 +95,16 @@ class Track:
     press_corners: tuple[int, ...] = ()
     #: racing-line spot per space, index 0 unused (derived)
     racing_spots: tuple[int, ...] = ()
+    #: :meth:`token_sector_of` per space, index 0 unused (derived: the weather module's
+    #: tables are rebuilt for every copy of a race, so the walk over the corners is done once)
+    token_sectors: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.racing_spots and self.corners:
             object.__setattr__(self, "racing_spots", _racing_spots(self.spaces, self.corners))
+        if not self.token_sectors and self.corners:
+            object.__setattr__(self, "token_sectors", (-1, *(
+                self._token_sector(space) for space in range(1, self.spaces + 1))))
 
     def racing_spot(self, space: int) -> int:
         """The racing-line spot (1 or 2) of board space ``space`` (1-based)."""
@@ -152,6 +158,9 @@ class Track:
             >>> japan.token_sector_of(10), japan.token_sector_of(11), japan.token_sector_of(13)
             (4, 4, 0)
         """
+        return self.token_sectors[space]
+
+    def _token_sector(self, space: int) -> int:
         index = self.sector_of(space)
         after = index + 1
         if after < len(self.corners) and self.corners[after].chicane:

@@ -177,9 +177,8 @@ class Weather(RaceModule):
                         self._overheat[i] += token.overheat
             else:
                 sector_of_group[first] = weather.sector if token.weather else token.sector
-        self._sector = [NO_EFFECT] * (track.spaces + 1)
-        for space in range(1, track.spaces + 1):
-            self._sector[space] = sector_of_group.get(track.token_sector_of(space), NO_EFFECT)
+        # (index 0, no space, is -1: no corner's group)
+        self._sector = [sector_of_group.get(group, NO_EFFECT) for group in track.token_sectors]
 
     def effect(self, race: ModuleRace, space: int) -> SectorEffect:
         """The sector effect on board space ``space``."""
