@@ -54,10 +54,13 @@ class GarageGame:
                 else GarageBot(seed=self.seed + i) for i in range(cars)]
 
 
-def cards_of(race: Race, car_id: int) -> Counter[str]:
+def cards_of(race: Race, car_id: int) -> list[str]:
+    """Every card the car owns, Heat in its engine too, sorted: a multiset that compares in
+    one step (a Counter's comparison walks both in Python, a fifth of these tests' time)."""
     car = race.cars[car_id]
-    owned = Counter(car.hand + car.draw + car.discard + car.play + removed_cards(race, car_id))
-    owned[HEAT] += car.engine
+    owned = car.hand + car.draw + car.discard + car.play + removed_cards(race, car_id)
+    owned += [HEAT] * car.engine
+    owned.sort()
     return owned
 
 
@@ -66,7 +69,7 @@ def play_checked(game: GarageGame) -> Race:
     dealt."""
     race = Race(game.setup())
     bots = game.bots()
-    start: list[Counter[str]] | None = None
+    start: list[list[str]] | None = None
     limit = round_limit(race)
     stress: Counter[int] = Counter()  # Stress taken from the reserve, by car, so far
     read = 0  # events read for it (read once each, not all again after every decision)
@@ -81,10 +84,9 @@ def play_checked(game: GarageGame) -> Race:
             continue
         if start is None:
             start = [cards_of(race, c.id) for c in race.cars]
-            assert all(sum(s.values()) >= 15 for s in start)
+            assert all(len(s) >= 15 for s in start)
         for c in race.cars:
-            expected = start[c.id].copy()
-            expected[STRESS] += stress[c.id]
+            expected = sorted(start[c.id] + [STRESS] * stress[c.id])
             assert cards_of(race, c.id) == expected, f"seed {game.seed}: car {c.id} cards"
             assert c.engine >= 0, f"seed {game.seed}: negative Heat"
         places = [(c.space, c.spot) for c in race.cars if c.on_track]
