@@ -560,10 +560,13 @@ build_wheel() {
         --wheel-dir "$PREFIX/dist" "$PREFIX/src"
 }
 
-# install_wheel FILE: its dependencies from PyPI, then the wheel itself over whatever copy of
-# the same version was there
+# install_wheel FILE: its dependencies from PyPI and the wheel; where a pitboard was installed
+# before, the wheel again over it (pip keeps an installed copy of the same version)
 install_wheel() {
+    local had=0
+    [[ -e $VENV/bin/pitboard ]] && had=1
     "$VENV/bin/python" -m pip install --no-input --disable-pip-version-check "$1"
+    ((had)) || return 0
     "$VENV/bin/python" -m pip install --no-input --disable-pip-version-check \
         --force-reinstall --no-deps "$1"
 }

@@ -91,7 +91,9 @@ def test_install_then_again_changes_nothing(installer: Installer) -> None:
         line.startswith("useradd --system") and "gpio,i2c,spi,dialout" in line for line in log
     )
     assert any(line.startswith("python3 -m venv --clear --system-site-packages") for line in log)
-    assert any(line.startswith("python -m pip install") for line in log)
+    # a venv without a pitboard: the wheel and its dependencies in one pip install
+    (pip_install,) = [line for line in log if line.startswith("python -m pip install")]
+    assert "--no-deps" not in pip_install and pip_install.endswith(".whl")
     assert f"systemctl --root={installer.root} enable pitboard.service" in log
 
     config = installer.config_txt.read_text()
@@ -253,7 +255,8 @@ def test_changed_source_is_reinstalled(installer: Installer) -> None:
     assert [line.split()[:4] for line in mutations(installer.log())] == [
         ["python", "-m", "pip", "wheel"],  # built from the changed source, then installed
         ["python", "-m", "pip", "install"], ["python", "-m", "pip", "install"],
-    ]
+    ]  # the second over the copy of the same version installed before
+    assert "--force-reinstall --no-deps" in mutations(installer.log())[-1]
     copied = installer.root / "opt/pitboard/src/firmware_py/pitboard/__init__.py"
     assert copied.read_text() == v2
 
