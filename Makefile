@@ -10,6 +10,9 @@ PIP := $(BIN)/python -m pip --quiet --disable-pip-version-check
 # a pip that resolves this project's dependencies in seconds (23.x spends most of a minute
 # matching every wheel of aiohttp and Pillow against the platform's tags)
 PIP_PIN := 'pip>=25,<27'
+# the build backend pyproject.toml names, in the venv itself: the editable install then builds
+# with it (--no-build-isolation) instead of fetching it into a throwaway environment first
+BUILD_PIN := 'setuptools>=77,<81' 'wheel>=0.42,<1'
 
 # The venv is made without ensurepip (which compiles its bundled pip: several seconds); the
 # system's pip, where there is one, puts a current pip in it; else ensurepip does. Nothing is
@@ -19,8 +22,8 @@ $(STAMP): pyproject.toml
 	$(PIP) --version >/dev/null 2>&1 || \
 		$(PYTHON) -m pip --quiet --python $(BIN)/python install $(PIP_PIN) >/dev/null 2>&1 || \
 		$(BIN)/python -m ensurepip --default-pip >/dev/null
-	$(PIP) install $(PIP_PIN)
-	$(PIP) install --no-compile -e '.[dev]'
+	$(PIP) install $(PIP_PIN) $(BUILD_PIN)
+	$(PIP) install --no-compile --no-build-isolation -e '.[dev]'
 	touch $(STAMP)
 
 demo: $(STAMP)

@@ -104,6 +104,24 @@ def test_make_demo_races_with_legends_and_weather() -> None:
     assert args.garage == "draft"  # the draft on the stations, then upgrades in the tray
 
 
+def test_the_venv_gets_the_build_backend_pyproject_names() -> None:
+    """The editable install builds without isolation, with the backend the Makefile puts in
+    the venv first: every [build-system] requirement is there (the same name and range)."""
+    import re
+    import tomllib
+
+    requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"]
+    line = next(ln for ln in (ROOT / "Makefile").read_text().splitlines()
+                if ln.startswith("BUILD_PIN :="))
+    pins = dict(re.findall(r"'([A-Za-z0-9_.-]+)([^']*)'", line))
+    for requirement in requires:
+        found = re.fullmatch(r"([A-Za-z0-9_.-]+)(.*)", requirement)
+        assert found, requirement
+        name, spec = found.groups()
+        assert name in pins, f"Makefile BUILD_PIN lacks {name} ({requirement})"
+        assert spec in ("", pins[name]), f"Makefile BUILD_PIN: {name}{pins[name]}, not {spec}"
+
+
 def test_one_terminal_check_for_every_command() -> None:
     """`pitboard run` and `pitboard sim` decide to draw by the same rule: one isatty helper
     (pitboard.usage.isatty), not a copy per command."""
