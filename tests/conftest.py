@@ -10,12 +10,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from hypothesis import settings
 
 if TYPE_CHECKING:
     from wheelkit import Installed
 
 #: a generous bound on a blocking read in a test; never a sleep
 TIMEOUT = 60.0
+
+# No timed assertions, Hypothesis's included: its default deadline (200 ms an example) fails
+# a fuzz example that a busy machine (three workers on two cores) happens to slow down.
+settings.register_profile("pitboard", deadline=None)
+settings.load_profile("pitboard")
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
