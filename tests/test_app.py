@@ -327,8 +327,8 @@ def test_transitions_lines_only_when_verbose(verbose: bool,
                                              caplog: pytest.LogCaptureFixture) -> None:
     import logging
 
-    from pitboard.app import configure_logging
     from pitboard.hw.events import SlotPressed
+    from pitboard.runstart import configure_logging
 
     before = logging.getLogger("transitions").level
     try:
@@ -350,8 +350,8 @@ def test_default_logging_keeps_pitboard_info_and_only_other_libraries_warnings(
     lines (not only the start-up line), and only warnings from other libraries."""
     import logging
 
-    from pitboard.app import configure_logging
     from pitboard.cli import build_parser
+    from pitboard.runstart import configure_logging
 
     root = logging.getLogger()
     saved = (root.level, root.handlers[:], logging.getLogger("pitboard").level,

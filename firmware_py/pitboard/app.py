@@ -12,7 +12,6 @@ from __future__ import annotations
 import ipaddress
 import logging
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -37,7 +36,6 @@ from .table.chatter import ChatterGuard
 from .table.recorder import JournalRecorder
 from .table.screens import render
 from .table.table import KioskOptions, Table
-from .usage import isatty
 from .web.wiring import phone_seats
 
 log = logging.getLogger("pitboard")
@@ -552,21 +550,3 @@ def _web_part(app: App) -> list[str]:
         out.append(f"track view at {track_page(app.config.web)}"
                    + (" (this machine's screen)" if app.config.tv.screen else ""))
     return out
-
-
-def draws_in_terminal(config: HwConfig) -> bool:
-    """True when ``pitboard run`` should draw the stations in this terminal: every station is
-    emulated (the sim profile) and stdin and stdout are a terminal (never under systemd)."""
-    emulated = bool(config.stations) and all(
-        st.display.bus == "emulated" and st.input.kind == "emulated" for st in config.stations)
-    return emulated and isatty(sys.stdin) and isatty(sys.stdout)
-
-
-def configure_logging(*, verbose: bool) -> None:
-    """Log to stderr (the journal under systemd): Pitboard's own INFO lines and up (the
-    start-up line, hardware waits, journal recovery), other libraries' warnings and errors.
-    The transitions library logs every callback of every state change at INFO: those lines
-    only with ``verbose`` (``pitboard run --verbose`` says the same)."""
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    logging.getLogger("pitboard").setLevel(logging.INFO)
-    logging.getLogger("transitions").setLevel(logging.INFO if verbose else logging.WARNING)

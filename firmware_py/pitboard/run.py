@@ -15,25 +15,16 @@ import sys
 import threading
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
-from . import sdnotify
-from .app import (
-    BOOT_WAIT_SECONDS,
-    LOG_NAME,
-    App,
-    StartupError,
-    configure_logging,
-    draws_in_terminal,
-    journal_dir,
-    startup_line,
-)
-from .hwconfig import ConfigError, HwConfig, load_profile
-from .journallock import JournalBusy, JournalLock
-from .sim.cli import terminal_size
-from .sim.session import Sim
-from .sim.terminal import run_terminal
-from .trackfile import TrackFileError
-from .userfile import escape
+from .hwconfig import ConfigError, load_profile
+from .runstart import configure_logging, draws_in_terminal
+
+if TYPE_CHECKING:
+    from .hwconfig import HwConfig
+
+# the table, the drivers, the simulation: imported once the configuration has loaded (a
+# broken one is reported without them: runstart.py)
 
 log = logging.getLogger("pitboard")
 
@@ -43,6 +34,8 @@ def _run_in_terminal(config: HwConfig, journal: Path) -> int:
     ``pitboard sim``, the keyboard as their levers and trays, the journal kept in ``journal``
     (a race left unfinished resumes on the next start). Log lines go to ``pitboard.log`` in
     that folder instead of the screen being drawn."""
+    from .journallock import JournalBusy, JournalLock
+
     lock = JournalLock(journal)  # before the log file: a refused start writes nothing
     try:
         lock.acquire()
@@ -56,6 +49,11 @@ def _run_in_terminal(config: HwConfig, journal: Path) -> int:
 
 
 def _draw_in_terminal(config: HwConfig, journal: Path) -> int:
+    from .app import LOG_NAME, StartupError, startup_line
+    from .sim.cli import terminal_size
+    from .sim.session import Sim
+    from .sim.terminal import run_terminal
+
     log_file = journal / LOG_NAME
     try:
         handler: logging.Handler = logging.FileHandler(log_file, encoding="utf-8")
@@ -97,6 +95,11 @@ def run_main(config_path: str, *, journal: str | None = None, verbose: bool = Fa
         for problem in exc.problems:
             log.error("%s", problem)
         return 2
+    from . import sdnotify
+    from .app import BOOT_WAIT_SECONDS, App, StartupError, journal_dir, startup_line
+    from .trackfile import TrackFileError
+    from .userfile import escape
+
     if draws_in_terminal(config):
         return _run_in_terminal(config, journal_dir(config, Path(journal) if journal else None))
     try:
