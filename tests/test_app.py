@@ -565,3 +565,21 @@ def test_an_spi_profile_without_spidev_fails_at_once_naming_the_package(tmp_path
     assert problems == ["/dev/spidev0.1 missing for S1 display (SPI): SPI is off: dtparam=spi=on "
                         "in /boot/firmware/config.txt (sudo make install-pi does it for a "
                         "profile with an SPI display), then reboot"]
+
+
+def test_gpiozero_errors_are_startup_errors_once_gpiozero_is_in_use() -> None:
+    """`pitboard run` does not import gpiozero for a profile with nothing wired; its errors
+    still become one-line start-up errors once a wired profile has imported it."""
+    import subprocess
+    import sys
+
+    import gpiozero
+
+    from pitboard.app import with_gpiozero
+
+    assert with_gpiozero(OSError) == (OSError, gpiozero.GPIOZeroError)
+    code = ("import sys, pitboard.app as a; "
+            "print('gpiozero' in sys.modules, a.with_gpiozero(OSError) == (OSError,))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ["False", "True"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -19,7 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gpiozero import GPIOZeroError
 from luma.core.error import Error as LumaError
 
 from . import sdnotify
@@ -55,6 +55,14 @@ BOOT_DRAW_SECONDS = 5.0
 #: how long start-up waits for the I2C buses (the i2c-mux channels appear a moment after the
 #: kernel loads the overlay, and the service may start before that)
 BOOT_WAIT_SECONDS = 20.0
+
+
+def with_gpiozero(*errors: type[Exception]) -> tuple[type[Exception], ...]:
+    """``errors`` and gpiozero's base error, once something has imported gpiozero (a profile
+    with nothing wired -- the sim, phones only -- never does: its start-up is spared
+    gpiozero's 60 ms of imports); an ``except`` clause calls it when an exception is raised."""
+    gpiozero = sys.modules.get("gpiozero")
+    return (*errors, gpiozero.GPIOZeroError) if gpiozero is not None else errors
 
 
 class StartupError(Exception):
@@ -343,7 +351,7 @@ class App:
                 app.mux_reset = DigitalOutputDevice(mux.reset_pin, active_high=False,
                                                     initial_value=False,
                                                     pin_factory=pin_factory)
-            except (OSError, GPIOZeroError) as exc:
+            except with_gpiozero(OSError) as exc:
                 app.close()
                 raise StartupError(f"cannot claim the mux RESET pin GPIO {mux.reset_pin}: "
                                    f"{exc}") from None
@@ -354,7 +362,7 @@ class App:
             app.inputs = [build_station_inputs(config, i, table.post, pin_factory=pin_factory,
                                                bus_factory=bus_factory, clock=clock)
                           for i in range(len(config.stations))]
-        except (OSError, LookupError, ValueError, GPIOZeroError) as exc:
+        except with_gpiozero(OSError, LookupError, ValueError) as exc:
             app.close()
             raise StartupError(f"cannot open station inputs: {exc}") from None
         for inputs, screen in zip(app.inputs, screens, strict=False):
