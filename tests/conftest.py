@@ -28,7 +28,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """Everything collection made (the test modules, the package, some 3,000 test items)
     lives until the end: moved out of the collector's sight, as a pre-forking server does
     with gc.freeze(), so every full collection during a test walks only that test's objects
-    (a fifth of the engine-heavy tests' time went to walking the rest)."""
+    (about a sixth of the engine-heavy tests' time went to walking the rest)."""
     gc.collect()
     gc.freeze()
 

@@ -56,7 +56,7 @@ class GarageGame:
 
 def cards_of(race: Race, car_id: int) -> list[str]:
     """Every card the car owns, Heat in its engine too, sorted: a multiset that compares in
-    one step (a Counter's comparison walks both in Python, a fifth of these tests' time)."""
+    one step (a Counter's comparison walks both in Python: 6 us a car and decision, not 1.5)."""
     car = race.cars[car_id]
     owned = car.hand + car.draw + car.discard + car.play + removed_cards(race, car_id)
     owned += [HEAT] * car.engine

@@ -123,7 +123,7 @@ def _play(s: Served, tv: TvPage, track: str, *, until_round: int | None = None,
           shots: Collection[int] = ()) -> set[int]:
     """Press for the players until the race ends (or reaches ``until_round``), checking the
     page after every press that gave it something new: the rounds seen (a screenshot of each
-    of ``shots``: a full-HD screenshot costs the browser a quarter of a second)."""
+    of ``shots``: a full-HD screenshot costs the browser some 0.15 s)."""
     rounds: set[int] = set()
     seen = ("", -1)
     while True:

@@ -207,6 +207,12 @@ def test_chicane_lines_share_one_token() -> None:
                           modules={"weather": {"weather": "fog", "road": {"2": "limit-1"}}}),
                 track=track)
     assert [race.corner_limit(i) for i in range(4)] == [7, 2, 2, 2]
+    # the changed corners' sectors, not the copied track's (Track.token_sectors is worked out
+    # again): between the chicane's lines the sector before it goes on, after it the chicane's
+    between = range(usa.corners[1].at + 1, usa.corners[2].at + 1)
+    assert {usa.token_sector_of(space) for space in between} == {1}
+    assert {track.token_sector_of(space) for space in between} == {0}
+    assert (usa.token_sector_of(50), track.token_sector_of(50)) == (2, 1)
     with pytest.raises(ValueError, match="corner 3 is the second line of a chicane"):
         Race(RaceSetup(track="usa", cars=2, seed=1, laps=1,
                        modules={"weather": {"weather": "fog", "road": {"3": "limit-1"}}}),

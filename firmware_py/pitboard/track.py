@@ -95,14 +95,15 @@ class Track:
     press_corners: tuple[int, ...] = ()
     #: racing-line spot per space, index 0 unused (derived)
     racing_spots: tuple[int, ...] = ()
-    #: :meth:`token_sector_of` per space, index 0 unused (derived: the weather module's
-    #: tables are rebuilt for every copy of a race, so the walk over the corners is done once)
-    token_sectors: tuple[int, ...] = ()
+    #: :meth:`token_sector_of` per space, index 0 unused (derived from the corners, never
+    #: given, so a ``replace()`` with other corners works it out again: the weather module's
+    #: tables are rebuilt for every copy of a race, and the walk over the corners is done once)
+    token_sectors: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.racing_spots and self.corners:
             object.__setattr__(self, "racing_spots", _racing_spots(self.spaces, self.corners))
-        if not self.token_sectors and self.corners:
+        if self.corners:
             object.__setattr__(self, "token_sectors", (-1, *(
                 self._token_sector(space) for space in range(1, self.spaces + 1))))
 
@@ -158,7 +159,9 @@ class Track:
             >>> japan.token_sector_of(10), japan.token_sector_of(11), japan.token_sector_of(13)
             (4, 4, 0)
         """
-        return self.token_sectors[space]
+        if 1 <= space <= self.spaces and self.token_sectors:
+            return self.token_sectors[space]
+        return self._token_sector(space)  # (off the board: worked out, as it always was)
 
     def _token_sector(self, space: int) -> int:
         index = self.sector_of(space)
