@@ -29,7 +29,7 @@
 #                      apt-get, useradd & co. still act on this machine
 #   UART=auto|0|1      enable_uart=1|0 (auto: 1 when the profile's console.port is one of the
 #                      Pi's UARTs: /dev/serialN, ttyAMAN or ttySN, the rule of
-#                      pitboard.hwconfig.is_pi_uart, read from PI_UART_PATTERN in hwconfig/schema.py)
+#                      pitboard.hwconfig.is_pi_uart, asked of check-config --install-facts)
 #   SPI=auto|0|1       dtparam=spi=on|off (auto: on when a station display is on SPI)
 #   EXTRA_APT="a b"    more Debian packages to install
 #   PITBOARD_SRC=dir   checkout to install from (default: the one holding this script)
@@ -209,114 +209,6 @@ setting() {
     esac
 }
 
-# What the boot configuration needs, read from the configuration in effect (FILE: the installed
-# one when it is kept, else the profile) with tomllib (Python >= 3.11, as the package itself
-# requires), as KEY=VALUE lines. Whether the console port is the Pi's UART follows
-# pitboard.hwconfig's PI_UART_PATTERN, read out of the source file (the package and its
-# dependencies are not installed yet), so the two can never disagree. The staff PIN is "still the
-# default" when the console is on and its PIN is one of the shipped profiles' (the rule of
-# pitboard.hwconfig.advice too).
-config_facts() { # config_facts FILE
-    python3 - "$1" "$HWCONFIG_PY" "$SRC/firmware_py/pitboard/hw_config" <<'PY'
-import ast
-import re
-import sys
-import tomllib
-from pathlib import Path
-
-
-def pi_uart_pattern(path):
-    with open(path, encoding="utf-8") as f:
-        tree = ast.parse(f.read(), path)
-    for node in tree.body:
-        if isinstance(node, ast.AnnAssign):
-            targets = [node.target]
-        elif isinstance(node, ast.Assign):
-            targets = node.targets
-        else:
-            continue
-        if any(isinstance(t, ast.Name) and t.id == "PI_UART_PATTERN" for t in targets):
-            try:
-                value = ast.literal_eval(node.value)
-            except ValueError:  # not a literal: reported below
-                value = None
-            if isinstance(value, str):
-                return value
-    sys.exit(f"install-pi: no string PI_UART_PATTERN in {path}")
-
-
-pattern = pi_uart_pattern(sys.argv[2])
-try:
-    with open(sys.argv[1], "rb") as f:
-        cfg = tomllib.load(f)
-except (OSError, tomllib.TOMLDecodeError) as exc:
-    sys.exit(f"install-pi: {sys.argv[1]}: {exc}")
-shipped = set()
-for profile in sorted(Path(sys.argv[3]).glob("*.toml")):
-    try:
-        pin = tomllib.loads(profile.read_text(encoding="utf-8")).get("console", {}).get("staff_pin")
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        continue
-    if isinstance(pin, str):
-        shipped.add(pin)
-stations = cfg.get("stations", [])
-inputs = [s.get("input", {}) for s in stations]
-displays = [s.get("display", {}) for s in stations]
-port = cfg.get("console", {}).get("port") or ""
-uart = re.fullmatch(pattern, port) is not None
-spi = any(d.get("bus") == "spi" for d in displays)
-hardware = uart or any(i.get("kind") in ("gpio", "mcp23017") for i in inputs) or any(
-    d.get("bus") in ("i2c", "spi") for d in displays
-)
-i2c = cfg.get("i2c", {})
-mux = i2c.get("mux")
-print(f"hardware={int(hardware)}")
-print(f"i2c_baudrate={int(i2c.get('baudrate', 100000))}")
-print("mux_address=" + ("" if mux is None else f"0x{int(mux.get('address', 0x70)):02x}"))
-print(f"mux_idle_disconnect={int(mux is not None and bool(mux.get('idle_disconnect', True)))}")
-# [[i2c.extra]]: more I2C controllers, by SDA pin: (overlay, controller) per board, the table of
-# pitboard.hwconfig's EXTRA_I2C (raspberrypi/linux overlays i2c5, i2c6, i2c2-pi5, i2c3-pi5).
-# Each controller's overlay first, then its mux on it (the order wiring_docs shows).
-EXTRA_I2C = {22: {"pi4": ("i2c6,pins_22_23", "i2c6"), "pi5": ("i2c3-pi5,pins_22_23", "i2c3")},
-             12: {"pi4": ("i2c5,pins_12_13", "i2c5"), "pi5": ("i2c2-pi5,pins_12_13", "i2c2")}}
-for board in ("pi4", "pi5"):
-    lines = []
-    buses = []
-    for extra in i2c.get("extra", []):
-        known = EXTRA_I2C.get(extra.get("sda"))
-        if known is None:
-            sys.exit(f"install-pi: {sys.argv[1]}: i2c.extra sda {extra.get('sda')!r} is not one "
-                     f"of {sorted(EXTRA_I2C)} (pitboard check-config explains)")
-        overlay, name = known[board]
-        lines.append(f"dtoverlay={overlay},baudrate={int(i2c.get('baudrate', 100000))}")
-        extra_mux = extra.get("mux")
-        if extra_mux is not None:
-            lines.append(f"dtoverlay=i2c-mux,pca9548,addr=0x{int(extra_mux.get('address', 0x70)):02x},"
-                         f"{name}")
-            buses.append(name)
-    print(f"i2c_extra_{board}=" + ";".join(lines))
-    # the i2c-mux bus parameters those lines need on this board (checked against the overlay)
-    print(f"mux_params_{board}=" + " ".join(buses))
-print(f"uart={int(uart)}")
-print(f"spi={int(spi)}")
-console = cfg.get("console", {})
-# [web]: phones (and the TV page) reach the service over the network only with the drop-in that
-# lifts the unit's PrivateNetwork=yes; on the loopback address the service needs none of it --
-# unless this machine's own screen shows the track view ([tv] screen, by default a kiosk's):
-# the desktop's browser is outside the service's private network too
-web = cfg.get("web", {})
-bind = str(web.get("bind", "127.0.0.1"))
-web_lan = bool(web.get("enabled", False)) and not (bind.startswith("127.") or bind == "::1")
-tv_screen = bool(cfg.get("tv", {}).get("screen", cfg.get("table", {}).get("kiosk", False)))
-print(f"web_lan={int(web_lan)}")
-print(f"tv_screen={int(tv_screen)}")
-print(f"web_net={int(web_lan or tv_screen)}")
-# the PIN is the console's and, with phones on the LAN, unlocks the lobby settings from a phone
-guarded = bool(console.get("port")) or web_lan
-print(f"default_pin={int(guarded and console.get('staff_pin') in shipped)}")
-PY
-}
-
 # check_mux_overlay: does the i2c-mux overlay on this card take every bus parameter the block
 # gives it? Its i2c1/i2c2 parameters only came with raspberrypi/linux PR 6636 (January 2025),
 # and a line whose parameter the overlay lacks does not load the mux. The overlay's parameters
@@ -360,8 +252,8 @@ else
     fi
 fi
 [[ -f $SRC/systemd/$SERVICE ]] || die "no unit file $SRC/systemd/$SERVICE"
-HWCONFIG_PY=$SRC/firmware_py/pitboard/hwconfig/schema.py
-[[ -f $HWCONFIG_PY ]] || die "no $HWCONFIG_PY (is $SRC a pitboard checkout?)"
+[[ -f $SRC/firmware_py/pitboard/hwconfig/installfacts.py ]] ||
+    die "no $SRC/firmware_py/pitboard/hwconfig/installfacts.py (is $SRC a pitboard checkout?)"
 DTBO_PY=$SRC/firmware_py/pitboard/hwconfig/dtbo.py
 if [[ $DRY_RUN != 1 && -z $ROOT && $EUID -ne 0 ]]; then
     die "run as root (sudo), or with --dry-run to see what would be done"
@@ -382,13 +274,19 @@ else
 fi
 # check_config FILE WHAT: `pitboard check-config` with the code about to be installed (the
 # wheel's, else the checkout's: it needs only the standard library), before anything changes.
+# It leaves in $facts the KEY=VALUE lines the boot settings follow (--install-facts: whether
+# the console is on the Pi's UART, the I2C overlays, the drop-ins; pitboard/hwconfig/
+# installfacts.py), from the same typed configuration and tables as the program itself.
 check_config() {
-    local file=$1 what=$2 problems first more=""
-    if problems=$(PYTHONPATH=$CHECK_PATH python3 -m pitboard check-config "$file" 2>&1 >/dev/null); then
+    local file=$1 what=$2 problems first more="" errors
+    errors=$(mktemp)
+    if facts=$(PYTHONPATH=$CHECK_PATH python3 -m pitboard check-config --install-facts "$file" 2>"$errors"); then
+        rm -f "$errors"
         ok "$what $file passes pitboard check-config"
         return 0
     fi
-    problems=$(grep -v '^warning: ' <<<"$problems" || true)
+    problems=$(grep -v '^warning: ' "$errors" || true)
+    rm -f "$errors"
     first=$(head -n 1 <<<"$problems")
     (($(wc -l <<<"$problems") > 1)) && more=" (and $(($(wc -l <<<"$problems") - 1)) more: pitboard check-config $file lists them)"
     refuse "$what $file does not pass pitboard check-config: ${first:-it exits with an error}$more"
@@ -402,9 +300,9 @@ if [[ -n $WHEEL ]]; then
     python3 -m zipfile -e "$WHEEL" "$CHECK_PATH" || refuse "cannot unpack $WHEEL (a wheel is a zip file)"
 fi
 check_config "$PROFILE_FILE" "profile"
+# the last check is of the configuration in effect: its facts are the ones kept
 ((keep_config)) && check_config "$CONFIG" "the installed configuration"
 
-facts=$(config_facts "$EFFECTIVE") || die "cannot read $EFFECTIVE (a TOML profile) with $HWCONFIG_PY (Python >= 3.11)"
 declare -A fact=()
 while IFS='=' read -r key value; do fact[$key]=$value; done <<<"$facts"
 use_uart=$(setting UART "$UART" "${fact[uart]}")

@@ -126,6 +126,42 @@ def test_check_config_broken_file(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert err and all(str(bad) in line for line in err)
 
 
+def test_check_config_install_facts(capsys: pytest.CaptureFixture[str]) -> None:
+    """What systemd/install-pi.sh reads: KEY=VALUE lines from the validated profile."""
+    assert main(["check-config", "--install-facts", "grid6"]) == 0
+    out, err = capsys.readouterr()
+    facts = dict(line.split("=", 1) for line in out.splitlines())
+    assert facts == {
+        "hardware": "1", "i2c_baudrate": "400000", "mux_address": "0x70",
+        "mux_idle_disconnect": "1",
+        # the three controllers' muxes: each extra controller's overlay, then its mux
+        "i2c_extra_pi4": "dtoverlay=i2c6,pins_22_23,baudrate=400000;"
+                         "dtoverlay=i2c-mux,pca9548,addr=0x70,i2c6;"
+                         "dtoverlay=i2c5,pins_12_13,baudrate=400000;"
+                         "dtoverlay=i2c-mux,pca9548,addr=0x70,i2c5",
+        "mux_params_pi4": "i2c6 i2c5",
+        "i2c_extra_pi5": "dtoverlay=i2c3-pi5,pins_22_23,baudrate=400000;"
+                         "dtoverlay=i2c-mux,pca9548,addr=0x70,i2c3;"
+                         "dtoverlay=i2c2-pi5,pins_12_13,baudrate=400000;"
+                         "dtoverlay=i2c-mux,pca9548,addr=0x70,i2c2",
+        "mux_params_pi5": "i2c3 i2c2",
+        "uart": "1", "spi": "0", "web_lan": "0", "tv_screen": "0", "web_net": "0",
+        "default_pin": "1"}
+    assert "still the default" in err  # the warnings as without the flag
+    assert main(["check-config", "--install-facts", "phones"]) == 0
+    facts = dict(line.split("=", 1) for line in capsys.readouterr().out.splitlines())
+    assert (facts["hardware"], facts["web_lan"], facts["web_net"]) == ("0", "1", "1")
+
+
+def test_check_config_install_facts_of_a_broken_file(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[table\n", encoding="utf-8")
+    assert main(["check-config", "--install-facts", str(bad)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and str(bad) in err
+
+
 def test_committed_flow_diagram_is_current() -> None:
     committed = (ROOT / "docs" / "table-flow.md").read_text(encoding="utf-8")
     assert committed == flow_doc(), "docs/table-flow.md is stale: run `pitboard flow-diagram`"

@@ -200,7 +200,8 @@ def test_enable_uart_follows_the_hwconfig_rule(installer: Installer, port: str) 
 
 
 def test_the_uart_rule_is_read_from_hwconfig(installer: Installer) -> None:
-    """No copy of the pattern in the script: change hwconfig's and the installer follows."""
+    """No copy of the pattern in the script: change hwconfig's and the installer follows
+    (it asks the code it installs: check-config --install-facts)."""
     hwconfig = installer.src / "firmware_py" / "pitboard" / "hwconfig" / "schema.py"
     text = hwconfig.read_text()
     changed = re.sub(r"^(PI_UART_PATTERN: Final = ).*$", r'\1r"/dev/ttyUSB[0-9]+"', text,
@@ -209,12 +210,6 @@ def test_the_uart_rule_is_read_from_hwconfig(installer: Installer) -> None:
     hwconfig.write_text(changed)
     installer.ok(PROFILE="duo")  # console on /dev/ttyUSB0
     assert "enable_uart=1" in block_lines(installer.config_txt)
-    # a pattern that is not a string literal (hwconfig still works: check-config passes)
-    hwconfig.write_text(re.sub(r"^(PI_UART_PATTERN: Final = )(.*)$", r"\1re.compile(\2)",
-                               text, count=1, flags=re.MULTILINE))
-    result = installer.run(PROFILE="duo")
-    assert result.returncode != 0
-    assert "no string PI_UART_PATTERN" in result.stderr
 
 
 def test_block_is_its_own_all_section_after_a_model_section(installer: Installer) -> None:

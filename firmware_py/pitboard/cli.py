@@ -129,6 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
                   "line naming the key; exit 2 if there is any. Warns while the staff PIN\n"
                   "is a default published with Pitboard.")
     cc.add_argument("file", help="a .toml file or a shipped profile name (sim, duo, grid6, phones)")
+    cc.add_argument("--install-facts", action="store_true",
+                    help="print, instead of the pin map, the KEY=VALUE lines "
+                         "systemd/install-pi.sh sets the Pi up by")
 
     fd = _command(sub, "flow-diagram", "print the table flow as a Mermaid diagram",
                   "Print the table's state machine (attract, lobby, the set-up checklist,\n"
@@ -310,7 +313,7 @@ def cmd_tracks(args: argparse.Namespace) -> int:
 def cmd_check_config(args: argparse.Namespace) -> int:
     from .hwconfig import check_config_main
 
-    return check_config_main(args.file)
+    return check_config_main(args.file, install_facts=args.install_facts)
 
 
 def cmd_flow_diagram(args: argparse.Namespace) -> int:

@@ -4,8 +4,8 @@ The package is split by job: :mod:`.schema` (the dataclasses and the fixed facts
 schema of the TOML file), :mod:`.parse` (loading, and validation of the table-wide sections),
 :mod:`.stations` (the stations and the checks across them), both on the typed getters of
 :mod:`.reader`; :mod:`.pins` (pin and bus planning), :mod:`.advice` (warnings such as a
-default staff PIN) and :mod:`.cli` (``pitboard check-config``). Every public name is
-re-exported here.
+default staff PIN), :mod:`.installfacts` (what systemd/install-pi.sh reads of a profile) and
+:mod:`.cli` (``pitboard check-config``). Every public name is re-exported here.
 
 Example::
 
@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .advice import config_warnings, is_default_pin, shipped_pins
     from .cli import check_config_main
+    from .installfacts import install_facts
     from .interfaces import Need, missing, needs
     from .parse import default_config_path, load_config, load_profile, parse_config
     from .pins import (
@@ -105,6 +106,7 @@ __all__ = [
     "default_config_path",
     "format_pin_map",
     "i2c_map",
+    "install_facts",
     "is_default_pin",
     "is_pi_uart",
     "load_config",
@@ -123,8 +125,8 @@ __all__ = [
 #: that needs one constant (``pitboard wiring-docs --help``) does not load the whole parser
 _HOMES = {
     "config_warnings": "advice", "is_default_pin": "advice", "shipped_pins": "advice",
-    "check_config_main": "cli", "Need": "interfaces", "missing": "interfaces",
-    "needs": "interfaces",
+    "check_config_main": "cli", "install_facts": "installfacts", "Need": "interfaces",
+    "missing": "interfaces", "needs": "interfaces",
     "default_config_path": "parse", "load_config": "parse",
     "load_profile": "parse", "parse_config": "parse", "profiles_dir": "schema",
     "I2cDeviceUse": "pins", "PinUse": "pins", "format_pin_map": "pins", "i2c_map": "pins",

@@ -4,7 +4,7 @@ A staff PIN is "still the default" when it is one of the PINs the shipped profil
 are in the public repository, so anyone can unlock the console with them. It matters only when
 the console is on (a ``[console] port``) or the web server listens beyond this machine
 (``[web] enabled`` with a ``bind`` that is not a loopback address). systemd/install-pi.sh
-applies the console's half of the rule (it reads the same hw_config/*.toml files).
+warns by the same rule (``check-config --install-facts``: :mod:`.installfacts`).
 
 Example::
 
@@ -14,7 +14,6 @@ Example::
 
 from __future__ import annotations
 
-import ipaddress
 import tomllib
 from functools import cache
 
@@ -44,9 +43,7 @@ def is_default_pin(pin: str) -> bool:
 def config_warnings(config: HwConfig) -> list[str]:
     """One line per setting to change, naming the file and key (empty: nothing to say)."""
     warnings = []
-    web = config.web
-    on_lan = web.enabled and not ipaddress.ip_address(web.bind).is_loopback
-    if (config.console.enabled or on_lan) and is_default_pin(config.console.staff_pin):
+    if (config.console.enabled or config.web.on_lan) and is_default_pin(config.console.staff_pin):
         # the PIN unlocks the console, and the lobby settings and seat takeovers on a phone
         warnings.append(
             f"{config.label}: console.staff_pin: still the default published with Pitboard; "

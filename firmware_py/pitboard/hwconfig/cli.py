@@ -57,8 +57,11 @@ def table_summary(config: HwConfig) -> str:
     return text
 
 
-def check_config_main(path: str) -> int:
+def check_config_main(path: str, *, install_facts: bool = False) -> int:
     """``pitboard check-config FILE``: validate, print the pin map; 0 if valid, 2 if not.
+
+    With ``install_facts`` it prints, instead of the pin map, the ``KEY=VALUE`` lines
+    systemd/install-pi.sh reads (:mod:`.installfacts`).
 
     Problems go to stderr one per line; never a traceback. ``path`` may also be a shipped
     profile name. A valid profile may still get warnings (stderr, ``warning: ...``; exit 0),
@@ -73,7 +76,12 @@ def check_config_main(path: str) -> int:
     """
     try:
         config = load_profile(path)
-        text = format_pin_map(config)
+        if install_facts:
+            from .installfacts import format_install_facts
+
+            text = format_install_facts(config)
+        else:
+            text = format_pin_map(config) + table_summary(config)
     except ConfigError as exc:
         for line in exc.problems:
             print(line, file=sys.stderr)
@@ -81,7 +89,7 @@ def check_config_main(path: str) -> int:
     except Exception as exc:  # a bug here must still not print a traceback at a user
         print(f"{path}: internal error while checking: {exc!r}", file=sys.stderr)
         return 2
-    sys.stdout.write(text + table_summary(config))
+    sys.stdout.write(text)
     for warning in config_warnings(config):
         print(f"warning: {warning}", file=sys.stderr)
     return 0

@@ -67,6 +67,7 @@ Example::
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from collections.abc import Sequence
@@ -316,6 +317,17 @@ class WebConfig:
     url: str = ""
     #: the first phone at a table nobody holds joins without the code (a table with no screen)
     open_table: bool = False
+
+    @property
+    def on_lan(self) -> bool:
+        """True when the server is on and listens beyond this machine (not on a loopback).
+
+        Example::
+
+            >>> WebConfig(enabled=True, bind="0.0.0.0").on_lan, WebConfig(enabled=True).on_lan
+            (True, False)
+        """
+        return self.enabled and not ipaddress.ip_address(self.bind).is_loopback
 
 
 @dataclass(frozen=True, slots=True)
