@@ -1,4 +1,4 @@
-"""Typed events (pitboard/engine/events.py) keep every saved and streamed format byte for byte.
+"""Typed events (pitboard/engine/events/) keep every saved and streamed format byte for byte.
 
 The digests below were taken with the engine of commit 458428d, whose events were plain dicts:
 the console's ``events json`` lines, a saved race with its events (``race_to_dict(race,
@@ -193,16 +193,16 @@ def events_page() -> str:
     return "\n".join([
         "# What a race says: the engine's events",
         "",
-        "<!-- generated from firmware_py/pitboard/engine/events.py by "
+        "<!-- generated from firmware_py/pitboard/engine/events/ by "
         "`python tests/test_events.py --write`: edit the docstrings there, not this page -->",
         "",
         "A race records what happens as a list of events (`race.events`), one frozen class per",
-        "kind in `pitboard/engine/events.py`. The console's `events json` stream "
-        "([console.md](console.md))",
-        "and a saved race (`pitboard scenario FILE --json`) carry each as one JSON object: the",
-        "keys below in this order, `type` the kind and `round` the round it happened in (0",
-        "before the first). A car's place is `d` (spaces from the start line), `lap`, board",
-        "`space`, `spot` (1 or 2) and `racing_line`.",
+        "kind in `pitboard/engine/events/` (the base game's, then each module's). The console's",
+        "`events json` stream ([console.md](console.md)) and a saved race",
+        "(`pitboard scenario FILE --json`) carry each as one JSON object: the keys below in",
+        "this order, `type` the kind and `round` the round it happened in (0 before the",
+        "first). A car's place is `d` (spaces from the start line), `lap`, board `space`,",
+        "`spot` (1 or 2) and `racing_line`.",
         "",
         "| `type` | Class | Keys, in order | What happened |",
         "|---|---|---|---|",
