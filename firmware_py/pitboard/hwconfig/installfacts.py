@@ -1,9 +1,12 @@
 """What ``systemd/install-pi.sh`` needs to know of a configuration, from the validated profile.
 
-The installer is a shell script: it asks ``pitboard check-config --install-facts FILE`` (the code
-it is about to install, on the standard library alone) and reads ``KEY=VALUE`` lines, so the
-boot settings follow the same typed configuration and the same tables (:data:`EXTRA_I2C`,
+The installer is a shell script: it asks ``pitboard check-config --install-facts FILE`` (the
+code it is about to install, on the standard library alone) and reads ``KEY=VALUE`` lines, so
+the boot settings follow the same typed configuration and the same tables (:data:`EXTRA_I2C`,
 :func:`is_pi_uart`, :func:`is_default_pin`) as the running program: one source for each fact.
+The ``[[i2c.extra]]`` config.txt lines are built here for both of their readers: the installer,
+which writes them, and the wiring docs (:func:`pitboard.wiring.config_txt_lines`), which show
+them.
 
 Example::
 
@@ -19,7 +22,34 @@ from __future__ import annotations
 
 from .advice import is_default_pin
 from .boardfacts import BOARDS
-from .schema import EXTRA_I2C, GpioInput, HwConfig, Mcp23017Input
+from .schema import GpioInput, HwConfig, Mcp23017Input
+
+
+def extra_i2c_lines(config: HwConfig, board: str) -> list[str]:
+    """The ``[[i2c.extra]]`` controllers' config.txt lines on ``board`` ("pi4", "pi5"): each
+    controller's overlay on its pins at the profile's speed, then the i2c-mux overlay on it.
+
+    Example::
+
+        >>> from pitboard.hwconfig import load_profile
+        >>> for line in extra_i2c_lines(load_profile("grid6"), "pi5")[:2]:
+        ...     print(line)
+        dtoverlay=i2c3-pi5,pins_22_23,baudrate=400000
+        dtoverlay=i2c-mux,pca9548,addr=0x70,i2c3
+    """
+    lines = []
+    for extra in config.i2c.extra:
+        pins = extra.pins
+        lines.append(f"dtoverlay={pins.overlay(board)},baudrate={config.i2c.baudrate}")
+        if extra.mux is not None:
+            lines.append(f"dtoverlay=i2c-mux,pca9548,addr=0x{extra.mux.address:02x},"
+                         f"{pins.controller(board)}")
+    return lines
+
+
+def uses_spi(config: HwConfig) -> bool:
+    """True when a station's display is on SPI (the race-control OLED is I2C or emulated)."""
+    return any(s.display.bus == "spi" for s in config.stations)
 
 
 def install_facts(config: HwConfig) -> dict[str, str]:
@@ -48,20 +78,13 @@ def install_facts(config: HwConfig) -> dict[str, str]:
         "mux_idle_disconnect": i2c.mux is not None and i2c.mux.idle_disconnect,
     }
     for board in BOARDS:
-        lines, buses = [], []
-        for extra in i2c.extra:
-            controller = EXTRA_I2C[extra.sda]
-            lines.append(f"dtoverlay={controller.overlay(board)},baudrate={i2c.baudrate}")
-            if extra.mux is not None:
-                name = controller.controller(board)
-                lines.append(f"dtoverlay=i2c-mux,pca9548,addr=0x{extra.mux.address:02x},{name}")
-                buses.append(name)
-        facts[f"i2c_extra_{board}"] = ";".join(lines)
-        facts[f"mux_params_{board}"] = " ".join(buses)
+        facts[f"i2c_extra_{board}"] = ";".join(extra_i2c_lines(config, board))
+        facts[f"mux_params_{board}"] = " ".join(
+            e.pins.controller(board) for e in i2c.extra if e.mux is not None)
     web_lan = config.web.on_lan
     facts |= {
         "uart": uart,
-        "spi": any(d.bus == "spi" for d in displays),
+        "spi": uses_spi(config),
         "web_lan": web_lan,
         "tv_screen": config.tv.screen,
         "web_net": web_lan or config.tv.screen,

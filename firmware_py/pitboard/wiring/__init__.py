@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from .cli import build_parser, main
     from .drawing import RenderUnavailable, render, source_digest, stamp_of
     from .harness import build_harness, station_board_harness
-    from .markdown import config_txt_lines, extra_i2c_lines
+    from .markdown import config_txt_lines
     from .model import Cable, Connector, Harness, Wire
     from .parts import (
         COMMAND,
@@ -94,7 +94,6 @@ __all__ = [
     "build_parser",
     "colour_name",
     "config_txt_lines",
-    "extra_i2c_lines",
     "generate",
     "harness_yaml",
     "header_label",
@@ -115,7 +114,6 @@ __all__ = [
 _HOMES = {
     "bom_doc": "bom", "bom_rows": "bom", "build_parser": "cli", "main": "cli",
     "build_harness": "harness", "station_board_harness": "harness", "config_txt_lines": "markdown",
-    "extra_i2c_lines": "markdown",
     "Cable": "model", "Connector": "model", "Harness": "model", "Wire": "model",
     "COMMAND": "parts", "DEFAULT_OUT": "parts", "DEFAULT_PROFILES": "parts",
     "EXIT_BAD_INPUT": "parts", "FUNCTION_COLOURS": "parts", "GPIO_CABLE_M": "parts",

@@ -8,6 +8,7 @@ from pitboard.hwconfig import (
     HwConfig,
     resolve_i2c_bus,
 )
+from pitboard.hwconfig.installfacts import extra_i2c_lines, uses_spi
 
 from .model import Harness
 from .parts import COMMAND, colour_name
@@ -81,30 +82,7 @@ def config_txt_lines(config: HwConfig) -> list[str]:
                   "dtparam=uart0=on", "[all]"]
     else:
         lines.append("enable_uart=0")
-    spi = any(s.display.bus == "spi" for s in config.stations)
-    lines.append("dtparam=spi=on" if spi else "dtparam=spi=off")
-    return lines
-
-
-def extra_i2c_lines(config: HwConfig, board: str) -> list[str]:
-    """The ``[[i2c.extra]]`` controllers' config.txt lines on ``board`` ("pi4", "pi5"): each
-    controller's overlay on its pins at the profile's speed, then the i2c-mux overlay on it.
-
-    Example::
-
-        >>> from pitboard.hwconfig import load_profile
-        >>> for line in extra_i2c_lines(load_profile("grid6"), "pi5")[:2]:
-        ...     print(line)
-        dtoverlay=i2c3-pi5,pins_22_23,baudrate=400000
-        dtoverlay=i2c-mux,pca9548,addr=0x70,i2c3
-    """
-    lines = []
-    for extra in config.i2c.extra:
-        pins = extra.pins
-        lines.append(f"dtoverlay={pins.overlay(board)},baudrate={config.i2c.baudrate}")
-        if extra.mux is not None:
-            lines.append(f"dtoverlay=i2c-mux,pca9548,addr=0x{extra.mux.address:02x},"
-                         f"{pins.controller(board)}")
+    lines.append("dtparam=spi=on" if uses_spi(config) else "dtparam=spi=off")
     return lines
 
 
