@@ -40,10 +40,17 @@ def is_default_pin(pin: str) -> bool:
     return pin in shipped_pins()
 
 
+def guards_with_default_pin(config: HwConfig) -> bool:
+    """True when the staff PIN guards something (the console, or the lobby settings from a phone
+    on the LAN) and is still a published one."""
+    return (config.console.enabled or config.web.on_lan) and is_default_pin(
+        config.console.staff_pin)
+
+
 def config_warnings(config: HwConfig) -> list[str]:
     """One line per setting to change, naming the file and key (empty: nothing to say)."""
     warnings = []
-    if (config.console.enabled or config.web.on_lan) and is_default_pin(config.console.staff_pin):
+    if guards_with_default_pin(config):
         # the PIN unlocks the console, and the lobby settings and seat takeovers on a phone
         warnings.append(
             f"{config.label}: console.staff_pin: still the default published with Pitboard; "

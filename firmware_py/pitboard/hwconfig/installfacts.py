@@ -3,7 +3,7 @@
 The installer is a shell script: it asks ``pitboard check-config --install-facts FILE`` (the
 code it is about to install, on the standard library alone) and reads ``KEY=VALUE`` lines, so
 the boot settings follow the same typed configuration and the same tables (:data:`EXTRA_I2C`,
-:func:`is_pi_uart`, :func:`is_default_pin`) as the running program: one source for each fact.
+:func:`is_pi_uart`, the staff PIN's advice) as the running program: one source for each fact.
 The ``[[i2c.extra]]`` config.txt lines are built here for both of their readers: the installer,
 which writes them, and the wiring docs (:func:`pitboard.wiring.config_txt_lines`), which show
 them.
@@ -20,7 +20,7 @@ Example::
 
 from __future__ import annotations
 
-from .advice import is_default_pin
+from .advice import guards_with_default_pin
 from .boardfacts import BOARDS
 from .schema import GpioInput, HwConfig, Mcp23017Input
 
@@ -88,8 +88,7 @@ def install_facts(config: HwConfig) -> dict[str, str]:
         "web_lan": web_lan,
         "tv_screen": config.tv.screen,
         "web_net": web_lan or config.tv.screen,
-        "default_pin": (config.console.enabled or web_lan)
-        and is_default_pin(config.console.staff_pin),
+        "default_pin": guards_with_default_pin(config),
     }
     return {key: str(int(value)) if isinstance(value, bool) else value
             for key, value in facts.items()}
