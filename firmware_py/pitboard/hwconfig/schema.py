@@ -104,8 +104,8 @@ def profile_label(path: Path) -> str:
     return f"hw_config/{path.name}" if shipped else os.fspath(path)
 
 
-#: console ports taken to claim the Pi's UART lines GPIO 14/15 (:func:`is_pi_uart`). A plain
-#: string literal: systemd/install-pi.sh reads it from this file to decide enable_uart.
+#: console ports taken to claim the Pi's UART lines GPIO 14/15 (:func:`is_pi_uart`; also what
+#: systemd/install-pi.sh decides enable_uart by: ``check-config --install-facts``)
 PI_UART_PATTERN: Final = r"/dev/(serial[0-9]+|ttyAMA[0-9]+|ttyS[0-9]+)"
 BAUD_RATES: Final = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
 I2C_BAUDRATES: Final = (100000, 400000)
@@ -202,12 +202,12 @@ def is_pi_uart(port: str) -> bool:
     """True when a console port is one of the Pi's own UARTs, and so claims GPIO 14/15.
 
     The one rule for the whole project (``systemd/install-pi.sh`` writes ``enable_uart=1`` by
-    the same :data:`PI_UART_PATTERN`): every ``/dev/serialN`` alias, PL011 ``/dev/ttyAMAN`` and
-    mini UART ``/dev/ttySN``. Which of them is actually wired to GPIO 14/15 depends on the
-    model and on config.txt: ``serial0`` is the header UART on a Pi 4 but by default the debug
-    connector's ``ttyAMA10`` on a Pi 5, ``ttyAMA0`` is GPIO 14/15 on a Pi 4 and a Pi 5, and
-    ``ttyAMA1`` and up are further UARTs (overlays on other pins on a Pi 4). Rather than guess,
-    every one of them keeps GPIO 14/15 away from station wiring. USB adapters
+    it, asking ``check-config --install-facts``): every ``/dev/serialN`` alias, PL011
+    ``/dev/ttyAMAN`` and mini UART ``/dev/ttySN``. Which of them is actually wired to GPIO 14/15
+    depends on the model and on config.txt: ``serial0`` is the header UART on a Pi 4 but by
+    default the debug connector's ``ttyAMA10`` on a Pi 5, ``ttyAMA0`` is GPIO 14/15 on a Pi 4
+    and a Pi 5, and ``ttyAMA1`` and up are further UARTs (overlays on other pins on a Pi 4).
+    Rather than guess, every one of them keeps GPIO 14/15 away from station wiring. USB adapters
     (``/dev/ttyUSB0``, ``/dev/ttyACM0``, ``/dev/serial/by-id/...``) are not the Pi's UART.
 
     Example::
