@@ -67,7 +67,6 @@ Example::
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import re
 from collections.abc import Sequence
@@ -327,6 +326,8 @@ class WebConfig:
             >>> WebConfig(enabled=True, bind="0.0.0.0").on_lan, WebConfig(enabled=True).on_lan
             (True, False)
         """
+        import ipaddress  # here, not at the top: wiring-docs --help reads this file's constants
+
         return self.enabled and not ipaddress.ip_address(self.bind).is_loopback
 
 
